@@ -1,0 +1,66 @@
+/** The companion's start-up options, from the command line first, then the environment, then defaults. */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+export const DEMO_CONFIG = fileURLToPath(new URL('../config/demo.json', import.meta.url));
+
+export interface CompanionOptions {
+  configFile: string;
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Load the demo catalog and shopper history into an empty data directory. */
+  demo: boolean;
+  logLevel: string;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `Usage: npm run dev -- [options]
+
+  --config <file>    configuration file (env CONFIG; default: the demo configuration)
+  --port <n>         port to listen on (env PORT; default 8787)
+  --host <addr>      address to bind (env HOST; default 127.0.0.1)
+  --data-dir <dir>   data directory (env DATA_DIR; default ./.data)
+  --no-demo          start without demo data, as in production (env DEMO=off)
+  --log-level <lvl>  trace, debug, info, warn, error or silent (env LOG_LEVEL; default info)
+  --help             show this text`;
+
+export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): CompanionOptions | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        config: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'no-demo': { type: 'boolean' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  if (values.help === true) return 'help';
+  const portText = values.port ?? env.PORT ?? '8787';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`The port must be an integer from 0 to 65535, not "${portText}".`);
+  const demoOff = values['no-demo'] === true || ['off', '0', 'false', 'no'].includes((env.DEMO ?? '').toLowerCase());
+  const configFile = values.config ?? env.CONFIG;
+  if (demoOff && configFile === undefined) {
+    throw new UsageError('Without demo data, give your own configuration with --config <file> (or CONFIG=<file>).');
+  }
+  return {
+    configFile: resolve(configFile ?? DEMO_CONFIG),
+    port,
+    host: values.host ?? env.HOST ?? '127.0.0.1',
+    dataDir: resolve(values['data-dir'] ?? env.DATA_DIR ?? '.data'),
+    demo: !demoOff,
+    logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,7 @@
+/** Wire shape of the health endpoint. */
+export interface HealthResponse {
+  status: 'ok';
+  version: string;
+  uptimeSeconds: number;
+  tenants: number;
+}

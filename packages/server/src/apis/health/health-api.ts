@@ -1,0 +1,21 @@
+/** Health and discovery endpoints for operators and load balancers. */
+import Router from '@koa/router';
+import type { HealthResponse } from '@discovery-kit/protocol';
+import type { ApiModule, ServerDeps } from '../../api-module.js';
+import { VERSION } from '../../version.js';
+
+export function createHealthApi(deps: ServerDeps): ApiModule {
+  const router = new Router();
+  const startedAt = deps.clock.now();
+  router.get('/health', (ctx) => {
+    const body: HealthResponse = {
+      status: 'ok',
+      version: VERSION,
+      uptimeSeconds: Math.floor((deps.clock.now() - startedAt) / 1000),
+      tenants: deps.registry.tenantList.length,
+    };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+  return { name: 'health', mount: 'base', router, public: false };
+}

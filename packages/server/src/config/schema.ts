@@ -1,0 +1,207 @@
+/** The configuration file's schema: tenants, environments and everything a merchandiser configures. */
+import { z } from 'zod';
+
+/** Ids appear in URLs and file names: keep them to a safe alphabet. */
+export const identifier = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit');
+
+export const STRATEGIES = [
+  'popular',
+  'top-sellers',
+  'trending',
+  'similar',
+  'also-viewed',
+  'bought-together',
+  'personalized',
+  'recently-viewed',
+] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+
+export const DEFAULT_VERB_WEIGHTS: Record<string, number> = {
+  view: 1,
+  click: 1,
+  'click-on-reco': 2,
+  like: 3,
+  dislike: -3,
+  'add-to-cart': 4,
+  'remove-from-cart': -2,
+  buy: 8,
+  purchase: 8,
+};
+
+const serviceAccountSchema = z
+  .strictObject({
+    clientId: identifier,
+    /** `tenant`: the current APIs' realm (the tenant id); `master`: the older private APIs. */
+    realm: z.enum(['tenant', 'master']).default('tenant'),
+    description: z.string().max(500).optional(),
+    /** PEM (SPKI public key or X.509 certificate), inline. */
+    publicKey: z.string().optional(),
+    /** Path to a PEM file, relative to the configuration file. */
+    publicKeyFile: z.string().optional(),
+    /** Password method: `sha256:<hex>` of the client secret. Never the secret itself. */
+    clientSecretHash: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/, 'write the hash as "sha256:" followed by 64 lowercase hex digits')
+      .optional(),
+    assertionMaxLifetimeSeconds: z.number().int().min(1).max(3600).default(60),
+    accessTokenLifetimeSeconds: z.number().int().min(10).max(86400).default(300),
+  })
+  .superRefine((account, ctx) => {
+    const keyed = account.publicKey !== undefined || account.publicKeyFile !== undefined;
+    const secret = account.clientSecretHash !== undefined;
+    if (keyed === secret) {
+      ctx.addIssue({ code: 'custom', message: 'give exactly one authentication method: publicKey/publicKeyFile, or clientSecretHash', path: [] });
+    }
+    if (account.publicKey !== undefined && account.publicKeyFile !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'give publicKey or publicKeyFile, not both', path: ['publicKeyFile'] });
+    }
+  });
+
+const facetSchema = z.strictObject({
+  id: identifier,
+  title: z.string().min(1).max(200),
+  attribute: z.string().min(1).max(200),
+  /** `value`: one bucket per distinct value; `range`: the buckets given in `ranges`. */
+  type: z.enum(['value', 'range']).default('value'),
+  ranges: z
+    .array(z.strictObject({ label: z.string().min(1), from: z.number().optional(), to: z.number().optional() }))
+    .optional(),
+  /** How many values to return, most frequent first. */
+  size: z.number().int().min(1).max(1000).default(20),
+});
+
+const redirectSchema = z.strictObject({
+  id: identifier,
+  name: z.string().min(1).max(200),
+  url: z.string().url(),
+  /** Queries (normalised: case, accents and spaces) that trigger the redirect. */
+  queries: z.array(z.string().min(1)).min(1),
+});
+
+const merchandisingRuleSchema = z.strictObject({
+  query: z.string().min(1),
+  pin: z.array(z.string()).default([]),
+  boost: z.array(z.string()).default([]),
+  bury: z.array(z.string()).default([]),
+});
+
+const searchConfigurationSchema = z.strictObject({
+  id: identifier,
+  /** Text attributes searched, with their relative weights. */
+  fields: z
+    .array(z.strictObject({ attribute: z.string().min(1), weight: z.number().positive().default(1) }))
+    .min(1)
+    .default([
+      { attribute: 'title', weight: 3 },
+      { attribute: 'brand', weight: 2 },
+      { attribute: 'categories', weight: 1.5 },
+      { attribute: 'description', weight: 1 },
+    ]),
+  facets: z.array(facetSchema).default([]),
+  redirects: z.array(redirectSchema).default([]),
+  /** Groups of words that mean the same thing in a query. */
+  synonyms: z.array(z.array(z.string().min(1)).min(2)).default([]),
+  rules: z.array(merchandisingRuleSchema).default([]),
+  /** Order of results for an empty query. */
+  defaultSort: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
+});
+
+const searchTokenSchema = z
+  .strictObject({
+    token: identifier,
+    configurations: z.array(searchConfigurationSchema).min(1),
+    defaultConfigurationId: identifier.optional(),
+    /** Days of query history behind autocomplete. */
+    autocompleteWindowDays: z.number().positive().max(365).default(7),
+  })
+  .superRefine((token, ctx) => {
+    const ids = token.configurations.map((c) => c.id);
+    if (token.defaultConfigurationId !== undefined && !ids.includes(token.defaultConfigurationId)) {
+      ctx.addIssue({ code: 'custom', message: `no configuration has this id (have: ${ids.join(', ')})`, path: ['defaultConfigurationId'] });
+    }
+  });
+
+const widgetFilterSchema = z.union([
+  /** Keep items sharing this attribute with the `$productId` item (or with `$<attribute>` in the variables). */
+  z.strictObject({ sameAs: z.string().min(1) }),
+  /** Keep items for which this filter-language expression holds; `$name` reads a request variable. */
+  z.strictObject({ where: z.string().min(1) }),
+]);
+
+const widgetSchema = z.strictObject({
+  id: identifier,
+  title: z.string().max(200).default(''),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  minResults: z.number().int().min(0).max(100).default(1),
+  maxResults: z.number().int().min(1).max(100).default(10),
+  strategies: z.array(z.enum(STRATEGIES)).min(1),
+  filters: z.array(widgetFilterSchema).default([]),
+  /** Minutes an e-mail's recommendation list stays fixed for one user (photo.png and redirect.html agree). */
+  emailCacheMinutes: z.number().int().min(0).max(60 * 24 * 30).default(60 * 24),
+  /** Where redirect.html sends a shopper when there is no item at the index. */
+  fallbackUrl: z.string().url().optional(),
+});
+
+const environmentSchema = z.strictObject({
+  id: identifier,
+  name: z.string().max(200).optional(),
+  trackerKeys: z.array(identifier).default([]),
+  searchTokens: z.array(searchTokenSchema).default([]),
+  widgets: z.array(widgetSchema).default([]),
+});
+
+const tenantSchema = z.strictObject({
+  id: identifier.refine((id) => id !== 'master', '"master" is the realm of the older APIs and cannot be a tenant id'),
+  name: z.string().max(200).optional(),
+  environments: z.array(environmentSchema).min(1),
+  serviceAccounts: z.array(serviceAccountSchema).default([]),
+  verbWeights: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'verbs are lowercase words joined by "-"'), z.number()).default(DEFAULT_VERB_WEIGHTS),
+  /** Identity repositories a storefront may name in `user.identities` (besides the anonymous session id). */
+  identityRepositories: z.array(identifier).default([]),
+  /** Datasources of the older tracker (`profile.datasources[].id`). */
+  datasources: z.array(identifier).default([]),
+});
+
+const mountPath = z.string().regex(/^\/([A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)?$/, 'a path such as "/" or "/catalog"');
+
+export const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  /** Where each API is mounted on the one server (spec hosts → path prefixes). */
+  mounts: z
+    .strictObject({
+      base: mountPath.default('/'),
+      items: mountPath.default('/catalog'),
+      search: mountPath.default('/'),
+      collect: mountPath.default('/collect'),
+      auth: mountPath.default('/'),
+    })
+    .default({ base: '/', items: '/catalog', search: '/', collect: '/collect', auth: '/' }),
+  /** Public URL of the server as shops reach it (issuer of tokens, links in e-mails). Defaults to the listening address. */
+  publicUrl: z.string().url().optional(),
+  limits: z
+    .strictObject({
+      bodyBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(1024 * 1024),
+      catalogBodyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+    })
+    .default({ bodyBytes: 1024 * 1024, catalogBodyBytes: 64 * 1024 * 1024 }),
+  activityLog: z
+    .strictObject({
+      /** Days of activities kept; older segments are dropped after their aggregates are folded in. */
+      retentionDays: z.number().int().min(1).max(3650).default(400),
+      segmentBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
+    })
+    .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024 }),
+  tenants: z.array(tenantSchema).min(1),
+});
+
+export type DiscoveryConfig = z.output<typeof configSchema>;
+export type TenantConfig = DiscoveryConfig['tenants'][number];
+export type EnvironmentConfig = TenantConfig['environments'][number];
+export type ServiceAccountConfig = TenantConfig['serviceAccounts'][number];
+export type SearchTokenConfig = EnvironmentConfig['searchTokens'][number];
+export type SearchConfiguration = SearchTokenConfig['configurations'][number];
+export type FacetConfig = SearchConfiguration['facets'][number];
+export type WidgetConfig = EnvironmentConfig['widgets'][number];
+export type WidgetFilter = WidgetConfig['filters'][number];

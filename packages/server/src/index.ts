@@ -1,0 +1,33 @@
+/** The Discovery Kit server: every API of the product-discovery interface, as one Koa application. */
+export { createDiscoveryServer } from './server.js';
+export type { DiscoveryServer, DiscoveryServerOptions } from './server.js';
+export type { ApiModule, MountPoint, ServerDeps } from './api-module.js';
+export { publicBaseUrl, mountedPath } from './api-module.js';
+export type { ApiFactory } from './apis/index.js';
+export { loadConfigFile, validateConfig, ConfigError } from './config/load.js';
+export type { LoadedConfig } from './config/load.js';
+export { ConfigRegistry } from './config/registry.js';
+export type {
+  DiscoveryConfig,
+  TenantConfig,
+  EnvironmentConfig,
+  ServiceAccountConfig,
+  SearchTokenConfig,
+  SearchConfiguration,
+  FacetConfig,
+  WidgetConfig,
+  WidgetFilter,
+  StrategyName,
+} from './config/schema.js';
+export { STRATEGIES, DEFAULT_VERB_WEIGHTS } from './config/schema.js';
+export { HttpError } from './http/errors.js';
+export { jsonBody, readRawBody, readFormBody } from './http/body.js';
+export { parseInput } from './http/validate.js';
+export { createLogger } from './logger.js';
+export type { Logger } from './logger.js';
+export { systemClock, ManualClock } from './clock.js';
+export type { Clock } from './clock.js';
+export { LowdbStore } from './store/lowdb-store.js';
+export { DataDirectoryLockedError } from './store/data-dir-lock.js';
+export type { DocumentStore, StoredDocument } from './store/document-store.js';
+export { VERSION } from './version.js';

@@ -1,0 +1,141 @@
+/** The embedded store: one lowdb JSON file per document, written atomically (temp file, then rename). */
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { Low } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import { lockDataDirectory } from './data-dir-lock.js';
+import { assertDocumentName, type DocumentStore, type StoredDocument } from './document-store.js';
+
+class LowDocument<T extends object> implements StoredDocument<T> {
+  private readonly db: Low<T>;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly track: (write: Promise<unknown>) => void;
+  private readonly defaults: () => T;
+
+  constructor(db: Low<T>, defaults: () => T, track: (write: Promise<unknown>) => void) {
+    this.db = db;
+    this.defaults = defaults;
+    this.track = track;
+  }
+
+  get data(): T {
+    return this.db.data;
+  }
+
+  update<R>(mutate: (data: T) => R): Promise<R> {
+    const run = this.tail.then(async () => {
+      let result: R;
+      try {
+        result = mutate(this.db.data);
+      } catch (error) {
+        // Every earlier update has been written before this one ran, so the file holds the last good state.
+        this.db.data = (await this.db.adapter.read()) ?? this.defaults();
+        throw error;
+      }
+      await this.db.write();
+      return result;
+    });
+    this.tail = run.catch(() => undefined);
+    this.track(run);
+    return run;
+  }
+}
+
+export interface LowdbStoreOptions {
+  /** Directory holding the files; created if missing, and locked against a second server. */
+  directory: string;
+}
+
+export class LowdbStore implements DocumentStore {
+  readonly location: string;
+  private readonly documents = new Map<string, Promise<LowDocument<object>>>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly release: () => void;
+  private closed = false;
+
+  constructor(options: LowdbStoreOptions) {
+    this.location = options.directory;
+    this.release = lockDataDirectory(options.directory);
+  }
+
+  private fileOf(name: string): string {
+    assertDocumentName(name);
+    return join(this.location, 'documents', `${name}.json`);
+  }
+
+  document<T extends object>(name: string, defaults: () => T): Promise<StoredDocument<T>> {
+    if (this.closed) return Promise.reject(new Error('The store is closed'));
+    let file: string;
+    try {
+      file = this.fileOf(name);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    let opened = this.documents.get(name);
+    if (opened === undefined) {
+      opened = (async () => {
+        await mkdir(dirname(file), { recursive: true });
+        const db = new Low<T>(new JSONFile<T>(file), defaults());
+        await db.read();
+        return new LowDocument<T>(db, defaults, (write) => this.trackWrite(write)) as unknown as LowDocument<object>;
+      })();
+      this.documents.set(name, opened);
+      opened.catch(() => this.documents.delete(name));
+    }
+    return opened as unknown as Promise<StoredDocument<T>>;
+  }
+
+  private trackWrite(write: Promise<unknown>): void {
+    const settled = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(settled);
+    void settled.then(() => this.pending.delete(settled));
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const root = join(this.location, 'documents');
+    const names: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.name.endsWith('.json')) names.push(relative(root, full).slice(0, -'.json'.length).split(sep).join('/'));
+      }
+    };
+    await walk(root);
+    return names.filter((name) => name.startsWith(prefix)).sort();
+  }
+
+  async remove(name: string): Promise<void> {
+    const file = this.fileOf(name);
+    const opened = this.documents.get(name);
+    if (opened !== undefined) {
+      const doc = await opened;
+      await doc.update(() => undefined);
+      this.documents.delete(name);
+    }
+    await rm(file, { force: true });
+  }
+
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.flush();
+    } finally {
+      this.release();
+    }
+  }
+}

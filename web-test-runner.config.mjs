@@ -1,0 +1,31 @@
+// Browser tests: real elements in Debian's Chromium (CHROME_PATH overrides), TypeScript compiled by esbuild.
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+
+const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+export default {
+  files: ['packages/*/test/**/*.browser.test.ts'],
+  nodeResolve: true,
+  concurrency: 1,
+  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath,
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-sync',
+        ],
+      },
+    }),
+  ],
+  testFramework: { config: { timeout: 10000 } },
+};
