@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { LoadedConfig } from './config/load.js';
 import type { ConfigRegistry } from './config/registry.js';
 import type { Logger } from './logger.js';
+import type { Services } from './services.js';
 import type { DocumentStore } from './store/document-store.js';
 
 /** The spec's hosts, each mounted at a configurable prefix of the one server. */
@@ -18,6 +19,8 @@ export interface ServerDeps {
   clock: Clock;
   /** Called on shutdown, in reverse order of registration, after the HTTP server stopped taking requests. */
   onClose(hook: () => Promise<void>): void;
+  /** Shared services (auth, catalog, activities...), built before the API modules. */
+  services: Services;
 }
 
 export interface ApiModule {

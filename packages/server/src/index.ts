@@ -2,6 +2,7 @@
 export { createDiscoveryServer } from './server.js';
 export type { DiscoveryServer, DiscoveryServerOptions } from './server.js';
 export type { ApiModule, MountPoint, ServerDeps } from './api-module.js';
+export type { Services } from './services.js';
 export { publicBaseUrl, mountedPath } from './api-module.js';
 export type { ApiFactory } from './apis/index.js';
 export { loadConfigFile, validateConfig, ConfigError } from './config/load.js';

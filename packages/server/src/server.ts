@@ -14,6 +14,7 @@ import { requestContext } from './http/request-context.js';
 import { createLogger, type Logger } from './logger.js';
 import type { DocumentStore } from './store/document-store.js';
 import { LowdbStore } from './store/lowdb-store.js';
+import { createServices } from './services.js';
 
 export interface DiscoveryServerOptions {
   config: LoadedConfig;
@@ -40,14 +41,23 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
   const logger = options.logger ?? createLogger();
   const store = options.store ?? new LowdbStore({ directory: requireDataDir(options.dataDir) });
   const closeHooks: Array<() => Promise<void>> = [];
-  const deps: ServerDeps = {
+  const base = {
     config: options.config,
     registry: new ConfigRegistry(options.config),
     store,
     logger,
     clock: options.clock ?? systemClock,
-    onClose: (hook) => closeHooks.push(hook),
+    onClose: (hook: () => Promise<void>) => {
+      closeHooks.push(hook);
+    },
   };
+  let deps: ServerDeps;
+  try {
+    deps = { ...base, services: await createServices(base) };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 
   const app = new Koa({ proxy: false });
   app.silent = true;

@@ -1,0 +1,36 @@
+/**
+ * `npm run bench`: runs every benchmark in bench/*.bench.ts (or those named on the command line),
+ * prints each one's figures as a table and all of them as JSON. Benchmarks measure; they never fail a build.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+
+export interface BenchResult {
+  name: string;
+  /** Rows of the printed table: a label and its figures. */
+  rows: Array<Record<string, string | number | boolean>>;
+  notes?: string[];
+}
+
+export type Benchmark = () => Promise<BenchResult>;
+
+const dir = fileURLToPath(new URL('.', import.meta.url));
+const only = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+const results: BenchResult[] = [];
+for (const file of files) {
+  const module = (await import(pathToFileURL(join(dir, file)).href)) as { default: Benchmark };
+  console.error(`\n▶ ${file}`);
+  const result = await module.default();
+  results.push(result);
+  console.log(`\n## ${result.name}`);
+  console.table(result.rows);
+  for (const note of result.notes ?? []) console.log(`  ${note}`);
+}
+console.log('\nJSON:');
+console.log(JSON.stringify({ node: process.version, results }, null, 2));
