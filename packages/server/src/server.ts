@@ -62,6 +62,12 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
   const app = new Koa({ proxy: false });
   app.silent = true;
   app.on('error', (error: unknown) => logger.error({ err: error }, 'unhandled application error'));
+  let shuttingDown = false;
+  app.use(async (ctx, next) => {
+    await next();
+    // Keep-alive connections would hold the shutdown open until they time out.
+    if (shuttingDown) ctx.set('Connection', 'close');
+  });
   app.use(requestContext(logger));
   app.use(errorMiddleware());
 
@@ -97,6 +103,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     },
     close() {
       closing ??= (async () => {
+        shuttingDown = true;
         if (httpServer !== undefined) {
           const stopped = new Promise<void>((resolve) => httpServer!.close(() => resolve()));
           httpServer.closeIdleConnections();

@@ -1,0 +1,108 @@
+/** The runnable server as an operator starts it: options, start-up errors, the data-directory lock and graceful shutdown. */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseCompanionOptions, UsageError, DEMO_CONFIG } from '../src/options.js';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const dirs: string[] = [];
+after(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'discovery-companion-'));
+  dirs.push(dir);
+  return dir;
+}
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts `npm run dev`'s entry point in a child process and waits for it to print its address. */
+async function startCompanion(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /listening on (http:\/\/\S+) /.exec(text);
+      if (match) resolve({ child, url: match[1]!, output: () => text });
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${text}`)));
+  });
+}
+
+async function runToExit(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, output };
+}
+
+describe('companion options', () => {
+  it('reads the command line first, then the environment, then defaults', () => {
+    const fromEnv = parseCompanionOptions([], { PORT: '9001', DATA_DIR: '/tmp/x' });
+    assert.ok(fromEnv !== 'help');
+    assert.equal(fromEnv.port, 9001);
+    assert.equal(fromEnv.dataDir, '/tmp/x');
+    assert.equal(fromEnv.configFile, DEMO_CONFIG);
+    assert.equal(fromEnv.demo, true);
+    const fromArgs = parseCompanionOptions(['--port', '9002'], { PORT: '9001' });
+    assert.ok(fromArgs !== 'help');
+    assert.equal(fromArgs.port, 9002);
+  });
+
+  it('refuses a bad port, an unknown option, and production mode without a configuration', () => {
+    assert.throws(() => parseCompanionOptions(['--port', 'eighty'], {}), UsageError);
+    assert.throws(() => parseCompanionOptions(['--prot', '1'], {}), UsageError);
+    assert.throws(() => parseCompanionOptions(['--no-demo'], {}), /--config/);
+    assert.throws(() => parseCompanionOptions([], { DEMO: 'off' }), /--config/);
+    const production = parseCompanionOptions(['--no-demo', '--config', 'shop.json'], {});
+    assert.ok(production !== 'help');
+    assert.equal(production.demo, false);
+  });
+});
+
+describe('companion process', () => {
+  it('serves the demo configuration, refuses a second server on its data directory, and stops cleanly on SIGTERM', async () => {
+    const dataDir = await tempDir();
+    const first = await startCompanion(['--data-dir', dataDir]);
+    const health = await (await fetch(`${first.url}/health`)).json();
+    assert.equal(health.status, 'ok');
+    assert.ok(existsSync(join(dataDir, 'server.lock')));
+
+    const second = await runToExit(['--data-dir', dataDir]);
+    assert.equal(second.code, 2);
+    assert.match(second.output, /in use by another Discovery Kit server/);
+
+    first.child.kill('SIGTERM');
+    const [code] = (await once(first.child, 'exit')) as [number | null];
+    assert.equal(code, 0);
+    assert.equal(existsSync(join(dataDir, 'server.lock')), false);
+  });
+
+  it('refuses to start on a configuration with a typo, naming the file and the field', async () => {
+    const dir = await tempDir();
+    const config = JSON.parse(await readFile(DEMO_CONFIG, 'utf8'));
+    config.tenants[0].environments[0].widgets[0].minResult = 3;
+    const file = join(dir, 'shop.json');
+    await writeFile(file, JSON.stringify(config));
+    const result = await runToExit(['--config', file, '--data-dir', join(dir, 'data')]);
+    assert.equal(result.code, 2);
+    assert.match(result.output, new RegExp(`Invalid configuration in ${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`));
+    assert.match(result.output, /tenants\[0\]\.environments\[0\]\.widgets\[0\].*minResult/);
+  });
+});
