@@ -1,6 +1,7 @@
 // Browser tests: real elements in Debian's Chromium (CHROME_PATH overrides), TypeScript compiled by esbuild.
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { companionServerPlugin } from './scripts/companion-for-tests.mjs';
 
 const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
@@ -8,7 +9,7 @@ export default {
   files: ['packages/*/test/**/*.browser.test.ts'],
   nodeResolve: true,
   concurrency: 1,
-  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' })],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }), companionServerPlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: {
