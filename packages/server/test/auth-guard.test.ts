@@ -93,6 +93,8 @@ describe('bearer guard', () => {
     const own = await call(`${server.url}/catalog/probe?tenant=tenant-b`, bearer(tokenB));
     assert.equal(own.status, 200);
     assert.equal(own.body.auth.tenantId, 'tenant-b');
+    const repeated = await call(`${server.url}/catalog/probe?tenant=tenant-b&tenant=tenant-a`, bearer(tokenB));
+    assert.equal(repeated.status, 403);
     const unnamed = await call(`${server.url}/catalog/probe`, bearer(tokenB));
     assert.equal(unnamed.body.auth.tenantId, 'tenant-b');
   });

@@ -17,6 +17,8 @@ import { loadSigningKey, type SigningKey } from './signing-keys.js';
 /** Token requests allowed per second, per realm and per client (spec, "Limits"). */
 export const TOKEN_REQUESTS_PER_SECOND = 10;
 
+const UNUSED_HASH = `sha256:${'0'.repeat(64)}`;
+
 export type ClientCredentials =
   | { method: 'private_key_jwt'; clientId: string; assertion: string }
   | { method: 'client_secret_post' | 'client_secret_basic'; clientId: string; secret: string };
@@ -69,7 +71,11 @@ export class AuthService {
   async authenticate(credentials: ClientCredentials, realm: string, urls: RealmUrls): Promise<AuthenticatedClient> {
     const basic = credentials.method === 'client_secret_basic';
     const found = this.deps.registry.serviceAccount(credentials.clientId);
-    if (found === undefined) throw clientAuthenticationFailed(`unknown client id "${credentials.clientId}"`, basic);
+    if (found === undefined) {
+      // The same hashing work as for a known client, so that the answer's timing says nothing either.
+      if (credentials.method !== 'private_key_jwt') secretMatches(credentials.secret, UNUSED_HASH);
+      throw clientAuthenticationFailed(`unknown client id "${credentials.clientId}"`, basic);
+    }
     const { tenant, account } = found;
     if (credentials.method === 'private_key_jwt') {
       const key = this.clientKeys.get(credentials.clientId);

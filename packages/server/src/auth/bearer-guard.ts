@@ -31,14 +31,14 @@ export interface BearerGuardOptions {
   realm: 'tenant' | 'master';
   /**
    * The tenant the request asks for, compared with the token's; a mismatch is 403. Defaults to the
-   * `tenant` query parameter. Undefined means the request names no tenant and gets the token's.
+   * `tenant` query parameter (every value, when repeated). Undefined means the request names no
+   * tenant and gets the token's.
    */
-  requestedTenant?: (ctx: Context) => string | undefined;
+  requestedTenant?: (ctx: Context) => string | readonly string[] | undefined;
 }
 
-function queryTenant(ctx: Context): string | undefined {
-  const value = ctx.query.tenant;
-  return Array.isArray(value) ? value[0] : value;
+function queryTenant(ctx: Context): string | readonly string[] | undefined {
+  return ctx.query.tenant;
 }
 
 function unauthorized(description: string): HttpError {
@@ -69,9 +69,10 @@ export function requireBearer(auth: AuthService, options: BearerGuardOptions) {
     if (options.realm === 'tenant' && isMaster) {
       throw unauthorized(`this API takes tokens of the tenant's realm (/auth/realms/${claims.tenant}), and this one comes from the master realm`);
     }
-    const wanted = requestedTenant(ctx);
-    if (wanted !== undefined && wanted !== claims.tenant) {
-      throw new HttpError(403, 'forbidden', `This token belongs to tenant "${claims.tenant}" and cannot reach tenant "${wanted}".`, { field: 'tenant' });
+    const requested = requestedTenant(ctx);
+    const other = (typeof requested === 'string' ? [requested] : (requested ?? [])).find((tenant) => tenant !== claims.tenant);
+    if (other !== undefined) {
+      throw new HttpError(403, 'forbidden', `This token belongs to tenant "${claims.tenant}" and cannot reach tenant "${other}".`, { field: 'tenant' });
     }
     ctx.state.auth = { tenantId: claims.tenant, clientId: claims.sub, realm: claims.realm, expiresAt: claims.exp };
     await next();
