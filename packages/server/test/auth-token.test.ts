@@ -181,6 +181,12 @@ describe('token endpoint', () => {
     assert.equal(unknown.status, 401);
     assert.deepEqual(unknown.body, AUTH_FAILED);
     assert.equal(unknown.headers.get('cache-control'), 'no-store');
+    const header = b64json({ alg: 'none' });
+    for (const clientId of ['client-a', 'nobody']) {
+      const unsigned = `${header}.${b64json({ iss: clientId, sub: clientId, aud: url, exp: Math.floor(clock.now() / 1000) + 60, jti: randomUUID() })}.`;
+      const res = await send(url, assertionForm(clientId, unsigned));
+      assert.deepEqual([res.status, res.body.error_description], [400, 'Invalid client assertion: the signature algorithm must be RS256, not none.'], clientId);
+    }
   });
 
   it('refuses malformed requests with invalid_request or unsupported_grant_type, never a text error', async () => {

@@ -2,10 +2,11 @@
  * The authentication service every guarded API shares: it authenticates service accounts at the
  * token endpoint, issues access tokens, and verifies them for the bearer guard.
  */
+import { compactVerify } from 'jose';
 import type { ServerDeps } from '../api-module.js';
 import type { ServiceAccountConfig, TenantConfig } from '../config/schema.js';
 import { issueAccessToken, verifyAccessToken, type AccessTokenClaims } from './access-token.js';
-import { verifyClientAssertion } from './client-assertion.js';
+import { checkAssertionAlgorithm, verifyClientAssertion } from './client-assertion.js';
 import { ClientKeys } from './client-keys.js';
 import { secretMatches } from './client-secret.js';
 import { clientAuthenticationFailed, OAuthError } from './oauth-error.js';
@@ -70,10 +71,13 @@ export class AuthService {
 
   async authenticate(credentials: ClientCredentials, realm: string, urls: RealmUrls): Promise<AuthenticatedClient> {
     const basic = credentials.method === 'client_secret_basic';
+    // Checked before the lookup, so that a known and an unknown client id get the same answer to a bad algorithm.
+    if (credentials.method === 'private_key_jwt') checkAssertionAlgorithm(credentials.assertion);
     const found = this.deps.registry.serviceAccount(credentials.clientId);
     if (found === undefined) {
-      // The same hashing work as for a known client, so that the answer's timing says nothing either.
-      if (credentials.method !== 'private_key_jwt') secretMatches(credentials.secret, UNUSED_HASH);
+      // The same work as for a known client, so that the answer's timing says nothing either.
+      if (credentials.method === 'private_key_jwt') await compactVerify(credentials.assertion, this.signingKey.publicKey).catch(() => undefined);
+      else secretMatches(credentials.secret, UNUSED_HASH);
       throw clientAuthenticationFailed(`unknown client id "${credentials.clientId}"`, basic);
     }
     const { tenant, account } = found;
