@@ -13,7 +13,6 @@ import { isFormRequest, readFormBody } from '../../http/body.js';
 
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const TOKEN_BODY_LIMIT = 16 * 1024;
-const KNOWN_PARAMETERS = ['grant_type', 'client_id', 'client_assertion_type', 'client_assertion', 'client_secret', 'scope'];
 
 interface TokenState {
   realm: string;
@@ -109,9 +108,6 @@ function readCredentials(ctx: Context): ClientCredentials {
 function authenticateClient(deps: ServerDeps) {
   return async function authenticate(ctx: Context, next: Next): Promise<void> {
     const state = tokenState(ctx);
-    for (const name of state.form.keys()) {
-      if (!KNOWN_PARAMETERS.includes(name)) ctx.state.log?.debug({ parameter: name }, 'ignored token parameter');
-    }
     state.credentials = readCredentials(ctx);
     state.client = await deps.services.auth.authenticate(state.credentials, state.realm, state.urls);
     await next();
