@@ -33,7 +33,8 @@ export interface ApiModule {
 
 /** The server's public URL for links and token issuers: the configured one, or the one this request reached. */
 export function publicBaseUrl(config: LoadedConfig, ctx: Context): string {
-  return (config.publicUrl ?? ctx.origin).replace(/\/$/, '');
+  // Not ctx.origin: in Koa 3 that is the caller's Origin header (null on server-to-server calls).
+  return (config.publicUrl ?? `${ctx.protocol}://${ctx.host}`).replace(/\/$/, '');
 }
 
 /** Joins a mount prefix and a path: `('/catalog', '/items')` → `/catalog/items`, `('/', '/items')` → `/items`. */

@@ -21,6 +21,10 @@ export type {
   StrategyName,
 } from './config/schema.js';
 export { STRATEGIES, DEFAULT_VERB_WEIGHTS } from './config/schema.js';
+export { requireBearer } from './auth/bearer-guard.js';
+export type { BearerGuardOptions, BearerIdentity } from './auth/bearer-guard.js';
+export { AuthService, TOKEN_REQUESTS_PER_SECOND } from './auth/auth-service.js';
+export type { TokenResponse } from './auth/auth-service.js';
 export { HttpError } from './http/errors.js';
 export { jsonBody, readRawBody, readFormBody } from './http/body.js';
 export { parseInput } from './http/validate.js';

@@ -4,10 +4,13 @@
  * adds its service here; API modules reach them through `deps.services`.
  */
 import type { ServerDeps } from './api-module.js';
+import { createAuthService, type AuthService } from './auth/auth-service.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface Services {}
+export interface Services {
+  /** Token endpoint logic and the bearer guard's token checks (`requireBearer(deps.services.auth, ...)`). */
+  auth: AuthService;
+}
 
-export async function createServices(_deps: Omit<ServerDeps, 'services'>): Promise<Services> {
-  return {};
+export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
+  return { auth: await createAuthService(deps) };
 }
