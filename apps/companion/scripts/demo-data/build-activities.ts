@@ -45,7 +45,7 @@ export function buildActivities(rows: RetailRow[], entries: Map<string, CatalogE
     const placedAt = Date.parse(timestamp);
 
     // The source has no browsing data. A shopper views each product shortly before buying it, which
-    // gives "also viewed" something real to work with: views run 40 to 70 seconds apart and end a minute before the order.
+    // gives "also viewed" something real to work with: views about 40 s apart, jittered by hash, the last a minute or more before the order.
     const viewed = [...new Map(lines.map((line) => [entries.get(line.stockCode)?.product ?? '', line])).values()];
     viewed.forEach((line, index) => {
       const entry = entries.get(line.stockCode) as CatalogEntry;
