@@ -4,10 +4,14 @@
  * adds its service here; API modules reach them through `deps.services`.
  */
 import type { ServerDeps } from './api-module.js';
+import { CatalogService } from './catalog/catalog-service.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface Services {}
+export interface Services {
+  catalog: CatalogService;
+}
 
-export async function createServices(_deps: Omit<ServerDeps, 'services'>): Promise<Services> {
-  return {};
+export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
+  return {
+    catalog: new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry }),
+  };
 }
