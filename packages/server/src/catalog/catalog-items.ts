@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import type { FieldIssue } from '@discovery-kit/protocol';
 import type { Clock } from '../clock.js';
-import { HttpError, invalidBody } from '../http/errors.js';
+import { HttpError } from '../http/errors.js';
+import { batchRefusal } from './batch-issues.js';
 import { formatPath } from '../http/validate.js';
 import { attributeProblem, resolveTypes, type ItemType } from './catalog-types.js';
 import type { Catalogs } from './catalogs.js';
@@ -180,7 +181,5 @@ function checkParent(item: ItemInput, type: ItemType, index: number, inBatch: Ma
 }
 
 function refusal(issues: FieldIssue[], total: number): HttpError {
-  const bad = new Set(issues.map((i) => /^\[(\d+)\]/.exec(i.path)?.[1] ?? i.path)).size;
-  const first = issues[0]!;
-  return invalidBody(`${bad} of ${total} items are invalid; nothing was stored. ${first.path}: ${first.message}`, issues);
+  return batchRefusal(issues, total, 'items', 'stored');
 }

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import type { FieldIssue } from '@discovery-kit/protocol';
 import type { Clock } from '../clock.js';
-import { HttpError, invalidBody } from '../http/errors.js';
+import { HttpError } from '../http/errors.js';
+import { batchRefusal } from './batch-issues.js';
 import { formatPath } from '../http/validate.js';
 import type { ChangeFeed } from './change-feed.js';
 import { isLanguageCode } from './iso-639-1.js';
@@ -176,6 +177,5 @@ function scopeOf(tenantId: string, environmentId: string, version: number): Item
 }
 
 function refusal(issues: FieldIssue[], total: number): HttpError {
-  const bad = new Set(issues.map((i) => /^\[(\d+)\]/.exec(i.path)?.[1] ?? i.path)).size;
-  return invalidBody(`${bad} of ${total} actions are invalid; nothing was applied. ${issues[0]!.path}: ${issues[0]!.message}`, issues);
+  return batchRefusal(issues, total, 'actions', 'applied');
 }

@@ -53,12 +53,12 @@ describe('catalog items', () => {
       );
       assert.deepEqual(
         error.issues?.map((i) => i.path),
-        ['[4].id', '[1].type', '[2].parentId', '[3].attributes.price', '[3].attributes.colour', '[5].parentId', '[6].parentId', '[7].attributes.price', '[8].parentId'],
+        ['[1].type', '[2].parentId', '[3].attributes.price', '[3].attributes.colour', '[4].id', '[5].parentId', '[6].parentId', '[7].attributes.price', '[8].parentId'],
       );
-      assert.equal(error.field, '[4].id');
+      assert.equal(error.field, '[1].type');
       assert.match(error.message, /^8 of 9 items are invalid; nothing was stored\./);
-      assert.match(error.issues![3]!.message, /expected an integer/);
-      assert.match(error.issues![4]!.message, /unknown attribute/);
+      assert.match(error.issues![2]!.message, /expected an integer/);
+      assert.match(error.issues![3]!.message, /unknown attribute/);
       assert.deepEqual(await f.snapshot(), before);
       assert.equal(await f.service.getItem(T, E, v, 'ok'), undefined);
     } finally {
