@@ -16,6 +16,7 @@ import type { ChangeFeed } from './change-feed.js';
 import type { ItemSchemas } from './item-schemas.js';
 import type { ItemStore } from './item-store.js';
 import type { KeyedQueue } from './keyed-queue.js';
+import { plainObject } from './own-record.js';
 import type { ItemSchemaRecord, ItemScope, StoredItem } from './types.js';
 
 /** More than this in one call is refused whole: the bench loads 100,000 items as 20 batches of 5,000. */
@@ -27,7 +28,7 @@ const itemInput = z.strictObject({
   catalogVersion: z.number().int().min(1),
   type: z.string().min(1),
   parentId: ID.optional(),
-  attributes: z.record(z.string(), z.unknown()).default({}),
+  attributes: plainObject.default({}),
 });
 type ItemInput = z.output<typeof itemInput>;
 

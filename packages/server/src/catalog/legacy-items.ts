@@ -15,6 +15,7 @@ import type { ItemContexts } from './item-contexts.js';
 import type { ItemStore } from './item-store.js';
 import type { KeyedQueue } from './keyed-queue.js';
 import { formatLegacyId, legacyKey, parseLegacyId, type LegacyId } from './legacy-id.js';
+import { plainObject } from './own-record.js';
 import type { ItemScope, StoredItem } from './types.js';
 
 export const MAX_ACTIONS = 500;
@@ -30,9 +31,8 @@ const itemData = z.strictObject({
   booster: z.number().int().optional(),
   price: z.number().int().min(0).optional(),
   recommended: z.boolean().optional(),
-  attributes: z.record(z.string(), z.unknown()).optional(),
-  l10n: z
-    .record(z.string(), z.unknown())
+  attributes: plainObject.optional(),
+  l10n: plainObject
     .superRefine((l10n, ctx) => {
       for (const key of Object.keys(l10n)) if (!isLanguageCode(key)) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" is not an ISO 639-1 language code` });
     })

@@ -125,6 +125,21 @@ describe('catalog items', () => {
     }
   });
 
+  it('treats __proto__ as an ordinary id and refuses it as an undeclared attribute', async () => {
+    const f = await catalogFixture();
+    try {
+      const v = await productCatalog(f.service);
+      const error = await refused(f.service.items.load(T, E, JSON.parse(`[{"id":"x","catalogVersion":${v},"type":"product","attributes":{"__proto__":{"polluted":1}}}]`)), 400, 'invalid_body');
+      assert.equal(error.field, '[0].attributes.__proto__');
+      await f.service.items.load(T, E, [{ id: '__proto__', catalogVersion: v, type: 'product', attributes: { title: 'Odd id' } }]);
+      assert.equal((await f.service.getItem(T, E, v, '__proto__'))?.attributes.title, 'Odd id');
+      assert.equal(await f.service.getItem(T, E, v, 'constructor'), undefined);
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    } finally {
+      await f.cleanup();
+    }
+  });
+
   it('loads 20,000 items in batches of 5,000 in reasonable time, writing only sharded files', async () => {
     const f = await catalogFixture();
     try {
