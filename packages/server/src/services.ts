@@ -11,7 +11,7 @@ export interface Services {
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
-  return {
-    catalog: new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry }),
-  };
+  const catalog = new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry });
+  deps.onClose(async () => catalog.close());
+  return { catalog };
 }

@@ -53,6 +53,11 @@ export class CatalogService {
     this.legacy = new LegacyItems({ clock, items: this.store, contexts: this.contexts, queue, feed: this.feed });
   }
 
+  /** Called on server shutdown, before the store closes. */
+  close(): void {
+    this.catalogs.close();
+  }
+
   /** Registers a builder that promotion awaits before the swap (search index, recommendation data). */
   onActivate(builder: ActivationBuilder): void {
     this.catalogs.onActivate(builder);

@@ -49,6 +49,7 @@ export class Catalogs {
   private readonly options: CatalogsOptions;
   private readonly builders: ActivationBuilder[] = [];
   private readonly opened = new Set<string>();
+  private closed = false;
 
   constructor(options: CatalogsOptions) {
     this.options = options;
@@ -56,6 +57,14 @@ export class Catalogs {
 
   onActivate(builder: ActivationBuilder): void {
     this.builders.push(builder);
+  }
+
+  /**
+   * Stops promotions from writing once the server shuts down: a build still running is abandoned
+   * (not awaited, a builder may take long), and the next start turns it back to `inactive`.
+   */
+  close(): void {
+    this.closed = true;
   }
 
   private async doc(tenantId: string, environmentId: string): Promise<StoredDocument<CatalogsDocument>> {
@@ -177,6 +186,7 @@ export class Catalogs {
         return this.options.items.all(scope);
       });
       for (const builder of this.builders) await builder(tenantId, environmentId, version, items);
+      if (this.closed) throw new ShutDownError();
       const now = new Date(this.options.clock.now()).toISOString();
       const record = await doc.update((data) => {
         for (const c of data.catalogs) if (c.state === 'active') c.state = 'inactive';
@@ -189,6 +199,7 @@ export class Catalogs {
       return record;
     } catch (error) {
       this.options.feed.release(scope, false);
+      if (this.closed) return { ...(await this.get(tenantId, environmentId, version)), promotionError: 'interrupted by shutdown' };
       this.options.logger.error({ err: error, tenantId, environmentId, version }, 'catalog promotion failed');
       const message = error instanceof Error ? error.message : String(error);
       return doc.update((data) => {
@@ -197,6 +208,12 @@ export class Catalogs {
         return { ...target };
       });
     }
+  }
+}
+
+class ShutDownError extends Error {
+  constructor() {
+    super('interrupted by shutdown');
   }
 }
 

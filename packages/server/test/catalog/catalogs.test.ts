@@ -3,7 +3,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogFixture, E, PRODUCT_SCHEMA, productCatalog, refused, T } from './catalog-fixture.js';
 import type { ItemsChanged } from '../../src/catalog/types.js';
-import { startTestServer } from '../support/test-server.js';
+import { FIXTURES, startTestServer, testConfig } from '../support/test-server.js';
+import { CatalogService } from '../../src/catalog/catalog-service.js';
+import { validateConfig } from '../../src/config/load.js';
+import { ConfigRegistry } from '../../src/config/registry.js';
+import { createLogger } from '../../src/logger.js';
+import { LowdbStore } from '../../src/store/lowdb-store.js';
 
 describe('item schemas', () => {
   it('stores a schema as version 1 and the same name again as version 2', async () => {
@@ -157,6 +162,30 @@ describe('catalogs', () => {
       assert.equal(done.state, 'inactive');
       assert.equal(done.promotionError, 'index build ran out of memory');
       assert.equal((await f.service.catalogs.active(T, E))?.version, v1);
+    } finally {
+      await f.cleanup();
+    }
+  });
+
+  it('abandons a build on shutdown, and the next start makes that catalog inactive and promotable again', async () => {
+    const f = await catalogFixture();
+    try {
+      const v1 = await productCatalog(f.service);
+      let release!: () => void;
+      f.service.onActivate(() => new Promise<void>((resolve) => (release = resolve)));
+      const { activation } = await f.service.catalogs.promote(T, E, v1);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      f.service.close();
+      release();
+      assert.equal((await activation).promotionError, 'interrupted by shutdown');
+      await f.store.close();
+      const store = new LowdbStore({ directory: f.dir });
+      const registry = new ConfigRegistry(validateConfig(testConfig(), '(test)', FIXTURES));
+      const again = new CatalogService({ store, clock: f.clock, logger: createLogger('silent'), registry });
+      const record = await again.catalogs.get(T, E, v1);
+      assert.deepEqual([record.state, record.promotionError], ['inactive', 'interrupted by a restart']);
+      assert.equal((await (await again.catalogs.promote(T, E, v1)).activation).state, 'active');
+      await store.close();
     } finally {
       await f.cleanup();
     }
