@@ -82,6 +82,11 @@ export class CatalogService {
     return this.store.all(catalogScope(tenantId, environmentId, version));
   }
 
+  /** The same items one at a time. */
+  iterateItems(tenantId: string, environmentId: string, version: number): AsyncGenerator<StoredItem> {
+    return this.store.iterate(catalogScope(tenantId, environmentId, version));
+  }
+
   countItems(tenantId: string, environmentId: string, version: number): Promise<number> {
     return this.store.count(catalogScope(tenantId, environmentId, version));
   }

@@ -70,6 +70,14 @@ export class ItemStore {
     return out;
   }
 
+  /** The items shard by shard, for a caller that need not hold the whole catalog at once. */
+  async *iterate(scope: ItemScope): AsyncGenerator<StoredItem> {
+    for (let index = 0; index < SHARD_COUNT; index++) {
+      const shard = await this.shard(scope, index);
+      yield* Object.values(shard.data.items);
+    }
+  }
+
   async count(scope: ItemScope): Promise<number> {
     let total = 0;
     for (let index = 0; index < SHARD_COUNT; index++) total += Object.keys((await this.shard(scope, index)).data.items).length;

@@ -156,6 +156,9 @@ describe('catalog items', () => {
       }
       const seconds = (performance.now() - started) / 1000;
       assert.equal(await f.service.countItems(T, E, v), 20_000);
+      let iterated = 0;
+      for await (const item of f.service.iterateItems(T, E, v)) if (item.parentId !== undefined) iterated++;
+      assert.equal(iterated, 10_000);
       assert.ok(seconds < 30, `took ${seconds.toFixed(1)} s`);
       const files = [...(await f.snapshot()).keys()].filter((k) => k.includes(`/catalog/${v}/items-`));
       assert.equal(files.length, SHARD_COUNT);

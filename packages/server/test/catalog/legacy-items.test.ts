@@ -44,6 +44,8 @@ describe('older item actions', () => {
   it('creates, replaces (dropping missing fields), patches (only given fields) and deletes', async () => {
     const f = await catalogFixture();
     try {
+      const changes: string[] = [];
+      f.service.onItemsChanged((change) => changes.push(`${change.scope.api}/${change.scope.version}:${change.upserted.map((i) => i.key).join(',')}|${change.removedKeys.join(',')}`));
       const created = await f.service.legacy.apply(T, E, [
         { action: 'create', id: 'sku-1', data: { title: 'Shoe', price: 4999, tags: ['shoes'], attributes: { colour: 'red', size: 42 }, l10n: { fr: { title: 'Chaussure' } } } },
         { action: 'create', id: { id: 'sku-2', kind: 'content' }, data: { title: 'Guide' } },
@@ -66,6 +68,12 @@ describe('older item actions', () => {
       const deleted = await f.service.legacy.apply(T, E, [{ action: 'delete', id: 'content#sku-2' }]);
       assert.equal(deleted[0]?.status, 'deleted');
       assert.equal(await f.service.getLegacyItem(T, E, 'content#sku-2'), undefined);
+      assert.deepEqual(changes, [
+        'legacy/0:default#product#sku-1,default#content#sku-2|',
+        'legacy/0:default#product#sku-1|',
+        'legacy/0:default#product#sku-1|',
+        'legacy/0:|default#content#sku-2',
+      ]);
     } finally {
       await f.cleanup();
     }
