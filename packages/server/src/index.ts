@@ -36,3 +36,18 @@ export { LowdbStore } from './store/lowdb-store.js';
 export { DataDirectoryLockedError } from './store/data-dir-lock.js';
 export type { DocumentStore, StoredDocument } from './store/document-store.js';
 export { VERSION } from './version.js';
+export { CatalogService } from './catalog/catalog-service.js';
+export { toProductView } from './catalog/product-view.js';
+export type { ProductView } from './catalog/product-view.js';
+export { parseLegacyId, formatLegacyId } from './catalog/legacy-id.js';
+export type { LegacyId } from './catalog/legacy-id.js';
+export type {
+  ActivationBuilder,
+  CatalogRecord,
+  CatalogState,
+  ItemSchemaRecord,
+  ItemsChanged,
+  ItemsChangedListener,
+  ItemScope,
+  StoredItem,
+} from './catalog/types.js';

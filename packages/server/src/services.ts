@@ -5,12 +5,18 @@
  */
 import type { ServerDeps } from './api-module.js';
 import { createAuthService, type AuthService } from './auth/auth-service.js';
+import { CatalogService } from './catalog/catalog-service.js';
 
 export interface Services {
   /** Token endpoint logic and the bearer guard's token checks (`requireBearer(deps.services.auth, ...)`). */
   auth: AuthService;
+  /** Item schemas, catalogs, items (both item APIs) and item contexts. */
+  catalog: CatalogService;
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
-  return { auth: await createAuthService(deps) };
+  const auth = await createAuthService(deps);
+  const catalog = new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry });
+  deps.onClose(async () => catalog.close());
+  return { auth, catalog };
 }

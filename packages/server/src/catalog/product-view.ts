@@ -1,0 +1,78 @@
+/**
+ * The item as recommendations return it (`product` in the spec): one shape whichever API wrote the
+ * item. Catalog-API items carry their fixed fields as schema attributes (`title`, `url`, `image`,
+ * `price`...), older-API items as fields; both end up in the same places.
+ */
+import { formatLegacyId } from './legacy-id.js';
+import type { StoredItem } from './types.js';
+
+export interface ProductView {
+  version: number;
+  context: string;
+  id: string;
+  _id: { original_id: string; tenant: string; kind: string };
+  type: string;
+  title: string;
+  url: string;
+  recommended: boolean;
+  booster: number;
+  price: number;
+  discount_rate: number;
+  metadata: { updated: string };
+  categories: string[];
+  photo: string;
+  /** The catalog's own attributes, strings, numbers and booleans only. */
+  [attribute: string]: unknown;
+}
+
+export interface ProductViewOptions {
+  tenantId: string;
+  /** The catalog version, or the older API's id version. */
+  version: number;
+}
+
+export function toProductView(item: StoredItem, options: ProductViewOptions): ProductView {
+  const attrs = item.attributes;
+  const own: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(attrs)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') own[name] = value;
+  }
+  return {
+    ...own,
+    version: options.version,
+    context: item.context,
+    id: formatLegacyId(options.tenantId, { version: options.version, context: item.context, kind: item.kind, id: item.id }),
+    _id: { original_id: item.id, tenant: options.tenantId, kind: item.kind },
+    type: item.type,
+    title: item.title ?? text(attrs.title) ?? text(attrs.name) ?? '',
+    url: safeUrl(item.url ?? text(attrs.url)),
+    recommended: item.recommended ?? (typeof attrs.recommended === 'boolean' ? attrs.recommended : true),
+    booster: item.booster ?? int(attrs.booster) ?? 0,
+    price: item.price ?? int(attrs.price) ?? 0,
+    discount_rate: int(attrs.discount_rate) ?? 0,
+    metadata: { updated: item.updated },
+    categories: item.tags ?? categories(attrs.categories ?? attrs.category),
+    photo: safeUrl(item.image ?? text(attrs.image) ?? text(attrs.photo)),
+  };
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function int(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** A TEXT attribute holds one string, so a list of categories is written `a, b`. */
+function categories(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  if (typeof value !== 'string') return [];
+  return value.split(',').map((c) => c.trim()).filter((c) => c !== '');
+}
+
+/** Catalog text is untrusted: anything but http(s) or a site path becomes empty rather than a `javascript:` link. */
+function safeUrl(value: string | undefined): string {
+  if (value === undefined) return '';
+  return /^https?:\/\//i.test(value) || /^\/(?!\/)/.test(value) ? value : '';
+}
