@@ -106,3 +106,33 @@ describe('companion process', () => {
     assert.match(result.output, /tenants\[0\]\.environments\[0\]\.widgets\[0\].*minResult/);
   });
 });
+
+describe('demo seeding', () => {
+  it('makes the demo catalog the active catalog on a first start, and leaves it alone on the next', async () => {
+    const { startCompanion: start } = await import('../src/companion.js');
+    const { createLogger } = await import('@discovery-kit/server');
+    const dataDir = await tempDir();
+    const options = { configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, logLevel: 'silent' };
+    const first = await start(options, createLogger('silent'));
+    const catalog = first.server.deps.services.catalog;
+    const active = await catalog.catalogs.active('demo-shop', 'production');
+    assert.equal(active?.version, 1);
+    const item = await catalog.getItem('demo-shop', 'production', 1, '84029');
+    assert.equal(item?.type, 'product');
+    assert.ok((await catalog.countItems('demo-shop', 'production', 1)) > 2750);
+    await first.server.close();
+
+    const second = await start(options, createLogger('silent'));
+    assert.equal((await second.server.deps.services.catalog.catalogs.list('demo-shop', 'production')).length, 1);
+    await second.server.close();
+  });
+
+  it('seeds nothing in production mode', async () => {
+    const { startCompanion: start } = await import('../src/companion.js');
+    const { createLogger } = await import('@discovery-kit/server');
+    const dataDir = await tempDir();
+    const server = await start({ configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: false, logLevel: 'silent' }, createLogger('silent'));
+    assert.equal((await server.server.deps.services.catalog.catalogs.list('demo-shop', 'production')).length, 0);
+    await server.server.close();
+  });
+});

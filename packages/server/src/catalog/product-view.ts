@@ -52,7 +52,7 @@ export function toProductView(item: StoredItem, options: ProductViewOptions): Pr
     discount_rate: int(attrs.discount_rate) ?? 0,
     metadata: { updated: item.updated },
     categories: item.tags ?? categories(attrs.categories ?? attrs.category),
-    photo: safeUrl(item.image ?? text(attrs.image) ?? text(attrs.photo)),
+    photo: safeImageUrl(item.image ?? text(attrs.image) ?? text(attrs.photo)),
   };
 }
 
@@ -69,6 +69,12 @@ function categories(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
   if (typeof value !== 'string') return [];
   return value.split(',').map((c) => c.trim()).filter((c) => c !== '');
+}
+
+/** Inline images are safe in an <img>, which never runs script; other URLs follow `safeUrl`. */
+function safeImageUrl(value: string | undefined): string {
+  if (value !== undefined && /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/i.test(value)) return value;
+  return safeUrl(value);
 }
 
 /** Catalog text is untrusted: anything but http(s) or a site path becomes empty rather than a `javascript:` link. */

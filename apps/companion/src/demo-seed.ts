@@ -1,0 +1,79 @@
+/**
+ * Seeds the demo tenant on a first start in demo mode: the demo catalog becomes the active catalog
+ * of demo-shop/production, through the same catalog service the API uses. A data directory that
+ * already has a catalog for that environment is left alone.
+ */
+import type { DiscoveryServer, Logger } from '@discovery-kit/server';
+import { loadDemoCatalog, type DemoProduct } from './demo-data.js';
+
+export const DEMO_TENANT = 'demo-shop';
+export const DEMO_ENVIRONMENT = 'production';
+const BATCH = 1000;
+
+/** TEXT and INTEGER are the attribute types the interface gives, so lists are comma-joined and flags are 0/1. */
+const PRODUCT_SCHEMA = {
+  name: 'product',
+  attributes: [
+    ...['title', 'description', 'brand', 'categories', 'color', 'currency', 'url', 'photo'].map((name) => ({ name, type: 'TEXT' })),
+    ...['price', 'popularity', 'in_stock', 'booster'].map((name) => ({ name, type: 'INTEGER' })),
+  ],
+  nestedItemSchemas: [
+    {
+      name: 'variant',
+      attributes: [
+        { name: 'title', type: 'TEXT' },
+        { name: 'color', type: 'TEXT' },
+        { name: 'price', type: 'INTEGER' },
+      ],
+    },
+  ],
+};
+
+function toCatalogItems(product: DemoProduct, catalogVersion: number): unknown[] {
+  const attributes: Record<string, string | number> = {
+    title: product.title,
+    description: product.description,
+    brand: product.brand,
+    categories: product.categories.join(', '),
+    currency: product.currency,
+    url: product.url,
+    photo: product.photo,
+    price: product.price,
+    popularity: product.popularity,
+    in_stock: product.inStock ? 1 : 0,
+    booster: product.booster,
+  };
+  if (product.color !== undefined) attributes.color = product.color;
+  const parent = { id: product.id, catalogVersion, type: 'product', attributes };
+  const variants = (product.variants ?? []).map((variant) => ({
+    id: variant.id,
+    catalogVersion,
+    type: 'variant',
+    parentId: product.id,
+    attributes: { title: variant.title, price: variant.price, ...(variant.color !== undefined ? { color: variant.color } : {}) },
+  }));
+  return [parent, ...variants];
+}
+
+/** Returns true when it seeded, false when the environment already had catalogs. */
+export async function seedDemoCatalog(server: DiscoveryServer, logger: Logger): Promise<boolean> {
+  const catalog = server.deps.services.catalog;
+  if ((await catalog.catalogs.list(DEMO_TENANT, DEMO_ENVIRONMENT)).length > 0) return false;
+  const started = performance.now();
+  const schema = await catalog.schemas.create(DEMO_TENANT, DEMO_ENVIRONMENT, PRODUCT_SCHEMA);
+  const record = await catalog.catalogs.create(DEMO_TENANT, DEMO_ENVIRONMENT, {
+    catalogItemSchemas: [{ name: schema.name, version: schema.version }],
+  });
+  const products = await loadDemoCatalog();
+  for (let i = 0; i < products.length; i += BATCH) {
+    const items = products.slice(i, i + BATCH).flatMap((product) => toCatalogItems(product, record.version));
+    await catalog.items.load(DEMO_TENANT, DEMO_ENVIRONMENT, items);
+  }
+  const { activation } = await catalog.catalogs.promote(DEMO_TENANT, DEMO_ENVIRONMENT, record.version);
+  const active = await activation;
+  logger.info(
+    { tenant: DEMO_TENANT, environment: DEMO_ENVIRONMENT, catalogVersion: active.version, state: active.state, products: products.length, ms: Math.round(performance.now() - started) },
+    'seeded the demo catalog',
+  );
+  return true;
+}
