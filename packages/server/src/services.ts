@@ -4,10 +4,12 @@
  * adds its service here; API modules reach them through `deps.services`.
  */
 import type { ServerDeps } from './api-module.js';
+import { ActivityService } from './activities/activity-service.js';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface Services {}
+export interface Services {
+  activities: ActivityService;
+}
 
-export async function createServices(_deps: Omit<ServerDeps, 'services'>): Promise<Services> {
-  return {};
+export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
+  return { activities: await ActivityService.open(deps) };
 }
