@@ -52,3 +52,13 @@ export function isLogRecord(value: unknown): value is LogRecord {
   const kind = (value as { kind?: unknown }).kind;
   return kind === 'activity' || kind === 'recommendation';
 }
+
+/**
+ * The idempotency key of one activity of a request: the client's own activity id when it sent one,
+ * else the request's `Idempotency-Key` header with the activity's position in the batch.
+ */
+export function clientKeyFor(activityId: string | undefined, idempotencyKey: string | undefined, index: number): string | undefined {
+  if (activityId !== undefined) return `id:${activityId}`;
+  if (idempotencyKey !== undefined && idempotencyKey !== '') return `key:${idempotencyKey}#${index}`;
+  return undefined;
+}
