@@ -32,7 +32,9 @@ export class ActivityLog {
   private segmentIndex = 0;
   private segmentSize = 0;
   private queue: Pending[] = [];
-  private flushing: Promise<void> | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  /** Cleared in the same tick the queue is seen empty, so an append never waits for a drain that already ended. */
+  private draining = false;
   private closed = false;
 
   private constructor(options: ActivityLogOptions) {
@@ -78,9 +80,7 @@ export class ActivityLog {
     for (const record of records) data += `${JSON.stringify(record)}\n`;
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ data, resolve, reject });
-      this.flushing ??= this.drain().finally(() => {
-        this.flushing = undefined;
-      });
+      if (!this.draining) this.flushing = this.drain();
     });
   }
 
@@ -124,29 +124,36 @@ export class ActivityLog {
   /** Waits for every queued append, then closes the file. */
   async close(): Promise<void> {
     this.closed = true;
-    while (this.flushing !== undefined) await this.flushing;
+    await this.flushing;
     await this.handle?.close();
     this.handle = undefined;
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      const data = Buffer.from(batch.map((p) => p.data).join(''), 'utf8');
-      try {
-        if (this.segmentSize > 0 && this.segmentSize + data.length > this.segmentBytes) {
-          await this.startSegment(this.segmentIndex + 1);
-        }
-        await this.handle!.write(data, 0, data.length, this.segmentSize);
-        await this.handle!.datasync();
-        this.segmentSize += data.length;
-        for (const pending of batch) pending.resolve();
-      } catch (error) {
-        // The write may have landed partly: cut back to the last good line so later lines stay readable.
-        await this.handle?.truncate(this.segmentSize).catch(() => undefined);
-        for (const pending of batch) pending.reject(error);
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) await this.writeBatch();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async writeBatch(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    const data = Buffer.from(batch.map((p) => p.data).join(''), 'utf8');
+    try {
+      if (this.segmentSize > 0 && this.segmentSize + data.length > this.segmentBytes) {
+        await this.startSegment(this.segmentIndex + 1);
       }
+      await this.handle!.write(data, 0, data.length, this.segmentSize);
+      await this.handle!.datasync();
+      this.segmentSize += data.length;
+      for (const pending of batch) pending.resolve();
+    } catch (error) {
+      // The write may have landed partly: cut back to the last good line so later lines stay readable.
+      await this.handle?.truncate(this.segmentSize).catch(() => undefined);
+      for (const pending of batch) pending.reject(error);
     }
   }
 
