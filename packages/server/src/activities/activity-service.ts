@@ -94,10 +94,14 @@ export class ActivityService {
     return resolved;
   }
 
-  /** The profile for a profile id, identity-repository id or datasource id, without creating one. */
-  findProfile(tenantId: string, ref: { profileId?: string; repository?: string; datasource?: string; userId?: string }): Profile | undefined {
+  /** The profile for a profile id, identity-repository id, datasource id or anonymous session id, without creating one. */
+  findProfile(
+    tenantId: string,
+    ref: { profileId?: string; repository?: string; datasource?: string; userId?: string; sessionId?: string },
+  ): Profile | undefined {
     const profiles = this.tenant(tenantId).profiles;
     if (ref.profileId !== undefined) return profiles.get(ref.profileId);
+    if (ref.sessionId !== undefined) return profiles.find({ sessionId: ref.sessionId });
     if (ref.userId === undefined) return undefined;
     if (ref.repository !== undefined) return profiles.find({ identities: { [ref.repository]: ref.userId } });
     if (ref.datasource !== undefined) return profiles.find({ datasources: [{ id: ref.datasource, original_id: ref.userId }] });
