@@ -3,6 +3,7 @@
  * between activities) and items bought in the same order. Visits and orders in progress are kept
  * in bounded maps; pairs are counted the first time both items meet in one visit or order.
  */
+import { BoundedMap } from './bounded-map.js';
 
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 /** Items of one visit or order that pair with later ones: bounds the work per activity. */
@@ -23,18 +24,15 @@ export interface RelatedItem {
 
 class PairCounts {
   private readonly pairs = new Map<string, Map<string, number>>();
-  private readonly open = new Map<string, Group>();
+  private readonly open = new BoundedMap<string, Group>(MAX_OPEN_GROUPS);
 
   /** Adds `itemId` to the group `groupKey`; `startsNew` says when the group's earlier items no longer count. */
   add(groupKey: string, itemId: string, at: number, startsNew: (group: Group) => boolean): void {
     let group = this.open.get(groupKey);
     if (group === undefined || startsNew(group)) {
       group = { lastAt: at, items: [] };
+      this.open.set(groupKey, group);
     }
-    // Re-inserting keeps the Map ordered by last use, so the oldest open group is forgotten first.
-    this.open.delete(groupKey);
-    this.open.set(groupKey, group);
-    if (this.open.size > MAX_OPEN_GROUPS) this.open.delete(this.open.keys().next().value!);
     group.lastAt = at;
     if (group.items.includes(itemId)) return;
     for (const other of group.items) {

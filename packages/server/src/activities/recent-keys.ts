@@ -4,14 +4,13 @@
  * Bounded, oldest forgotten first; rebuilt from the log at start.
  */
 import type { LoggedActivity } from './activity-record.js';
+import { BoundedMap } from './bounded-map.js';
 
 export class RecentKeys {
-  private readonly limit: number;
-  /** Map keeps insertion order, which makes it a cheap FIFO for forgetting the oldest keys. */
-  private readonly entries = new Map<string, LoggedActivity | 'pending'>();
+  private readonly entries: BoundedMap<string, LoggedActivity | 'pending'>;
 
   constructor(limit = 100_000) {
-    this.limit = limit;
+    this.entries = new BoundedMap(limit);
   }
 
   get(tenant: string, key: string): LoggedActivity | 'pending' | undefined {
@@ -32,11 +31,6 @@ export class RecentKeys {
   }
 
   private set(key: string, value: LoggedActivity | 'pending'): void {
-    this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.limit) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
   }
 }
