@@ -64,12 +64,12 @@ describe('activity collection API', () => {
   it('refuses a whole batch naming each bad index and field, and stores none of it', async () => {
     const before = activities().popularity('tenant-a', { verbs: ['view'] }).length;
     const res = await call(collect, {
-      json: [view('batch-ok'), view('batch-ok-2'), { action: 'view', target: {}, user: { sessionId: 's' } }, view('x', { sessionId: 's' }, { timestamp: 'yesterday' })],
+      json: [view('batch-ok'), view('batch-ok-2'), { action: 'view', target: {}, user: { sessionId: 's' } }, view('x', { sessionId: 's' }, { timestamp: 'yesterday' }), view('y', { identities: { email: 'a@b.c' } })],
     });
     assert.equal(res.status, 400);
     assert.deepEqual(
       (errorOf(res.body).issues as Array<{ path: string }>).map((i) => i.path),
-      ['[2].target', '[3].timestamp'],
+      ['[2].target', '[3].timestamp', '[4].user.identities.email'],
     );
     assert.equal(activities().popularity('tenant-a', { verbs: ['view'] }).length, before);
   });

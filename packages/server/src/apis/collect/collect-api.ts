@@ -8,11 +8,10 @@ import type { Context } from 'koa';
 import type { ApiModule, ServerDeps } from '../../api-module.js';
 import { clientKeyFor } from '../../activities/activity-record.js';
 import type { NewActivity } from '../../activities/activity-service.js';
-import type { TenantConfig } from '../../config/schema.js';
 import { HttpError } from '../../http/errors.js';
 import { jsonBody } from '../../http/body.js';
 import { parseInput } from '../../http/validate.js';
-import { collectActivitySchema, collectBatchSchema, type CollectActivity } from './collect-schema.js';
+import { collectSchemas, type CollectActivity } from './collect-schema.js';
 
 export const COLLECT_BODY_LIMIT = 256 * 1024;
 
@@ -24,8 +23,8 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
     const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
     const body: unknown = ctx.request.body;
     const batch = Array.isArray(body);
-    const parsed: CollectActivity[] = batch ? parseInput(collectBatchSchema, body) : [parseInput(collectActivitySchema, body)];
-    checkIdentities(tenant, parsed, batch);
+    const schemas = collectSchemas(tenant.identityRepositories);
+    const parsed: CollectActivity[] = batch ? parseInput(schemas.batch, body) : [parseInput(schemas.single, body)];
 
     const idempotencyKey = idempotencyHeader(ctx);
     const inputs: NewActivity[] = [];
@@ -50,21 +49,6 @@ export function idempotencyHeader(ctx: Context): string | undefined {
   if (key === '') return undefined;
   if (key.length > 200) throw new HttpError(400, 'invalid_parameter', 'The Idempotency-Key header is at most 200 characters.', { field: 'Idempotency-Key' });
   return key;
-}
-
-/** Identity names are agreed per tenant; an unknown one is refused rather than silently creating a stray profile. */
-function checkIdentities(tenant: TenantConfig, activities: readonly CollectActivity[], batch: boolean): void {
-  const issues: Array<{ path: string; message: string }> = [];
-  const known = tenant.identityRepositories;
-  for (const [index, activity] of activities.entries()) {
-    for (const name of Object.keys(activity.user.identities ?? {})) {
-      if (known.includes(name)) continue;
-      const path = `${batch ? `[${index}].` : ''}user.identities.${name}`;
-      const expected = known.length === 0 ? 'this tenant configures none' : `expected one of ${known.map((k) => `"${k}"`).join(', ')}`;
-      issues.push({ path, message: `unknown identity repository "${name}"; ${expected}` });
-    }
-  }
-  if (issues.length > 0) throw new HttpError(400, 'invalid_body', `${issues[0]!.path}: ${issues[0]!.message}`, { issues });
 }
 
 function toNewActivity(activity: CollectActivity, profileId: string, clientKey: string | undefined, now: number): NewActivity {

@@ -41,7 +41,7 @@ const metadata = z.looseObject({
   variant: text(256).optional(),
 });
 
-export const collectActivitySchema = z.object({
+const activityShape = {
   /** A client-made id: the same id sent twice is counted once. */
   id: text(128).optional(),
   action: z.enum(COLLECT_ACTIONS),
@@ -54,11 +54,40 @@ export const collectActivitySchema = z.object({
   metadata: metadata.optional(),
   segments: z.array(z.string().max(200)).max(100).optional(),
   timestamp: z.iso.datetime({ offset: true, message: 'timestamp is an ISO 8601 date-time such as 2026-11-21T12:00:00Z' }).optional(),
-});
+};
+
+const collectActivitySchema = z.object(activityShape);
 
 export type CollectActivity = z.output<typeof collectActivitySchema>;
 
-export const collectBatchSchema = z
-  .array(collectActivitySchema)
-  .min(1, 'a batch holds at least one activity')
-  .max(MAX_COLLECT_BATCH, `a batch holds at most ${MAX_COLLECT_BATCH} activities`);
+export interface CollectSchemas {
+  single: z.ZodType<CollectActivity>;
+  batch: z.ZodType<CollectActivity[]>;
+}
+
+const schemasByRepositories = new Map<string, CollectSchemas>();
+
+/**
+ * The schemas for a tenant's identity repositories: an unknown repository is one more field issue,
+ * reported with the others, rather than a second round of errors after the client fixed the first.
+ */
+export function collectSchemas(repositories: readonly string[]): CollectSchemas {
+  const cacheKey = repositories.join('\u0000');
+  const cached = schemasByRepositories.get(cacheKey);
+  if (cached !== undefined) return cached;
+  const expected = repositories.length === 0 ? 'this tenant configures none' : `expected one of ${repositories.map((r) => `"${r}"`).join(', ')}`;
+  const single = collectActivitySchema.superRefine((activity, ctx) => {
+    for (const name of Object.keys(activity.user.identities ?? {})) {
+      if (!repositories.includes(name)) {
+        ctx.addIssue({ code: 'custom', path: ['user', 'identities', name], message: `unknown identity repository "${name}"; ${expected}` });
+      }
+    }
+  });
+  const batch = z
+    .array(single)
+    .min(1, 'a batch holds at least one activity')
+    .max(MAX_COLLECT_BATCH, `a batch holds at most ${MAX_COLLECT_BATCH} activities`);
+  const schemas = { single, batch };
+  schemasByRepositories.set(cacheKey, schemas);
+  return schemas;
+}
