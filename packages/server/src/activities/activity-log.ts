@@ -146,7 +146,12 @@ export class ActivityLog {
       if (this.segmentSize > 0 && this.segmentSize + data.length > this.segmentBytes) {
         await this.startSegment(this.segmentIndex + 1);
       }
-      await this.handle!.write(data, 0, data.length, this.segmentSize);
+      // A write to a regular file may still return short (disk nearly full): finish it or fail.
+      for (let written = 0; written < data.length; ) {
+        const { bytesWritten } = await this.handle!.write(data, written, data.length - written, this.segmentSize + written);
+        if (bytesWritten === 0) throw new Error('The activity log could not be written (no space left?).');
+        written += bytesWritten;
+      }
       await this.handle!.datasync();
       this.segmentSize += data.length;
       for (const pending of batch) pending.resolve();
