@@ -42,6 +42,14 @@ describe('activity collection API', () => {
     assert.deepEqual(logged!.details, { metadata: { locale: 'fr-FR', colour: 'red' }, traits: { vip: true } });
   });
 
+  it('keeps sends with a profile id it never issued on one profile', async () => {
+    for (const product of ['stale-1', 'stale-2']) {
+      assert.equal((await call(collect, { json: view(product, { profileId: 'p_stale-cookie' }) })).status, 200);
+    }
+    const profile = activities().findProfile('tenant-a', { sessionId: 'p_stale-cookie' });
+    assert.deepEqual(activities().recentItems('tenant-a', profile!.id).map((i) => i.itemId), ['stale-2', 'stale-1']);
+  });
+
   it('refuses an unknown tracker key with 404', async () => {
     const res = await call(`${server.url}/collect/nope`, { json: view('p-1') });
     assert.equal(res.status, 404);

@@ -29,10 +29,13 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
     const idempotencyKey = idempotencyHeader(ctx);
     const inputs: NewActivity[] = [];
     for (const [index, activity] of parsed.entries()) {
+      const { profileId, sessionId } = activity.user;
+      const known = profileId !== undefined && activities.findProfile(tenant.id, { profileId }) !== undefined;
+      // A profile id we never issued (a stale cookie) stands in as the session id, so its sends still share one profile.
       const { profile } = await activities.resolveProfile(tenant.id, {
-        profileId: activity.user.profileId,
+        ...(known ? { profileId } : {}),
         identities: activity.user.identities,
-        sessionId: activity.user.sessionId,
+        sessionId: sessionId ?? (known ? undefined : profileId),
       });
       inputs.push(toNewActivity(activity, profile.id, clientKeyFor(activity.id, idempotencyKey, index), deps.clock.now()));
     }
