@@ -28,6 +28,7 @@ export class ActivityService {
   private readonly deps: ServiceDeps;
   private readonly idPrefix = randomBytes(6).toString('base64url');
   private sequence = 0;
+  private retentionTimer: NodeJS.Timeout | undefined;
 
   private constructor(deps: ServiceDeps) {
     this.deps = deps;
@@ -52,7 +53,24 @@ export class ActivityService {
       service.tenants.set(tenant.id, state);
       service.logRebuild(tenant.id, stats, performance.now() - started);
     }
+    // Hourly is plenty for a retention counted in days; unref'd so that it never keeps a process alive.
+    service.retentionTimer = setInterval(() => {
+      service.applyRetention().catch((error: unknown) => deps.logger.error({ err: error }, 'activity log retention failed'));
+    }, 60 * 60 * 1000);
+    service.retentionTimer.unref();
     return service;
+  }
+
+  /** Drops closed segments older than the configured retention; runs at start and every hour. */
+  async applyRetention(): Promise<string[]> {
+    const cutoff = this.deps.clock.now() - this.deps.config.activityLog.retentionDays * DAY_MS;
+    const dropped: string[] = [];
+    for (const [tenantId, state] of this.tenants) {
+      const names = await state.dropSegmentsBefore(cutoff);
+      if (names.length > 0) this.deps.logger.info({ tenant: tenantId, segments: names }, 'activity log segments past retention dropped');
+      dropped.push(...names);
+    }
+    return dropped;
   }
 
   /** Logs activities as one durable group (all or none), then folds them into the aggregates. */
@@ -82,6 +100,7 @@ export class ActivityService {
       for (const key of reserved) state.recentKeys.release(tenantId, key);
       throw error;
     }
+    if (fresh.length > 0) state.noteAppended(receivedAt);
     for (const activity of fresh) state.fold(activity);
     return results;
   }
@@ -159,6 +178,7 @@ export class ActivityService {
     const state = this.tenant(tenantId);
     const record: LoggedRecommendation = { kind: 'recommendation', tenant: tenantId, id, receivedAt: this.deps.clock.now(), info };
     await state.log.append([record]);
+    state.noteAppended(record.receivedAt);
     state.fold(record);
   }
 
@@ -167,6 +187,7 @@ export class ActivityService {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.retentionTimer);
     for (const state of this.tenants.values()) await state.log.close();
   }
 

@@ -29,6 +29,8 @@ export class TenantActivities {
   readonly searches = new SearchQueries();
   readonly recommendations = new Map<string, Record<string, unknown>>();
   readonly recentKeys: RecentKeys;
+  /** Newest receive time per segment: retention drops a segment once this passes the cutoff. */
+  private readonly segmentNewest = new Map<string, number>();
 
   private constructor(tenant: string, log: ActivityLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
     this.tenant = tenant;
@@ -54,7 +56,7 @@ export class TenantActivities {
 
   /** Folds every logged record newer than `cutoff` into the aggregates, then drops segments wholly older than it. */
   private async rebuild(cutoff: number): Promise<RebuildStats> {
-    const newest = new Map<string, number>();
+    const newest = this.segmentNewest;
     let expired = 0;
     const { records, skipped } = await this.log.replay((value, segment) => {
       if (!isLogRecord(value)) return;
@@ -65,9 +67,22 @@ export class TenantActivities {
       }
       this.fold(value);
     });
-    const droppedSegments = [...newest].filter(([name, at]) => at < cutoff && name !== this.log.currentSegment).map(([name]) => name);
-    await this.log.dropSegments(droppedSegments);
+    const droppedSegments = await this.dropSegmentsBefore(cutoff);
     return { records, skipped, expired, droppedSegments };
+  }
+
+  /** Deletes closed segments whose newest record is older than `cutoff`; the aggregates forget them at the next start. */
+  async dropSegmentsBefore(cutoff: number): Promise<string[]> {
+    const names = [...this.segmentNewest].filter(([name, at]) => at < cutoff && name !== this.log.currentSegment).map(([name]) => name);
+    await this.log.dropSegments(names);
+    for (const name of names) this.segmentNewest.delete(name);
+    return names;
+  }
+
+  /** Called after a record is durable, so retention knows how recent the segment it went to is. */
+  noteAppended(receivedAt: number): void {
+    const segment = this.log.currentSegment;
+    this.segmentNewest.set(segment, Math.max(this.segmentNewest.get(segment) ?? 0, receivedAt));
   }
 
   /** Updates every aggregate with one durable record. */
