@@ -19,9 +19,9 @@ async function startChild(dataDir: string) {
 }
 
 /** Client keys of every activity line in the tenant's segments; a torn last line is allowed, nothing else. */
-async function loggedKeys(dataDir: string): Promise<{ keys: Set<string>; torn: number }> {
+async function loggedKeys(dataDir: string): Promise<{ keys: Map<string, number>; torn: number }> {
   const dir = join(dataDir, 'activities', 'tenant-a');
-  const keys = new Set<string>();
+  const keys = new Map<string, number>();
   let torn = 0;
   const segments = (await readdir(dir)).sort();
   for (const [index, name] of segments.entries()) {
@@ -30,7 +30,7 @@ async function loggedKeys(dataDir: string): Promise<{ keys: Set<string>; torn: n
       if (line === '') continue;
       try {
         const record = JSON.parse(line) as { clientKey?: string };
-        if (record.clientKey !== undefined) keys.add(record.clientKey);
+        if (record.clientKey !== undefined) keys.set(record.clientKey, (keys.get(record.clientKey) ?? 0) + 1);
       } catch (error) {
         const isLastLine = index === segments.length - 1 && n === lines.length - 1;
         if (!isLastLine) throw error;
@@ -88,6 +88,8 @@ describe('activity log durability', () => {
       assert.equal(after.torn, 0);
       assert.ok(after.keys.has('id:after-restart'));
       assert.equal(acknowledged.filter((id) => !after.keys.has(`id:${id}`)).length, 0);
+      // The retry of an acknowledged activity after the restart was recognised, not logged twice.
+      assert.equal(after.keys.get(`id:${acknowledged[0]}`), 1);
     } finally {
       await restarted.close();
       await rm(dataDir, { recursive: true, force: true });
