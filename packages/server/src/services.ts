@@ -4,6 +4,7 @@
  * adds its service here; API modules reach them through `deps.services`.
  */
 import type { ServerDeps } from './api-module.js';
+import { ActivityService } from './activities/activity-service.js';
 import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 
@@ -12,11 +13,14 @@ export interface Services {
   auth: AuthService;
   /** Item schemas, catalogs, items (both item APIs) and item contexts. */
   catalog: CatalogService;
+  /** The durable activity log, profiles, and the aggregates recommendations and autocomplete read. */
+  activities: ActivityService;
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
   const auth = await createAuthService(deps);
   const catalog = new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry });
   deps.onClose(async () => catalog.close());
-  return { auth, catalog };
+  const activities = await ActivityService.open(deps);
+  return { auth, catalog, activities };
 }

@@ -6,11 +6,11 @@ import { jsonBody } from '../src/http/body.js';
 import type { ApiFactory } from '../src/apis/index.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';
 
-/** A public and a private echo API, built from the real middleware, to observe the shared behaviour. */
+/** A public and a private echo API, built from the real middleware, to observe the shared behaviour (the public one two segments deep, since `/collect/:trackerKey` owns single segments). */
 const echoApis: ApiFactory[] = [
   () => {
     const router = new Router();
-    router.post('/public-echo', jsonBody({ limit: 2048, textPlainAsJson: true }), (ctx) => {
+    router.post('/echo/public-echo', jsonBody({ limit: 2048, textPlainAsJson: true }), (ctx) => {
       ctx.body = { received: ctx.request.body };
     });
     return { name: 'public-echo', mount: 'collect', router, public: true };
@@ -63,7 +63,7 @@ describe('common HTTP behaviour', () => {
   });
 
   it('mounts each API at its prefix', async () => {
-    assert.equal((await call(`${server.url}/collect/public-echo`, { json: { a: 1 } })).status, 200);
+    assert.equal((await call(`${server.url}/collect/echo/public-echo`, { json: { a: 1 } })).status, 200);
     assert.equal((await call(`${server.url}/catalog/private-echo`, { json: { a: 1 } })).status, 200);
     assert.equal((await call(`${server.url}/private-echo`, { json: { a: 1 } })).status, 404);
   });
@@ -88,7 +88,7 @@ describe('common HTTP behaviour', () => {
   });
 
   it('accepts text/plain JSON (sendBeacon) only where the API allows it', async () => {
-    const beacon = await call(`${server.url}/collect/public-echo`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: '{"a":1}' });
+    const beacon = await call(`${server.url}/collect/echo/public-echo`, { method: 'POST', headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: '{"a":1}' });
     assert.equal(beacon.status, 200);
     assert.deepEqual(beacon.body, { received: { a: 1 } });
     const privateBeacon = await call(`${server.url}/catalog/private-echo`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"a":1}' });
@@ -96,13 +96,13 @@ describe('common HTTP behaviour', () => {
   });
 
   it('sends CORS headers on public APIs, errors and preflights included, and none on private ones', async () => {
-    const ok = await call(`${server.url}/collect/public-echo`, { json: {}, headers: { origin: 'https://shop.example' } });
+    const ok = await call(`${server.url}/collect/echo/public-echo`, { json: {}, headers: { origin: 'https://shop.example' } });
     assert.equal(ok.headers.get('access-control-allow-origin'), '*');
     assert.equal(ok.headers.get('access-control-allow-credentials'), null);
-    const failed = await call(`${server.url}/collect/public-echo`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://shop.example' }, body: '{' });
+    const failed = await call(`${server.url}/collect/echo/public-echo`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://shop.example' }, body: '{' });
     assert.equal(failed.status, 400);
     assert.equal(failed.headers.get('access-control-allow-origin'), '*');
-    const preflight = await fetch(`${server.url}/collect/public-echo`, {
+    const preflight = await fetch(`${server.url}/collect/echo/public-echo`, {
       method: 'OPTIONS',
       headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });

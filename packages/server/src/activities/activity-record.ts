@@ -1,0 +1,64 @@
+/** The shape of one line of the activity log, shared by the log, the aggregates and both tracking APIs. */
+
+/** One shopper activity as stored; both the collection API and the older tracker write this shape. */
+export interface LoggedActivity {
+  kind: 'activity';
+  /** Server-made id, unique per tenant. */
+  id: string;
+  tenant: string;
+  /** The profile the activity was recorded for; after a merge the profile directory maps it on. */
+  profileId: string;
+  /** `collect` for the collection API, `tracker` for the older tracker. */
+  source: 'collect' | 'tracker';
+  verb: string;
+  /** `product`, `page`, or an older-tracker object type (`look`, `category`...). */
+  type: string;
+  itemId: string;
+  /** When it happened (the client's timestamp when given), in ms since the epoch. */
+  timestamp: number;
+  /** When the server accepted it: retention and ordering use this, never the client's clock. */
+  receivedAt: number;
+  /** The client's activity id or idempotency key, so that a retried send counts once. */
+  clientKey?: string;
+  price?: number;
+  quantity?: number;
+  currency?: string;
+  /** The order (or, for the older tracker's `buy`, the request batch) that groups bought items. */
+  orderId?: string;
+  sessionId?: string;
+  datasourceId?: string;
+  widgetId?: string;
+  recommendationId?: string;
+  sourceId?: string;
+  query?: string;
+  segments?: unknown;
+  /** What the client sent beyond the fields above (target variants, extra metadata). */
+  details?: Record<string, unknown>;
+}
+
+/** A recommendation the recommendation API issued; logged so that `click-on-reco` can be checked after a restart. */
+export interface LoggedRecommendation {
+  kind: 'recommendation';
+  tenant: string;
+  id: string;
+  receivedAt: number;
+  info: Record<string, unknown>;
+}
+
+export type LogRecord = LoggedActivity | LoggedRecommendation;
+
+export function isLogRecord(value: unknown): value is LogRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  return kind === 'activity' || kind === 'recommendation';
+}
+
+/**
+ * The idempotency key of one activity of a request: the client's own activity id when it sent one,
+ * else the request's `Idempotency-Key` header with the activity's position in the batch.
+ */
+export function clientKeyFor(activityId: string | undefined, idempotencyKey: string | undefined, index: number): string | undefined {
+  if (activityId !== undefined) return `id:${activityId}`;
+  if (idempotencyKey !== undefined && idempotencyKey !== '') return `key:${idempotencyKey}#${index}`;
+  return undefined;
+}

@@ -1,0 +1,214 @@
+/**
+ * The activity service every API shares: records activities durably, resolves the one profile behind
+ * an identity, and answers the aggregates that recommendations, search and autocomplete read.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ServerDeps } from '../api-module.js';
+import type { LoggedActivity, LoggedRecommendation } from './activity-record.js';
+import type { CoOccurrenceKind, RelatedItem } from './co-occurrence.js';
+import { DAY_MS, type PopularItem } from './popularity.js';
+import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
+import { RecentKeys } from './recent-keys.js';
+import type { QuerySuggestion } from './search-queries.js';
+import { TenantActivities, type RebuildStats } from './tenant-activities.js';
+
+/** What an API hands over: a validated activity for a resolved profile, before the server stamps it. */
+export type NewActivity = Omit<LoggedActivity, 'kind' | 'id' | 'tenant' | 'receivedAt'>;
+
+export interface RecordedActivity {
+  activity: LoggedActivity;
+  /** True when the client key was seen before: the earlier activity is returned and nothing was logged. */
+  duplicate: boolean;
+}
+
+export type ServiceDeps = Pick<ServerDeps, 'config' | 'store' | 'clock' | 'logger' | 'onClose'>;
+
+export class ActivityService {
+  private readonly tenants = new Map<string, TenantActivities>();
+  private readonly deps: ServiceDeps;
+  private readonly idPrefix = randomBytes(6).toString('base64url');
+  private sequence = 0;
+  private retentionTimer: NodeJS.Timeout | undefined;
+
+  private constructor(deps: ServiceDeps) {
+    this.deps = deps;
+  }
+
+  /** Opens every tenant's log and rebuilds its aggregates; the logs are flushed and closed on shutdown. */
+  static async open(deps: ServiceDeps): Promise<ActivityService> {
+    const service = new ActivityService(deps);
+    const { retentionDays, segmentBytes } = deps.config.activityLog;
+    const recentKeys = new RecentKeys();
+    deps.onClose(() => service.close());
+    for (const tenant of deps.config.tenants) {
+      const started = performance.now();
+      const { state, stats } = await TenantActivities.open({
+        tenant: tenant.id,
+        store: deps.store,
+        segmentBytes,
+        retentionMs: retentionDays * DAY_MS,
+        now: deps.clock.now(),
+        recentKeys,
+      });
+      service.tenants.set(tenant.id, state);
+      service.logRebuild(tenant.id, stats, performance.now() - started);
+    }
+    // Hourly is plenty for a retention counted in days; unref'd so that it never keeps a process alive.
+    service.retentionTimer = setInterval(() => {
+      service.applyRetention().catch((error: unknown) => deps.logger.error({ err: error }, 'activity log retention failed'));
+    }, 60 * 60 * 1000);
+    service.retentionTimer.unref();
+    return service;
+  }
+
+  /** Drops closed segments older than the configured retention; runs at start and every hour. */
+  async applyRetention(): Promise<string[]> {
+    const cutoff = this.deps.clock.now() - this.deps.config.activityLog.retentionDays * DAY_MS;
+    const dropped: string[] = [];
+    for (const [tenantId, state] of this.tenants) {
+      const names = await state.dropSegmentsBefore(cutoff);
+      if (names.length > 0) this.deps.logger.info({ tenant: tenantId, segments: names }, 'activity log segments past retention dropped');
+      dropped.push(...names);
+    }
+    return dropped;
+  }
+
+  /** Logs activities as one durable group (all or none), then folds them into the aggregates. */
+  async recordActivities(tenantId: string, inputs: readonly NewActivity[]): Promise<RecordedActivity[]> {
+    const state = this.tenant(tenantId);
+    const receivedAt = this.deps.clock.now();
+    const results: RecordedActivity[] = [];
+    const fresh: LoggedActivity[] = [];
+    const reserved: string[] = [];
+    for (const input of inputs) {
+      const seen = input.clientKey === undefined ? undefined : state.recentKeys.get(tenantId, input.clientKey);
+      const activity: LoggedActivity = { kind: 'activity', id: this.nextId(), tenant: tenantId, receivedAt, ...input };
+      if (seen !== undefined) {
+        results.push({ activity: seen === 'pending' ? activity : seen, duplicate: true });
+        continue;
+      }
+      if (input.clientKey !== undefined) {
+        state.recentKeys.reserve(tenantId, input.clientKey);
+        reserved.push(input.clientKey);
+      }
+      fresh.push(activity);
+      results.push({ activity, duplicate: false });
+    }
+    try {
+      await state.log.append(fresh);
+    } catch (error) {
+      for (const key of reserved) state.recentKeys.release(tenantId, key);
+      throw error;
+    }
+    if (fresh.length > 0) state.noteAppended(receivedAt);
+    for (const activity of fresh) state.fold(activity);
+    return results;
+  }
+
+  /** Finds or creates the profile behind these identities, merging anonymous profiles they join. */
+  async resolveProfile(tenantId: string, claims: IdentityClaims): Promise<ResolvedProfile> {
+    const state = this.tenant(tenantId);
+    const resolved = await state.profiles.resolve(claims, this.deps.clock.now());
+    if (resolved.merged.length > 0) state.followMerges(resolved.profile.id, resolved.merged);
+    return resolved;
+  }
+
+  /** The profile for a profile id, identity-repository id, datasource id or anonymous session id, without creating one. */
+  findProfile(
+    tenantId: string,
+    ref: { profileId?: string; repository?: string; datasource?: string; userId?: string; sessionId?: string },
+  ): Profile | undefined {
+    const profiles = this.tenant(tenantId).profiles;
+    if (ref.profileId !== undefined) return profiles.get(ref.profileId);
+    if (ref.sessionId !== undefined) return profiles.find({ sessionId: ref.sessionId });
+    if (ref.userId === undefined) return undefined;
+    if (ref.repository !== undefined) return profiles.find({ identities: { [ref.repository]: ref.userId } });
+    if (ref.datasource !== undefined) return profiles.find({ datasources: [{ id: ref.datasource, original_id: ref.userId }] });
+    return undefined;
+  }
+
+  /** A profile's activities, newest first (the most recent 500 are kept in memory). */
+  history(tenantId: string, profileId: string, filters: { type?: string; verb?: string } = {}): LoggedActivity[] {
+    const state = this.tenant(tenantId);
+    return state.history
+      .list(state.profiles.canonicalId(profileId))
+      .filter((a) => (filters.type === undefined || a.type === filters.type) && (filters.verb === undefined || a.verb === filters.verb));
+  }
+
+  /** Distinct items a profile touched recently, newest first, with the verb of the latest touch. */
+  recentItems(tenantId: string, profileId: string, limit = 20): Array<{ itemId: string; verb: string; timestamp: number }> {
+    const seen = new Set<string>();
+    const out: Array<{ itemId: string; verb: string; timestamp: number }> = [];
+    for (const activity of this.history(tenantId, profileId)) {
+      if (activity.type === 'page' || seen.has(activity.itemId)) continue;
+      seen.add(activity.itemId);
+      out.push({ itemId: activity.itemId, verb: activity.verb, timestamp: activity.timestamp });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** Items by popularity, weighted with the tenant's verb weights. */
+  popularity(tenantId: string, options: { verbs?: readonly string[]; sinceDays?: number; limit?: number } = {}): PopularItem[] {
+    const weights = this.tenantConfig(tenantId).verbWeights;
+    return this.tenant(tenantId).popularity.top({
+      verbs: options.verbs ?? Object.keys(weights),
+      weights,
+      sinceDays: options.sinceDays ?? 30,
+      now: this.deps.clock.now(),
+      limit: options.limit ?? 50,
+    });
+  }
+
+  coOccurring(tenantId: string, itemId: string, kind: CoOccurrenceKind, limit = 20): RelatedItem[] {
+    return this.tenant(tenantId).coOccurrence.related(kind, itemId, limit);
+  }
+
+  /** For the search API: counts a query with its number of results (kept in memory, not logged). */
+  recordSearch(tenantId: string, query: string, resultCount: number): void {
+    this.tenant(tenantId).searches.record(query, this.deps.clock.now(), resultCount);
+  }
+
+  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number } = {}): QuerySuggestion[] {
+    return this.tenant(tenantId).searches.suggest(prefix, { now: this.deps.clock.now(), sinceDays: options.sinceDays ?? 7, limit: options.limit ?? 10 });
+  }
+
+  /** For the recommendation API: logs an issued recommendation id so that clicks on it can be checked. */
+  async registerRecommendation(tenantId: string, id: string, info: Record<string, unknown> = {}): Promise<void> {
+    const state = this.tenant(tenantId);
+    const record: LoggedRecommendation = { kind: 'recommendation', tenant: tenantId, id, receivedAt: this.deps.clock.now(), info };
+    await state.log.append([record]);
+    state.noteAppended(record.receivedAt);
+    state.fold(record);
+  }
+
+  findRecommendation(tenantId: string, id: string): Record<string, unknown> | undefined {
+    return this.tenant(tenantId).recommendations.get(id);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.retentionTimer);
+    for (const state of this.tenants.values()) await state.log.close();
+  }
+
+  private tenant(tenantId: string): TenantActivities {
+    const state = this.tenants.get(tenantId);
+    if (state === undefined) throw new Error(`No activity state for tenant "${tenantId}"`);
+    return state;
+  }
+
+  private tenantConfig(tenantId: string) {
+    const tenant = this.deps.config.tenants.find((t) => t.id === tenantId);
+    if (tenant === undefined) throw new Error(`No tenant "${tenantId}"`);
+    return tenant;
+  }
+
+  private nextId(): string {
+    return `a_${this.idPrefix}${(this.sequence++).toString(36)}`;
+  }
+
+  private logRebuild(tenantId: string, stats: RebuildStats, ms: number): void {
+    this.deps.logger.info({ tenant: tenantId, ...stats, ms: Math.round(ms) }, 'activity aggregates rebuilt from the log');
+    if (stats.skipped > 0) this.deps.logger.warn({ tenant: tenantId, skipped: stats.skipped }, 'unreadable activity log lines skipped');
+  }
+}

@@ -1,0 +1,47 @@
+/** Per-item counts by verb and day, the raw material of "popular" and "trending" recommendations. */
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface PopularItem {
+  itemId: string;
+  score: number;
+}
+
+export class Popularity {
+  /** verb → day number → item → count: a query walks only the verbs and days it asks for. */
+  private readonly counts = new Map<string, Map<number, Map<string, number>>>();
+
+  add(verb: string, itemId: string, timestamp: number, count = 1): void {
+    const day = Math.floor(timestamp / DAY_MS);
+    let days = this.counts.get(verb);
+    if (days === undefined) this.counts.set(verb, (days = new Map()));
+    let items = days.get(day);
+    if (items === undefined) days.set(day, (items = new Map()));
+    items.set(itemId, (items.get(itemId) ?? 0) + count);
+  }
+
+  /** Items by weighted score over the last `sinceDays` days (counting today), best first. */
+  top(options: { verbs: readonly string[]; weights: Record<string, number>; sinceDays: number; now: number; limit: number }): PopularItem[] {
+    const firstDay = Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
+    const scores = new Map<string, number>();
+    for (const verb of options.verbs) {
+      const weight = options.weights[verb] ?? 1;
+      for (const [day, items] of this.counts.get(verb) ?? []) {
+        if (day < firstDay) continue;
+        for (const [itemId, count] of items) scores.set(itemId, (scores.get(itemId) ?? 0) + count * weight);
+      }
+    }
+    return [...scores]
+      .filter(([, score]) => score > 0)
+      .map(([itemId, score]) => ({ itemId, score }))
+      .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId))
+      .slice(0, options.limit);
+  }
+
+  /** Raw count of one item for one verb over the window, for tests and explanations. */
+  count(verb: string, itemId: string): number {
+    let total = 0;
+    for (const items of this.counts.get(verb)?.values() ?? []) total += items.get(itemId) ?? 0;
+    return total;
+  }
+}

@@ -1,0 +1,116 @@
+/** One tenant's activity state: its log, its profiles and the aggregates folded from both. */
+import { join } from 'node:path';
+import type { DocumentStore } from '../store/document-store.js';
+import { ActivityLog } from './activity-log.js';
+import { isLogRecord, type LoggedActivity, type LogRecord } from './activity-record.js';
+import { CoOccurrence } from './co-occurrence.js';
+import { Popularity } from './popularity.js';
+import { ProfileDirectory } from './profiles.js';
+import { ProfileHistory } from './profile-history.js';
+import { RecentKeys } from './recent-keys.js';
+import { SearchQueries } from './search-queries.js';
+
+const ORDER_VERBS = new Set(['buy', 'purchase']);
+
+export interface RebuildStats {
+  records: number;
+  skipped: number;
+  expired: number;
+  droppedSegments: string[];
+}
+
+export class TenantActivities {
+  readonly tenant: string;
+  readonly log: ActivityLog;
+  readonly profiles: ProfileDirectory;
+  readonly popularity = new Popularity();
+  readonly coOccurrence = new CoOccurrence();
+  readonly history = new ProfileHistory();
+  readonly searches = new SearchQueries();
+  readonly recommendations = new Map<string, Record<string, unknown>>();
+  readonly recentKeys: RecentKeys;
+  /** Newest receive time per segment: retention drops a segment once this passes the cutoff. */
+  private readonly segmentNewest = new Map<string, number>();
+
+  private constructor(tenant: string, log: ActivityLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
+    this.tenant = tenant;
+    this.log = log;
+    this.profiles = profiles;
+    this.recentKeys = recentKeys;
+  }
+
+  static async open(options: {
+    tenant: string;
+    store: DocumentStore;
+    segmentBytes: number;
+    retentionMs: number;
+    now: number;
+    recentKeys: RecentKeys;
+  }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
+    const log = await ActivityLog.open({ directory: join(options.store.location, 'activities', options.tenant), segmentBytes: options.segmentBytes });
+    const profiles = await ProfileDirectory.open(options.store, options.tenant);
+    const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys);
+    const stats = await state.rebuild(options.now - options.retentionMs);
+    return { state, stats };
+  }
+
+  /** Folds every logged record newer than `cutoff` into the aggregates, then drops segments wholly older than it. */
+  private async rebuild(cutoff: number): Promise<RebuildStats> {
+    const newest = this.segmentNewest;
+    let expired = 0;
+    const { records, skipped } = await this.log.replay((value, segment) => {
+      if (!isLogRecord(value)) return;
+      newest.set(segment, Math.max(newest.get(segment) ?? 0, value.receivedAt));
+      if (value.receivedAt < cutoff) {
+        expired++;
+        return;
+      }
+      this.fold(value);
+    });
+    const droppedSegments = await this.dropSegmentsBefore(cutoff);
+    return { records, skipped, expired, droppedSegments };
+  }
+
+  /** Deletes closed segments whose newest record is older than `cutoff`; the aggregates forget them at the next start. */
+  async dropSegmentsBefore(cutoff: number): Promise<string[]> {
+    const names = [...this.segmentNewest].filter(([name, at]) => at < cutoff && name !== this.log.currentSegment).map(([name]) => name);
+    await this.log.dropSegments(names);
+    for (const name of names) this.segmentNewest.delete(name);
+    return names;
+  }
+
+  /** Called after a record is durable, so retention knows how recent the segment it went to is. */
+  noteAppended(receivedAt: number): void {
+    const segment = this.log.currentSegment;
+    this.segmentNewest.set(segment, Math.max(this.segmentNewest.get(segment) ?? 0, receivedAt));
+  }
+
+  /** Updates every aggregate with one durable record. */
+  fold(record: LogRecord): void {
+    if (record.kind === 'recommendation') {
+      this.recommendations.set(record.id, record.info);
+      return;
+    }
+    const activity: LoggedActivity = record;
+    this.recentKeys.remember(activity);
+    const profileId = this.profiles.canonicalId(activity.profileId);
+    this.history.add(profileId, activity);
+    if (activity.type === 'page') {
+      if (activity.query !== undefined) this.searches.record(activity.query, activity.timestamp);
+      return;
+    }
+    this.popularity.add(activity.verb, activity.itemId, activity.timestamp);
+    this.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
+    if (activity.orderId !== undefined && ORDER_VERBS.has(activity.verb)) {
+      this.coOccurrence.addOrderItem(activity.orderId, activity.itemId, activity.timestamp);
+    }
+  }
+
+  /** Moves what was kept under merged anonymous profiles to the profile they joined. */
+  followMerges(into: string, merged: readonly string[]): void {
+    for (const from of merged) {
+      this.history.merge(from, into);
+      this.coOccurrence.mergeProfile(from, into);
+    }
+  }
+}

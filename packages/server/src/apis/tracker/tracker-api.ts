@@ -1,0 +1,150 @@
+/**
+ * The older tracker (`{base_url}/tracker/{trackerKey}/...`): identify a visitor, record activities
+ * by verb, and list a profile's activities. Public: storefront tags call it from any origin.
+ */
+import { randomBytes } from 'node:crypto';
+import Router from '@koa/router';
+import type { ApiModule, ServerDeps } from '../../api-module.js';
+import { clientKeyFor, type LoggedActivity } from '../../activities/activity-record.js';
+import type { NewActivity } from '../../activities/activity-service.js';
+import type { Profile } from '../../activities/profiles.js';
+import type { TenantConfig } from '../../config/schema.js';
+import { jsonBody } from '../../http/body.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { parseInput } from '../../http/validate.js';
+import { idempotencyHeader } from '../collect/collect-api.js';
+import { renderHistory } from './tracker-history.js';
+import {
+  identifyBodySchema,
+  MANDATORY_VERBS,
+  TRACKER_BODY_LIMIT,
+  trackerActivitySchema,
+  trackerBatchSchema,
+  type TrackerActivity,
+  type TrackerActivityView,
+} from './tracker-schema.js';
+
+const ORDER_VERBS = new Set(['buy', 'purchase']);
+
+export function createTrackerApi(deps: ServerDeps): ApiModule {
+  const router = new Router();
+  const activities = deps.services.activities;
+  const body = jsonBody({ limit: TRACKER_BODY_LIMIT, textPlainAsJson: true });
+
+  router.post('/tracker/:trackerKey/identify', body, async (ctx) => {
+    const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
+    const { profile: request } = parseInput(identifyBodySchema, ctx.request.body);
+    const issues = (request.datasources ?? []).flatMap((ds, index) =>
+      tenant.datasources.includes(ds.id) ? [] : [{ path: `profile.datasources[${index}].id`, message: unknownName('datasource', ds.id, tenant.datasources) }],
+    );
+    if (issues.length > 0) throw new HttpError(400, 'invalid_body', `${issues[0]!.path}: ${issues[0]!.message}`, { issues });
+    // A stale cookie (an id this server never made, or made before its data was reset) starts a fresh profile instead of failing the page.
+    const known = request.id !== undefined && activities.findProfile(tenant.id, { profileId: request.id }) !== undefined;
+    const { profile, created } = await activities.resolveProfile(tenant.id, {
+      ...(known ? { profileId: request.id } : {}),
+      datasources: request.datasources,
+      infos: request.infos,
+      segments: request.segments,
+    });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { profile: profileView(profile), created };
+  });
+
+  router.post('/tracker/:trackerKey/activity', body, async (ctx) => {
+    const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
+    const envelope = ctx.request.body;
+    const value = typeof envelope === 'object' && envelope !== null ? (envelope as { activity?: unknown }).activity : undefined;
+    if (value === undefined) throw new HttpError(400, 'invalid_body', 'activity: an activity object or an array of them is required', { field: 'activity' });
+    const batch = Array.isArray(value);
+    const parsed: TrackerActivity[] = batch ? parseInput(trackerBatchSchema, value, 'activity') : [parseInput(trackerActivitySchema, value, 'activity')];
+    const at = (index: number, field: string) => `activity${batch ? `[${index}]` : ''}.${field}`;
+    checkVerbs(tenant, parsed, at, (id) => activities.findRecommendation(tenant.id, id) !== undefined);
+
+    const profiles = parsed.map((activity, index) => {
+      const profile = activities.findProfile(tenant.id, { profileId: activity.profile });
+      if (profile === undefined) throw notFound('not_found', `No profile "${activity.profile}"; call identify first.`, at(index, 'profile'));
+      return profile;
+    });
+    // The older tracker has no order id: the items bought in one request are one order.
+    const batchOrder = `batch:${randomBytes(8).toString('base64url')}`;
+    const idempotencyKey = idempotencyHeader(ctx);
+    const now = deps.clock.now();
+    const inputs: NewActivity[] = parsed.map((activity, index) => {
+      const clientKey = clientKeyFor(activity.id, idempotencyKey, index);
+      return {
+        profileId: profiles[index]!.id,
+        source: 'tracker',
+        verb: activity.verb,
+        type: activity.type,
+        itemId: activity.original_id,
+        timestamp: now,
+        ...(clientKey === undefined ? {} : { clientKey }),
+        ...(activity.price === undefined ? {} : { price: activity.price }),
+        ...(activity.quantity === undefined ? {} : { quantity: activity.quantity }),
+        ...(ORDER_VERBS.has(activity.verb) ? { orderId: batchOrder } : {}),
+        ...(profiles[index]!.datasources[0] === undefined ? {} : { datasourceId: profiles[index]!.datasources[0].id }),
+        ...(activity.widgetId === undefined ? {} : { widgetId: activity.widgetId }),
+        ...(activity.recommendationId === undefined ? {} : { recommendationId: activity.recommendationId }),
+        ...(activity.segments === undefined ? {} : { segments: activity.segments }),
+      };
+    });
+    const recorded = await activities.recordActivities(tenant.id, inputs);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { activities: recorded.map(({ activity }) => activityView(activity)) };
+  });
+
+  router.get('/tracker/:trackerKey/profiles/:profileId/activities', (ctx) => {
+    const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
+    const profile = activities.findProfile(tenant.id, { profileId: ctx.params.profileId! });
+    if (profile === undefined) throw notFound('not_found', `No profile "${ctx.params.profileId}".`, 'profileId');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = renderHistory(ctx, (filters) => activities.history(tenant.id, profile.id, filters).map((a) => activityView(a, profile.id)));
+  });
+
+  return { name: 'tracker', mount: 'base', router, public: true };
+}
+
+function unknownName(kind: string, name: string, known: readonly string[]): string {
+  return `unknown ${kind} "${name}"; expected one of ${known.map((k) => `"${k}"`).join(', ') || '(none configured)'}`;
+}
+
+/** Verbs are the mandatory ones plus those the tenant gave a weight; a click on a recommendation must name one we issued. */
+function checkVerbs(
+  tenant: TenantConfig,
+  activities: readonly TrackerActivity[],
+  at: (index: number, field: string) => string,
+  issued: (recommendationId: string) => boolean,
+): void {
+  const verbs = [...new Set<string>([...MANDATORY_VERBS, ...Object.keys(tenant.verbWeights)])];
+  const issues: Array<{ path: string; message: string }> = [];
+  for (const [index, activity] of activities.entries()) {
+    if (!verbs.includes(activity.verb)) issues.push({ path: at(index, 'verb'), message: unknownName('verb', activity.verb, verbs) });
+    if (activity.verb !== 'click-on-reco') continue;
+    if (activity.recommendationId === undefined) {
+      issues.push({ path: at(index, 'recommendationId'), message: 'click-on-reco needs the recommendationId the recommendation API returned' });
+    } else if (!issued(activity.recommendationId)) {
+      issues.push({ path: at(index, 'recommendationId'), message: `no recommendation "${activity.recommendationId}" was issued for this tenant` });
+    }
+  }
+  if (issues.length > 0) throw new HttpError(400, 'invalid_body', `${issues[0]!.path}: ${issues[0]!.message}`, { issues });
+}
+
+function profileView(profile: Profile) {
+  return { id: profile.id, datasources: profile.datasources, infos: profile.infos, segments: profile.segments };
+}
+
+export function activityView(activity: LoggedActivity, profileId = activity.profileId): TrackerActivityView {
+  return {
+    id: activity.id,
+    verb: activity.verb,
+    type: activity.type,
+    originalId: activity.itemId,
+    profileId,
+    datasourceId: activity.datasourceId ?? null,
+    segments: activity.segments ?? {},
+    tenant: activity.tenant,
+    price: activity.price ?? null,
+    quantity: activity.quantity ?? null,
+    timestamp: activity.timestamp,
+  };
+}
