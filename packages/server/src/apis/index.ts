@@ -1,8 +1,10 @@
 /** Every API module the server mounts, in mount order. Each issue's API adds its factory here. */
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { createAuthApi } from './auth/auth-api.js';
+import { createCatalogApi } from './catalog/catalog-api.js';
 import { createHealthApi } from './health/health-api.js';
+import { createLegacyItemsApi } from './legacy-items/legacy-items-api.js';
 
 export type ApiFactory = (deps: ServerDeps) => ApiModule | Promise<ApiModule>;
 
-export const apiFactories: ApiFactory[] = [createHealthApi, createAuthApi];
+export const apiFactories: ApiFactory[] = [createHealthApi, createAuthApi, createCatalogApi, createLegacyItemsApi];
