@@ -1,0 +1,155 @@
+/**
+ * The catalog API (`{items_url}`): item schemas, catalog versions, items and promotion. Routes stay
+ * thin: the catalog service validates every body and names the bad field; here we only check the
+ * token, resolve `tenant` and `environment`, read bodies with the right limit and pick the status.
+ */
+import Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import type { ApiModule, ServerDeps } from '../../api-module.js';
+import { requireBearer } from '../../auth/bearer-guard.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { jsonBody } from '../../http/body.js';
+import type { StoredItem } from '../../catalog/types.js';
+
+interface CatalogScope {
+  tenantId: string;
+  environmentId: string;
+}
+
+declare module 'koa' {
+  interface DefaultState {
+    /** Set by the catalog API's scope middleware once `tenant` and `environment` name something configured. */
+    catalogScope?: CatalogScope;
+  }
+}
+
+/** A repeated parameter would let the guard and the handler read different values, so it is refused outright. */
+function singleQuery(ctx: Context, name: string): string | undefined {
+  const value = ctx.query[name];
+  if (Array.isArray(value)) throw new HttpError(400, 'invalid_parameter', `The "${name}" query parameter is given more than once.`, { field: `query.${name}` });
+  return value;
+}
+
+/** Versions are positive integers; anything else is a 400 rather than a 404, so a typo is told apart from a deleted catalog. */
+export function parseVersion(raw: string | undefined, field: string): number {
+  if (raw === undefined || !/^[1-9][0-9]{0,14}$/.test(raw)) {
+    throw new HttpError(400, 'invalid_parameter', `${field} must be a positive integer${raw === undefined ? '' : `, not "${raw}"`}.`, { field });
+  }
+  return Number(raw);
+}
+
+/** The catalog-API view of an item: what was loaded, without the older API's fields that never apply here. */
+function catalogItemView(item: StoredItem, catalogVersion: number): Record<string, unknown> {
+  return {
+    id: item.id,
+    catalogVersion,
+    type: item.type,
+    ...(item.parentId !== undefined ? { parentId: item.parentId } : {}),
+    attributes: item.attributes,
+    updated: item.updated,
+  };
+}
+
+export function createCatalogApi(deps: ServerDeps): ApiModule {
+  const router = new Router();
+  const catalog = deps.services.catalog;
+  const smallBody = jsonBody({ limit: deps.config.limits.bodyBytes });
+  // Item loads are the one place large bodies are expected (batches of thousands of items).
+  const itemsBody = jsonBody({ limit: deps.config.limits.catalogBodyBytes });
+
+  async function resolveScope(ctx: Context, next: Next): Promise<void> {
+    const { tenant, environment } = deps.registry.environment(singleQuery(ctx, 'tenant'), singleQuery(ctx, 'environment'));
+    ctx.state.catalogScope = { tenantId: tenant.id, environmentId: environment.id };
+    // Answers depend on the token and change with every write; no cache may keep them.
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  }
+
+  // The guard runs before the scope, so a caller without a valid token learns nothing about which tenants exist.
+  router.use(requireBearer(deps.services.auth, { realm: 'tenant' }), resolveScope);
+
+  const scopeOf = (ctx: Context): CatalogScope => ctx.state.catalogScope!;
+
+  router.post('/item-schemas', smallBody, async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    ctx.body = await catalog.schemas.create(tenantId, environmentId, ctx.request.body);
+    ctx.status = 201;
+  });
+
+  router.get('/item-schemas', async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    ctx.body = { schemas: await catalog.schemas.list(tenantId, environmentId) };
+  });
+
+  router.post('/catalogs', smallBody, async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    ctx.body = await catalog.catalogs.create(tenantId, environmentId, ctx.request.body);
+    ctx.status = 201;
+  });
+
+  router.get('/catalogs', async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    ctx.body = { catalogs: await catalog.catalogs.list(tenantId, environmentId) };
+  });
+
+  // Registered before /catalogs/:version, which would otherwise take "active" as a version and refuse it.
+  router.get('/catalogs/active', async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    const active = await catalog.catalogs.active(tenantId, environmentId);
+    if (active === undefined) throw notFound('not_found', 'No catalog is active yet for this tenant and environment: promote one with POST /catalogs/promote/{version}.');
+    ctx.body = active;
+  });
+
+  router.get('/catalogs/:version', async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    ctx.body = await catalog.catalogs.get(tenantId, environmentId, parseVersion(ctx.params.version, 'version'));
+  });
+
+  router.delete('/catalogs/:version', async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    await catalog.catalogs.delete(tenantId, environmentId, parseVersion(ctx.params.version, 'version'));
+    ctx.status = 204;
+  });
+
+  router.post('/catalogs/promote/:version', async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    const promotion = await catalog.catalogs.promote(tenantId, environmentId, parseVersion(ctx.params.version, 'version'));
+    // The build outlives the request; its outcome is read later from GET /catalogs/{version} (the promise never rejects).
+    void promotion.activation;
+    ctx.status = promotion.catalog.state === 'active' ? 200 : 202;
+    ctx.body = promotion.catalog;
+  });
+
+  router.post('/items', itemsBody, async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    ctx.body = await catalog.items.load(tenantId, environmentId, ctx.request.body);
+  });
+
+  router.patch('/items', itemsBody, async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    ctx.body = await catalog.items.patch(tenantId, environmentId, ctx.request.body);
+  });
+
+  // Not in the spec: lets an integrator check what a load stored. Without catalogVersion, the active catalog.
+  router.get('/items/:id', async (ctx) => {
+    const { tenantId, environmentId } = scopeOf(ctx);
+    const raw = singleQuery(ctx, 'catalogVersion');
+    let version: number;
+    if (raw === undefined) {
+      const active = await catalog.catalogs.active(tenantId, environmentId);
+      if (active === undefined) throw notFound('not_found', 'No catalog is active yet: name one with the catalogVersion query parameter.', 'query.catalogVersion');
+      version = active.version;
+    } else {
+      version = parseVersion(raw, 'query.catalogVersion');
+      if ((await catalog.catalogs.find(tenantId, environmentId, version)) === undefined) {
+        throw notFound('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'query.catalogVersion');
+      }
+    }
+    const id = ctx.params.id!;
+    const item = await catalog.getItem(tenantId, environmentId, version, id);
+    if (item === undefined) throw notFound('not_found', `No item "${id}" in catalog version ${version}.`, 'id');
+    ctx.body = catalogItemView(item, version);
+  });
+
+  return { name: 'catalog', mount: 'items', router, public: false };
+}

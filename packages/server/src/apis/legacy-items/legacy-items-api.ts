@@ -1,0 +1,66 @@
+/**
+ * The older item API (`POST /items` at `{base_url}`) and the item-context API
+ * (`{base_url}/items/contexts...`), both for master-realm tokens. The tenant always comes from the
+ * token; a `{tenantId}` in the path, or a `tenant` query parameter, may only repeat it.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ApiModule, ServerDeps } from '../../api-module.js';
+import { requireBearer } from '../../auth/bearer-guard.js';
+import { HttpError } from '../../http/errors.js';
+import { jsonBody } from '../../http/body.js';
+
+export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
+  const router = new Router();
+  const catalog = deps.services.catalog;
+  const auth = deps.services.auth;
+  const body = jsonBody({ limit: deps.config.limits.bodyBytes });
+  const guard = requireBearer(auth, { realm: 'master' });
+  // The path names a tenant: it must be the token's, or the caller learns nothing about another tenant's contexts.
+  const tenantPathGuard = requireBearer(auth, { realm: 'master', requestedTenant: (ctx) => ctx.params.tenantId });
+
+  const tenantOf = (ctx: Context): string => ctx.state.auth!.tenantId;
+
+  const noStore = async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
+    ctx.set('Cache-Control', 'no-store');
+    await next();
+  };
+  router.use(noStore);
+
+  router.post('/items', guard, body, async (ctx) => {
+    const tenantId = tenantOf(ctx);
+    // The older API has no environment parameter; its items live in the tenant's first configured environment.
+    const environment = deps.registry.findTenant(tenantId)?.environments[0];
+    if (environment === undefined) throw new HttpError(404, 'unknown_tenant', `No tenant "${tenantId}" is configured.`);
+    ctx.body = { results: await catalog.legacy.apply(tenantId, environment.id, ctx.request.body) };
+  });
+
+  router.get('/items/contexts/tenant/:tenantId', tenantPathGuard, async (ctx) => {
+    ctx.body = await catalog.contexts.list(tenantOf(ctx));
+  });
+
+  // GET only: the spec's example shows DELETE here under a "get" title; a read must never delete, so DELETE is a 405.
+  router.get('/items/contexts/tenant/:tenantId/name/:contextName', tenantPathGuard, async (ctx) => {
+    ctx.body = await catalog.contexts.getByName(tenantOf(ctx), ctx.params.contextName!);
+  });
+
+  router.get('/items/contexts/:itemContextId', guard, async (ctx) => {
+    ctx.body = await catalog.contexts.get(tenantOf(ctx), ctx.params.itemContextId!);
+  });
+
+  router.put('/items/contexts', guard, body, async (ctx) => {
+    ctx.body = await catalog.contexts.create(tenantOf(ctx), ctx.request.body);
+    ctx.status = 201;
+  });
+
+  router.post('/items/contexts', guard, body, async (ctx) => {
+    ctx.body = await catalog.contexts.rename(tenantOf(ctx), ctx.request.body);
+  });
+
+  router.delete('/items/contexts/:itemContextId', guard, async (ctx) => {
+    await catalog.contexts.delete(tenantOf(ctx), ctx.params.itemContextId!);
+    ctx.status = 204;
+  });
+
+  return { name: 'legacy-items', mount: 'base', router, public: false };
+}
