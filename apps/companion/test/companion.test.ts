@@ -136,3 +136,25 @@ describe('demo seeding', () => {
     await server.server.close();
   });
 });
+
+describe('token command', () => {
+  it('prints an access token of a demo account that the guarded endpoints accept', async () => {
+    const dataDir = await tempDir();
+    const companion = await startCompanion(['--data-dir', dataDir]);
+    try {
+      const cli = fileURLToPath(new URL('../src/token-cli.ts', import.meta.url));
+      const child = spawn(process.execPath, ['--import', 'tsx', cli, 'demo-legacy', '--url', companion.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const [code] = (await once(child, 'exit')) as [number | null];
+      assert.equal(code, 0);
+      const token = out.trim();
+      assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+      const response = await fetch(`${companion.url}/items/contexts/tenant/demo-shop`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(response.status, 200);
+    } finally {
+      companion.child.kill('SIGTERM');
+      await once(companion.child, 'exit');
+    }
+  });
+});
