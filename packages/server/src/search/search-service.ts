@@ -160,7 +160,8 @@ export class SearchService {
 
     const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' ? config.defaultSort : [];
     scored = applyRules(index, config, normalised, scored);
-    scored.sort((a, b) => compareSorted(index, sortBy, a, b));
+    // Equal relevance falls back to the configured default order (popularity in the demo), which shoppers read as "better".
+    scored.sort((a, b) => compareSorted(index, sortBy, a, b) || compareSorted(index, config.defaultSort, a, b) || a.doc - b.doc);
     scored = pinFirst(index, config, normalised, scored);
 
     const hits: SearchHit[] = [];
@@ -302,8 +303,7 @@ function compareSorted(index: SearchIndex, sortBy: readonly SortKey[], a: Scored
     const c = typeof x === 'string' || typeof y === 'string' ? fold(String(x)).localeCompare(fold(String(y))) : Number(x) - Number(y);
     if (c !== 0) return order === 'desc' ? -c : c;
   }
-  if (b.score !== a.score) return b.score - a.score;
-  return a.doc - b.doc;
+  return b.score - a.score;
 }
 
 function facetValues(facet: FacetConfig, item: StoredItem): string[] {
