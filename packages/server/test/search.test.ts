@@ -238,3 +238,21 @@ describe('autocomplete', () => {
     assert.equal((await post('/search/autocomplete', { token: TOKEN, query: 'l', options: { numberOfSuggestions: 21 } })).status, 400);
   });
 });
+
+describe('suggest', () => {
+  it('groups matches by an attribute, counting all and returning the first items', async () => {
+    const res = await post('/search/suggest', {
+      token: TOKEN,
+      query: '',
+      options: { groupBy: { attribute: 'brand', size: 1 }, sortBy: [{ attribute: 'price', order: 'asc' }], customResponseMask: 'id' },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.groups.slice(0, 2), [
+      { value: 'Acme', count: 3, items: [{ id: 'p5' }] },
+      { value: 'Lumo', count: 3, items: [{ id: 'p9' }] },
+    ]);
+    const chosen = await post('/search/suggest', { token: TOKEN, query: 'lamp', options: { groupBy: { attribute: 'color', size: 5, values: ['White', 'Pink'] }, filter: 'price > 0' } });
+    assert.deepEqual(chosen.body.groups.map((g: { value: string; count: number }) => [g.value, g.count]), [['White', 1], ['Pink', 0]]);
+    assert.equal(chosen.body.metadata.configurationId, 'default');
+  });
+});

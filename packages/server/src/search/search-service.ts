@@ -131,6 +131,30 @@ export class SearchService {
     this.rebuilds.set(k, run);
   }
 
+  /**
+   * Suggest's groups: the matches split by one attribute's values (only `values` when given, in that
+   * order; otherwise the most frequent first), each with its full count and its first `size` items.
+   */
+  group(tenantId: string, result: SearchResult, groupBy: { attribute: string; size: number; values: string[] }): { value: string; count: number; items: SearchHit[] }[] {
+    const groups = new Map<string, { value: string; count: number; items: SearchHit[] }>();
+    const wanted = new Map(groupBy.values.map((v) => [fold(v), v]));
+    for (const value of groupBy.values) groups.set(fold(value), { value, count: 0, items: [] });
+    for (const { item, score } of result.all) {
+      for (const raw of new Set(attributeValues(item, groupBy.attribute).map(String))) {
+        const k = fold(raw);
+        if (wanted.size > 0 && !wanted.has(k)) continue;
+        let group = groups.get(k);
+        if (group === undefined) groups.set(k, (group = { value: raw, count: 0, items: [] }));
+        group.count++;
+        if (group.items.length < groupBy.size) {
+          group.items.push({ id: item.id, score: round(score), kind: item.kind, context: item.context, product: toProductView(item, { tenantId, version: result.version ?? 0 }) });
+        }
+      }
+    }
+    const out = [...groups.values()];
+    return wanted.size > 0 ? out : out.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+  }
+
   search(request: SearchQuery): SearchResult {
     const active = this.indexes.get(key(request.tenantId, request.environmentId));
     if (active === undefined) return { items: [], count: 0, facets: [], all: [], version: undefined };

@@ -35,6 +35,19 @@ const searchSchema = z.object({
   disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
 });
 
+const suggestSchema = z.object({
+  token: z.string().min(1),
+  query: z.string().max(1_000).default(''),
+  configurationId: z.string().optional(),
+  options: z
+    .object({
+      sortBy: optionsSchema.shape.sortBy,
+      filter: optionsSchema.shape.filter,
+      customResponseMask: optionsSchema.shape.customResponseMask,
+      groupBy: z.strictObject({ attribute: z.string().min(1), size: z.number().int().min(0).max(100).default(5), values: z.array(z.string()).default([]) }),
+    }),
+});
+
 const autocompleteSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000),
@@ -95,6 +108,41 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
   };
 
   router.post('/search', jsonBody(), async (ctx) => answer(ctx, ctx.request.body));
+
+  router.post('/search/suggest', jsonBody(), async (ctx) => {
+    const started = performance.now();
+    const raw: unknown = ctx.request.body;
+    const input = parseInput(suggestSchema, raw);
+    const ref = deps.registry.searchToken(input.token);
+    const configuration = configurationOf(ref.token, input.configurationId);
+    const mask = parseMask(input.options.customResponseMask ?? '');
+    const { groupBy } = input.options;
+    const result = search.search({
+      tenantId: ref.tenant.id,
+      environmentId: ref.environment.id,
+      configuration,
+      query: input.query,
+      offset: 0,
+      limit: 0,
+      sortBy: input.options.sortBy,
+      facets: [],
+      filter: input.options.filter,
+      disabled: new Set(['facet', 'redirect']),
+    });
+    const groups = search.group(ref.tenant.id, result, groupBy).map((g) => ({ ...g, items: g.items.map((item) => applyMask(item, mask)) }));
+    const { token, ...rest } = raw as Record<string, unknown>;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      groups,
+      metadata: {
+        time: Math.round((performance.now() - started) * 1000) / 1000,
+        token: input.token,
+        url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, '/search/suggest')}?encoded=${encodeURIComponent(JSON.stringify({ token, ...rest }))}`,
+        id: randomUUID(),
+        configurationId: configuration.id,
+      },
+    };
+  });
 
   router.post('/search/autocomplete', jsonBody(), async (ctx) => {
     const started = performance.now();
