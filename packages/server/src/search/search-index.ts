@@ -111,6 +111,52 @@ export class SearchIndex {
     this.deletions = deletions;
   }
 
+  private readonly columns = new Map<string, FilterValue[][]>();
+  private readonly ranks = new Map<string, Int32Array>();
+
+  /** Each document's values of one attribute, computed once: filters, facets and sorts read them per request. */
+  values(attribute: string): FilterValue[][] {
+    let column = this.columns.get(attribute);
+    if (column === undefined) {
+      column = this.docs.map((doc) => attributeValues(doc.item, attribute));
+      this.columns.set(attribute, column);
+    }
+    return column;
+  }
+
+  /**
+   * Each document's position under a sort order (equal keys share a rank), computed once per order, so
+   * a request sorts by comparing integers. Items lacking an attribute go last in either direction.
+   */
+  rank(sortBy: readonly { attribute: string; order: 'asc' | 'desc' }[]): Int32Array {
+    const key = JSON.stringify(sortBy);
+    let ranks = this.ranks.get(key);
+    if (ranks !== undefined) return ranks;
+    const keys = sortBy.map(({ attribute, order }) => ({ column: this.values(attribute), sign: order === 'desc' ? -1 : 1, text: new Map<number, string>() }));
+    const compare = (a: number, b: number): number => {
+      for (const { column, sign } of keys) {
+        const x = column[a]![0];
+        const y = column[b]![0];
+        if (x === undefined || y === undefined) {
+          if (x !== y) return x === undefined ? 1 : -1;
+          continue;
+        }
+        const c = typeof x === 'number' && typeof y === 'number' ? x - y : fold(String(x)).localeCompare(fold(String(y)));
+        if (c !== 0) return sign * c;
+      }
+      return 0;
+    };
+    const order = this.docs.map((_, doc) => doc).sort((a, b) => compare(a, b) || a - b);
+    ranks = new Int32Array(this.docs.length);
+    let rank = 0;
+    for (let i = 0; i < order.length; i++) {
+      if (i > 0 && compare(order[i - 1]!, order[i]!) !== 0) rank = i;
+      ranks[order[i]!] = rank;
+    }
+    this.ranks.set(key, ranks);
+    return ranks;
+  }
+
   docOf(id: string): number | undefined {
     return this.byId.get(id);
   }

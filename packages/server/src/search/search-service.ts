@@ -51,6 +51,8 @@ export interface FacetResult {
 export interface SearchResult {
   items: SearchHit[];
   count: number;
+  /** False when a query matched so many items that only the first ones were scored (MAX_MATCHES). */
+  exact: boolean;
   facets: FacetResult[];
   /** Every matching item in result order, for suggest's grouping. */
   all: { item: StoredItem; score: number }[];
@@ -67,6 +69,11 @@ const EXACT = 1;
 const PREFIX = 0.7;
 const TYPO = 0.5;
 const SYNONYM = 0.9;
+/**
+ * Scoring stops after this many matches: a query whose every word is very common ("the") would
+ * otherwise score, facet and sort most of the catalog. Its count is then a lower bound (`exactCount: false`).
+ */
+const MAX_MATCHES = 5_000;
 
 export class SearchService {
   private readonly indexes = new Map<string, ActiveIndex>();
@@ -157,35 +164,45 @@ export class SearchService {
 
   search(request: SearchQuery): SearchResult {
     const active = this.indexes.get(key(request.tenantId, request.environmentId));
-    if (active === undefined) return { items: [], count: 0, facets: [], all: [], version: undefined };
+    if (active === undefined) return { items: [], count: 0, exact: true, facets: [], all: [], version: undefined };
     const { index } = active;
     const config = request.configuration;
     const filter: FilterNode | undefined = request.filter === undefined || request.filter.trim() === '' ? undefined : parseFilter(request.filter);
 
     const normalised = words(request.query).join(' ');
-    let scored = normalised === '' ? allDocs(index) : matchDocs(index, config, normalised);
-    if (filter !== undefined) scored = scored.filter(({ doc }) => matchesFilter(filter, (a) => attributeValues(index.docs[doc]!.item, a)));
+    const matched = normalised === '' ? { scored: allDocs(index), exact: true } : matchDocs(index, config, normalised);
+    let scored = matched.scored;
+    if (filter !== undefined) scored = scored.filter(({ doc }) => matchesFilter(filter, (a) => index.values(a)[doc]!));
 
     const facetsOn = !request.disabled.has('facet');
     // Shoppers' selections come back as typed in URLs, so case and accents do not decide a match.
     const selections = new Map(request.facets.filter((f) => f.values.length > 0).map((f) => [f.id, new Set(f.values.map(fold))]));
     const facetConfigs = config.facets;
+    const columns = new Map(facetConfigs.map((facet) => [facet.id, facetColumn(index, facet)]));
+    const selectedFacets = facetConfigs.filter((facet) => selections.has(facet.id));
     const passes = (doc: number, except: string | undefined): boolean => {
-      for (const facet of facetConfigs) {
+      for (const facet of selectedFacets) {
         if (facet.id === except) continue;
-        const selected = selections.get(facet.id);
-        if (selected === undefined) continue;
-        if (!facetValues(facet, index.docs[doc]!.item).some((v) => selected.has(fold(v)))) return false;
+        const selected = selections.get(facet.id)!;
+        if (!columns.get(facet.id)![doc]!.folded.some((v) => selected.has(v))) return false;
       }
       return true;
     };
-    const facets = facetsOn ? facetConfigs.map((facet) => countFacet(facet, scored.filter(({ doc }) => passes(doc, facet.id)).map(({ doc }) => index.docs[doc]!.item), selections.get(facet.id))) : [];
-    scored = scored.filter(({ doc }) => passes(doc, undefined));
+    const facets = facetsOn
+      ? facetConfigs.map((facet) => {
+          const column = columns.get(facet.id)!;
+          const docs = selectedFacets.length === 0 || (selectedFacets.length === 1 && selectedFacets[0] === facet) ? scored : scored.filter(({ doc }) => passes(doc, facet.id));
+          return countFacet(facet, docs.map(({ doc }) => column[doc]!.values), selections.get(facet.id));
+        })
+      : [];
+    if (selectedFacets.length > 0) scored = scored.filter(({ doc }) => passes(doc, undefined));
 
     const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' ? config.defaultSort : [];
     scored = applyRules(index, config, normalised, scored);
     // Equal relevance falls back to the configured default order (popularity in the demo), which shoppers read as "better".
-    scored.sort((a, b) => compareSorted(index, sortBy, a, b) || compareSorted(index, config.defaultSort, a, b) || a.doc - b.doc);
+    const primary = sortBy.length > 0 ? index.rank(sortBy) : undefined;
+    const fallback = config.defaultSort.length > 0 ? index.rank(config.defaultSort) : undefined;
+    scored.sort((a, b) => (b.tier ?? 0) - (a.tier ?? 0) || (primary === undefined ? 0 : primary[a.doc]! - primary[b.doc]!) || b.score - a.score || (fallback === undefined ? 0 : fallback[a.doc]! - fallback[b.doc]!) || a.doc - b.doc);
     scored = pinFirst(index, config, normalised, scored);
 
     const hits: SearchHit[] = [];
@@ -205,7 +222,7 @@ export class SearchService {
         });
       }
     }
-    return { items: hits, count: scored.length, facets, all: scored.map(({ doc, score }) => ({ item: index.docs[doc]!.item, score })), version: active.version };
+    return { items: hits, count: scored.length, exact: matched.exact, facets, all: scored.map(({ doc, score }) => ({ item: index.docs[doc]!.item, score })), version: active.version };
   }
 }
 
@@ -243,7 +260,7 @@ function alternatives(index: SearchIndex, config: SearchConfiguration, word: str
   return out;
 }
 
-function matchDocs(index: SearchIndex, config: SearchConfiguration, normalised: string): Scored[] {
+function matchDocs(index: SearchIndex, config: SearchConfiguration, normalised: string): { scored: Scored[]; exact: boolean } {
   const weights = config.fields.flatMap((f) => {
     const bit = index.fields.get(f.attribute);
     return bit === undefined ? [] : [{ bit, weight: f.weight }];
@@ -256,7 +273,7 @@ function matchDocs(index: SearchIndex, config: SearchConfiguration, normalised: 
   };
   const queryWords = normalised.split(' ');
   const perWord = queryWords.map((word, i) => alternatives(index, config, word, i === queryWords.length - 1));
-  if (perWord.some((alts) => alts.length === 0)) return [];
+  if (perWord.some((alts) => alts.length === 0)) return { scored: [], exact: true };
   // Enumerate the rarest word's documents and probe the others: a very common word costs lookups, not a scan.
   const sizes = perWord.map((alts) => alts.reduce((n, a) => n + a.posting.size, 0));
   const driver = sizes.indexOf(Math.min(...sizes));
@@ -264,7 +281,12 @@ function matchDocs(index: SearchIndex, config: SearchConfiguration, normalised: 
   for (const { posting } of perWord[driver]!) for (const doc of posting.keys()) candidates.add(doc);
 
   const out: Scored[] = [];
+  let exact = true;
   for (const doc of candidates) {
+    if (out.length >= MAX_MATCHES) {
+      exact = false;
+      break;
+    }
     let total = 0;
     let ok = true;
     for (const alts of perWord) {
@@ -288,7 +310,7 @@ function matchDocs(index: SearchIndex, config: SearchConfiguration, normalised: 
     else if (` ${title} `.includes(` ${normalised} `)) total *= 1.5;
     out.push({ doc, score: total });
   }
-  return out;
+  return { scored: out, exact };
 }
 
 function applyRules(index: SearchIndex, config: SearchConfiguration, normalised: string, scored: Scored[]): Scored[] {
@@ -309,29 +331,24 @@ function pinFirst(index: SearchIndex, config: SearchConfiguration, normalised: s
   return [...pinned.map((doc) => byDoc.get(doc) ?? { doc, score: top }), ...scored.filter((s) => !pinnedSet.has(s.doc))];
 }
 
-function sortValue(index: SearchIndex, doc: number, attribute: string): FilterValue | undefined {
-  return attributeValues(index.docs[doc]!.item, attribute)[0];
-}
+const facetColumns = new WeakMap<SearchIndex, Map<FacetConfig, { values: string[]; folded: string[] }[]>>();
 
-function compareSorted(index: SearchIndex, sortBy: readonly SortKey[], a: Scored, b: Scored): number {
-  const tier = (b.tier ?? 0) - (a.tier ?? 0);
-  if (tier !== 0) return tier;
-  for (const { attribute, order } of sortBy) {
-    const x = sortValue(index, a.doc, attribute);
-    const y = sortValue(index, b.doc, attribute);
-    // Items without the attribute go last whichever the direction.
-    if (x === undefined || y === undefined) {
-      if (x !== y) return x === undefined ? 1 : -1;
-      continue;
-    }
-    const c = typeof x === 'string' || typeof y === 'string' ? fold(String(x)).localeCompare(fold(String(y))) : Number(x) - Number(y);
-    if (c !== 0) return order === 'desc' ? -c : c;
+/** Each document's values for one facet, computed once per index and facet definition. */
+function facetColumn(index: SearchIndex, facet: FacetConfig): { values: string[]; folded: string[] }[] {
+  let byFacet = facetColumns.get(index);
+  if (byFacet === undefined) facetColumns.set(index, (byFacet = new Map()));
+  let column = byFacet.get(facet);
+  if (column === undefined) {
+    column = index.values(facet.attribute).map((raw) => {
+      const values = facetValues(facet, raw);
+      return { values, folded: values.map(fold) };
+    });
+    byFacet.set(facet, column);
   }
-  return b.score - a.score;
+  return column;
 }
 
-function facetValues(facet: FacetConfig, item: StoredItem): string[] {
-  const values = attributeValues(item, facet.attribute);
+function facetValues(facet: FacetConfig, values: readonly FilterValue[]): string[] {
   if (facet.type === 'value') return values.map(String);
   const out: string[] = [];
   for (const value of values) {
@@ -343,9 +360,14 @@ function facetValues(facet: FacetConfig, item: StoredItem): string[] {
   return out;
 }
 
-function countFacet(facet: FacetConfig, items: StoredItem[], selected: Set<string> | undefined): FacetResult {
+function countFacet(facet: FacetConfig, perItem: string[][], selected: Set<string> | undefined): FacetResult {
   const counts = new Map<string, number>();
-  for (const item of items) for (const value of new Set(facetValues(facet, item))) counts.set(value, (counts.get(value) ?? 0) + 1);
+  for (const values of perItem) {
+    for (let i = 0; i < values.length; i++) {
+      // A value listed twice in one item counts once.
+      if (values.indexOf(values[i]!) === i) counts.set(values[i]!, (counts.get(values[i]!) ?? 0) + 1);
+    }
+  }
   let values = [...counts].map(([value, count]) => ({ value, count, selected: selected?.has(fold(value)) ?? false }));
   if (facet.type === 'range') {
     const order = (facet.ranges ?? []).map((r) => r.label);
@@ -356,7 +378,7 @@ function countFacet(facet: FacetConfig, items: StoredItem[], selected: Set<strin
     values = values.filter((v, i) => i < facet.size || v.selected);
   }
   for (const value of selected ?? []) if (!values.some((v) => fold(v.value) === value)) values.push({ value, count: 0, selected: true });
-  return { id: facet.id, title: facet.title, attribute: facet.attribute, count: items.length, values };
+  return { id: facet.id, title: facet.title, attribute: facet.attribute, count: perItem.length, values };
 }
 
 function round(score: number): number {

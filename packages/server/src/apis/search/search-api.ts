@@ -93,7 +93,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       items: result.items.map((item) => applyMask(item, mask)),
       metadata: {
         count: result.count,
-        exactCount: true,
+        exactCount: result.exact,
         time: Math.round((performance.now() - started) * 1000) / 1000,
         token: input.token,
         url,
