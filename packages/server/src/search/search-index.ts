@@ -112,6 +112,20 @@ export class SearchIndex {
   }
 
   private readonly columns = new Map<string, FilterValue[][]>();
+  private seen: Int32Array | undefined;
+  private generation = 0;
+
+  /**
+   * A fresh "have I visited this document" marker for one query, without allocating a Set per query:
+   * a document is visited when its slot holds the returned generation.
+   */
+  visitMarks(): { marks: Int32Array; generation: number } {
+    if (this.seen === undefined || this.generation === 0x7fffffff) {
+      this.seen = new Int32Array(this.docs.length);
+      this.generation = 0;
+    }
+    return { marks: this.seen, generation: ++this.generation };
+  }
   private readonly ranks = new Map<string, Int32Array>();
 
   /** Each document's values of one attribute, computed once: filters, facets and sorts read them per request. */

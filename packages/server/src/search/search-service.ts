@@ -277,38 +277,41 @@ function matchDocs(index: SearchIndex, config: SearchConfiguration, normalised: 
   // Enumerate the rarest word's documents and probe the others: a very common word costs lookups, not a scan.
   const sizes = perWord.map((alts) => alts.reduce((n, a) => n + a.posting.size, 0));
   const driver = sizes.indexOf(Math.min(...sizes));
-  const candidates = new Set<number>();
-  for (const { posting } of perWord[driver]!) for (const doc of posting.keys()) candidates.add(doc);
+  const { marks, generation } = index.visitMarks();
 
   const out: Scored[] = [];
   let exact = true;
-  for (const doc of candidates) {
-    if (out.length >= MAX_MATCHES) {
-      exact = false;
-      break;
-    }
-    let total = 0;
-    let ok = true;
-    for (const alts of perWord) {
-      let best = 0;
-      for (const { posting, factor } of alts) {
-        const bits = posting.get(doc);
-        if (bits === undefined || (bits & mask) === 0) continue;
-        const s = factor * fieldScore(bits);
-        if (s > best) best = s;
+  outer: for (const { posting: driving } of perWord[driver]!) {
+    for (const doc of driving.keys()) {
+      if (marks[doc] === generation) continue;
+      marks[doc] = generation;
+      if (out.length >= MAX_MATCHES) {
+        exact = false;
+        break outer;
       }
-      if (best === 0) {
-        ok = false;
-        break;
+      let total = 0;
+      let ok = true;
+      for (const alts of perWord) {
+        let best = 0;
+        for (const { posting, factor } of alts) {
+          const bits = posting.get(doc);
+          if (bits === undefined || (bits & mask) === 0) continue;
+          const s = factor * fieldScore(bits);
+          if (s > best) best = s;
+        }
+        if (best === 0) {
+          ok = false;
+          break;
+        }
+        total += best;
       }
-      total += best;
+      if (!ok) continue;
+      const title = index.docs[doc]!.title;
+      // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
+      if (title === normalised) total *= 2;
+      else if (` ${title} `.includes(` ${normalised} `)) total *= 1.5;
+      out.push({ doc, score: total });
     }
-    if (!ok) continue;
-    const title = index.docs[doc]!.title;
-    // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
-    if (title === normalised) total *= 2;
-    else if (` ${title} `.includes(` ${normalised} `)) total *= 1.5;
-    out.push({ doc, score: total });
   }
   return { scored: out, exact };
 }
