@@ -10,7 +10,7 @@ import type { StoredItem } from '../catalog/types.js';
 import type { ConfigRegistry } from '../config/registry.js';
 import type { FacetConfig, SearchConfiguration } from '../config/schema.js';
 import type { Logger } from '../logger.js';
-import { matchesFilter, parseFilter, type FilterNode, type FilterValue } from './filter.js';
+import { compileFilter, parseFilter, type FilterNode, type FilterValue } from './filter.js';
 import { attributeValues, fold, SearchIndex, words } from './search-index.js';
 
 export interface SortKey {
@@ -73,7 +73,7 @@ const SYNONYM = 0.9;
  * Scoring stops after this many matches: a query whose every word is very common ("the") would
  * otherwise score, facet and sort most of the catalog. Its count is then a lower bound (`exactCount: false`).
  */
-const MAX_MATCHES = 5_000;
+const MAX_MATCHES = 2_000;
 
 export class SearchService {
   private readonly indexes = new Map<string, ActiveIndex>();
@@ -172,7 +172,10 @@ export class SearchService {
     const normalised = words(request.query).join(' ');
     const matched = normalised === '' ? { scored: allDocs(index), exact: true } : matchDocs(index, config, normalised);
     let scored = matched.scored;
-    if (filter !== undefined) scored = scored.filter(({ doc }) => matchesFilter(filter, (a) => index.values(a)[doc]!));
+    if (filter !== undefined) {
+      const keep = compileFilter(filter, (attribute) => index.values(attribute));
+      scored = scored.filter(({ doc }) => keep(doc));
+    }
 
     const facetsOn = !request.disabled.has('facet');
     // Shoppers' selections come back as typed in URLs, so case and accents do not decide a match.
@@ -272,11 +275,13 @@ function matchDocs(index: SearchIndex, config: SearchConfiguration, normalised: 
     return best;
   };
   const queryWords = normalised.split(' ');
-  const perWord = queryWords.map((word, i) => alternatives(index, config, word, i === queryWords.length - 1));
-  if (perWord.some((alts) => alts.length === 0)) return { scored: [], exact: true };
-  // Enumerate the rarest word's documents and probe the others: a very common word costs lookups, not a scan.
-  const sizes = perWord.map((alts) => alts.reduce((n, a) => n + a.posting.size, 0));
-  const driver = sizes.indexOf(Math.min(...sizes));
+  const unsorted = queryWords.map((word, i) => alternatives(index, config, word, i === queryWords.length - 1));
+  if (unsorted.some((alts) => alts.length === 0)) return { scored: [], exact: true };
+  // Enumerate the rarest word's documents and probe the others, rarest first so a miss is found early:
+  // a very common word costs lookups, not a scan.
+  const size = (alts: { posting: Map<number, number> }[]): number => alts.reduce((n, a) => n + a.posting.size, 0);
+  const perWord = unsorted.map((alts) => ({ alts, size: size(alts) })).sort((a, b) => a.size - b.size).map((w) => w.alts);
+  const driver = 0;
   const { marks, generation } = index.visitMarks();
 
   const out: Scored[] = [];
