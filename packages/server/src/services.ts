@@ -7,6 +7,7 @@ import type { ServerDeps } from './api-module.js';
 import { ActivityService } from './activities/activity-service.js';
 import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
+import { SearchService } from './search/search-service.js';
 
 export interface Services {
   /** Token endpoint logic and the bearer guard's token checks (`requireBearer(deps.services.auth, ...)`). */
@@ -15,6 +16,8 @@ export interface Services {
   catalog: CatalogService;
   /** The durable activity log, profiles, and the aggregates recommendations and autocomplete read. */
   activities: ActivityService;
+  /** Search indexes over each environment's active catalog. */
+  search: SearchService;
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
@@ -22,5 +25,7 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   const catalog = new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry });
   deps.onClose(async () => catalog.close());
   const activities = await ActivityService.open(deps);
-  return { auth, catalog, activities };
+  const search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger });
+  await search.start();
+  return { auth, catalog, activities, search };
 }

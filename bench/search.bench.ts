@@ -1,0 +1,210 @@
+/**
+ * Search on a generated 100,000-product catalog (every fourth item a variant), loaded through the
+ * catalog service of a real server and promoted, which builds the index. Reports the index build time
+ * and heap, in-process latency with facets and a filter on, the one-typo hit rate, and HTTP req/s on a
+ * rotating mix of 1,000 queries (terms and prefixes) beside a bare Koa endpoint in the same run.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Benchmark, BenchResult } from './run.js';
+import { heapUsedMb, load, measure, round, startBareKoa } from './harness.js';
+import { createDiscoveryServer } from '../packages/server/src/server.js';
+import { validateConfig } from '../packages/server/src/config/load.js';
+import { createLogger } from '../packages/server/src/logger.js';
+import { SearchIndex } from '../packages/server/src/search/search-index.js';
+import type { SearchQuery } from '../packages/server/src/search/search-service.js';
+
+const TOTAL = 100_000;
+const BATCH = 5_000;
+const TENANT = 'bench';
+const ENV = 'prod';
+const TOKEN = 'bench-search';
+
+const ADJECTIVES = ['vintage', 'classic', 'modern', 'rustic', 'elegant', 'cosy', 'bright', 'sturdy', 'gentle', 'little', 'giant', 'soft', 'woven', 'painted', 'glass', 'wooden', 'ceramic', 'linen', 'cotton', 'leather'];
+const COLOURS = ['red', 'blue', 'green', 'white', 'black', 'pink', 'ivory', 'silver', 'golden', 'purple', 'orange', 'yellow', 'brown'];
+const NOUNS = ['heart', 'lantern', 'candle', 'holder', 'mug', 'teapot', 'cushion', 'blanket', 'basket', 'frame', 'mirror', 'clock', 'garland', 'bunting', 'doormat', 'notebook', 'pencil', 'umbrella', 'shopper', 'wallet', 'bottle', 'jar', 'bowl', 'plate', 'spoon', 'apron', 'towel', 'lamp', 'shade', 'vase', 'planter', 'sign', 'hook', 'drawer', 'knob', 'trinket', 'box', 'tin', 'bag', 'purse'];
+const EXTRAS = ['hanging', 'decoration', 'christmas', 'party', 'garden', 'kitchen', 'bathroom', 'travel', 'children', 'wedding', 'birthday', 'retro', 'spotty', 'stripy', 'floral', 'paisley', 'regency', 'edwardian', 'victorian', 'scandi'];
+const BRANDS = Array.from({ length: 200 }, (_, i) => `${ADJECTIVES[i % 20]!.replace(/^./, (c) => c.toUpperCase())} ${['Home', 'Studio', 'Works', 'Living', 'Goods', 'Crafts', 'Trading', 'House', 'Company', 'Originals'][i % 10]}`);
+const CATEGORIES = ['Home', 'Kitchen', 'Gifts', 'Christmas', 'Garden', 'Stationery', 'Bags', 'Lighting', 'Textiles', 'Party'];
+
+/** A small deterministic generator, so every run measures the same catalog and queries. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+
+function product(n: number): Record<string, string | number> {
+  const r = rng(n + 1);
+  const title = `${pick(r, ADJECTIVES)} ${pick(r, COLOURS)} ${pick(r, EXTRAS)} ${pick(r, NOUNS)}`;
+  return {
+    title,
+    description: `A ${pick(r, ADJECTIVES)} ${pick(r, NOUNS)} for the ${pick(r, EXTRAS)} ${pick(r, NOUNS)}, made in ${pick(r, COLOURS)} ${pick(r, ADJECTIVES)} material.`,
+    brand: pick(r, BRANDS),
+    categories: `${pick(r, CATEGORIES)}, ${pick(r, CATEGORIES)}`,
+    color: pick(r, COLOURS),
+    price: 100 + Math.floor(r() * 5_000),
+    popularity: Math.floor(r() * 1_000),
+    in_stock: r() < 0.8 ? 1 : 0,
+  };
+}
+
+function batchOf(start: number, version: number): unknown[] {
+  return Array.from({ length: BATCH }, (_, i) => {
+    const n = start + i;
+    return n % 4 === 3
+      ? { id: `v${n}`, catalogVersion: version, type: 'variant', parentId: `p${n - 1}`, attributes: { title: `${pick(rng(n), ['small', 'medium', 'large'])} ${pick(rng(n + 7), COLOURS)}` } }
+      : { id: `p${n}`, catalogVersion: version, type: 'product', attributes: product(n) };
+  });
+}
+
+/** One edit (substitution, deletion or insertion) at a random place, as a shopper's typo. */
+function misspell(word: string, r: () => number): string {
+  const at = 1 + Math.floor(r() * (word.length - 1));
+  const letter = String.fromCharCode(97 + Math.floor(r() * 26));
+  const kind = Math.floor(r() * 3);
+  if (kind === 0) return word.slice(0, at) + (word[at] === letter ? 'q' : letter) + word.slice(at + 1);
+  if (kind === 1) return word.slice(0, at) + word.slice(at + 1);
+  return word.slice(0, at) + letter + word.slice(at);
+}
+
+const benchmark: Benchmark = async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'discovery-bench-search-'));
+  const config = validateConfig(
+    {
+      tenants: [
+        {
+          id: TENANT,
+          environments: [
+            {
+              id: ENV,
+              searchTokens: [
+                {
+                  token: TOKEN,
+                  configurations: [
+                    {
+                      id: 'default',
+                      fields: [
+                        { attribute: 'title', weight: 3 },
+                        { attribute: 'brand', weight: 2 },
+                        { attribute: 'categories', weight: 1.5 },
+                        { attribute: 'description', weight: 1 },
+                      ],
+                      facets: [
+                        { id: 'category', title: 'Category', attribute: 'categories' },
+                        { id: 'brand', title: 'Brand', attribute: 'brand' },
+                        { id: 'color', title: 'Colour', attribute: 'color' },
+                        { id: 'price', title: 'Price', attribute: 'price', type: 'range', ranges: [{ label: 'low', to: 1000 }, { label: 'mid', from: 1000, to: 3000 }, { label: 'high', from: 3000 }] },
+                      ],
+                      defaultSort: [{ attribute: 'popularity', order: 'desc' }],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    '(bench)',
+    dataDir,
+  );
+  const server = await createDiscoveryServer({ config, dataDir, logger: createLogger('silent') });
+  const bare = await startBareKoa();
+  try {
+    const { url } = await server.listen(0);
+    const catalog = server.deps.services.catalog;
+    const search = server.deps.services.search;
+    const schema = await catalog.schemas.create(TENANT, ENV, {
+      name: 'product',
+      attributes: [
+        ...['title', 'description', 'brand', 'categories', 'color'].map((name) => ({ name, type: 'TEXT' })),
+        ...['price', 'popularity', 'in_stock'].map((name) => ({ name, type: 'INTEGER' })),
+      ],
+      nestedItemSchemas: [{ name: 'variant', attributes: [{ name: 'title', type: 'TEXT' }] }],
+    });
+    const { version } = await catalog.catalogs.create(TENANT, ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
+    for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, batchOf(start, version));
+    const promoteStart = performance.now();
+    await (await catalog.catalogs.promote(TENANT, ENV, version)).activation;
+    const promoteMs = performance.now() - promoteStart;
+
+    // The build alone, and the heap one index holds, measured on the same items outside the server.
+    const items = await catalog.allItems(TENANT, ENV, version);
+    global.gc?.();
+    const heapBefore = heapUsedMb();
+    const buildStart = performance.now();
+    let index: SearchIndex | undefined = new SearchIndex(items);
+    const buildMs = performance.now() - buildStart;
+    global.gc?.();
+    const indexMb = round(heapUsedMb() - heapBefore, 1);
+    const documents = index.docs.length;
+    index = undefined;
+
+    const r = rng(42);
+    const queries: string[] = [];
+    for (let i = 0; i < 1_000; i++) {
+      const noun = pick(r, NOUNS);
+      const kind = i % 4;
+      if (kind === 0) queries.push(`${pick(r, COLOURS)} ${noun}`);
+      else if (kind === 1) queries.push(`${pick(r, ADJECTIVES)} ${noun.slice(0, Math.max(2, noun.length - 2))}`);
+      else if (kind === 2) queries.push(`${pick(r, EXTRAS)} ${pick(r, COLOURS)} ${noun}`);
+      else queries.push(pick(r, [...EXTRAS, ...NOUNS]).slice(0, 3));
+    }
+    const request = (query: string): SearchQuery => ({
+      tenantId: TENANT,
+      environmentId: ENV,
+      configuration: config.tenants[0]!.environments[0]!.searchTokens[0]!.configurations[0]!,
+      query,
+      offset: 0,
+      limit: 10,
+      sortBy: [],
+      facets: [{ id: 'color', values: ['red', 'blue'] }],
+      filter: 'in_stock = 1 AND price < 4000',
+      disabled: new Set(),
+    });
+    const inProcess = await measure(2_000, (i) => search.search(request(queries[i % queries.length]!)));
+    const commonWord = await measure(200, () => search.search(request('the')));
+
+    // Typos in words of five letters or more, with one correct word beside them.
+    const tr = rng(7);
+    let hits = 0;
+    const TYPOS = 500;
+    for (let i = 0; i < TYPOS; i++) {
+      const n = Math.floor(tr() * TOTAL / 4) * 4;
+      const words = String(product(n).title).split(' ');
+      const long = words.filter((w) => w.length >= 5);
+      const target = long.length > 0 ? long[Math.floor(tr() * long.length)]! : words[0]!;
+      const other = words.find((w) => w !== target)!;
+      const result = search.search({ ...request(`${misspell(target, tr)} ${other}`), facets: [], filter: undefined });
+      if (result.all.some((hit) => hit.item.id === `p${n}`)) hits++;
+    }
+
+    const body = (query: string) => JSON.stringify({ token: TOKEN, query, options: { facets: [{ id: 'color', values: ['red', 'blue'] }], filter: 'in_stock = 1 AND price < 4000' } });
+    const requests = queries.map((query) => ({ method: 'POST' as const, path: '/search', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: body(query) }));
+    const http = await load(url, requests, 5);
+    const baseline = await load(bare.url, [{ method: 'GET' as const, path: '/' }], 5);
+
+    const rows: BenchResult['rows'] = [
+      { step: `promote ${TOTAL} items (${documents} documents), index build included`, seconds: round(promoteMs / 1000, 2) },
+      { step: 'index build alone', seconds: round(buildMs / 1000, 2), heapMb: indexMb },
+      { step: 'in process, 1,000 queries with facets and a filter', medianMs: inProcess.medianMs, p99Ms: inProcess.p99Ms },
+      { step: 'in process, a word in most items ("the")', medianMs: commonWord.medianMs, p99Ms: commonWord.p99Ms },
+      { step: `one-typo queries found (${TYPOS})`, hitRate: round(hits / TYPOS, 3) },
+      { step: 'HTTP POST /search, 1,000 rotating queries', requestsPerSecond: http.requestsPerSecond, p99Ms: http.p99Ms, non2xx: http.non2xx },
+      { step: 'HTTP bare Koa, same run', requestsPerSecond: baseline.requestsPerSecond, p99Ms: baseline.p99Ms },
+      { step: 'heap used at the end', mb: heapUsedMb() },
+    ];
+    return { name: 'search (100,000 generated items)', rows, notes: ['Run node with --expose-gc for a steadier index heap figure.'] };
+  } finally {
+    await bare.close();
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+};
+
+export default benchmark;

@@ -1,0 +1,174 @@
+/**
+ * The search API (`POST /search`, `GET /search/{token}?encoded=`, `POST /search/autocomplete`).
+ * Public: storefronts call it from the browser with only a search token.
+ */
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { mountedPath, publicBaseUrl, type ApiModule, type ServerDeps } from '../../api-module.js';
+import type { SearchConfiguration, SearchTokenConfig } from '../../config/schema.js';
+import { jsonBody, parseJson } from '../../http/body.js';
+import { HttpError } from '../../http/errors.js';
+import { applyMask, parseMask } from '../../http/response-mask.js';
+import { parseInput } from '../../http/validate.js';
+
+const MAX_LIMIT = 1000;
+const MAX_OFFSET = 10_000;
+
+const optionsSchema = z.object({
+  offset: z.number().int().min(0).max(MAX_OFFSET).default(0),
+  // Larger pages are clamped rather than refused: a client asking for "everything" still gets an answer.
+  limit: z.number().int().min(0).default(10).transform((n) => Math.min(n, MAX_LIMIT)),
+  sortBy: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
+  facets: z.array(z.strictObject({ id: z.string().min(1), values: z.array(z.string()).default([]) })).default([]),
+  filter: z.string().max(10_000).optional(),
+  customResponseMask: z.string().max(2_000).optional(),
+  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
+});
+
+const searchSchema = z.object({
+  token: z.string().min(1),
+  query: z.string().max(1_000).default(''),
+  configurationId: z.string().optional(),
+  options: optionsSchema.default(optionsSchema.parse({})),
+  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
+});
+
+const suggestSchema = z.object({
+  token: z.string().min(1),
+  query: z.string().max(1_000).default(''),
+  configurationId: z.string().optional(),
+  options: z
+    .object({
+      sortBy: optionsSchema.shape.sortBy,
+      filter: optionsSchema.shape.filter,
+      customResponseMask: optionsSchema.shape.customResponseMask,
+      groupBy: z.strictObject({ attribute: z.string().min(1), size: z.number().int().min(0).max(100).default(5), values: z.array(z.string()).default([]) }),
+    }),
+});
+
+const autocompleteSchema = z.object({
+  token: z.string().min(1),
+  query: z.string().max(1_000),
+  configurationId: z.string().optional(),
+  options: z.object({ numberOfSuggestions: z.number().int().min(1).max(20).default(10) }).default({ numberOfSuggestions: 10 }),
+});
+
+function configurationOf(token: SearchTokenConfig, id: string | undefined): SearchConfiguration {
+  const wanted = id ?? token.defaultConfigurationId ?? token.configurations[0]!.id;
+  const found = token.configurations.find((c) => c.id === wanted);
+  if (found === undefined) throw new HttpError(400, 'invalid_parameter', `No configuration ${wanted} exists for this search token.`, { field: 'configurationId' });
+  return found;
+}
+
+export function createSearchApi(deps: ServerDeps): ApiModule {
+  const router = new Router();
+  const { search, activities } = deps.services;
+
+  const answer = (ctx: Context, raw: unknown): void => {
+    const started = performance.now();
+    const input = parseInput(searchSchema, raw);
+    const ref = deps.registry.searchToken(input.token);
+    const configuration = configurationOf(ref.token, input.configurationId);
+    const mask = parseMask(input.options.customResponseMask ?? '');
+    const disabled = new Set([...input.options.disable, ...input.disable].map((d) => d.name));
+    const result = search.search({
+      tenantId: ref.tenant.id,
+      environmentId: ref.environment.id,
+      configuration,
+      query: input.query,
+      offset: input.options.offset,
+      limit: input.options.limit,
+      sortBy: input.options.sortBy,
+      facets: input.options.facets,
+      filter: input.options.filter,
+      disabled,
+    });
+    if (input.query.trim() !== '') activities.recordSearch(ref.tenant.id, input.query, result.count);
+    const { token, ...rest } = raw as Record<string, unknown>;
+    const url = `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      items: result.items.map((item) => applyMask(item, mask)),
+      metadata: {
+        count: result.count,
+        exactCount: result.exact,
+        time: Math.round((performance.now() - started) * 1000) / 1000,
+        token: input.token,
+        url,
+        offset: input.options.offset,
+        limit: input.options.limit,
+        facets: result.facets,
+        id: randomUUID(),
+        configurationId: configuration.id,
+        defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
+      },
+    };
+  };
+
+  router.post('/search', jsonBody(), async (ctx) => answer(ctx, ctx.request.body));
+
+  router.post('/search/suggest', jsonBody(), async (ctx) => {
+    const started = performance.now();
+    const raw: unknown = ctx.request.body;
+    const input = parseInput(suggestSchema, raw);
+    const ref = deps.registry.searchToken(input.token);
+    const configuration = configurationOf(ref.token, input.configurationId);
+    const mask = parseMask(input.options.customResponseMask ?? '');
+    const { groupBy } = input.options;
+    const result = search.search({
+      tenantId: ref.tenant.id,
+      environmentId: ref.environment.id,
+      configuration,
+      query: input.query,
+      offset: 0,
+      limit: 0,
+      sortBy: input.options.sortBy,
+      facets: [],
+      filter: input.options.filter,
+      disabled: new Set(['facet', 'redirect']),
+    });
+    const groups = search.group(ref.tenant.id, result, groupBy).map((g) => ({ ...g, items: g.items.map((item) => applyMask(item, mask)) }));
+    const { token, ...rest } = raw as Record<string, unknown>;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      groups,
+      metadata: {
+        time: Math.round((performance.now() - started) * 1000) / 1000,
+        token: input.token,
+        url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, '/search/suggest')}?encoded=${encodeURIComponent(JSON.stringify({ token, ...rest }))}`,
+        id: randomUUID(),
+        configurationId: configuration.id,
+      },
+    };
+  });
+
+  router.post('/search/autocomplete', jsonBody(), async (ctx) => {
+    const started = performance.now();
+    const input = parseInput(autocompleteSchema, ctx.request.body);
+    const ref = deps.registry.searchToken(input.token);
+    const configuration = configurationOf(ref.token, input.configurationId);
+    const suggestions = activities.suggestQueries(ref.tenant.id, input.query, {
+      sinceDays: ref.token.autocompleteWindowDays,
+      limit: input.options.numberOfSuggestions,
+    });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = {
+      suggestions: suggestions.map((s) => ({ suggestion: s.query })),
+      metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: randomUUID(), configurationId: configuration.id },
+    };
+  });
+
+  router.get('/search/:token', async (ctx) => {
+    const encoded = ctx.query.encoded;
+    let params: unknown = {};
+    if (typeof encoded === 'string' && encoded !== '') params = parseJson(encoded);
+    if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+      throw new HttpError(400, 'invalid_parameter', 'encoded must be a URL-encoded JSON object.', { field: 'encoded' });
+    }
+    answer(ctx, { ...params, token: ctx.params.token });
+  });
+
+  return { name: 'search', mount: 'search', router, public: true };
+}
