@@ -7,6 +7,7 @@ import type { ServerDeps } from './api-module.js';
 import { ActivityService } from './activities/activity-service.js';
 import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
+import { RecommendationService } from './recommendations/recommendation-service.js';
 
 export interface Services {
   /** Token endpoint logic and the bearer guard's token checks (`requireBearer(deps.services.auth, ...)`). */
@@ -15,6 +16,8 @@ export interface Services {
   catalog: CatalogService;
   /** The durable activity log, profiles, and the aggregates recommendations and autocomplete read. */
   activities: ActivityService;
+  /** Widgets' recommendations over the active catalog and the live activity aggregates. */
+  recommendations: RecommendationService;
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
@@ -22,5 +25,6 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   const catalog = new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry });
   deps.onClose(async () => catalog.close());
   const activities = await ActivityService.open(deps);
-  return { auth, catalog, activities };
+  const recommendations = new RecommendationService({ catalog, activities, clock: deps.clock });
+  return { auth, catalog, activities, recommendations };
 }

@@ -3,8 +3,9 @@ import type { ApiModule, ServerDeps } from '../api-module.js';
 import { createAuthApi } from './auth/auth-api.js';
 import { createCollectApi } from './collect/collect-api.js';
 import { createHealthApi } from './health/health-api.js';
+import { createRecommendationsApi } from './recommendations/recommendations-api.js';
 import { createTrackerApi } from './tracker/tracker-api.js';
 
 export type ApiFactory = (deps: ServerDeps) => ApiModule | Promise<ApiModule>;
 
-export const apiFactories: ApiFactory[] = [createHealthApi, createAuthApi, createTrackerApi, createCollectApi];
+export const apiFactories: ApiFactory[] = [createHealthApi, createAuthApi, createTrackerApi, createCollectApi, createRecommendationsApi];
