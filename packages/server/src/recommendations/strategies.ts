@@ -28,9 +28,9 @@ const TRENDING_DAYS = 7;
 const SIMILAR_ATTRIBUTES = ['color', 'colour', 'material', 'gender'];
 
 export const strategies: Record<StrategyName, (input: StrategyInput) => Candidate[]> = {
-  popular: ({ tenantId, activities, want }) => toCandidates(activities.popularity(tenantId, { limit: want })),
-  'top-sellers': ({ tenantId, activities, want }) => toCandidates(activities.popularity(tenantId, { verbs: BUY_VERBS, limit: want })),
-  trending: ({ tenantId, activities, want }) => toCandidates(activities.popularity(tenantId, { sinceDays: TRENDING_DAYS, limit: want })),
+  popular: (input) => popularity(input, {}),
+  'top-sellers': (input) => popularity(input, { verbs: BUY_VERBS }),
+  trending: (input) => popularity(input, { sinceDays: TRENDING_DAYS }),
   'also-viewed': (input) => related(input, input.productIds, 'visit'),
   'bought-together': (input) => related(input, input.productIds, 'order'),
   personalized: personalized,
@@ -41,6 +41,28 @@ export const strategies: Record<StrategyName, (input: StrategyInput) => Candidat
   },
   similar: similar,
 };
+
+/**
+ * Popularity walks every item of every day in its window, far too slow per request on a large shop;
+ * the answer is kept until the tenant's next activity (or the next minute, as days roll over).
+ */
+const popularityCaches = new WeakMap<ActivityService, Map<string, { revision: number; minute: number; depth: number; candidates: Candidate[] }>>();
+const POPULARITY_DEPTH = 300;
+
+function popularity(input: StrategyInput, options: { verbs?: readonly string[]; sinceDays?: number }): Candidate[] {
+  const { tenantId, activities } = input;
+  let cache = popularityCaches.get(activities);
+  if (cache === undefined) popularityCaches.set(activities, (cache = new Map()));
+  const key = `${tenantId}\u0000${options.verbs?.join(',') ?? '*'}\u0000${options.sinceDays ?? ''}`;
+  const revision = activities.revision(tenantId);
+  const minute = Math.floor(Date.now() / 60_000);
+  const cached = cache.get(key);
+  if (cached !== undefined && cached.revision === revision && cached.minute === minute && cached.depth >= input.want) return cached.candidates;
+  const depth = Math.max(POPULARITY_DEPTH, input.want);
+  const candidates = toCandidates(activities.popularity(tenantId, { ...options, limit: depth }));
+  cache.set(key, { revision, minute, depth, candidates });
+  return candidates;
+}
 
 function toCandidates(items: ReadonlyArray<{ itemId: string; score?: number; count?: number }>): Candidate[] {
   return items.map((i) => ({ itemId: i.itemId, score: i.score ?? i.count ?? 0 }));
