@@ -64,7 +64,7 @@ function catalog(count: number): CatalogIndex {
 const config = () =>
   validateConfig({ tenants: [{ id: 'bench', identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['bench-key'] }] }] }, '(bench)', tmpdir());
 
-/** 1M activities written straight to the log: sessions of 8 items of one cluster, every 10th a purchase in the session's order. */
+/** 1M activities written straight to the log: sessions of 8 items of one cluster, the last two bought in one order. */
 async function writeLog(dataDir: string, now: number): Promise<void> {
   const dir = join(dataDir, 'activities', 'bench');
   await mkdir(dir, { recursive: true });
@@ -79,7 +79,7 @@ async function writeLog(dataDir: string, now: number): Promise<void> {
       if (i % SESSION === 0) cluster = Math.floor(rand() * (PRODUCTS / CLUSTER));
       const at = start + i * 1700;
       const item = cluster * CLUSTER + skewed(rand, CLUSTER);
-      const verb = i % 10 === 9 ? 'purchase' : 'view';
+      const verb = i % SESSION >= SESSION - 2 ? 'purchase' : 'view';
       const order = verb === 'purchase' ? `,"orderId":"o-${session}"` : '';
       const line = `{"kind":"activity","id":"a_${i.toString(36)}","tenant":"bench","profileId":"p_${session % 50_000}","source":"collect","verb":"${verb}","type":"product","itemId":"sku-${item}","timestamp":${at},"receivedAt":${at}${order}}\n`;
       if (!out.write(line)) await once(out, 'drain');
