@@ -20,15 +20,27 @@ export function sendPhoto(ctx: Context, photo: string | undefined): void {
     ctx.redirect(photo);
     return;
   }
-  const inline = photo === undefined ? null : /^data:(image\/[a-z+]+);base64,(.*)$/i.exec(photo);
+  // The product view only lets inline images through; the demo catalog's are URL-encoded SVG, others base64.
+  const inline = photo === undefined ? null : /^data:(image\/[a-z+]+)(;base64)?,(.*)$/is.exec(photo);
   ctx.status = 200;
-  if (inline !== null) {
+  const image = inline === null ? undefined : decodeInline(inline[2] !== undefined, inline[3]!);
+  if (inline !== null && image !== undefined) {
     ctx.type = inline[1]!;
-    ctx.body = Buffer.from(inline[2]!, 'base64');
+    ctx.body = image;
     return;
   }
   ctx.type = 'image/png';
   ctx.body = PLACEHOLDER_PNG;
+}
+
+/** A malformed %-escape leaves the placeholder rather than an error page in a mail. */
+function decodeInline(base64: boolean, data: string): Buffer | undefined {
+  if (base64) return Buffer.from(data, 'base64');
+  try {
+    return Buffer.from(decodeURIComponent(data));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Only absolute http(s) URLs and site paths are followed; the product view already blanks anything else. */
