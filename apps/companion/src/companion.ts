@@ -1,7 +1,7 @@
 /** The runnable server: the Discovery Kit APIs plus the companion's own pages, over the configured data directory. */
 import { createDiscoveryServer, loadConfigFile, type DiscoveryServer, type Logger } from '@discovery-kit/server';
 import type { CompanionOptions } from './options.js';
-import { seedDemoCatalog } from './demo-seed.js';
+import { seedDemoActivities, seedDemoCatalog } from './demo-seed.js';
 
 export interface RunningCompanion {
   server: DiscoveryServer;
@@ -12,7 +12,8 @@ export async function startCompanion(options: CompanionOptions, logger: Logger):
   const config = loadConfigFile(options.configFile);
   const server = await createDiscoveryServer({ config, dataDir: options.dataDir, logger });
   try {
-    if (options.demo) await seedDemoCatalog(server, logger);
+    // Activities follow the catalog's first seeding only: a restart must not import the history twice.
+    if (options.demo && (await seedDemoCatalog(server, logger)) && options.demoActivities !== false) await seedDemoActivities(server, logger);
     const { url } = await server.listen(options.port, options.host);
     return { server, url };
   } catch (error) {

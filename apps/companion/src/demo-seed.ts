@@ -3,8 +3,8 @@
  * of demo-shop/production, through the same catalog service the API uses. A data directory that
  * already has a catalog for that environment is left alone.
  */
-import type { DiscoveryServer, Logger } from '@discovery-kit/server';
-import { loadDemoCatalog, type DemoProduct } from './demo-data.js';
+import type { DiscoveryServer, Logger, NewActivity } from '@discovery-kit/server';
+import { loadDemoCatalog, readDemoActivities, type DemoProduct } from './demo-data.js';
 
 export const DEMO_TENANT = 'demo-shop';
 export const DEMO_ENVIRONMENT = 'production';
@@ -76,4 +76,59 @@ export async function seedDemoCatalog(server: DiscoveryServer, logger: Logger): 
     'seeded the demo catalog',
   );
   return true;
+}
+
+/** Activities per durable group: large enough that the log's fsyncs do not dominate, small enough to bound memory. */
+const ACTIVITY_BATCH = 5000;
+
+/**
+ * Imports the demo shoppers' history through the activity service, as the collection API would have
+ * recorded it, so that every demo widget answers from real co-views and co-purchases on a first start.
+ * The history is from 2010–2011: it is shifted so that its last activity is now, otherwise
+ * "popular" and "trending" (windows of days before now) would see nothing.
+ */
+export async function seedDemoActivities(server: DiscoveryServer, logger: Logger, options: { limit?: number } = {}): Promise<number> {
+  const activities = server.deps.services.activities;
+  const started = performance.now();
+  let last = 0;
+  let total = 0;
+  for await (const activity of readDemoActivities()) {
+    last = Math.max(last, Date.parse(activity.timestamp));
+    if (options.limit !== undefined && ++total >= options.limit) break;
+  }
+  const shift = server.deps.clock.now() - last;
+  const profiles = new Map<string, string>();
+  let batch: NewActivity[] = [];
+  let count = 0;
+  for await (const activity of readDemoActivities()) {
+    if (options.limit !== undefined && count >= options.limit) break;
+    const customer = activity.user.identities['customer-id'];
+    let profileId = profiles.get(customer);
+    if (profileId === undefined) {
+      profileId = (await activities.resolveProfile(DEMO_TENANT, { identities: { 'customer-id': customer } })).profile.id;
+      profiles.set(customer, profileId);
+    }
+    const { orderId, quantity, price, currency } = activity.metadata ?? {};
+    batch.push({
+      profileId,
+      source: 'collect',
+      verb: activity.action,
+      type: 'product',
+      itemId: activity.target.product,
+      timestamp: Date.parse(activity.timestamp) + shift,
+      sourceId: activity.sourceId,
+      ...(orderId === undefined ? {} : { orderId }),
+      ...(quantity === undefined ? {} : { quantity }),
+      ...(price === undefined ? {} : { price }),
+      ...(currency === undefined ? {} : { currency }),
+    });
+    count++;
+    if (batch.length >= ACTIVITY_BATCH) {
+      await activities.recordActivities(DEMO_TENANT, batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await activities.recordActivities(DEMO_TENANT, batch);
+  logger.info({ tenant: DEMO_TENANT, activities: count, profiles: profiles.size, ms: Math.round(performance.now() - started) }, 'seeded the demo activities');
+  return count;
 }

@@ -12,6 +12,8 @@ export interface CompanionOptions {
   dataDir: string;
   /** Load the demo catalog and shopper history into an empty data directory. */
   demo: boolean;
+  /** With `demo`, also import the demo shoppers' history (env DEMO_ACTIVITIES=off skips it, for quick starts and tests). */
+  demoActivities?: boolean;
   logLevel: string;
 }
 
@@ -61,6 +63,7 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
     host: values.host ?? env.HOST ?? '127.0.0.1',
     dataDir: resolve(values['data-dir'] ?? env.DATA_DIR ?? '.data'),
     demo: !demoOff,
+    demoActivities: !['off', '0', 'false', 'no'].includes((env.DEMO_ACTIVITIES ?? '').toLowerCase()),
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
   };
 }

@@ -30,7 +30,9 @@ interface Started {
 
 /** Starts `npm run dev`'s entry point in a child process and waits for it to print its address. */
 async function startCompanion(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The full demo history takes seconds to import; these tests only need the server up.
+  const env = { ...process.env, DEMO_ACTIVITIES: 'off' };
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--port', '0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -60,6 +62,10 @@ describe('companion options', () => {
     assert.equal(fromEnv.dataDir, '/tmp/x');
     assert.equal(fromEnv.configFile, DEMO_CONFIG);
     assert.equal(fromEnv.demo, true);
+    assert.equal(fromEnv.demoActivities, true);
+    const quick = parseCompanionOptions([], { DEMO_ACTIVITIES: 'off' });
+    assert.ok(quick !== 'help');
+    assert.equal(quick.demoActivities, false);
     const fromArgs = parseCompanionOptions(['--port', '9002'], { PORT: '9001' });
     assert.ok(fromArgs !== 'help');
     assert.equal(fromArgs.port, 9002);
@@ -112,7 +118,7 @@ describe('demo seeding', () => {
     const { startCompanion: start } = await import('../src/companion.js');
     const { createLogger } = await import('@discovery-kit/server');
     const dataDir = await tempDir();
-    const options = { configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, logLevel: 'silent' };
+    const options = { configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, demoActivities: false, logLevel: 'silent' };
     const first = await start(options, createLogger('silent'));
     const catalog = first.server.deps.services.catalog;
     const active = await catalog.catalogs.active('demo-shop', 'production');
@@ -125,6 +131,25 @@ describe('demo seeding', () => {
     const second = await start(options, createLogger('silent'));
     assert.equal((await second.server.deps.services.catalog.catalogs.list('demo-shop', 'production')).length, 1);
     await second.server.close();
+  });
+
+  it('imports demo activities through the service, so that demo widgets answer from them', async () => {
+    const { startCompanion: start } = await import('../src/companion.js');
+    const { seedDemoActivities } = await import('../src/demo-seed.js');
+    const { createLogger } = await import('@discovery-kit/server');
+    const dataDir = await tempDir();
+    const running = await start({ configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, demoActivities: false, logLevel: 'silent' }, createLogger('silent'));
+    try {
+      // A subset keeps the suite quick; the whole history is what `npm run dev` imports.
+      assert.equal(await seedDemoActivities(running.server, createLogger('silent'), { limit: 20_000 }), 20_000);
+      const res = await fetch(`${running.url}/widget/demo-popular/recommendations`);
+      const body = (await res.json()) as { recommendations: Array<{ strategy: string }> };
+      assert.equal(res.status, 200);
+      assert.ok(body.recommendations.length > 0);
+      assert.equal(body.recommendations[0]!.strategy, 'popular');
+    } finally {
+      await running.server.close();
+    }
   });
 
   it('seeds nothing in production mode', async () => {

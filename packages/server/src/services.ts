@@ -7,6 +7,7 @@ import type { ServerDeps } from './api-module.js';
 import { ActivityService } from './activities/activity-service.js';
 import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
+import { RecommendationService } from './recommendations/recommendation-service.js';
 import { SearchService } from './search/search-service.js';
 
 export interface Services {
@@ -18,6 +19,8 @@ export interface Services {
   activities: ActivityService;
   /** Search indexes over each environment's active catalog. */
   search: SearchService;
+  /** Widgets' recommendations over the active catalog and the live activity aggregates. */
+  recommendations: RecommendationService;
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
@@ -27,5 +30,6 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   const activities = await ActivityService.open(deps);
   const search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger });
   await search.start();
-  return { auth, catalog, activities, search };
+  const recommendations = new RecommendationService({ catalog, activities, clock: deps.clock });
+  return { auth, catalog, activities, search, recommendations };
 }

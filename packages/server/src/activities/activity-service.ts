@@ -28,6 +28,8 @@ export class ActivityService {
   private readonly deps: ServiceDeps;
   private readonly idPrefix = randomBytes(6).toString('base64url');
   private sequence = 0;
+  /** Bumped whenever a tenant's aggregates change, so readers may cache answers until the next activity. */
+  private readonly revisions = new Map<string, number>();
   private retentionTimer: NodeJS.Timeout | undefined;
 
   private constructor(deps: ServiceDeps) {
@@ -102,7 +104,13 @@ export class ActivityService {
     }
     if (fresh.length > 0) state.noteAppended(receivedAt);
     for (const activity of fresh) state.fold(activity);
+    if (fresh.length > 0) this.revisions.set(tenantId, this.revision(tenantId) + 1);
     return results;
+  }
+
+  /** Changes after every recorded activity of the tenant (and only then). */
+  revision(tenantId: string): number {
+    return this.revisions.get(tenantId) ?? 0;
   }
 
   /** Finds or creates the profile behind these identities, merging anonymous profiles they join. */

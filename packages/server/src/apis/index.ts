@@ -5,6 +5,7 @@ import { createCatalogApi } from './catalog/catalog-api.js';
 import { createCollectApi } from './collect/collect-api.js';
 import { createHealthApi } from './health/health-api.js';
 import { createLegacyItemsApi } from './legacy-items/legacy-items-api.js';
+import { createRecommendationsApi } from './recommendations/recommendations-api.js';
 import { createSearchApi } from './search/search-api.js';
 import { createTrackerApi } from './tracker/tracker-api.js';
 
@@ -18,4 +19,5 @@ export const apiFactories: ApiFactory[] = [
   createTrackerApi,
   createCollectApi,
   createSearchApi,
+  createRecommendationsApi,
 ];

@@ -46,7 +46,7 @@ export function toProductView(item: StoredItem, options: ProductViewOptions): Pr
     type: item.type,
     title: item.title ?? text(attrs.title) ?? text(attrs.name) ?? '',
     url: safeUrl(item.url ?? text(attrs.url)),
-    recommended: item.recommended ?? (typeof attrs.recommended === 'boolean' ? attrs.recommended : true),
+    recommended: item.recommended ?? flag(attrs.recommended) ?? true,
     booster: item.booster ?? int(attrs.booster) ?? 0,
     price: item.price ?? int(attrs.price) ?? 0,
     discount_rate: int(attrs.discount_rate) ?? 0,
@@ -58,6 +58,14 @@ export function toProductView(item: StoredItem, options: ProductViewOptions): Pr
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
+}
+
+/** Catalog-API attributes are TEXT or INTEGER, so a `recommended` flag arrives as 0/1 or "true"/"false". */
+function flag(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (value === 0 || value === 'false' || value === '0') return false;
+  if (value === 1 || value === 'true' || value === '1') return true;
+  return undefined;
 }
 
 function int(value: unknown): number | undefined {

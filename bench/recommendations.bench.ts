@@ -1,0 +1,194 @@
+/**
+ * Recommendations: in-process latency of each strategy with 100,000 products and 1,000,000 logged
+ * activities, and an offline hit rate at 10 on held-out last interactions of a generated shop with
+ * planted co-view (clusters) and co-purchase (complement pairs) structure.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Benchmark, BenchResult } from './run.js';
+import { heapUsedMb, measure, round } from './harness.js';
+import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/server.js';
+import { validateConfig } from '../packages/server/src/config/load.js';
+import { createLogger } from '../packages/server/src/logger.js';
+import type { StoredItem } from '../packages/server/src/catalog/types.js';
+import type { NewActivity } from '../packages/server/src/activities/activity-service.js';
+import type { StrategyName, WidgetConfig } from '../packages/server/src/config/schema.js';
+import { buildCatalogIndex, type CatalogIndex } from '../packages/server/src/recommendations/catalog-index.js';
+import { RecommendationEngine } from '../packages/server/src/recommendations/recommendation-engine.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const PRODUCTS = 100_000;
+const LOGGED = 1_000_000;
+const CLUSTER = 50;
+const SESSION = 8;
+
+/** A deterministic generator, so that runs compare. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Skewed pick in [0, n): a few items of each cluster take most of the traffic, as in real shops. */
+const skewed = (rand: () => number, n: number) => Math.floor(n * rand() ** 2.5);
+
+function widget(strategy: StrategyName): WidgetConfig {
+  return { id: `w-${strategy}`, title: strategy, attributes: {}, minResults: 0, maxResults: 10, strategies: [strategy], filters: [], emailCacheMinutes: 60 };
+}
+
+function catalog(count: number): CatalogIndex {
+  const items: StoredItem[] = [];
+  for (let i = 0; i < count; i++) {
+    const cluster = Math.floor(i / CLUSTER);
+    items.push({
+      key: `sku-${i}`,
+      id: `sku-${i}`,
+      type: 'product',
+      context: 'default',
+      kind: 'product',
+      attributes: { title: `Product ${i}`, categories: `cat-${cluster % 2000}, dept-${cluster % 40}`, brand: `brand-${i % 900}`, color: `c${i % 12}`, price: 10 + (i % 90) },
+      updated: '2026-11-21T00:00:00.000Z',
+    });
+  }
+  return buildCatalogIndex(items, { tenantId: 'bench', version: 1 });
+}
+
+const config = () =>
+  validateConfig({ tenants: [{ id: 'bench', identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['bench-key'] }] }] }, '(bench)', tmpdir());
+
+/** 1M activities written straight to the log: sessions of 8 items of one cluster, the last two bought in one order. */
+async function writeLog(dataDir: string, now: number): Promise<void> {
+  const dir = join(dataDir, 'activities', 'bench');
+  await mkdir(dir, { recursive: true });
+  const rand = random(7);
+  const start = now - 20 * DAY;
+  const perSegment = 250_000;
+  for (let segment = 0; segment < LOGGED / perSegment; segment++) {
+    const out = createWriteStream(join(dir, `segment-${String(segment + 1).padStart(6, '0')}.jsonl`));
+    let cluster = 0;
+    for (let i = segment * perSegment; i < (segment + 1) * perSegment; i++) {
+      const session = Math.floor(i / SESSION);
+      if (i % SESSION === 0) cluster = Math.floor(rand() * (PRODUCTS / CLUSTER));
+      const at = start + i * 1700;
+      const item = cluster * CLUSTER + skewed(rand, CLUSTER);
+      const verb = i % SESSION >= SESSION - 2 ? 'purchase' : 'view';
+      const order = verb === 'purchase' ? `,"orderId":"o-${session}"` : '';
+      const line = `{"kind":"activity","id":"a_${i.toString(36)}","tenant":"bench","profileId":"p_${session % 50_000}","source":"collect","verb":"${verb}","type":"product","itemId":"sku-${item}","timestamp":${at},"receivedAt":${at}${order}}\n`;
+      if (!out.write(line)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'finish');
+  }
+}
+
+async function latency(rows: BenchResult['rows']): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-recs-'));
+  const now = Date.now();
+  await writeLog(dataDir, now);
+  const started = performance.now();
+  const server = await createDiscoveryServer({ config: config(), dataDir, logger: createLogger('silent') });
+  const rebuildMs = Math.round(performance.now() - started);
+  const index = catalog(PRODUCTS);
+  const engine = new RecommendationEngine(server.deps.services.activities);
+  const rand = random(11);
+  for (const strategy of ['popular', 'trending', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed', 'similar'] as const) {
+    const w = widget(strategy);
+    const stats = await measure(2000, () =>
+      engine.recommend({
+        tenantId: 'bench',
+        widget: w,
+        index,
+        profileId: `p_${Math.floor(rand() * 50_000)}`,
+        variables: { $productId: `sku-${Math.floor(rand() * PRODUCTS)}` },
+        idsToBan: [],
+      }),
+    );
+    rows.push({ case: `latency ${strategy}`, 'median ms': stats.medianMs, 'p99 ms': stats.p99Ms, 'hit@10': '-', note: `${PRODUCTS} products, ${LOGGED} activities` });
+  }
+  rows.push({ case: 'aggregates rebuilt from the log', 'median ms': rebuildMs, 'p99 ms': '-', 'hit@10': '-', note: `heap ${heapUsedMb()} MB` });
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The evaluation shop: 5,000 items in clusters of 50, each item with one complement (its pair in the
+ * cluster). 3,000 shoppers each keep to one cluster; a session views 4 of its items and half the
+ * sessions buy an item with its complement. The last interaction of each shopper is held out and
+ * predicted from the one before it (and from the profile's history for `personalized`).
+ */
+async function hitRates(rows: BenchResult['rows']): Promise<void> {
+  const ITEMS = 5000;
+  const USERS = 3000;
+  const rand = random(3);
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-recs-eval-'));
+  const server: DiscoveryServer = await createDiscoveryServer({ config: config(), dataDir, logger: createLogger('silent') });
+  const activities = server.deps.services.activities;
+  const now = Date.now();
+  const index = catalog(ITEMS);
+  const heldOut: Array<{ profileId: string; context: string; target: string }> = [];
+  let train: NewActivity[] = [];
+  for (let u = 0; u < USERS; u++) {
+    const profileId = `u_${u}`;
+    const cluster = Math.floor(rand() * (ITEMS / CLUSTER));
+    const events: Array<{ item: number; verb: string; order?: string }> = [];
+    for (let s = 0; s < 6; s++) {
+      for (let v = 0; v < 4; v++) events.push({ item: cluster * CLUSTER + skewed(rand, CLUSTER), verb: 'view' });
+      if (rand() < 0.5) {
+        const bought = cluster * CLUSTER + skewed(rand, CLUSTER);
+        const order = `o_${u}_${s}`;
+        events.push({ item: bought, verb: 'purchase', order }, { item: bought ^ 1, verb: 'purchase', order });
+      }
+    }
+    const target = events.pop()!;
+    const context = events.at(-1)!;
+    if (target.item === context.item) continue;
+    heldOut.push({ profileId, context: `sku-${context.item}`, target: `sku-${target.item}` });
+    const start = now - 10 * DAY + u * 60_000;
+    events.forEach((e, i) => {
+      // Six sessions an hour apart: each is its own visit.
+      const at = start + Math.floor(i / 6) * 3_600_000 + (i % 6) * 30_000;
+      train.push({ profileId, source: 'collect', verb: e.verb, type: 'product', itemId: `sku-${e.item}`, timestamp: at, ...(e.order === undefined ? {} : { orderId: e.order }) });
+    });
+    if (train.length >= 5000) {
+      await activities.recordActivities('bench', train);
+      train = [];
+    }
+  }
+  if (train.length > 0) await activities.recordActivities('bench', train);
+  const engine = new RecommendationEngine(activities);
+  for (const strategy of ['popular', 'also-viewed', 'bought-together', 'personalized'] as const) {
+    const w = widget(strategy);
+    let hits = 0;
+    for (const case_ of heldOut) {
+      const list = engine.recommend({ tenantId: 'bench', widget: w, index, profileId: case_.profileId, variables: { $productId: case_.context }, idsToBan: [] });
+      if (list.some((r) => r.itemId === case_.target)) hits++;
+    }
+    rows.push({ case: `hit rate ${strategy}`, 'median ms': '-', 'p99 ms': '-', 'hit@10': round(hits / heldOut.length, 3), note: `${heldOut.length} held-out last interactions` });
+  }
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+const benchmark: Benchmark = async (): Promise<BenchResult> => {
+  const rows: BenchResult['rows'] = [];
+  await hitRates(rows);
+  await latency(rows);
+  return {
+    name: 'recommendations',
+    rows,
+    notes: [
+      'Latency is the engine over a prebuilt catalog index and the live aggregates, in process; the HTTP layer and the registration of the response id (one log append) are not included.',
+      'Hit rate: share of held-out last interactions found in the top 10, predicted from the interaction before (popular ignores it).',
+    ],
+  };
+};
+
+export default benchmark;

@@ -1,0 +1,145 @@
+/**
+ * The recommendation API (`GET /widget/...`): one widget per call, several with `/widget/multi/...`,
+ * and the photo and redirect links of e-mails. Public: storefront pages on any origin call it.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { ApiModule, ServerDeps } from '../../api-module.js';
+import type { EnvironmentRef } from '../../config/registry.js';
+import type { WidgetConfig } from '../../config/schema.js';
+import { HttpError, notFound } from '../../http/errors.js';
+import { isVariablesSegment, readParams } from './recommendation-params.js';
+import { sendPhoto, sendRedirect, slotAt } from './email-links.js';
+
+type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
+
+/** Who a path names: nobody, a profile id, or a user id in an identity repository or datasource. */
+type UserRef = { kind: 'anonymous' } | { kind: 'profile'; profileId: string } | { kind: 'repository' | 'datasource'; source: string; userId: string };
+
+export function createRecommendationsApi(deps: ServerDeps): ApiModule {
+  const router = new Router();
+  const { activities, recommendations } = deps.services;
+
+  const profileOf = (ref: WidgetRef, user: UserRef): string | undefined => {
+    const tenantId = ref.tenant.id;
+    if (user.kind === 'anonymous') return undefined;
+    if (user.kind === 'profile') return activities.findProfile(tenantId, { profileId: user.profileId })?.id ?? user.profileId;
+    const found = activities.findProfile(tenantId, user.kind === 'repository' ? { repository: user.source, userId: user.userId } : { datasource: user.source, userId: user.userId });
+    return found?.id;
+  };
+
+  router.get('/widget/multi/:widgetIds/recommendations/:profileId{/:variables}', async (ctx) => {
+    const params = readParams(ctx.query, ctx.params.variables);
+    const body: Record<string, unknown> = {};
+    for (const widgetId of splitWidgetIds(ctx.params.widgetIds!, (id) => deps.registry.widget(id))) {
+      const ref = deps.registry.widget(widgetId);
+      const profileId = profileOf(ref, { kind: 'profile', profileId: ctx.params.profileId! });
+      body[widgetId] = await recommendations.recommend({ ref, profileId, ...params });
+    }
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = body;
+  });
+
+  router.get('/widget/:widgetId/recommendations{/*rest}', async (ctx) => {
+    const ref = deps.registry.widget(ctx.params.widgetId!);
+    const segments = pathSegments(ctx);
+    const last = segments.at(-1);
+    if (segments.length === 4 && (last === 'photo.png' || last === 'redirect.html')) {
+      await emailLink(ctx, ref, segments as [string, string, string, string]);
+      return;
+    }
+    const pathVariables = last !== undefined && isVariablesSegment(last) ? segments.pop() : undefined;
+    const params = readParams(ctx.query, pathVariables);
+    const user = userRef(ref, segments, ctx.path.endsWith('/'));
+    const response = await recommendations.recommend({ ref, profileId: profileOf(ref, user), ...params });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = response;
+  });
+
+  async function emailLink(ctx: Context, ref: WidgetRef, [source, userId, index, file]: [string, string, string, string]): Promise<void> {
+    const user = userRef(ref, [source, userId], false);
+    if (user.kind !== 'repository' && user.kind !== 'datasource') throw notFound('not_found', 'No such recommendation link.', 'datasourceId');
+    const params = readParams(ctx.query, undefined);
+    const profileId = profileOf(ref, user);
+    const response = await recommendations.emailList({ ref, profileId, ...params, offset: 0, limit: undefined, userKey: `${user.kind}:${source}:${userId}` });
+    const slot = slotAt(response, index);
+    if (file === 'photo.png') {
+      sendPhoto(ctx, slot?.product.photo || undefined);
+      return;
+    }
+    if (slot === undefined || slot.product.url === '') {
+      sendRedirect(ctx, ref.widget.fallbackUrl ?? '/');
+      return;
+    }
+    // The click is recorded for the mail's user, creating the profile if the mail reached someone never seen on the site.
+    const claims = user.kind === 'repository' ? { identities: { [source]: userId } } : { datasources: [{ id: source, original_id: userId }] };
+    const { profile } = await activities.resolveProfile(ref.tenant.id, claims);
+    await activities.recordActivities(ref.tenant.id, [
+      {
+        profileId: profile.id,
+        source: 'tracker',
+        verb: 'click-on-reco',
+        type: 'product',
+        itemId: slot.product._id.original_id,
+        timestamp: deps.clock.now(),
+        widgetId: ref.widget.id,
+        recommendationId: response.id,
+        ...(user.kind === 'datasource' ? { datasourceId: source } : {}),
+      },
+    ]);
+    sendRedirect(ctx, slot.product.url);
+  }
+
+  return { name: 'recommendations', mount: 'base', router, public: true };
+}
+
+function pathSegments(ctx: Context): string[] {
+  const rest = (ctx.params as Record<string, unknown>).rest;
+  const parts = Array.isArray(rest) ? rest.map(String) : typeof rest === 'string' ? rest.split('/') : [];
+  return parts.filter((p) => p !== '');
+}
+
+/**
+ * Two segments name a user in an identity repository or a datasource of the tenant; the spec's
+ * trailing slash marks the repository form when a name is configured as both.
+ */
+function userRef(ref: WidgetRef, segments: readonly string[], trailingSlash: boolean): UserRef {
+  if (segments.length === 0) return { kind: 'anonymous' };
+  if (segments.length === 1) return { kind: 'profile', profileId: segments[0]! };
+  if (segments.length === 2) {
+    const [source, userId] = segments as [string, string];
+    const repository = ref.tenant.identityRepositories.includes(source);
+    const datasource = ref.tenant.datasources.includes(source);
+    if (repository && (trailingSlash || !datasource)) return { kind: 'repository', source, userId };
+    if (datasource) return { kind: 'datasource', source, userId };
+    throw notFound('not_found', `"${source}" is neither an identity repository nor a datasource of this tenant.`, 'datasourceId');
+  }
+  throw new HttpError(404, 'not_found', 'No such recommendation endpoint.');
+}
+
+/**
+ * Widget ids joined by "," or by "-". Ids may contain "-" themselves (`demo-popular`), so the dash form
+ * is read greedily: the longest run of parts that names a configured widget.
+ */
+export function splitWidgetIds(joined: string, lookup: (id: string) => unknown): string[] {
+  if (joined.includes(',')) return joined.split(',').filter((id) => id !== '');
+  const known = (id: string): boolean => {
+    try {
+      lookup(id);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (known(joined)) return [joined];
+  const parts = joined.split('-');
+  const ids: string[] = [];
+  let start = 0;
+  while (start < parts.length) {
+    let end = parts.length;
+    while (end > start + 1 && !known(parts.slice(start, end).join('-'))) end--;
+    ids.push(parts.slice(start, end).join('-'));
+    start = end;
+  }
+  return ids;
+}

@@ -1,0 +1,124 @@
+/**
+ * Candidate generators, one per strategy: each returns item ids with a raw score (higher is better)
+ * read from the live activity aggregates or the catalog index, so a new activity shows in the next call.
+ */
+import type { ActivityService } from '../activities/activity-service.js';
+import type { StrategyName } from '../config/schema.js';
+import { brandOf, type CatalogIndex } from './catalog-index.js';
+
+export interface Candidate {
+  itemId: string;
+  score: number;
+}
+
+export interface StrategyInput {
+  tenantId: string;
+  activities: ActivityService;
+  index: CatalogIndex;
+  /** The `$productId` items, in the order given. */
+  productIds: readonly string[];
+  profileId: string | undefined;
+  /** How many candidates are worth producing: later steps filter some out. */
+  want: number;
+}
+
+const BUY_VERBS = ['buy', 'purchase'];
+const TRENDING_DAYS = 7;
+/** Attributes besides category and brand that make two items alike when equal. */
+const SIMILAR_ATTRIBUTES = ['color', 'colour', 'material', 'gender'];
+
+export const strategies: Record<StrategyName, (input: StrategyInput) => Candidate[]> = {
+  popular: (input) => popularity(input, {}),
+  'top-sellers': (input) => popularity(input, { verbs: BUY_VERBS }),
+  trending: (input) => popularity(input, { sinceDays: TRENDING_DAYS }),
+  'also-viewed': (input) => related(input, input.productIds, 'visit'),
+  'bought-together': (input) => related(input, input.productIds, 'order'),
+  personalized: personalized,
+  'recently-viewed': ({ tenantId, activities, profileId, want }) => {
+    if (profileId === undefined) return [];
+    const recent = activities.recentItems(tenantId, profileId, want).filter((r) => r.verb === 'view');
+    return recent.map((r, rank) => ({ itemId: r.itemId, score: recent.length - rank }));
+  },
+  similar: similar,
+};
+
+/**
+ * Popularity walks every item of every day in its window, far too slow per request on a large shop;
+ * the answer is kept until the tenant's next activity (or the next minute, as days roll over).
+ */
+const popularityCaches = new WeakMap<ActivityService, Map<string, { revision: number; minute: number; depth: number; candidates: Candidate[] }>>();
+const POPULARITY_DEPTH = 300;
+
+function popularity(input: StrategyInput, options: { verbs?: readonly string[]; sinceDays?: number }): Candidate[] {
+  const { tenantId, activities } = input;
+  let cache = popularityCaches.get(activities);
+  if (cache === undefined) popularityCaches.set(activities, (cache = new Map()));
+  const key = `${tenantId}\u0000${options.verbs?.join(',') ?? '*'}\u0000${options.sinceDays ?? ''}`;
+  const revision = activities.revision(tenantId);
+  const minute = Math.floor(Date.now() / 60_000);
+  const cached = cache.get(key);
+  if (cached !== undefined && cached.revision === revision && cached.minute === minute && cached.depth >= input.want) return cached.candidates;
+  const depth = Math.max(POPULARITY_DEPTH, input.want);
+  const candidates = toCandidates(activities.popularity(tenantId, { ...options, limit: depth }));
+  cache.set(key, { revision, minute, depth, candidates });
+  return candidates;
+}
+
+function toCandidates(items: ReadonlyArray<{ itemId: string; score?: number; count?: number }>): Candidate[] {
+  return items.map((i) => ({ itemId: i.itemId, score: i.score ?? i.count ?? 0 }));
+}
+
+/** Sums co-occurrence counts over several seed items, each seed weighted (recent seeds count more). */
+function related(input: StrategyInput, seeds: readonly string[], kind: 'visit' | 'order', weights?: readonly number[]): Candidate[] {
+  const scores = new Map<string, number>();
+  seeds.forEach((seed, i) => {
+    const weight = weights?.[i] ?? 1;
+    for (const r of input.activities.coOccurring(input.tenantId, seed, kind, input.want)) {
+      scores.set(r.itemId, (scores.get(r.itemId) ?? 0) + r.count * weight);
+    }
+  });
+  return sorted(scores);
+}
+
+/** The profile's recent items through the item-to-item model; a purchase together counts twice a view together. */
+function personalized(input: StrategyInput): Candidate[] {
+  if (input.profileId === undefined) return [];
+  const recent = input.activities.recentItems(input.tenantId, input.profileId, 10);
+  const seeds = recent.map((r) => r.itemId);
+  const weights = recent.map((_, rank) => 1 / (rank + 1));
+  const scores = new Map<string, number>();
+  for (const c of related(input, seeds, 'visit', weights)) scores.set(c.itemId, c.score);
+  for (const c of related(input, seeds, 'order', weights)) scores.set(c.itemId, (scores.get(c.itemId) ?? 0) + 2 * c.score);
+  // What the shopper already touched is "recently viewed", not a discovery.
+  for (const seed of seeds) scores.delete(seed);
+  return sorted(scores);
+}
+
+/** Content similarity: two points per shared category, two for the brand, one per equal attribute. */
+function similar({ index, productIds, want }: StrategyInput): Candidate[] {
+  const scores = new Map<string, number>();
+  for (const productId of productIds) {
+    const source = index.byId.get(productId);
+    if (source === undefined) continue;
+    const add = (id: string, points: number) => scores.set(id, (scores.get(id) ?? 0) + points);
+    for (const category of source.view.categories) for (const id of index.byCategory.get(category.toLowerCase()) ?? []) add(id, 2);
+    const brand = brandOf(source.view);
+    if (brand !== undefined) for (const id of index.byBrand.get(brand) ?? []) add(id, 2);
+    for (const [id, points] of scores) {
+      const other = index.byId.get(id)!.view;
+      let extra = 0;
+      for (const attribute of SIMILAR_ATTRIBUTES) {
+        const value = source.view[attribute];
+        if (value !== undefined && value !== '' && other[attribute] === value) extra += 1;
+      }
+      if (extra > 0) scores.set(id, points + extra);
+    }
+  }
+  return sorted(scores).slice(0, Math.max(want, 1) * 4);
+}
+
+function sorted(scores: Map<string, number>): Candidate[] {
+  return [...scores]
+    .map(([itemId, score]) => ({ itemId, score }))
+    .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
+}
