@@ -118,6 +118,23 @@ describe('recommendation API', () => {
     assert.deepEqual(ids(res.body), ['bag-2', 'shoe-2']);
   });
 
+  it('masks the response with fields, in the search mask syntax, and names a bad mask', async () => {
+    const res = await get('/widget/w-popular/recommendations?limit=2&fields=id,recommendations(id,product(title))');
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), ['id', 'recommendations']);
+    assert.equal(res.body.recommendations.length, 2);
+    for (const entry of res.body.recommendations) {
+      assert.deepEqual(Object.keys(entry).sort(), ['id', 'product']);
+      assert.deepEqual(Object.keys(entry.product), ['title']);
+    }
+    const multi = await get('/widget/multi/w-popular,w-top-sellers/recommendations/anonymous?fields=pagination');
+    assert.deepEqual(Object.keys(multi.body).sort(), ['w-popular', 'w-top-sellers']);
+    assert.deepEqual(Object.keys(multi.body['w-popular']), ['pagination']);
+    const bad = await get('/widget/w-popular/recommendations?fields=id,(');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.field, 'fields');
+  });
+
   it('pages with limit and offset or page, not both', async () => {
     const byOffset = await get('/widget/w-popular/recommendations?limit=2&offset=2');
     const byPage = await get('/widget/w-popular/recommendations?limit=2&page=2');

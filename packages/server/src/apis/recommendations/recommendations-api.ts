@@ -9,6 +9,7 @@ import type { EnvironmentRef } from '../../config/registry.js';
 import type { WidgetConfig } from '../../config/schema.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { isVariablesSegment, readParams } from './recommendation-params.js';
+import { applyMask, parseMask } from '../../http/response-mask.js';
 import { sendPhoto, sendRedirect, slotAt } from './email-links.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
@@ -30,11 +31,12 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
 
   router.get('/widget/multi/:widgetIds/recommendations/:profileId{/:variables}', async (ctx) => {
     const params = readParams(ctx.query, ctx.params.variables);
+    const mask = fieldsMask(ctx);
     const body: Record<string, unknown> = {};
     for (const widgetId of splitWidgetIds(ctx.params.widgetIds!, (id) => deps.registry.widget(id))) {
       const ref = deps.registry.widget(widgetId);
       const profileId = profileOf(ref, { kind: 'profile', profileId: ctx.params.profileId! });
-      body[widgetId] = await recommendations.recommend({ ref, profileId, ...params });
+      body[widgetId] = applyMask(await recommendations.recommend({ ref, profileId, ...params }), mask);
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
@@ -50,10 +52,11 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     }
     const pathVariables = last !== undefined && isVariablesSegment(last) ? segments.pop() : undefined;
     const params = readParams(ctx.query, pathVariables);
+    const mask = fieldsMask(ctx);
     const user = userRef(ref, segments, ctx.path.endsWith('/'));
     const response = await recommendations.recommend({ ref, profileId: profileOf(ref, user), ...params });
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = response;
+    ctx.body = applyMask(response, mask);
   });
 
   async function emailLink(ctx: Context, ref: WidgetRef, [source, userId, index, file]: [string, string, string, string]): Promise<void> {
@@ -142,4 +145,11 @@ export function splitWidgetIds(joined: string, lookup: (id: string) => unknown):
     start = end;
   }
   return ids;
+}
+
+/** `fields`: a json-mask of each recommendation response, in the same syntax as search's customResponseMask. */
+function fieldsMask(ctx: Context): ReturnType<typeof parseMask> {
+  const raw = ctx.query.fields;
+  if (Array.isArray(raw)) throw new HttpError(400, 'invalid_parameter', 'Give "fields" once.', { field: 'fields' });
+  return raw === undefined ? undefined : parseMask(raw, 'fields');
 }
