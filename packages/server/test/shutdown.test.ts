@@ -7,10 +7,14 @@ import Router from '@koa/router';
 import type { ApiFactory } from '../src/apis/index.js';
 import { startTestServer } from './support/test-server.js';
 
+let requestArrived!: () => void;
+const arrived = new Promise<void>((resolve) => (requestArrived = resolve));
+
 const slowWriter: ApiFactory = async (deps) => {
   const router = new Router();
   const doc = await deps.store.document('orders', () => ({ ids: [] as string[] }));
   router.post('/slow-order/:id', async (ctx) => {
+    requestArrived();
     await new Promise((resolve) => setTimeout(resolve, 150));
     await doc.update((data) => data.ids.push(ctx.params.id!));
     ctx.body = { stored: ctx.params.id };
@@ -21,7 +25,8 @@ const slowWriter: ApiFactory = async (deps) => {
 it('finishes requests in flight and flushes their writes before close resolves', async () => {
   const server = await startTestServer({ extraApis: [slowWriter] });
   const inFlight = fetch(`${server.url}/slow-order/o-1`, { method: 'POST' });
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  // Close only once the request is in the handler: it must then finish, not be refused.
+  await arrived;
   const closed = server.close();
   const response = await inFlight;
   assert.equal(response.status, 200);

@@ -172,9 +172,15 @@ describe('catalogs', () => {
     try {
       const v1 = await productCatalog(f.service);
       let release!: () => void;
-      f.service.onActivate(() => new Promise<void>((resolve) => (release = resolve)));
+      let builderStarted!: () => void;
+      const started = new Promise<void>((resolve) => (builderStarted = resolve));
+      f.service.onActivate(() => {
+        builderStarted();
+        return new Promise<void>((resolve) => (release = resolve));
+      });
       const { activation } = await f.service.catalogs.promote(T, E, v1);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      // Wait for the build to be under way rather than for a fixed time, which a loaded machine can overrun.
+      await started;
       f.service.close();
       release();
       assert.equal((await activation).promotionError, 'interrupted by shutdown');
