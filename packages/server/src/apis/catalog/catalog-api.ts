@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { ApiModule, ServerDeps } from '../../api-module.js';
 import { requireBearer } from '../../auth/bearer-guard.js';
+import { singleParam } from '../../http/query.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { jsonBody } from '../../http/body.js';
 import type { StoredItem } from '../../catalog/types.js';
@@ -25,9 +26,7 @@ declare module 'koa' {
 
 /** A repeated parameter would let the guard and the handler read different values, so it is refused outright. */
 function singleQuery(ctx: Context, name: string): string | undefined {
-  const value = ctx.query[name];
-  if (Array.isArray(value)) throw new HttpError(400, 'invalid_parameter', `The "${name}" query parameter is given more than once.`, { field: `query.${name}` });
-  return value;
+  return singleParam(ctx.query[name], name, `query.${name}`);
 }
 
 /** Versions are positive integers; anything else is a 400 rather than a 404, so a typo is told apart from a deleted catalog. */

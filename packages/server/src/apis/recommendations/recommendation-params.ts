@@ -1,6 +1,7 @@
 /** Reads a recommendation request: `variables` (query or trailing path segment), paging, banned ids and `nocache`. */
 import type { ParsedUrlQuery } from 'node:querystring';
 import { HttpError } from '../../http/errors.js';
+import { singleParam } from '../../http/query.js';
 
 export interface RecommendationParams {
   variables: Record<string, unknown>;
@@ -18,7 +19,7 @@ export function isVariablesSegment(segment: string): boolean {
 
 /** `pathVariables` is the decoded trailing path segment when the path carried one; the query parameter wins. */
 export function readParams(query: ParsedUrlQuery, pathVariables: string | undefined): RecommendationParams {
-  const raw = single(query.variables, 'variables') ?? pathVariables;
+  const raw = singleParam(query.variables, 'variables') ?? pathVariables;
   const limit = integer(query.limit, 'limit', 1, MAX_LIMIT);
   const page = integer(query.page, 'page', 1, 10_000);
   const offsetParam = integer(query.offset, 'offset', 0, 10_000);
@@ -29,7 +30,7 @@ export function readParams(query: ParsedUrlQuery, pathVariables: string | undefi
   if (page !== undefined && limit === undefined && page > 1) {
     throw new HttpError(400, 'invalid_parameter', 'A "page" past the first needs a "limit".', { field: 'limit' });
   }
-  const nocache = query.nocache !== undefined && single(query.nocache, 'nocache') !== 'false' && single(query.nocache, 'nocache') !== '0';
+  const nocache = query.nocache !== undefined && singleParam(query.nocache, 'nocache') !== 'false' && singleParam(query.nocache, 'nocache') !== '0';
   return { variables: parseVariables(raw), limit, offset, idsToBan: idList(query.idsToBan), nocache };
 }
 
@@ -68,13 +69,9 @@ function idList(value: string | string[] | undefined): string[] {
   });
 }
 
-function single(value: string | string[] | undefined, name: string): string | undefined {
-  if (Array.isArray(value)) throw new HttpError(400, 'invalid_parameter', `Give "${name}" once.`, { field: name });
-  return value;
-}
 
 function integer(value: string | string[] | undefined, name: string, min: number, max: number): number | undefined {
-  const text = single(value, name);
+  const text = singleParam(value, name);
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < min || n > max) {

@@ -10,6 +10,7 @@ import type { WidgetConfig } from '../../config/schema.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { isVariablesSegment, readParams } from './recommendation-params.js';
 import { applyMask, parseMask } from '../../http/response-mask.js';
+import { singleParam } from '../../http/query.js';
 import { sendPhoto, sendRedirect, slotAt } from './email-links.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
@@ -149,7 +150,6 @@ export function splitWidgetIds(joined: string, lookup: (id: string) => unknown):
 
 /** `fields`: a json-mask of each recommendation response, in the same syntax as search's customResponseMask. */
 function fieldsMask(ctx: Context): ReturnType<typeof parseMask> {
-  const raw = ctx.query.fields;
-  if (Array.isArray(raw)) throw new HttpError(400, 'invalid_parameter', 'Give "fields" once.', { field: 'fields' });
+  const raw = singleParam(ctx.query.fields, 'fields');
   return raw === undefined ? undefined : parseMask(raw, 'fields');
 }
