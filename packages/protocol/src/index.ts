@@ -1,3 +1,5 @@
-/** Wire types shared by the server and the browser packages. Types only: no runtime code. */
+/** Wire types shared by the server and the browser packages, and the browser toolkit's event contract. */
 export type { ErrorBody, ErrorCode, FieldIssue } from './errors.js';
 export type { HealthResponse } from './health.js';
+export { ACTIVITY_EVENT } from './browser.js';
+export type { ActivityIntent, ActivityEvent, ToolkitConfig } from './browser.js';

@@ -162,6 +162,32 @@ export class SearchService {
     return wanted.size > 0 ? out : out.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
   }
 
+  /**
+   * Items whose title and text share the most distinctive words with `itemId`'s title (each shared word
+   * weighs its inverse document frequency), best first, the item itself excluded. Recommendations'
+   * `similar` strategy reads it; an item outside the active index, or an environment without one, gives [].
+   */
+  similarText(tenantId: string, environmentId: string, itemId: string, limit: number): { id: string; score: number }[] {
+    const active = this.indexes.get(key(tenantId, environmentId));
+    if (active === undefined) return [];
+    const { index } = active;
+    const self = index.docOf(itemId);
+    if (self === undefined) return [];
+    const total = index.docs.length;
+    const scores = new Map<number, number>();
+    for (const word of new Set(index.docs[self]!.title.split(' '))) {
+      const posting = index.posting(word);
+      // A word on a third of the catalog says nothing about likeness.
+      if (posting === undefined || posting.size > total / 3) continue;
+      const idf = Math.log(1 + total / posting.size);
+      for (const doc of posting.keys()) if (doc !== self) scores.set(doc, (scores.get(doc) ?? 0) + idf);
+    }
+    return [...scores]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, limit)
+      .map(([doc, score]) => ({ id: index.docs[doc]!.item.id, score: round(score) }));
+  }
+
   search(request: SearchQuery): SearchResult {
     const active = this.indexes.get(key(request.tenantId, request.environmentId));
     if (active === undefined) return { items: [], count: 0, exact: true, facets: [], all: [], version: undefined };
