@@ -2,6 +2,9 @@
 import { createDiscoveryServer, loadConfigFile, type DiscoveryServer, type Logger } from '@discovery-kit/server';
 import type { CompanionOptions } from './options.js';
 import { seedDemoActivities, seedDemoCatalog } from './demo-seed.js';
+import { loadDemoCatalog } from './demo-data.js';
+import { createSdkApi } from './sdk-api.js';
+import { createStorefrontApi, type StorefrontOptions } from '@discovery-kit/storefront';
 
 export interface RunningCompanion {
   server: DiscoveryServer;
@@ -10,7 +13,9 @@ export interface RunningCompanion {
 
 export async function startCompanion(options: CompanionOptions, logger: Logger): Promise<RunningCompanion> {
   const config = loadConfigFile(options.configFile);
-  const server = await createDiscoveryServer({ config, dataDir: options.dataDir, logger });
+  const extraApis = [createSdkApi(options.sdkDir)];
+  if (options.demo) extraApis.push(createStorefrontApi(demoStorefront(await loadDemoCatalog())));
+  const server = await createDiscoveryServer({ config, dataDir: options.dataDir, logger, extraApis });
   try {
     // Activities follow the catalog's first seeding only: a restart must not import the history twice.
     if (options.demo && (await seedDemoCatalog(server, logger)) && options.demoActivities !== false) await seedDemoActivities(server, logger);
@@ -20,4 +25,22 @@ export async function startCompanion(options: CompanionOptions, logger: Logger):
     await server.close();
     throw error;
   }
+}
+
+/** The demo shop at /shop/: the demo catalog, the demo tracker key and search token, and the demo widgets. */
+function demoStorefront(products: Awaited<ReturnType<typeof loadDemoCatalog>>): StorefrontOptions {
+  return {
+    products,
+    trackerKey: 'demo-tracker-key',
+    searchToken: 'demo-search-token',
+    widgets: {
+      home: ['demo-personalized', 'demo-recently-viewed', 'demo-trending'],
+      product: ['demo-bought-together', 'demo-similar', 'demo-also-viewed', 'demo-same-category'],
+      category: 'demo-top-sellers',
+      afterPurchase: 'demo-personalized',
+      email: 'demo-popular',
+    },
+    emailDatasource: 'crm',
+    locale: 'en-GB',
+  };
 }

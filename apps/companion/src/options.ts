@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 export const DEMO_CONFIG = fileURLToPath(new URL('../config/demo.json', import.meta.url));
+export const DEFAULT_SDK_DIR = fileURLToPath(new URL('../../../dist/sdk/', import.meta.url));
 
 export interface CompanionOptions {
   configFile: string;
@@ -15,6 +16,8 @@ export interface CompanionOptions {
   /** With `demo`, also import the demo shoppers' history (env DEMO_ACTIVITIES=off skips it, for quick starts and tests). */
   demoActivities?: boolean;
   logLevel: string;
+  /** The built browser bundle served at /sdk/ (env SDK_DIR; default dist/sdk of this checkout). */
+  sdkDir: string;
 }
 
 export class UsageError extends Error {}
@@ -25,7 +28,7 @@ export const USAGE = `Usage: npm run dev -- [options]
   --port <n>         port to listen on (env PORT; default 8787)
   --host <addr>      address to bind (env HOST; default 127.0.0.1)
   --data-dir <dir>   data directory (env DATA_DIR; default ./.data)
-  --no-demo          start without demo data, as in production (env DEMO=off)
+  --no-demo          start without demo data or the demo shop, as in production (env DEMO=off)
   --log-level <lvl>  trace, debug, info, warn, error or silent (env LOG_LEVEL; default info)
   --help             show this text`;
 
@@ -65,5 +68,6 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
     demo: !demoOff,
     demoActivities: !['off', '0', 'false', 'no'].includes((env.DEMO_ACTIVITIES ?? '').toLowerCase()),
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
+    sdkDir: resolve(env.SDK_DIR ?? DEFAULT_SDK_DIR),
   };
 }

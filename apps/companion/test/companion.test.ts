@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCompanionOptions, UsageError, DEMO_CONFIG } from '../src/options.js';
+import { parseCompanionOptions, UsageError, DEMO_CONFIG, DEFAULT_SDK_DIR } from '../src/options.js';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const dirs: string[] = [];
@@ -118,7 +118,7 @@ describe('demo seeding', () => {
     const { startCompanion: start } = await import('../src/companion.js');
     const { createLogger } = await import('@discovery-kit/server');
     const dataDir = await tempDir();
-    const options = { configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, demoActivities: false, logLevel: 'silent' };
+    const options = { configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, demoActivities: false, logLevel: 'silent', sdkDir: DEFAULT_SDK_DIR };
     const first = await start(options, createLogger('silent'));
     const catalog = first.server.deps.services.catalog;
     const active = await catalog.catalogs.active('demo-shop', 'production');
@@ -138,7 +138,7 @@ describe('demo seeding', () => {
     const { seedDemoActivities } = await import('../src/demo-seed.js');
     const { createLogger } = await import('@discovery-kit/server');
     const dataDir = await tempDir();
-    const running = await start({ configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, demoActivities: false, logLevel: 'silent' }, createLogger('silent'));
+    const running = await start({ configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, demoActivities: false, logLevel: 'silent', sdkDir: DEFAULT_SDK_DIR }, createLogger('silent'));
     try {
       // A subset keeps the suite quick; the whole history is what `npm run dev` imports.
       assert.equal(await seedDemoActivities(running.server, createLogger('silent'), { limit: 20_000 }), 20_000);
@@ -156,7 +156,7 @@ describe('demo seeding', () => {
     const { startCompanion: start } = await import('../src/companion.js');
     const { createLogger } = await import('@discovery-kit/server');
     const dataDir = await tempDir();
-    const server = await start({ configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: false, logLevel: 'silent' }, createLogger('silent'));
+    const server = await start({ configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: false, logLevel: 'silent', sdkDir: DEFAULT_SDK_DIR }, createLogger('silent'));
     assert.equal((await server.server.deps.services.catalog.catalogs.list('demo-shop', 'production')).length, 0);
     await server.server.close();
   });

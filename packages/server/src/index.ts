@@ -58,3 +58,5 @@ export type {
   ItemScope,
   StoredItem,
 } from './catalog/types.js';
+export { StaticDirectory } from './http/static-files.js';
+export type { StaticDirectoryOptions } from './http/static-files.js';
