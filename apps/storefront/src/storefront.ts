@@ -57,11 +57,9 @@ export function createStorefrontApi(options: StorefrontOptions): ApiFactory {
       ctx.set('Cache-Control', 'no-cache');
       ctx.body = markup.text;
     };
-    router.get(['/shop/', '/shop/index.html'], (ctx) => {
-      // The router is not strict about a trailing slash; the shop's canonical home has one.
-      if (ctx.path === '/shop') ctx.redirect('/shop/');
-      else page(ctx, shop.home());
-    });
+    // The router ignores a trailing slash when matching, so one route sees both /shop and /shop/.
+    router.get('/shop', (ctx) => (ctx.path === '/shop' ? ctx.redirect('/shop/') : page(ctx, shop.home())));
+    router.get('/shop/index.html', (ctx) => page(ctx, shop.home()));
     router.get('/shop/category.html', (ctx) => page(ctx, shop.category(single(ctx.query.c, 'c'), pageNumber(ctx.query.page))));
     router.get('/shop/product.html', (ctx) => page(ctx, shop.product(single(ctx.query.id, 'id'))));
     router.get('/shop/search.html', (ctx) => page(ctx, shop.search()));
