@@ -3,3 +3,19 @@ export type { ErrorBody, ErrorCode, FieldIssue } from './errors.js';
 export type { HealthResponse } from './health.js';
 export { ACTIVITY_EVENT } from './browser.js';
 export type { ActivityIntent, ActivityEvent, ToolkitConfig } from './browser.js';
+export type {
+  ProductView,
+  SortKey,
+  DisableName,
+  SearchRequest,
+  SearchFacet,
+  SearchItem,
+  SearchResponse,
+  AutocompleteRequest,
+  AutocompleteResponse,
+  RecommendationResponse,
+  CollectAction,
+  CollectActivity,
+  IdentifyRequest,
+  IdentifyResponse,
+} from './public-apis.js';
