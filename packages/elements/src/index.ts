@@ -1,3 +1,9 @@
 /** Lit custom elements of the browser toolkit, and the helpers they share. */
+export { configureToolkit } from './config.js';
+export { defineElements } from './define.js';
+export { DiscoveryRecommendations } from './recommendations/recommendations.js';
+export { NAVIGATE_EVENT } from './events.js';
+export type { NavigateDetail } from './events.js';
+export type { ProductCard } from './product-card.js';
 export { safeLinkUrl, safeImageUrl } from './safe-url.js';
 export { formatPrice } from './format-price.js';

@@ -1,0 +1,18 @@
+/** Registers the toolkit's custom elements; calling it again, or after a shop defined a tag itself, does nothing. */
+import { DiscoveryRecommendations } from './recommendations/recommendations.js';
+
+const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
+  ['discovery-recommendations', DiscoveryRecommendations],
+];
+
+export function defineElements(): void {
+  for (const [tag, element] of ELEMENTS) {
+    if (!customElements.get(tag)) customElements.define(tag, element);
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'discovery-recommendations': DiscoveryRecommendations;
+  }
+}
