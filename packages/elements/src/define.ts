@@ -1,8 +1,10 @@
 /** Registers the toolkit's custom elements; calling it again, or after a shop defined a tag itself, does nothing. */
 import { DiscoveryRecommendations } from './recommendations/recommendations.js';
+import { DiscoverySearchBox } from './search-box/search-box.js';
 
 const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['discovery-recommendations', DiscoveryRecommendations],
+  ['discovery-search-box', DiscoverySearchBox],
 ];
 
 export function defineElements(): void {
@@ -14,5 +16,6 @@ export function defineElements(): void {
 declare global {
   interface HTMLElementTagNameMap {
     'discovery-recommendations': DiscoveryRecommendations;
+    'discovery-search-box': DiscoverySearchBox;
   }
 }

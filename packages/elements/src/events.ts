@@ -25,4 +25,7 @@ declare global {
   interface HTMLElementEventMap {
     [NAVIGATE_EVENT]: CustomEvent<NavigateDetail>;
   }
+  interface DocumentEventMap {
+    [NAVIGATE_EVENT]: CustomEvent<NavigateDetail>;
+  }
 }

@@ -2,6 +2,7 @@
 export { configureToolkit } from './config.js';
 export { defineElements } from './define.js';
 export { DiscoveryRecommendations } from './recommendations/recommendations.js';
+export { DiscoverySearchBox, SEARCH_BOX_DEBOUNCE_MS } from './search-box/search-box.js';
 export { NAVIGATE_EVENT } from './events.js';
 export type { NavigateDetail } from './events.js';
 export type { ProductCard } from './product-card.js';

@@ -54,3 +54,40 @@ export function mount<T extends HTMLElement>(markup: string): T {
   document.body.append(element);
   return element;
 }
+
+export interface WatchedRequest {
+  path: string;
+  query: unknown;
+}
+
+/**
+ * Watches the page's requests to the search API, passing each on to the real server unchanged. A request for
+ * a query in `held` waits until `release()` is called, so a test can make a slow answer arrive after a fast one.
+ */
+export function watchSearchRequests(held: string[] = []): { sent: WatchedRequest[]; settled: Promise<unknown>[]; release: () => void; restore: () => void } {
+  const original = window.fetch;
+  const sent: WatchedRequest[] = [];
+  const settled: Promise<unknown>[] = [];
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { query?: unknown }) : {};
+    if (url.pathname.startsWith('/search')) sent.push({ path: url.pathname, query: body.query });
+    const answer = held.includes(String(body.query)) ? gate.then(() => original(input, init)) : original(input, init);
+    settled.push(answer.catch(() => undefined));
+    return answer;
+  };
+  return { sent, settled, release, restore: () => (window.fetch = original) };
+}
+
+export async function seedSearches(queries: string[]): Promise<void> {
+  for (const query of queries) {
+    const response = await fetch(`${server()}/search`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: 'demo-search-token', query, options: { limit: 1 } }),
+    });
+    if (!response.ok) throw new Error(`Seeding "${query}" failed: ${response.status}`);
+  }
+}
