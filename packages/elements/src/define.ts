@@ -1,10 +1,12 @@
 /** Registers the toolkit's custom elements; calling it again, or after a shop defined a tag itself, does nothing. */
 import { DiscoveryRecommendations } from './recommendations/recommendations.js';
 import { DiscoverySearchBox } from './search-box/search-box.js';
+import { DiscoverySearchResults } from './search-results/search-results.js';
 
 const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['discovery-recommendations', DiscoveryRecommendations],
   ['discovery-search-box', DiscoverySearchBox],
+  ['discovery-search-results', DiscoverySearchResults],
 ];
 
 export function defineElements(): void {
@@ -17,5 +19,6 @@ declare global {
   interface HTMLElementTagNameMap {
     'discovery-recommendations': DiscoveryRecommendations;
     'discovery-search-box': DiscoverySearchBox;
+    'discovery-search-results': DiscoverySearchResults;
   }
 }
