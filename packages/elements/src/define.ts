@@ -1,4 +1,5 @@
 /** Registers the toolkit's custom elements; calling it again, or after a shop defined a tag itself, does nothing. */
+import { DiscoveryEmailRecommendations } from './email-recommendations/email-recommendations.js';
 import { DiscoveryRecommendations } from './recommendations/recommendations.js';
 import { DiscoverySearchBox } from './search-box/search-box.js';
 import { DiscoverySearchResults } from './search-results/search-results.js';
@@ -7,6 +8,7 @@ const ELEMENTS: ReadonlyArray<readonly [string, CustomElementConstructor]> = [
   ['discovery-recommendations', DiscoveryRecommendations],
   ['discovery-search-box', DiscoverySearchBox],
   ['discovery-search-results', DiscoverySearchResults],
+  ['discovery-email-recommendations', DiscoveryEmailRecommendations],
 ];
 
 export function defineElements(): void {
@@ -20,5 +22,6 @@ declare global {
     'discovery-recommendations': DiscoveryRecommendations;
     'discovery-search-box': DiscoverySearchBox;
     'discovery-search-results': DiscoverySearchResults;
+    'discovery-email-recommendations': DiscoveryEmailRecommendations;
   }
 }
