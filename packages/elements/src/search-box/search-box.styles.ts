@@ -49,7 +49,7 @@ export const searchBoxStyles = css`
     padding: 0.375rem 0.75rem;
     cursor: pointer;
   }
-  [part~='option'][aria-selected='true'] {
+  [part~='active'] {
     background: var(--dk-highlight, #e8effd);
   }
   [part~='group-label'] {

@@ -26,7 +26,7 @@ type Option = { kind: 'suggestion'; text: string } | { kind: 'link'; text: strin
  * @attr api-base, search-token - override `configureToolkit`
  * @fires discovery-navigate - cancelable, before leaving for a results page or a product
  * @fires discovery-activity - `click` on a chosen product, `sourceId` the search id
- * @csspart form, input, button, listbox, option, suggestion, product, group-label, photo, title, price
+ * @csspart form, input, button, listbox, option, suggestion, product, active, group-label, photo, title, price
  * @cssproperty --dk-input-padding, --dk-input-border, --dk-radius, --dk-accent, --dk-accent-text, --dk-popup-background, --dk-popup-z-index, --dk-highlight
  */
 export class DiscoverySearchBox extends LitElement {
@@ -189,7 +189,7 @@ export class DiscoverySearchBox extends LitElement {
 
   private renderOption(option: Option, index: number): unknown {
     const selected = index === this.active;
-    const parts = `option ${option.kind === 'product' ? 'product' : 'suggestion'}`;
+    const parts = `option ${option.kind === 'product' ? 'product' : 'suggestion'}${selected ? ' active' : ''}`;
     // pointerdown would move focus out of the input; the click chooses.
     return html`<div
       id="option-${index}"
