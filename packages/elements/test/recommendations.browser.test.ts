@@ -23,8 +23,12 @@ describe('<discovery-recommendations>', () => {
 
   it('renders the demo widget as product cards with heading, photo, title and price', async () => {
     const element = mount<DiscoveryRecommendations>('<discovery-recommendations widget-id="demo-similar" product-id="84029"></discovery-recommendations>');
+    await element.updateComplete; // rendered (styles adopted), the request still on the network
+    expect(element.state).to.equal('loading');
+    expect(getComputedStyle(element).display).to.equal('none');
     await settled(element);
     expect(element.state).to.equal('ready');
+    expect(getComputedStyle(element).display).to.equal('block');
     const root = element.shadowRoot!;
     expect(root.querySelector('[part=heading]')?.textContent).to.equal('Similar items');
     const cards = root.querySelectorAll('a[part=card]');
@@ -72,6 +76,28 @@ describe('<discovery-recommendations>', () => {
     } finally {
       activities.stop();
       allowNavigation();
+    }
+  });
+
+  it('announces the view only once the widget scrolls into sight', async () => {
+    const activities = recordActivities();
+    const spacer = document.createElement('div');
+    spacer.style.height = '300vh';
+    document.body.append(spacer);
+    try {
+      const element = mount<DiscoveryRecommendations>('<discovery-recommendations widget-id="demo-similar" product-id="84029"></discovery-recommendations>');
+      await settled(element);
+      await element.updateComplete;
+      // Intersection observers report during rendering; two frames later the first report is in.
+      for (let frame = 0; frame < 2; frame++) await new Promise((resolve) => requestAnimationFrame(resolve));
+      expect(activities.intents).to.deep.equal([]);
+      element.scrollIntoView();
+      await until(() => activities.intents.length === 1, 'the view intent after scrolling');
+      expect(activities.intents[0]!.sourceId).to.equal(element.answer!.id);
+    } finally {
+      spacer.remove();
+      window.scrollTo(0, 0);
+      activities.stop();
     }
   });
 

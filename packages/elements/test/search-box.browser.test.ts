@@ -180,6 +180,23 @@ describe('<discovery-search-box>', () => {
     }
   });
 
+  it('stays usable while the server is slow', async () => {
+    const requests = watchSearchRequests(['mug']);
+    try {
+      const box = mount<DiscoverySearchBox>('<discovery-search-box></discovery-search-box>');
+      await typeInto(box, 'mug');
+      await until(() => requests.sent.length === 2, 'the held requests');
+      expect(box.open).to.equal(false);
+      expect(parts(box).input.getAttribute('aria-expanded')).to.equal('false');
+      await sendKeys({ press: 'Enter' });
+      expect(navigation.targets).to.deep.equal([{ url: `${location.origin}/search?q=mug`, reason: 'search' }]);
+      requests.release();
+      await Promise.all(requests.settled);
+    } finally {
+      requests.restore();
+    }
+  });
+
   it('stays a plain search field when the server is down', async () => {
     const rejections = recordUnhandledRejections();
     const requests = watchSearchRequests();
