@@ -14,6 +14,16 @@ describe('<discovery-email-recommendations>', () => {
   });
   afterEach(() => document.querySelectorAll('discovery-email-recommendations').forEach((element) => element.remove()));
 
+  it('names its preview, code and copy button', async () => {
+    const element = mount<DiscoveryEmailRecommendations>('<discovery-email-recommendations widget-id="demo-popular" datasource-id="crm" user-id="u0"></discovery-email-recommendations>');
+    await element.updateComplete;
+    const root = element.shadowRoot!;
+    expect(root.querySelector('iframe')!.title).to.equal('E-mail preview');
+    expect(root.querySelector('textarea')!.getAttribute('aria-label')).to.equal('E-mail HTML');
+    expect(root.querySelector('button')!.textContent).to.equal('Copy HTML');
+    expect(root.querySelector('[part=status]')!.getAttribute('role')).to.equal('status');
+  });
+
   it('offers the e-mail HTML: a table of linked photos, one per position, with encoded user ids', async () => {
     const element = mount<DiscoveryEmailRecommendations>(
       `<discovery-email-recommendations widget-id="demo-popular" datasource-id="crm" user-id='ann+1@x.example/?#"&gt;&lt;script&gt;' count="3" columns="2"></discovery-email-recommendations>`,

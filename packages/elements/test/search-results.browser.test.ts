@@ -32,6 +32,22 @@ describe('<discovery-search-results>', () => {
     history.replaceState(null, '', testPage);
   });
 
+  it('labels its controls: facet checkboxes, the sort select, the page links and the live summary', async () => {
+    history.replaceState(null, '', `${location.pathname}?q=heart`);
+    const element = mount<DiscoverySearchResults>('<discovery-search-results page-size="4"></discovery-search-results>');
+    await ready(element, 'the results');
+    const root = element.shadowRoot!;
+    const boxes = [...root.querySelectorAll<HTMLInputElement>('input[type=checkbox]')];
+    expect(boxes.length).to.be.greaterThan(3);
+    for (const box of boxes) expect(box.closest('label')!.textContent!.trim()).to.match(/^\S.* \(\d+\)$/);
+    for (const fieldset of root.querySelectorAll('fieldset')) expect(fieldset.querySelector('legend')!.textContent).not.to.equal('');
+    expect(root.querySelector('select')!.closest('label')!.textContent).to.contain('Sort by');
+    const nav = root.querySelector('nav')!;
+    expect(nav.getAttribute('aria-label')).to.equal('Pages');
+    expect([...nav.querySelectorAll('a')].every((link) => link.getAttribute('href')!.startsWith(location.pathname))).to.equal(true);
+    expect(root.querySelector('[part=summary]')!.getAttribute('role')).to.equal('status');
+  });
+
   it('shows the query of the URL with facets, counts, sort and pages, and announces the page view', async () => {
     const activities = recordActivities();
     history.replaceState(null, '', `${location.pathname}?keep=1&q=heart&f.color=Red`);
