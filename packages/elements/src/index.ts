@@ -4,7 +4,7 @@ export { defineElements } from './define.js';
 export { DiscoveryRecommendations } from './recommendations/recommendations.js';
 export { DiscoverySearchBox, SEARCH_BOX_DEBOUNCE_MS } from './search-box/search-box.js';
 export { DiscoverySearchResults } from './search-results/search-results.js';
-export type { SortOption } from './search-results/search-results.js';
+export type { SearchResultsMessages, SortOption } from './search-results/search-results.js';
 export { readSearchState, writeSearchState } from './search-results/search-state.js';
 export type { SearchState } from './search-results/search-state.js';
 export { DiscoveryEmailRecommendations } from './email-recommendations/email-recommendations.js';

@@ -197,6 +197,24 @@ describe('<discovery-search-box>', () => {
     }
   });
 
+  it('does not reopen for an answer that arrives after Escape', async () => {
+    const requests = watchSearchRequests(['heart']);
+    try {
+      const box = mount<DiscoverySearchBox>('<discovery-search-box></discovery-search-box>');
+      await typeInto(box, 'heart');
+      await until(() => requests.sent.length === 2, 'the held requests');
+      await sendKeys({ press: 'Escape' });
+      requests.release();
+      await Promise.all(requests.settled);
+      await box.updateComplete;
+      expect(box.open).to.equal(false);
+      expect(box.options).to.deep.equal([]);
+      expect(parts(box).input.value).to.equal('');
+    } finally {
+      requests.restore();
+    }
+  });
+
   it('stays a plain search field when the server is down', async () => {
     const rejections = recordUnhandledRejections();
     const requests = watchSearchRequests();

@@ -129,6 +129,22 @@ describe('<discovery-search-results>', () => {
     ]);
   });
 
+  it('speaks the shop language through messages and sortOptions', async () => {
+    history.replaceState(null, '', `${location.pathname}?q=heart`);
+    const element = document.createElement('discovery-search-results');
+    element.messages = { results: (count, query) => `${count} résultats pour « ${query} »`, sortBy: 'Trier par', next: 'Suivant' };
+    element.sortOptions = [{ value: '', label: 'Pertinence' }, { value: 'price:asc', label: 'Prix croissant' }];
+    element.pageSize = 4;
+    document.body.append(element);
+    await ready(element, 'the results');
+    const root = element.shadowRoot!;
+    expect(root.querySelector('[part=summary]')!.textContent).to.equal(`${element.answer!.count} résultats pour « heart »`);
+    expect(root.querySelector('label[part=sort]')!.textContent).to.contain('Trier par');
+    expect([...root.querySelectorAll('option')].map((option) => option.textContent)).to.deep.equal(['Pertinence', 'Prix croissant']);
+    expect(root.querySelector('[part=next]')!.textContent).to.equal('Suivant');
+    expect(root.querySelector('[part=previous]')).to.equal(null);
+  });
+
   it('says so quietly when nothing matches or the server is down', async () => {
     const rejections = recordUnhandledRejections();
     history.replaceState(null, '', `${location.pathname}?q=zzqxv`);

@@ -137,6 +137,9 @@ export class DiscoverySearchBox extends LitElement {
       this.choose(this.active);
     } else if (event.key === 'Escape') {
       event.preventDefault();
+      // An answer still on its way must not reopen the list the shopper just closed.
+      clearTimeout(this.timer);
+      this.request?.abort();
       if (this.open) this.close();
       else {
         this.query = '';

@@ -16,6 +16,27 @@ export interface SortOption {
   label: string;
 }
 
+/** The words the results page shows; set `messages` to translate some or all of them. */
+export interface SearchResultsMessages {
+  results: (count: number, query: string) => string;
+  noResults: (query: string) => string;
+  unavailable: string;
+  sortBy: string;
+  pages: string;
+  previous: string;
+  next: string;
+}
+
+const ENGLISH: SearchResultsMessages = {
+  results: (count, query) => (query ? `${count} results for “${query}”` : `${count} products`),
+  noResults: (query) => `No results for “${query}”`,
+  unavailable: 'Search is not available right now. Please try again later.',
+  sortBy: 'Sort by',
+  pages: 'Pages',
+  previous: 'Previous',
+  next: 'Next',
+};
+
 /** The search API pages no further than this offset. */
 const MAX_OFFSET = 10000;
 
@@ -40,6 +61,7 @@ export class DiscoverySearchResults extends LitElement {
     apiBase: { attribute: 'api-base' },
     searchToken: { attribute: 'search-token' },
     sortOptions: { attribute: false },
+    messages: { attribute: false },
     state: { reflect: true },
     answer: { state: true },
     current: { state: true },
@@ -53,6 +75,8 @@ export class DiscoverySearchResults extends LitElement {
   declare searchToken: string | null;
   /** The sort select's choices; the first is the default. */
   declare sortOptions: SortOption[];
+  /** Replaces some or all of the English words (and the sort labels are `sortOptions`). */
+  declare messages: Partial<SearchResultsMessages>;
   declare state: 'loading' | 'ready' | 'empty' | 'error';
   declare answer: SearchAnswer | undefined;
   /** The state read from the URL, and being shown. */
@@ -73,6 +97,7 @@ export class DiscoverySearchResults extends LitElement {
       { value: 'price:desc', label: 'Price: high to low' },
       { value: 'title:asc', label: 'Name' },
     ];
+    this.messages = {};
     this.state = 'loading';
     this.current = readSearchState('', 'q');
   }
@@ -168,12 +193,17 @@ export class DiscoverySearchResults extends LitElement {
       );
   }
 
+  private get words(): SearchResultsMessages {
+    return { ...ENGLISH, ...this.messages };
+  }
+
   private renderPagination(answer: SearchAnswer): unknown {
     const pages = Math.min(Math.ceil(answer.count / this.size), Math.floor(MAX_OFFSET / this.size) + 1);
     const page = this.current.page;
     if (pages <= 1) return nothing;
-    return html`<nav part="pagination" aria-label="Pages">
-      ${page > 1 ? html`<a part="previous" rel="prev" href=${this.pageLink(page - 1)} @click=${(event: MouseEvent) => this.followPage(event, page - 1)}>Previous</a>` : nothing}
+    const words = this.words;
+    return html`<nav part="pagination" aria-label=${words.pages}>
+      ${page > 1 ? html`<a part="previous" rel="prev" href=${this.pageLink(page - 1)} @click=${(event: MouseEvent) => this.followPage(event, page - 1)}>${words.previous}</a>` : nothing}
       ${pageWindow(page, pages).map((number) =>
         number === 0
           ? html`<span aria-hidden="true">…</span>`
@@ -185,17 +215,18 @@ export class DiscoverySearchResults extends LitElement {
               >${number}</a
             >`,
       )}
-      ${page < pages ? html`<a part="next" rel="next" href=${this.pageLink(page + 1)} @click=${(event: MouseEvent) => this.followPage(event, page + 1)}>Next</a>` : nothing}
+      ${page < pages ? html`<a part="next" rel="next" href=${this.pageLink(page + 1)} @click=${(event: MouseEvent) => this.followPage(event, page + 1)}>${words.next}</a>` : nothing}
     </nav>`;
   }
 
   protected override render(): unknown {
     const answer = this.answer;
-    if (this.state === 'error') return html`<p part="message" role="status">Search is not available right now. Please try again later.</p>`;
+    const words = this.words;
+    if (this.state === 'error') return html`<p part="message" role="status">${words.unavailable}</p>`;
     if (!answer) return html`<p part="message" role="status" aria-busy="true"></p>`;
     const query = this.current.query;
     const template = this.querySelector<HTMLTemplateElement>(':scope > template');
-    const summary = answer.count === 0 ? `No results for “${query}”` : query ? `${answer.count} results for “${query}”` : `${answer.count} products`;
+    const summary = answer.count === 0 ? words.noResults(query) : words.results(answer.count, query);
     return html`<div aria-busy=${this.state === 'loading' ? 'true' : 'false'}>
       <p part="summary" role="status">${summary}</p>
       ${answer.redirect ? html`<p part="redirect"><a href=${answer.redirect.url}>${answer.redirect.name}</a></p>` : nothing}
@@ -204,7 +235,7 @@ export class DiscoverySearchResults extends LitElement {
         <div>
           <div part="toolbar">
             <label part="sort"
-              >Sort by
+              >${words.sortBy}
               <select @change=${(event: Event) => this.go({ ...this.current, sort: (event.target as HTMLSelectElement).value, page: 1 })}>
                 ${this.sortOptions.map((option) => html`<option value=${option.value} ?selected=${option.value === this.current.sort}>${option.label}</option>`)}
               </select></label
