@@ -76,7 +76,9 @@ describe('<discovery-search-box>', () => {
       expect(products.length).to.be.within(1, 4);
       expect(products[0]!.querySelector('[part=title]')!.textContent).to.match(/heart/i);
       expect(products[0]!.querySelector('[part=price]')!.textContent).to.match(/^£/);
-      expect(box.shadowRoot!.querySelector('[role=group]')!.contains(products[0]!)).to.equal(true);
+      const group = box.shadowRoot!.querySelector('[role=group]')!;
+      expect(group.contains(products[0]!)).to.equal(true);
+      expect(box.shadowRoot!.getElementById(group.getAttribute('aria-labelledby')!)!.textContent).to.equal('Products');
       expect(requests.sent).to.deep.equal([
         { path: '/search/autocomplete', query: 'heart' },
         { path: '/search', query: 'heart' },

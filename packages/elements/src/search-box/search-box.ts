@@ -21,6 +21,7 @@ type Option = { kind: 'suggestion'; text: string } | { kind: 'link'; text: strin
  * @attr param - its query parameter (default `q`)
  * @attr placeholder - the input's placeholder
  * @attr label - accessible name of the input and text of the button (default `Search`)
+ * @attr products-label - heading of the instant products in the list (default `Products`)
  * @attr suggestions - how many suggestions (default 5; 0 for none)
  * @attr products - how many instant product results (default 4; 0 for none)
  * @attr api-base, search-token - override `configureToolkit`
@@ -35,6 +36,7 @@ export class DiscoverySearchBox extends LitElement {
     param: {},
     placeholder: {},
     label: {},
+    productsLabel: { attribute: 'products-label' },
     suggestions: { type: Number },
     products: { type: Number },
     apiBase: { attribute: 'api-base' },
@@ -51,6 +53,7 @@ export class DiscoverySearchBox extends LitElement {
   declare param: string;
   declare placeholder: string;
   declare label: string;
+  declare productsLabel: string;
   declare suggestions: number;
   declare products: number;
   declare apiBase: string | null;
@@ -74,6 +77,7 @@ export class DiscoverySearchBox extends LitElement {
     this.param = 'q';
     this.placeholder = '';
     this.label = 'Search';
+    this.productsLabel = 'Products';
     this.suggestions = 5;
     this.products = 4;
     this.apiBase = null;
@@ -235,7 +239,7 @@ export class DiscoverySearchBox extends LitElement {
         ${firstProduct === -1
           ? nothing
           : html`<div role="group" aria-labelledby="products-label">
-              <div id="products-label" part="group-label" role="presentation">Products</div>
+              <div id="products-label" part="group-label" role="presentation">${this.productsLabel}</div>
               ${this.options.slice(firstProduct).map((option, offset) => this.renderOption(option, firstProduct + offset))}
             </div>`}
       </div>
