@@ -4,20 +4,28 @@
 const TIMEOUT_MS = 8000;
 
 export async function requestJson(url: string, options: { body?: unknown; signal?: AbortSignal } = {}): Promise<unknown> {
-  const signals = [AbortSignal.timeout(TIMEOUT_MS)];
-  if (options.signal) signals.push(options.signal);
+  // One controller for the caller's cancel and the timeout (AbortSignal.any is too recent for some shoppers' browsers).
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  const timer = setTimeout(cancel, TIMEOUT_MS);
+  options.signal?.addEventListener('abort', cancel);
+  if (options.signal?.aborted) cancel();
   const post = options.body !== undefined;
-  const response = await fetch(url, {
-    method: post ? 'POST' : 'GET',
-    headers: post ? { 'Content-Type': 'application/json' } : {},
-    body: post ? JSON.stringify(options.body) : null,
-    credentials: 'omit',
-    signal: AbortSignal.any(signals),
-  });
-  if (!response.ok) throw new Error(`HTTP ${response.status} from ${url}`);
-  return response.json();
+  try {
+    const response = await fetch(url, {
+      method: post ? 'POST' : 'GET',
+      headers: post ? { 'Content-Type': 'application/json' } : {},
+      body: post ? JSON.stringify(options.body) : null,
+      credentials: 'omit',
+      signal: controller.signal,
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status} from ${url}`);
+    return await response.json();
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', cancel);
+  }
 }
-
 
 /** Reads a plain object, or an empty one, from untrusted JSON. */
 export function asRecord(value: unknown): Record<string, unknown> {
