@@ -150,9 +150,12 @@ describe('<discovery-search-results>', () => {
     history.replaceState(null, '', `${location.pathname}?q=zzqxv`);
     const none = mount<DiscoverySearchResults>('<discovery-search-results></discovery-search-results>');
     const down = mount<DiscoverySearchResults>(`<discovery-search-results api-base="${UNREACHABLE}"></discovery-search-results>`);
+    const refused = mount<DiscoverySearchResults>('<discovery-search-results search-token="not-a-token"></discovery-search-results>');
     await ready(none, 'no results');
-    await until(() => down.state === 'error', 'the failure');
+    await until(() => down.state === 'error' && refused.state === 'error', 'the failures');
     await down.updateComplete;
+    await refused.updateComplete;
+    expect(refused.shadowRoot!.querySelector('[part=message]')).not.to.equal(null);
     rejections.stop();
     expect(none.state).to.equal('empty');
     expect(none.shadowRoot!.querySelector('[part=summary]')!.textContent).to.equal('No results for “zzqxv”');
