@@ -1,0 +1,92 @@
+/** The search API as the search box and results use it: POST /search and POST /search/autocomplete, answers read defensively. */
+import { asArray, asRecord, asText, requestJson } from './api.js';
+import { apiUrl, toolkitConfig } from './config.js';
+import { toProductCard } from './product-card.js';
+import type { ProductCard } from './product-card.js';
+import { safeLinkUrl } from './safe-url.js';
+
+/** Only what a card shows travels; the redirect item is kept whole. */
+const CARD_MASK = 'id,product(title,url,photo,price,currency),redirect';
+
+export interface SearchEndpoint {
+  apiBase?: string | null;
+  /** The element's `search-token`, else the configured one. */
+  searchToken?: string | null;
+}
+
+export interface SearchOptions {
+  offset?: number;
+  limit?: number;
+  sortBy?: Array<{ attribute: string; order: 'asc' | 'desc' }>;
+  facets?: Array<{ id: string; values: string[] }>;
+  /** Leave out facet counts (the search box does not show them). */
+  withoutFacets?: boolean;
+}
+
+export interface FacetValue {
+  value: string;
+  count: number;
+  selected: boolean;
+}
+
+export interface Facet {
+  id: string;
+  title: string;
+  values: FacetValue[];
+}
+
+export interface SearchAnswer {
+  /** Send as `sourceId` of the activities it leads to. */
+  id: string;
+  count: number;
+  cards: ProductCard[];
+  /** A merchandising redirect for this query (its URL already checked). */
+  redirect?: { name: string; url: string };
+  facets: Facet[];
+}
+
+function tokenOf(endpoint: SearchEndpoint): string {
+  const token = endpoint.searchToken || toolkitConfig().searchToken;
+  if (!token) throw new Error('No search token: set search-token or configureToolkit({searchToken})');
+  return token;
+}
+
+export async function search(endpoint: SearchEndpoint, query: string, options: SearchOptions, signal?: AbortSignal): Promise<SearchAnswer> {
+  const { withoutFacets, ...rest } = options;
+  const body = {
+    token: tokenOf(endpoint),
+    query,
+    options: { ...rest, customResponseMask: CARD_MASK, ...(withoutFacets ? { disable: [{ name: 'facet' }] } : {}) },
+  };
+  const answer = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search'), { body, signal }));
+  const metadata = asRecord(answer.metadata);
+  const cards: ProductCard[] = [];
+  let redirect: SearchAnswer['redirect'];
+  for (const entry of asArray(answer.items)) {
+    const item = asRecord(entry);
+    const target = asRecord(item.redirect);
+    const url = safeLinkUrl(target.url);
+    if (url && !redirect) redirect = { name: asText(target.name) || url, url };
+    const card = item.product === undefined ? undefined : toProductCard(item.product, asText(item.id));
+    if (card) cards.push(card);
+  }
+  const facets = asArray(metadata.facets).map((entry) => {
+    const facet = asRecord(entry);
+    const values = asArray(facet.values).map((value) => {
+      const { value: text, count, selected } = asRecord(value);
+      return { value: asText(text), count: typeof count === 'number' ? count : 0, selected: selected === true };
+    });
+    return { id: asText(facet.id), title: asText(facet.title) || asText(facet.id), values };
+  });
+  const count = typeof metadata.count === 'number' ? metadata.count : cards.length;
+  return { id: asText(metadata.id), count, cards, facets, ...(redirect ? { redirect } : {}) };
+}
+
+/** Earlier shoppers' queries that start with `query`, most frequent first. */
+export async function autocomplete(endpoint: SearchEndpoint, query: string, count: number, signal?: AbortSignal): Promise<string[]> {
+  const body = { token: tokenOf(endpoint), query, options: { numberOfSuggestions: Math.min(20, Math.max(1, count)) } };
+  const answer = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search/autocomplete'), { body, signal }));
+  return asArray(answer.suggestions)
+    .map((entry) => asText(asRecord(entry).suggestion))
+    .filter(Boolean);
+}
