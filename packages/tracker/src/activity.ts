@@ -36,13 +36,17 @@ export interface PurchaseOrder {
   items: PurchaseItem[];
 }
 
+let sequence = 0;
+
 /**
- * A unique id whose first nine characters are the creation time in base 36, so that the queue's key
- * order is the creation order and "drop the oldest" is "drop the first keys".
+ * A unique id that starts with the creation time and a counter, in base 36, so that the queue's key
+ * order is the creation order (within a tab, even in one millisecond) and "drop the oldest" is
+ * "drop the first keys"; 16 random characters keep ids from different tabs apart.
  */
 export function newActivityId(now = Date.now()): string {
   const random = crypto.getRandomValues(new Uint8Array(16));
-  return `${now.toString(36).padStart(9, '0')}-${Array.from(random, (byte) => (byte & 31).toString(32)).join('')}`;
+  const count = (sequence++ % 36 ** 4).toString(36).padStart(4, '0');
+  return `${now.toString(36).padStart(9, '0')}${count}-${Array.from(random, (byte) => (byte & 31).toString(32)).join('')}`;
 }
 
 /** The collection activity for an intent; a page view without a page gets `fallbackPage` (the current location). */
