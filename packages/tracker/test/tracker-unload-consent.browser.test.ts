@@ -1,0 +1,85 @@
+/** Leaving the page sends by beacon; consent mode keeps the cookie, the queue and the network untouched until consent. */
+import { expect } from '@esm-bundle/chai';
+import { readProfileCookie } from '../src/profile-cookie.js';
+import { eventually, historyOf, queued, resetTracking, server, startTestTracker } from './tracker-helpers.js';
+
+/** Requests the browser itself recorded to the companion (fetches and beacons alike). */
+const requestsToServer = () =>
+  (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+    .filter((entry) => entry.name.startsWith(server()))
+    .map((entry) => `${entry.initiatorType} ${new URL(entry.name).pathname}`);
+
+describe('tracker on pagehide', () => {
+  beforeEach(resetTracking);
+  afterEach(resetTracking);
+
+  it('sends waiting activities with sendBeacon when the page is hidden, and a later resend counts once', async () => {
+    const tracker = startTestTracker({ batchDelay: 60_000 });
+    const profileId = (await tracker.ready())!;
+    performance.clearResourceTimings();
+    tracker.track({ action: 'view', productId: '84029' });
+    tracker.track({ action: 'add-to-cart', productId: '84029', metadata: { quantity: 2 } });
+    await eventually(queued, (q) => q.length === 2);
+    expect(await historyOf(profileId)).to.deep.equal([]);
+
+    dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    const history = await eventually(() => historyOf(profileId), (h) => h.length >= 2);
+    expect(history.map((a) => a.verb).sort()).to.deep.equal(['add-to-cart', 'view']);
+    expect(requestsToServer()).to.include('beacon /collect/demo-tracker-key');
+
+    // A beacon gets no answer, so the activities stayed queued; sending them again is harmless.
+    expect(await queued()).to.have.length(2);
+    await tracker.flush();
+    expect(await queued()).to.deep.equal([]);
+    expect(await historyOf(profileId)).to.have.length(2);
+  });
+});
+
+describe('tracker consent mode', () => {
+  beforeEach(async () => {
+    await resetTracking();
+    performance.setResourceTimingBufferSize(1000);
+    performance.clearResourceTimings();
+  });
+  afterEach(resetTracking);
+
+  it('writes no cookie, stores and sends nothing before consent, then delivers what the page saw', async () => {
+    const tracker = startTestTracker({ consent: 'required' });
+    tracker.track({ action: 'view', productId: '85123A' });
+    dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    await tracker.flush();
+    expect(await tracker.ready()).to.equal(undefined);
+    expect(tracker.profileId()).to.equal(undefined);
+    expect(readProfileCookie()).to.equal(undefined);
+    expect(await queued()).to.deep.equal([]);
+    expect(requestsToServer()).to.deep.equal([]);
+
+    tracker.grantConsent();
+    const profileId = (await tracker.ready())!;
+    expect(readProfileCookie()).to.equal(profileId);
+    const history = await eventually(() => historyOf(profileId), (h) => h.length > 0);
+    expect(history.map((a) => a.originalId)).to.deep.equal(['85123A']);
+    // The same observation sees the requests once they are allowed.
+    expect(requestsToServer()).to.include.members(['fetch /tracker/demo-tracker-key/identify', 'fetch /collect/demo-tracker-key']);
+  });
+
+  it('stops, deletes the cookie and empties the queue when consent is revoked', async () => {
+    const tracker = startTestTracker({ consent: 'required', batchDelay: 60_000 });
+    tracker.grantConsent();
+    const profileId = (await tracker.ready())!;
+    tracker.track({ action: 'view', productId: '84029' });
+    await eventually(queued, (q) => q.length === 1);
+
+    tracker.revokeConsent();
+    expect(readProfileCookie()).to.equal(undefined);
+    expect(tracker.profileId()).to.equal(undefined);
+    await eventually(queued, (q) => q.length === 0);
+    performance.clearResourceTimings();
+    tracker.track({ action: 'view', productId: '85123A' });
+    dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    await tracker.flush();
+    expect(requestsToServer()).to.deep.equal([]);
+    expect(await queued()).to.deep.equal([]);
+    expect(await historyOf(profileId)).to.deep.equal([]);
+  });
+});
