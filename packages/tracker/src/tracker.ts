@@ -126,7 +126,8 @@ export function startTracker(options: TrackerOptions): Tracker {
     unsent.set(activity.id, activity);
     if (unsent.size > maxQueue) unsent.delete(unsent.keys().next().value!);
     writes = writes.then(() => queue.add(activity)).catch(warn);
-    schedule(batchDelay);
+    // While backing off, new activities wait for the retry rather than hammering a server that is down.
+    if (backoff === 0) schedule(batchDelay);
   }
 
   function schedule(delay: number): void {

@@ -33,6 +33,22 @@ describe('tracker on pagehide', () => {
     expect(await queued()).to.deep.equal([]);
     expect(await historyOf(profileId)).to.have.length(2);
   });
+
+  it('sends at once when the tab is hidden, and empties the queue once the server answered', async () => {
+    const tracker = startTestTracker({ batchDelay: 60_000 });
+    const profileId = (await tracker.ready())!;
+    tracker.track({ action: 'view', productId: '22423' });
+    await eventually(queued, (q) => q.length === 1);
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    try {
+      document.dispatchEvent(new Event('visibilitychange'));
+    } finally {
+      delete (document as unknown as { visibilityState?: string }).visibilityState;
+    }
+    const history = await eventually(() => historyOf(profileId), (h) => h.length > 0);
+    expect(history.map((a) => a.originalId)).to.deep.equal(['22423']);
+    await eventually(queued, (q) => q.length === 0);
+  });
 });
 
 describe('tracker consent mode', () => {
