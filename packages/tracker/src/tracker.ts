@@ -224,6 +224,7 @@ export function startTracker(options: TrackerOptions): Tracker {
     },
     revokeConsent() {
       consented = false;
+      identities = undefined;
       forgetProfile();
       clearTimeout(timer);
       timerAt = Infinity;
