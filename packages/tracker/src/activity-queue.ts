@@ -26,16 +26,11 @@ export interface Taken {
 }
 
 export class ActivityQueue {
-  private store: UseStore | undefined;
+  /** Opened on first use; a browser without IndexedDB fails that use, and the queue falls back to memory. */
+  private store: UseStore | undefined = createStore(QUEUE_DATABASE, QUEUE_STORE);
   private readonly memory = new Map<string, Entry>();
 
-  constructor(private readonly maxQueue: number) {
-    try {
-      this.store = createStore(QUEUE_DATABASE, QUEUE_STORE);
-    } catch {
-      this.store = undefined;
-    }
-  }
+  constructor(private readonly maxQueue: number) {}
 
   /** Adds an activity; past `maxQueue` the oldest entries go, so the queue never grows without bound. */
   add(activity: CollectActivity): Promise<void> {

@@ -4,6 +4,8 @@
  * drops its oldest.
  */
 import { expect } from '@esm-bundle/chai';
+import { activityFromIntent } from '../src/activity.js';
+import { ActivityQueue, LEASE_MS } from '../src/activity-queue.js';
 import { eventually, historyOf, queued, resetTracking, startTestTracker, UNREACHABLE } from './tracker-helpers.js';
 
 describe('tracker queue', () => {
@@ -99,5 +101,22 @@ describe('tracker queue', () => {
     startTestTracker();
     const history = await eventually(() => historyOf(profileId), (h) => h.length >= 3);
     expect(history.map((a) => a.originalId).sort()).to.deep.equal(['p3', 'p4', 'p5']);
+  });
+
+  it('leases what one tab takes, so that another tab sharing the database skips it until it is given back or the lease ends', async () => {
+    const tabA = new ActivityQueue(500);
+    const tabB = new ActivityQueue(500);
+    const first = activityFromIntent({ action: 'view', productId: 'p1' }, '/');
+    const second = activityFromIntent({ action: 'view', productId: 'p2' }, '/');
+    await tabA.add(first);
+    await tabA.add(second);
+    const now = Date.now();
+    expect((await tabA.take(1, now)).activities.map((a) => a.id)).to.deep.equal([first.id]);
+    expect(await tabB.take(10, now)).to.deep.equal({ activities: [second], leasedElsewhere: 1 });
+    expect(await tabA.take(10, now)).to.deep.equal({ activities: [], leasedElsewhere: 2 });
+    await tabA.release([first.id]);
+    expect((await tabB.take(10, now)).activities.map((a) => a.id)).to.deep.equal([first.id]);
+    // A tab that died holding a lease delays its activities by one lease, not forever.
+    expect((await tabA.take(10, now + LEASE_MS + 1)).activities.map((a) => a.id)).to.deep.equal([first.id, second.id]);
   });
 });
