@@ -75,6 +75,7 @@ export function startTracker(options: TrackerOptions): Tracker {
   let epoch = 0;
   let writes: Promise<unknown> = Promise.resolve();
   let sending: Promise<void> | undefined;
+  let again = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Infinity;
   let backoff = 0;
@@ -142,7 +143,16 @@ export function startTracker(options: TrackerOptions): Tracker {
 
   function send(): Promise<void> {
     if (stopped || !consented) return Promise.resolve();
-    sending ??= deliver().finally(() => (sending = undefined));
+    if (sending) {
+      // The running loop may have looked at the queue before the newest activity landed: go again after it.
+      again = true;
+      return sending;
+    }
+    sending = deliver().finally(() => {
+      sending = undefined;
+      if (again && backoff === 0) void send();
+      again = false;
+    });
     return sending;
   }
 

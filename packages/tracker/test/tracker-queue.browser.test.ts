@@ -49,6 +49,33 @@ describe('tracker queue', () => {
     expect(history.map((a) => a.verb).sort()).to.deep.equal(['add-to-cart', 'view']);
   });
 
+  it('retries by itself after a failed send, with back-off, and the retry is counted once', async () => {
+    // The browser's fetch fails the first collect call the way a dropped connection does, then works again.
+    const realFetch = window.fetch;
+    const collectCalls: number[] = [];
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('/collect/')) {
+        collectCalls.push(performance.now());
+        if (collectCalls.length === 1) return Promise.reject(new TypeError('Failed to fetch'));
+      }
+      return realFetch.call(window, input, init);
+    };
+    try {
+      const tracker = startTestTracker({ batchDelay: 0 });
+      const profileId = (await tracker.ready())!;
+      tracker.track({ action: 'view', productId: '84029' });
+      const history = await eventually(() => historyOf(profileId), (h) => h.length > 0);
+      expect(history.map((a) => a.originalId)).to.deep.equal(['84029']);
+      expect(collectCalls).to.have.length(2);
+      // The first back-off is 0.5 to 1 s.
+      expect(collectCalls[1]! - collectCalls[0]!).to.be.within(450, 1500);
+      await eventually(queued, (q) => q.length === 0);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
   it('waits while the browser says it is offline and sends on the online event', async () => {
     const onLine = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine')!;
     let online = false;
