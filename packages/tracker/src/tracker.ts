@@ -1,7 +1,7 @@
 /** `startTracker`: the profile cookie, the durable queue and the automatic tags put together, under consent. */
 import type { ActivityIntent } from '@discovery-kit/protocol';
 import { activityFromIntent, purchaseIntents, type ActivityUser, type CollectActivity, type PurchaseOrder } from './activity.js';
-import { ActivityQueue, LEASE_MS } from './activity-queue.js';
+import { ActivityQueue } from './activity-queue.js';
 import { listenForTags, pageIntents } from './auto-tags.js';
 import { connectDataLayer } from './data-layer.js';
 import { batchBodies, MAX_BATCH, postBatch } from './delivery.js';
@@ -50,6 +50,8 @@ export interface Tracker {
 }
 
 const MAX_BACKOFF_MS = 5 * 60_000;
+/** When another tab holds some of the queue, how soon to look again. */
+const RECHECK_MS = 2000;
 const DATA_LAYER_COMMANDS = ['track', 'purchase', 'login', 'logout', 'grantConsent', 'revokeConsent'];
 const ignore = () => undefined;
 const warn = (error: unknown) => console.warn('Discovery Kit: the activity queue failed.', error);
@@ -166,8 +168,8 @@ export function startTracker(options: TrackerOptions): Tracker {
       await ensureProfile();
       while (consented && !stopped) {
         const { activities, leasedElsewhere } = await queue.take(MAX_BATCH);
-        // Another tab is sending some; they come back to us if its lease runs out.
-        if (leasedElsewhere > 0) retryIn = LEASE_MS;
+        // Another tab is sending some right now: look again soon, in case its send fails and it gives them back.
+        if (leasedElsewhere > 0) retryIn = RECHECK_MS;
         if (activities.length === 0) break;
         const user = currentUser();
         if (!user) throw new Error('no profile');

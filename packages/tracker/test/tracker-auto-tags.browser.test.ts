@@ -6,7 +6,7 @@ import { expect } from '@esm-bundle/chai';
 import { ACTIVITY_EVENT, type ActivityIntent } from '@discovery-kit/protocol';
 import type { CollectActivity } from '../src/activity.js';
 import type { Tracker } from '../src/tracker.js';
-import { eventually, fixture, historyOf, queued, resetTracking, startTestTracker, UNREACHABLE } from './tracker-helpers.js';
+import { eventually, fixture, historyOf, queued, resetTracking, startTestTracker, UNREACHABLE, TEST_TIMEOUT_MS } from './tracker-helpers.js';
 
 /** Starts an offline tracker with tags on, so the test can read what was queued before a second tracker delivers it. */
 async function offlineTagger(): Promise<{ profileId: string; tracker: Tracker; stop: () => void }> {
@@ -26,7 +26,8 @@ function shadowWidget(html: string): ShadowRoot {
   return root;
 }
 
-describe('tracker automatic tags', () => {
+describe('tracker automatic tags', function () {
+  this.timeout(TEST_TIMEOUT_MS);
   beforeEach(resetTracking);
   afterEach(resetTracking);
 

@@ -31,8 +31,11 @@ export async function historyOf(profileId: string): Promise<ListedActivity[]> {
   return ((await response.json()) as { data: ListedActivity[] }).data;
 }
 
+/** Per-test time limit: the machine is shared, and a test may wait for a page's worth of sends. */
+export const TEST_TIMEOUT_MS = 30_000;
+
 /** Polls `read` until `done` holds, or fails after `deadlineMs`: the test waits for the outcome itself, not a fixed time. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, deadlineMs = 5000): Promise<T> {
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, deadlineMs = 10_000): Promise<T> {
   const deadline = performance.now() + deadlineMs;
   for (;;) {
     const value = await read();

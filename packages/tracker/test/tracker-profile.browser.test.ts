@@ -1,7 +1,7 @@
 /** The tracker's profile: made by identify on the first visit, kept in the cookie, reused, renewed, joined to a customer on login. */
 import { expect } from '@esm-bundle/chai';
 import { readProfileCookie, writeProfileCookie } from '../src/profile-cookie.js';
-import { eventually, historyOf, resetTracking, startTestTracker } from './tracker-helpers.js';
+import { eventually, historyOf, resetTracking, startTestTracker, TEST_TIMEOUT_MS } from './tracker-helpers.js';
 
 interface StoredCookie {
   value: string;
@@ -10,7 +10,8 @@ interface StoredCookie {
 }
 const cookieStore = (globalThis as unknown as { cookieStore: { get(name: string): Promise<StoredCookie | null> } }).cookieStore;
 
-describe('tracker profile', () => {
+describe('tracker profile', function () {
+  this.timeout(TEST_TIMEOUT_MS);
   beforeEach(resetTracking);
   afterEach(resetTracking);
 

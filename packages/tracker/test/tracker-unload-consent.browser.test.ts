@@ -1,7 +1,7 @@
 /** Leaving the page sends by beacon; consent mode keeps the cookie, the queue and the network untouched until consent. */
 import { expect } from '@esm-bundle/chai';
 import { readProfileCookie } from '../src/profile-cookie.js';
-import { eventually, historyOf, queued, resetTracking, server, startTestTracker } from './tracker-helpers.js';
+import { eventually, historyOf, queued, resetTracking, server, startTestTracker, TEST_TIMEOUT_MS } from './tracker-helpers.js';
 
 /**
  * Every request the page makes to the companion, as "fetch /path" or "beacon /path": the browser's
@@ -30,7 +30,8 @@ function stopRecording(): void {
 /** The tracker's requests, leaving out the test's own reads of the activity listing. */
 const requestsToServer = () => requests.filter((request) => !request.endsWith('/activities'));
 
-describe('tracker on pagehide', () => {
+describe('tracker on pagehide', function () {
+  this.timeout(TEST_TIMEOUT_MS);
   beforeEach(async () => {
     await resetTracking();
     recordRequests();
@@ -77,7 +78,8 @@ describe('tracker on pagehide', () => {
   });
 });
 
-describe('tracker consent mode', () => {
+describe('tracker consent mode', function () {
+  this.timeout(TEST_TIMEOUT_MS);
   beforeEach(async () => {
     await resetTracking();
     recordRequests();
