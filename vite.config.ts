@@ -1,17 +1,49 @@
-// Builds the browser bundle into dist/sdk: discovery.js (ES module) and discovery.iife.js (classic script tag).
-import { defineConfig } from 'vite';
+/**
+ * The browser bundles, built into dist/sdk by `npm run build` (scripts/build-sdk.ts runs each one):
+ * - discovery.js: the embed (tracker + elements + Lit), ES module syntax without exports, so the same
+ *   file works in `<script src async>` and in `<script type="module">`;
+ * - discovery.iife.js: the same embed as a classic script for pages that want one explicitly;
+ * - discovery-tracker.js: the tracker alone, for shops that only record activities.
+ * Each is one self-contained file (no shared chunks: a script tag cannot import them).
+ * `vite build` alone builds discovery.js.
+ */
+import { defineConfig, type UserConfig } from 'vite';
 
-export default defineConfig({
-  build: {
-    outDir: 'dist/sdk',
-    emptyOutDir: true,
-    target: 'es2020',
-    sourcemap: true,
-    lib: {
-      entry: 'packages/tracker/src/index.ts',
-      name: 'DiscoveryKit',
-      formats: ['es', 'iife'],
-      fileName: (format) => (format === 'es' ? 'discovery.js' : 'discovery.iife.js'),
+export interface SdkBuild {
+  file: string;
+  entry: string;
+  format: 'es' | 'iife';
+}
+
+export const SDK_BUILDS: SdkBuild[] = [
+  { file: 'discovery.js', entry: 'packages/elements/src/embed.ts', format: 'es' },
+  { file: 'discovery.iife.js', entry: 'packages/elements/src/embed.ts', format: 'iife' },
+  { file: 'discovery-tracker.js', entry: 'packages/tracker/src/embed.ts', format: 'es' },
+];
+
+export function sdkConfig(sdk: SdkBuild, outDir = 'dist/sdk'): UserConfig {
+  return {
+    logLevel: 'warn',
+    // Lit's production build (no dev-mode warnings) is picked by this condition.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir,
+      emptyOutDir: false,
+      target: 'es2020',
+      sourcemap: true,
+      minify: true,
+      reportCompressedSize: false,
+      // Library mode keeps whitespace in ES output so that a bundler can tree-shake it later; these
+      // files go straight to browsers and export nothing, so they are minified fully.
+      rolldownOptions: { output: { minify: true } },
+      lib: {
+        entry: sdk.entry,
+        name: 'DiscoveryKitEmbed',
+        formats: [sdk.format],
+        fileName: () => sdk.file,
+      },
     },
-  },
-});
+  };
+}
+
+export default defineConfig(sdkConfig(SDK_BUILDS[0]!));

@@ -7,7 +7,8 @@ const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
 export default {
   files: ['packages/*/test/**/*.browser.test.ts'],
-  nodeResolve: true,
+  // Lit's production build, as the bundle ships it (and no dev-mode warning in every test's log).
+  nodeResolve: { exportConditions: ['production'] },
   concurrency: 1,
   plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.json', target: 'es2022' }), companionServerPlugin()],
   browsers: [

@@ -116,6 +116,7 @@ export class Storefront {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${name}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/shop/assets/shop.css">
 ${head}
 <script src="${o.sdkUrl ?? '/sdk/discovery.js'}" data-tracker-key="${o.trackerKey}" data-search-token="${o.searchToken}" data-currency="${o.products[0]?.currency ?? 'EUR'}" data-locale="${o.locale ?? 'en-GB'}" async></script>

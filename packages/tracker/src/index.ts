@@ -12,3 +12,5 @@ export {
   DEFAULT_LIFETIME_DAYS,
 } from './profile-cookie.js';
 export type { ProfileCookieOptions } from './profile-cookie.js';
+export { readEmbedOptions, embedScript, startEmbeddedTracker } from './embed-options.js';
+export type { EmbedOptions, EmbedGlobal } from './embed-options.js';
