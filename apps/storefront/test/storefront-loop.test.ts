@@ -6,6 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ describe('demo storefront loop in Chromium', () => {
   const problems: string[] = [];
 
   before(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: npm test installs it (scripts/ensure-chromium.mjs), or set CHROME_PATH.`);
     dir = await mkdtemp(join(tmpdir(), 'discovery-loop-'));
     const sdkDir = join(dir, 'sdk');
     await buildSdk(sdkDir);
