@@ -58,7 +58,7 @@ function catalog(count: number): CatalogIndex {
       updated: '2026-11-21T00:00:00.000Z',
     });
   }
-  return buildCatalogIndex(items, { tenantId: 'bench', version: 1 });
+  return buildCatalogIndex(items, { tenantId: 'bench', environmentId: 'prod', version: 1 });
 }
 
 const config = () =>
@@ -97,7 +97,7 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   const server = await createDiscoveryServer({ config: config(), dataDir, logger: createLogger('silent') });
   const rebuildMs = Math.round(performance.now() - started);
   const index = catalog(PRODUCTS);
-  const engine = new RecommendationEngine(server.deps.services.activities);
+  const engine = new RecommendationEngine({ activities: server.deps.services.activities });
   const rand = random(11);
   for (const strategy of ['popular', 'trending', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed', 'similar'] as const) {
     const w = widget(strategy);
@@ -163,7 +163,7 @@ async function hitRates(rows: BenchResult['rows']): Promise<void> {
     }
   }
   if (train.length > 0) await activities.recordActivities('bench', train);
-  const engine = new RecommendationEngine(activities);
+  const engine = new RecommendationEngine({ activities });
   for (const strategy of ['popular', 'also-viewed', 'bought-together', 'personalized'] as const) {
     const w = widget(strategy);
     let hits = 0;

@@ -8,18 +8,33 @@ import { toProductView, type ProductView } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 
 export interface IndexedItem {
+  /** Position in `items`: content similarity scores into arrays indexed by it instead of maps keyed by id. */
+  ordinal: number;
   item: StoredItem;
   view: ProductView;
+  /** Lower-cased values of the attributes `similar` compares (`SIMILAR_ATTRIBUTES`), '' when absent. */
+  traits: string[];
 }
 
 export interface CatalogIndex {
+  tenantId: string;
+  environmentId: string;
   version: number;
   /** Items in catalog order; variants are left out, a widget recommends products. */
   items: IndexedItem[];
   byId: Map<string, IndexedItem>;
-  byCategory: Map<string, string[]>;
-  byBrand: Map<string, string[]>;
+  /** Ordinals of the items in each (lower-cased) category and brand. */
+  byCategory: Map<string, number[]>;
+  byBrand: Map<string, number[]>;
+  /**
+   * Text neighbours from the search index per item, kept for the life of this index (it is rebuilt
+   * after any catalog write), bounded by `TEXT_CACHE_ENTRIES`.
+   */
+  textNeighbours: Map<string, Array<{ id: string; score: number }>>;
 }
+
+/** Attributes besides category and brand that make two items alike when equal. */
+export const SIMILAR_ATTRIBUTES = ['color', 'colour', 'material', 'gender'] as const;
 
 export class CatalogIndexes {
   private readonly catalog: CatalogService;
@@ -49,22 +64,29 @@ export class CatalogIndexes {
 
   private async build(tenantId: string, environmentId: string, version: number): Promise<CatalogIndex> {
     const stored = await this.catalog.allItems(tenantId, environmentId, version);
-    return buildCatalogIndex(stored, { tenantId, version });
+    return buildCatalogIndex(stored, { tenantId, environmentId, version });
   }
 }
 
-export function buildCatalogIndex(stored: readonly StoredItem[], options: { tenantId: string; version: number }): CatalogIndex {
-  const index: CatalogIndex = { version: options.version, items: [], byId: new Map(), byCategory: new Map(), byBrand: new Map() };
+export function buildCatalogIndex(stored: readonly StoredItem[], options: { tenantId: string; environmentId: string; version: number }): CatalogIndex {
+  const index: CatalogIndex = { ...options, items: [], byId: new Map(), byCategory: new Map(), byBrand: new Map(), textNeighbours: new Map() };
   for (const item of stored) {
     if (item.parentId !== undefined) continue;
-    const entry = { item, view: toProductView(item, options) };
+    const view = toProductView(item, options);
+    const traits = SIMILAR_ATTRIBUTES.map((name) => traitOf(view[name]));
+    const entry: IndexedItem = { ordinal: index.items.length, item, view, traits };
     index.items.push(entry);
     index.byId.set(item.id, entry);
-    for (const category of entry.view.categories) post(index.byCategory, category.toLowerCase(), item.id);
-    const brand = brandOf(entry.view);
-    if (brand !== undefined) post(index.byBrand, brand, item.id);
+    // A category listed twice on one item must not count twice.
+    for (const category of new Set(view.categories.map((c) => c.toLowerCase()))) post(index.byCategory, category, entry.ordinal);
+    const brand = brandOf(view);
+    if (brand !== undefined) post(index.byBrand, brand, entry.ordinal);
   }
   return index;
+}
+
+function traitOf(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value).trim().toLowerCase() : '';
 }
 
 export function brandOf(view: ProductView): string | undefined {
@@ -72,10 +94,10 @@ export function brandOf(view: ProductView): string | undefined {
   return typeof brand === 'string' && brand !== '' ? brand.toLowerCase() : undefined;
 }
 
-function post(map: Map<string, string[]>, term: string, id: string): void {
+function post(map: Map<string, number[]>, term: string, ordinal: number): void {
   const list = map.get(term);
-  if (list === undefined) map.set(term, [id]);
-  else list.push(id);
+  if (list === undefined) map.set(term, [ordinal]);
+  else list.push(ordinal);
 }
 
 function key(tenantId: string, environmentId: string): string {

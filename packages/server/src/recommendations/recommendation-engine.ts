@@ -7,7 +7,7 @@ import type { ActivityService } from '../activities/activity-service.js';
 import type { ProductView } from '../catalog/product-view.js';
 import type { StrategyName, WidgetConfig } from '../config/schema.js';
 import type { CatalogIndex } from './catalog-index.js';
-import { strategies } from './strategies.js';
+import { strategies, type TextSimilarity } from './strategies.js';
 import { compileFilters } from './widget-filters.js';
 
 /** What a recommendation's `strategy` says when neither a configured strategy nor popularity could fill a slot. */
@@ -34,9 +34,11 @@ export interface RecommendedItem {
 
 export class RecommendationEngine {
   private readonly activities: ActivityService;
+  private readonly textSimilarity: TextSimilarity | undefined;
 
-  constructor(activities: ActivityService) {
-    this.activities = activities;
+  constructor(deps: { activities: ActivityService; textSimilarity?: TextSimilarity }) {
+    this.activities = deps.activities;
+    this.textSimilarity = deps.textSimilarity;
   }
 
   /** The widget's whole list (at most `maxResults` items), best first. */
@@ -52,7 +54,8 @@ export class RecommendationEngine {
 
     const tiers: Array<{ strategy: string; run: () => Iterable<{ itemId: string; score: number }> }> = widget.strategies.map((name: StrategyName) => ({
       strategy: name,
-      run: () => strategies[name]({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: request.profileId, want: want * 3 }),
+      run: () =>
+        strategies[name]({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: request.profileId, want: want * 3, textSimilarity: this.textSimilarity }),
     }));
     tiers.push({ strategy: POPULAR_FALLBACK_STRATEGY, run: () => strategies.popular({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: undefined, want: want * 3 }) });
     tiers.push({ strategy: FALLBACK_STRATEGY, run: () => catalogOrder(index) });

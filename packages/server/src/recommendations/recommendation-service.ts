@@ -9,6 +9,7 @@ import type { CatalogService } from '../catalog/catalog-service.js';
 import type { Clock } from '../clock.js';
 import type { EnvironmentRef } from '../config/registry.js';
 import type { WidgetConfig } from '../config/schema.js';
+import type { SearchService } from '../search/search-service.js';
 import { CatalogIndexes } from './catalog-index.js';
 import { RecommendationEngine, type RecommendedItem } from './recommendation-engine.js';
 
@@ -45,9 +46,12 @@ export class RecommendationService {
   private readonly idPrefix = randomBytes(6).toString('base64url');
   private sequence = 0;
 
-  constructor(deps: { catalog: CatalogService; activities: ActivityService; clock: Clock }) {
+  constructor(deps: { catalog: CatalogService; activities: ActivityService; search: SearchService; clock: Clock }) {
     this.indexes = new CatalogIndexes(deps.catalog);
-    this.engine = new RecommendationEngine(deps.activities);
+    this.engine = new RecommendationEngine({
+      activities: deps.activities,
+      textSimilarity: (tenantId, environmentId, itemId, limit) => deps.search.similarText(tenantId, environmentId, itemId, limit),
+    });
     this.activities = deps.activities;
     this.clock = deps.clock;
   }

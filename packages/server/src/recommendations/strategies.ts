@@ -4,7 +4,7 @@
  */
 import type { ActivityService } from '../activities/activity-service.js';
 import type { StrategyName } from '../config/schema.js';
-import { brandOf, type CatalogIndex } from './catalog-index.js';
+import { brandOf, type CatalogIndex, type IndexedItem } from './catalog-index.js';
 
 export interface Candidate {
   itemId: string;
@@ -20,12 +20,14 @@ export interface StrategyInput {
   profileId: string | undefined;
   /** How many candidates are worth producing: later steps filter some out. */
   want: number;
+  /** Title likeness from the search index (`SearchService.similarText`); `similar` uses content alone without it. */
+  textSimilarity?: TextSimilarity;
 }
+
+export type TextSimilarity = (tenantId: string, environmentId: string, itemId: string, limit: number) => Array<{ id: string; score: number }>;
 
 const BUY_VERBS = ['buy', 'purchase'];
 const TRENDING_DAYS = 7;
-/** Attributes besides category and brand that make two items alike when equal. */
-const SIMILAR_ATTRIBUTES = ['color', 'colour', 'material', 'gender'];
 
 export const strategies: Record<StrategyName, (input: StrategyInput) => Candidate[]> = {
   popular: (input) => popularity(input, {}),
@@ -94,27 +96,119 @@ function personalized(input: StrategyInput): Candidate[] {
   return sorted(scores);
 }
 
-/** Content similarity: two points per shared category, two for the brand, one per equal attribute. */
-function similar({ index, productIds, want }: StrategyInput): Candidate[] {
-  const scores = new Map<string, number>();
-  for (const productId of productIds) {
+/**
+ * `similar`: how alike each item is to each `$productId`, a blend of two scores each normalised to
+ * [0, 1] for that seed:
+ * - content: 2 points per shared category, 2 for the brand, 1 per equal `SIMILAR_ATTRIBUTES` value,
+ *   over the most the seed could share (so an item sharing everything scores 1); only items sharing a
+ *   category or the brand are scored, as before;
+ * - text: the search index's title likeness (`similarText`), over the seed's best text match.
+ * The blend is `CONTENT_WEIGHT * content + TEXT_WEIGHT * text`; text weighs more because a shared
+ * category ("Bath & Body") says less about what a product *is* than shared title words ("hot water
+ * bottle"). With several seeds the per-seed blends add up, so each seed's bonuses count once per seed
+ * and an item like several seeds ranks above one like a single seed.
+ */
+function similar(input: StrategyInput): Candidate[] {
+  const { index } = input;
+  const scratch = scratchFor(index);
+  const touched: number[] = [];
+  for (const productId of new Set(input.productIds)) {
     const source = index.byId.get(productId);
-    if (source === undefined) continue;
-    const add = (id: string, points: number) => scores.set(id, (scores.get(id) ?? 0) + points);
-    for (const category of source.view.categories) for (const id of index.byCategory.get(category.toLowerCase()) ?? []) add(id, 2);
-    const brand = brandOf(source.view);
-    if (brand !== undefined) for (const id of index.byBrand.get(brand) ?? []) add(id, 2);
-    for (const [id, points] of scores) {
-      const other = index.byId.get(id)!.view;
-      let extra = 0;
-      for (const attribute of SIMILAR_ATTRIBUTES) {
-        const value = source.view[attribute];
-        if (value !== undefined && value !== '' && other[attribute] === value) extra += 1;
-      }
-      if (extra > 0) scores.set(id, points + extra);
-    }
+    if (source !== undefined) scoreAgainst(input, source, scratch, touched);
   }
-  return sorted(scores).slice(0, Math.max(want, 1) * 4);
+  const keep = Math.max(input.want, 1) * 4;
+  const best = topOrdinals(scratch.total, touched, keep).map((ordinal) => ({ itemId: index.items[ordinal]!.item.id, score: round6(scratch.total[ordinal]!) }));
+  for (const ordinal of touched) scratch.total[ordinal] = 0;
+  return best;
+}
+
+/** Weights of the two halves of `similar` (they sum to 1, so one seed's blend stays within [0, 1]). */
+export const CONTENT_WEIGHT = 0.4;
+export const TEXT_WEIGHT = 0.6;
+/** How many text neighbours of a seed the search index is asked for. */
+const TEXT_NEIGHBOURS = 100;
+/** Text neighbours kept per catalog index (one entry per seed product asked about). */
+const TEXT_CACHE_ENTRIES = 20_000;
+
+interface Scratch {
+  /** Content points of the seed being scored, by ordinal; zeroed again after each seed. */
+  content: Float64Array;
+  /** Blended score summed over seeds, by ordinal; zeroed after each request. */
+  total: Float64Array;
+}
+
+const scratches = new WeakMap<CatalogIndex, Scratch>();
+
+/** Reused per index: a request allocates no array the size of the catalog. Requests run one at a time (synchronously). */
+function scratchFor(index: CatalogIndex): Scratch {
+  let scratch = scratches.get(index);
+  if (scratch === undefined) {
+    scratch = { content: new Float64Array(index.items.length), total: new Float64Array(index.items.length) };
+    scratches.set(index, scratch);
+  }
+  return scratch;
+}
+
+function scoreAgainst(input: StrategyInput, source: IndexedItem, scratch: Scratch, touched: number[]): void {
+  const { index } = input;
+  const { content, total } = scratch;
+  const seen: number[] = [];
+  const add = (ordinal: number, points: number) => {
+    if (content[ordinal] === 0) seen.push(ordinal);
+    content[ordinal] += points;
+  };
+  const categories = new Set(source.view.categories.map((c) => c.toLowerCase()));
+  for (const category of categories) for (const ordinal of index.byCategory.get(category) ?? []) add(ordinal, 2);
+  const brand = brandOf(source.view);
+  if (brand !== undefined) for (const ordinal of index.byBrand.get(brand) ?? []) add(ordinal, 2);
+  const traits = source.traits.map((value, position) => ({ value, position })).filter((t) => t.value !== '');
+  const most = 2 * categories.size + (brand === undefined ? 0 : 2) + traits.length;
+  for (const ordinal of seen) {
+    const other = index.items[ordinal]!.traits;
+    let points = content[ordinal]!;
+    for (const trait of traits) if (other[trait.position] === trait.value) points += 1;
+    content[ordinal] = 0;
+    if (ordinal === source.ordinal) continue;
+    if (total[ordinal] === 0) touched.push(ordinal);
+    total[ordinal] += (CONTENT_WEIGHT * points) / most;
+  }
+  const neighbours = textNeighbours(input, source);
+  const best = neighbours[0]?.score ?? 0;
+  if (best <= 0) return;
+  for (const neighbour of neighbours) {
+    const entry = index.byId.get(neighbour.id);
+    if (entry === undefined || entry.ordinal === source.ordinal || neighbour.score <= 0) continue;
+    if (total[entry.ordinal] === 0) touched.push(entry.ordinal);
+    total[entry.ordinal] += (TEXT_WEIGHT * neighbour.score) / best;
+  }
+}
+
+function textNeighbours(input: StrategyInput, source: IndexedItem): Array<{ id: string; score: number }> {
+  const { index, textSimilarity } = input;
+  if (textSimilarity === undefined) return [];
+  const cached = index.textNeighbours.get(source.item.id);
+  if (cached !== undefined) return cached;
+  const found = textSimilarity(index.tenantId, index.environmentId, source.item.id, TEXT_NEIGHBOURS);
+  // Nothing found may mean the search index is still being built: asked again next time.
+  if (found.length === 0) return found;
+  if (index.textNeighbours.size >= TEXT_CACHE_ENTRIES) index.textNeighbours.delete(index.textNeighbours.keys().next().value!);
+  index.textNeighbours.set(source.item.id, found);
+  return found;
+}
+
+/** The `keep` best ordinals, best first, ties in catalog order: a threshold from a numeric sort, then a small sort. */
+function topOrdinals(scores: Float64Array, ordinals: readonly number[], keep: number): number[] {
+  if (ordinals.length === 0) return [];
+  let chosen = ordinals;
+  if (ordinals.length > keep) {
+    const values = Float64Array.from(ordinals, (o) => scores[o]!).sort();
+    const threshold = values[values.length - keep]!;
+    chosen = ordinals.filter((o) => scores[o]! >= threshold);
+  }
+  return [...chosen].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, keep);
+}
+function round6(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
 }
 
 function sorted(scores: Map<string, number>): Candidate[] {
