@@ -12,8 +12,6 @@ export interface IndexedItem {
   ordinal: number;
   item: StoredItem;
   view: ProductView;
-  /** Lower-cased values of the attributes `similar` compares (`SIMILAR_ATTRIBUTES`), '' when absent. */
-  traits: string[];
 }
 
 export interface CatalogIndex {
@@ -26,6 +24,11 @@ export interface CatalogIndex {
   /** Ordinals of the items in each (lower-cased) category and brand. */
   byCategory: Map<string, number[]>;
   byBrand: Map<string, number[]>;
+  /**
+   * Per `SIMILAR_ATTRIBUTES` entry, each item's value as a small integer (0 when absent), so that
+   * `similar` compares numbers in one array rather than strings on thousands of objects.
+   */
+  traitCodes: Int32Array[];
   /**
    * Text neighbours from the search index per item, kept for the life of this index (it is rebuilt
    * after any catalog write), bounded by `TEXT_CACHE_ENTRIES`.
@@ -69,12 +72,21 @@ export class CatalogIndexes {
 }
 
 export function buildCatalogIndex(stored: readonly StoredItem[], options: { tenantId: string; environmentId: string; version: number }): CatalogIndex {
-  const index: CatalogIndex = { ...options, items: [], byId: new Map(), byCategory: new Map(), byBrand: new Map(), textNeighbours: new Map() };
-  for (const item of stored) {
-    if (item.parentId !== undefined) continue;
+  const products = stored.filter((item) => item.parentId === undefined);
+  const traitCodes = SIMILAR_ATTRIBUTES.map(() => new Int32Array(products.length));
+  const codes = SIMILAR_ATTRIBUTES.map(() => new Map<string, number>());
+  const index: CatalogIndex = { ...options, items: [], byId: new Map(), byCategory: new Map(), byBrand: new Map(), traitCodes, textNeighbours: new Map() };
+  for (const item of products) {
     const view = toProductView(item, options);
-    const traits = SIMILAR_ATTRIBUTES.map((name) => traitOf(view[name]));
-    const entry: IndexedItem = { ordinal: index.items.length, item, view, traits };
+    const entry: IndexedItem = { ordinal: index.items.length, item, view };
+    SIMILAR_ATTRIBUTES.forEach((name, position) => {
+      const value = traitOf(view[name]);
+      if (value === '') return;
+      const known = codes[position]!;
+      let code = known.get(value);
+      if (code === undefined) known.set(value, (code = known.size + 1));
+      traitCodes[position]![entry.ordinal] = code;
+    });
     index.items.push(entry);
     index.byId.set(item.id, entry);
     // A category listed twice on one item must not count twice.

@@ -153,20 +153,27 @@ function scoreAgainst(input: StrategyInput, source: IndexedItem, scratch: Scratc
   const { index } = input;
   const { content, total } = scratch;
   const seen: number[] = [];
-  const add = (ordinal: number, points: number) => {
-    if (content[ordinal] === 0) seen.push(ordinal);
-    content[ordinal] += points;
-  };
   const categories = new Set(source.view.categories.map((c) => c.toLowerCase()));
-  for (const category of categories) for (const ordinal of index.byCategory.get(category) ?? []) add(ordinal, 2);
   const brand = brandOf(source.view);
-  if (brand !== undefined) for (const ordinal of index.byBrand.get(brand) ?? []) add(ordinal, 2);
-  const traits = source.traits.map((value, position) => ({ value, position })).filter((t) => t.value !== '');
+  const postings: number[][] = [];
+  for (const category of categories) postings.push(index.byCategory.get(category) ?? []);
+  if (brand !== undefined) postings.push(index.byBrand.get(brand) ?? []);
+  for (const posting of postings) {
+    for (let k = 0; k < posting.length; k++) {
+      const ordinal = posting[k]!;
+      if (content[ordinal] === 0) seen.push(ordinal);
+      content[ordinal] += 2;
+    }
+  }
+  const traits = index.traitCodes.filter((codes) => codes[source.ordinal] !== 0);
   const most = 2 * categories.size + (brand === undefined ? 0 : 2) + traits.length;
-  for (const ordinal of seen) {
-    const other = index.items[ordinal]!.traits;
-    let points = content[ordinal]!;
-    for (const trait of traits) if (other[trait.position] === trait.value) points += 1;
+  for (const codes of traits) {
+    const wanted = codes[source.ordinal];
+    for (let k = 0; k < seen.length; k++) if (codes[seen[k]!] === wanted) content[seen[k]!] += 1;
+  }
+  for (let k = 0; k < seen.length; k++) {
+    const ordinal = seen[k]!;
+    const points = content[ordinal]!;
     content[ordinal] = 0;
     if (ordinal === source.ordinal) continue;
     if (total[ordinal] === 0) touched.push(ordinal);
@@ -201,7 +208,9 @@ function topOrdinals(scores: Float64Array, ordinals: readonly number[], keep: nu
   if (ordinals.length === 0) return [];
   let chosen = ordinals;
   if (ordinals.length > keep) {
-    const values = Float64Array.from(ordinals, (o) => scores[o]!).sort();
+    const values = new Float64Array(ordinals.length);
+    for (let k = 0; k < ordinals.length; k++) values[k] = scores[ordinals[k]!]!;
+    values.sort();
     const threshold = values[values.length - keep]!;
     chosen = ordinals.filter((o) => scores[o]! >= threshold);
   }
