@@ -28,7 +28,6 @@ export interface RecommendedItem {
   itemId: string;
   strategy: string;
   score: number;
-  distribution: number;
   product: ProductView;
 }
 
@@ -84,8 +83,7 @@ export class RecommendationEngine {
         chosen.push({ itemId: p.itemId, strategy: tier.strategy, score: round(tierBase + p.boosted / (p.boosted + 1)), product: p.product });
       }
     }
-    const total = chosen.reduce((sum, c) => sum + c.score, 0);
-    return chosen.map((c) => ({ ...c, distribution: total === 0 ? 0 : round(c.score / total) }));
+    return chosen;
   }
 }
 

@@ -62,6 +62,8 @@ export class RecommendationService {
     const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan });
     const id = `r_${this.idPrefix}${(this.sequence++).toString(36)}`;
     const page = list.slice(query.offset, query.offset + (query.limit ?? widget.maxResults));
+    // Distribution is over the page returned, so a carousel showing the page can size or weight its slots.
+    const pageTotal = page.reduce((sum, r) => sum + r.score, 0);
     await this.activities.registerRecommendation(tenant.id, id, {
       widgetId: widget.id,
       ...(query.profileId === undefined ? {} : { profileId: query.profileId }),
@@ -69,7 +71,7 @@ export class RecommendationService {
     });
     return {
       id,
-      recommendations: page.map((r, i) => ({ id: `${id}-${query.offset + i + 1}`, strategy: r.strategy, score: r.score, distribution: r.distribution, product: r.product })),
+      recommendations: page.map((r, i) => ({ id: `${id}-${query.offset + i + 1}`, strategy: r.strategy, score: r.score, distribution: distribution(r.score, pageTotal), product: r.product })),
       pagination: { total: list.length },
       widget: { title: widget.title, attributes: widget.attributes, minResults: widget.minResults },
     };
@@ -87,4 +89,9 @@ export class RecommendationService {
     this.emailLists.set(key, { expiresAt: now + query.ref.widget.emailCacheMinutes * 60_000, response });
     return response;
   }
+}
+
+/** Each item's share of the page's total score, rounded to 6 places (the shares sum to 1 within rounding). */
+function distribution(score: number, total: number): number {
+  return total === 0 ? 0 : Math.round((score / total) * 1e6) / 1e6;
 }
