@@ -10,7 +10,10 @@ import type { Clock } from '../clock.js';
 import type { EnvironmentRef } from '../config/registry.js';
 import type { WidgetConfig } from '../config/schema.js';
 import type { SearchService } from '../search/search-service.js';
+import type { ProductView } from '../catalog/product-view.js';
+import type { DocumentStore } from '../store/document-store.js';
 import { CatalogIndexes } from './catalog-index.js';
+import { EmailLists } from './email-lists.js';
 import { RecommendationEngine, type RecommendedItem } from './recommendation-engine.js';
 
 export interface RecommendationResponse {
@@ -29,24 +32,23 @@ export interface RecommendationQuery {
   limit: number | undefined;
 }
 
-interface CachedList {
-  expiresAt: number;
-  response: RecommendationResponse;
+/** What an e-mail's links read: the response id and the product at each 1-based position (index 0 is slot 1). */
+export interface EmailSlots {
+  id: string;
+  slots: Array<ProductView | undefined>;
 }
-
-/** Bounds the e-mail cache: one entry per (widget, user) opened in a mail. */
-const MAX_EMAIL_ENTRIES = 100_000;
 
 export class RecommendationService {
   readonly indexes: CatalogIndexes;
   readonly engine: RecommendationEngine;
   private readonly activities: ActivityService;
   private readonly clock: Clock;
-  private readonly emailLists = new Map<string, CachedList>();
+  private readonly emailLists: EmailLists;
   private readonly idPrefix = randomBytes(6).toString('base64url');
   private sequence = 0;
 
-  constructor(deps: { catalog: CatalogService; activities: ActivityService; search: SearchService; clock: Clock }) {
+  constructor(deps: { catalog: CatalogService; activities: ActivityService; search: SearchService; store: DocumentStore; clock: Clock }) {
+    this.emailLists = new EmailLists(deps.store);
     this.indexes = new CatalogIndexes(deps.catalog);
     this.engine = new RecommendationEngine({
       activities: deps.activities,
@@ -77,17 +79,25 @@ export class RecommendationService {
     };
   }
 
-  /** The list behind an e-mail: the same for photo.png and redirect.html until it expires (or `nocache`). */
-  async emailList(query: RecommendationQuery & { userKey: string; nocache: boolean }): Promise<RecommendationResponse> {
-    const key = `${query.ref.tenant.id}\u0000${query.ref.widget.id}\u0000${query.userKey}`;
+  /**
+   * The list behind an e-mail: the same for photo.png and redirect.html until it expires (or `nocache`),
+   * across restarts. A slot whose item has left the active catalog since is empty.
+   */
+  async emailList(query: RecommendationQuery & { userKey: string; nocache: boolean }): Promise<EmailSlots> {
+    const { tenant, environment, widget } = query.ref;
+    const key = `${environment.id}/${widget.id}/${query.userKey}`;
     const now = this.clock.now();
-    const cached = this.emailLists.get(key);
-    if (!query.nocache && cached !== undefined && cached.expiresAt > now) return cached.response;
+    const cached = query.nocache ? undefined : await this.emailLists.get(tenant.id, key, now);
+    if (cached !== undefined) {
+      const index = await this.indexes.active(tenant.id, environment.id);
+      return { id: cached.id, slots: cached.items.map((item) => index?.byId.get(item.itemId)?.view) };
+    }
     const response = await this.recommend(query);
-    this.emailLists.delete(key);
-    if (this.emailLists.size >= MAX_EMAIL_ENTRIES) this.emailLists.delete(this.emailLists.keys().next().value!);
-    this.emailLists.set(key, { expiresAt: now + query.ref.widget.emailCacheMinutes * 60_000, response });
-    return response;
+    if (widget.emailCacheMinutes > 0) {
+      const items = response.recommendations.map((r) => ({ itemId: r.product._id.original_id, strategy: r.strategy, score: r.score, distribution: r.distribution }));
+      await this.emailLists.put(tenant.id, key, { id: response.id, expiresAt: now + widget.emailCacheMinutes * 60_000, items, total: response.pagination.total }, now);
+    }
+    return { id: response.id, slots: response.recommendations.map((r) => r.product) };
   }
 }
 

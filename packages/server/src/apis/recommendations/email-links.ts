@@ -3,15 +3,16 @@
  * redirect.html (sends the shopper on and records a click-on-reco). Both read the same cached list.
  */
 import type { Context } from 'koa';
-import type { RecommendationResponse } from '../../recommendations/recommendation-service.js';
+import type { ProductView } from '../../catalog/product-view.js';
+import type { EmailSlots } from '../../recommendations/recommendation-service.js';
 
 /** A transparent 1×1 PNG: an empty slot in a mail shows nothing rather than a broken-image icon. */
 export const PLACEHOLDER_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
-/** The item at a 1-based position, or undefined for an index past the list or not a number. */
-export function slotAt(response: RecommendationResponse, index: string): RecommendationResponse['recommendations'][number] | undefined {
+/** The item at a 1-based position, or undefined for an index past the list, an emptied slot, or not a number. */
+export function slotAt(list: EmailSlots, index: string): ProductView | undefined {
   if (!/^\d+$/.test(index)) return undefined;
-  return response.recommendations[Number(index) - 1];
+  return list.slots[Number(index) - 1];
 }
 
 export function sendPhoto(ctx: Context, photo: string | undefined): void {

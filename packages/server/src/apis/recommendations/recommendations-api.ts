@@ -68,10 +68,10 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const response = await recommendations.emailList({ ref, profileId, ...params, offset: 0, limit: undefined, userKey: `${user.kind}:${source}:${userId}` });
     const slot = slotAt(response, index);
     if (file === 'photo.png') {
-      sendPhoto(ctx, slot?.product.photo || undefined);
+      sendPhoto(ctx, slot?.photo || undefined);
       return;
     }
-    if (slot === undefined || slot.product.url === '') {
+    if (slot === undefined || slot.url === '') {
       sendRedirect(ctx, ref.widget.fallbackUrl ?? '/');
       return;
     }
@@ -84,14 +84,14 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
         source: 'tracker',
         verb: 'click-on-reco',
         type: 'product',
-        itemId: slot.product._id.original_id,
+        itemId: slot._id.original_id,
         timestamp: deps.clock.now(),
         widgetId: ref.widget.id,
         recommendationId: response.id,
         ...(user.kind === 'datasource' ? { datasourceId: source } : {}),
       },
     ]);
-    sendRedirect(ctx, slot.product.url);
+    sendRedirect(ctx, slot.url);
   }
 
   return { name: 'recommendations', mount: 'base', router, public: true };
