@@ -1,7 +1,10 @@
 /** What recommendations must keep across a real restart of the server on the same data directory. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatRecommendationId, parseRecommendationId } from '../src/activities/recommendation-ledger.js';
+import { ID_BLOCK_SIZE } from '../src/recommendations/recommendation-ids.js';
 import { ManualClock } from '../src/clock.js';
 import { call, makeDataDir, startTestServer, type TestServer } from './support/test-server.js';
 import { loadCatalog, recommendationConfig, TENANT } from './support/recommendation-fixture.js';
@@ -66,5 +69,31 @@ describe('recommendations across a restart', () => {
       call(`${tracker}/activity`, { json: { activity: { profile: identified.body.profile.id, verb: 'click-on-reco', original_id: 'shoe-1', recommendationId } } });
     assert.equal((await click(body.id)).status, 200);
     assert.equal((await click('r_never-issued')).status, 400);
+  });
+
+  it('the ledger grows by one line per block of ids, not per response', async () => {
+    const ledgerLines = async () => {
+      const dir = join(dataDir, 'activities', TENANT);
+      let count = 0;
+      for (const file of await readdir(dir)) {
+        const text = await readFile(join(dir, file), 'utf8');
+        count += text.split('\n').filter((line) => line.includes('"kind":"recommendation"')).length;
+      }
+      return count;
+    };
+    await restart();
+    const before = await ledgerLines();
+    const ids = new Set<string>();
+    for (let i = 0; i < 40; i++) ids.add((await get('/widget/w-popular/recommendations')).body.id);
+    assert.equal(ids.size, 40);
+    assert.equal((await ledgerLines()) - before, 1);
+    // An id past the reserved block was never issued.
+    const parsed = parseRecommendationId([...ids][0]!)!;
+    const tracker = `${server.url}/tracker/tenant-a-tracker`;
+    const identified = await call(`${tracker}/identify`, { json: { profile: {} } });
+    const click = (recommendationId: string) =>
+      call(`${tracker}/activity`, { json: { activity: { profile: identified.body.profile.id, verb: 'click-on-reco', original_id: 'shoe-1', recommendationId } } });
+    assert.equal((await click([...ids][39]!)).status, 200);
+    assert.equal((await click(formatRecommendationId(parsed.prefix, parsed.n + ID_BLOCK_SIZE + 5))).status, 400);
   });
 });

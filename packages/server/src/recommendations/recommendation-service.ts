@@ -1,9 +1,8 @@
 /**
- * The recommendation service the API calls: resolves the catalog index, runs the engine, registers the
- * response id in the activity log (click-on-reco and `sourceId` refer to it), and keeps the per-user
- * lists behind e-mail photo and redirect links stable for the widget's `emailCacheMinutes`.
+ * The recommendation service the API calls: resolves the catalog index, runs the engine, issues the
+ * response id from a block reserved in the activity log (click-on-reco and `sourceId` refer to it),
+ * and keeps the per-user lists behind e-mail photo and redirect links for the widget's `emailCacheMinutes`.
  */
-import { randomBytes } from 'node:crypto';
 import type { ActivityService } from '../activities/activity-service.js';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import type { Clock } from '../clock.js';
@@ -14,6 +13,7 @@ import type { ProductView } from '../catalog/product-view.js';
 import type { DocumentStore } from '../store/document-store.js';
 import { CatalogIndexes } from './catalog-index.js';
 import { EmailLists } from './email-lists.js';
+import { RecommendationIds } from './recommendation-ids.js';
 import { RecommendationEngine, type RecommendedItem } from './recommendation-engine.js';
 
 export interface RecommendationResponse {
@@ -41,20 +41,18 @@ export interface EmailSlots {
 export class RecommendationService {
   readonly indexes: CatalogIndexes;
   readonly engine: RecommendationEngine;
-  private readonly activities: ActivityService;
   private readonly clock: Clock;
   private readonly emailLists: EmailLists;
-  private readonly idPrefix = randomBytes(6).toString('base64url');
-  private sequence = 0;
+  private readonly ids: RecommendationIds;
 
   constructor(deps: { catalog: CatalogService; activities: ActivityService; search: SearchService; store: DocumentStore; clock: Clock }) {
     this.emailLists = new EmailLists(deps.store);
+    this.ids = new RecommendationIds(deps);
     this.indexes = new CatalogIndexes(deps.catalog);
     this.engine = new RecommendationEngine({
       activities: deps.activities,
       textSimilarity: (tenantId, environmentId, itemId, limit) => deps.search.similarText(tenantId, environmentId, itemId, limit),
     });
-    this.activities = deps.activities;
     this.clock = deps.clock;
   }
 
@@ -62,15 +60,10 @@ export class RecommendationService {
     const { tenant, environment, widget } = query.ref;
     const index = await this.indexes.active(tenant.id, environment.id);
     const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan });
-    const id = `r_${this.idPrefix}${(this.sequence++).toString(36)}`;
+    const id = await this.ids.issue(tenant.id);
     const page = list.slice(query.offset, query.offset + (query.limit ?? widget.maxResults));
     // Distribution is over the page returned, so a carousel showing the page can size or weight its slots.
     const pageTotal = page.reduce((sum, r) => sum + r.score, 0);
-    await this.activities.registerRecommendation(tenant.id, id, {
-      widgetId: widget.id,
-      ...(query.profileId === undefined ? {} : { profileId: query.profileId }),
-      itemIds: page.map((r) => r.itemId),
-    });
     return {
       id,
       recommendations: page.map((r, i) => ({ id: `${id}-${query.offset + i + 1}`, strategy: r.strategy, score: r.score, distribution: distribution(r.score, pageTotal), product: r.product })),
