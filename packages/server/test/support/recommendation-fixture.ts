@@ -31,6 +31,8 @@ export function recommendationConfig(): Record<string, unknown> {
 export interface Product {
   id: string;
   title?: string;
+  url?: string;
+  photo?: string;
   categories: string;
   brand: string;
   color?: string;

@@ -15,10 +15,34 @@ export function slotAt(list: EmailSlots, index: string): ProductView | undefined
   return list.slots[Number(index) - 1];
 }
 
-export function sendPhoto(ctx: Context, photo: string | undefined): void {
+/**
+ * An absolute http(s) URL to send a browser to, or undefined when the value must not be followed.
+ * Absolute http(s) URLs pass; a site path (`/img/x.jpg`) resolves against `base` and must stay on
+ * its origin (`/\\evil.example` would not); anything else (`javascript:`, `//host`, `img/x.jpg`) is refused.
+ */
+export function followableUrl(value: string | undefined, base: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  // URL parsers drop tabs and newlines inside a value; such a value is refused rather than guessed at.
+  if (/[\u0000-\u001f\u007f]/.test(value)) return undefined;
+  let url: URL;
+  try {
+    if (/^https?:\/\//i.test(value)) url = new URL(value);
+    else if (/^\/(?![/\\])/.test(value)) {
+      url = new URL(value, base);
+      if (url.origin !== new URL(base).origin) return undefined;
+    } else return undefined;
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+}
+
+/** `base` resolves site-relative photos (the widget's shopUrl, else the server's public URL). */
+export function sendPhoto(ctx: Context, photo: string | undefined, base: string): void {
   ctx.set('Cache-Control', 'private, max-age=300');
-  if (photo !== undefined && /^https?:\/\//i.test(photo)) {
-    ctx.redirect(photo);
+  const remote = followableUrl(photo, base);
+  if (remote !== undefined) {
+    ctx.redirect(remote);
     return;
   }
   // The product view only lets inline images through; the demo catalog's are URL-encoded SVG, others base64.
@@ -44,7 +68,7 @@ function decodeInline(base64: boolean, data: string): Buffer | undefined {
   }
 }
 
-/** Only absolute http(s) URLs and site paths are followed; the product view already blanks anything else. */
+/** Callers pass a `followableUrl` or a configured fallback. */
 export function sendRedirect(ctx: Context, url: string): void {
   ctx.set('Cache-Control', 'no-store');
   ctx.redirect(url);
