@@ -52,32 +52,57 @@ export class CatalogIndexes {
     });
   }
 
-  /** The index of the active catalog, or undefined when the environment has none. */
+  /**
+   * The index of the active catalog plus the older item API's items (version 0), or undefined when the
+   * environment has neither.
+   */
   async active(tenantId: string, environmentId: string): Promise<CatalogIndex | undefined> {
     const record = await this.catalog.catalogs.active(tenantId, environmentId);
-    if (record === undefined) return undefined;
+    const version = record?.version ?? NO_CATALOG;
     const k = key(tenantId, environmentId);
     let index = this.built.get(k);
     const current = index === undefined ? undefined : await index;
-    if (current !== undefined && current.version === record.version) return current;
-    index = this.build(tenantId, environmentId, record.version);
+    if (index !== undefined && (current === undefined || current.version === version) && this.built.get(k) === index) return current;
+    index = this.build(tenantId, environmentId, version);
     this.built.set(k, index);
     return index;
   }
 
-  private async build(tenantId: string, environmentId: string, version: number): Promise<CatalogIndex> {
-    const stored = await this.catalog.allItems(tenantId, environmentId, version);
-    return buildCatalogIndex(stored, { tenantId, environmentId, version });
+  private async build(tenantId: string, environmentId: string, version: number): Promise<CatalogIndex | undefined> {
+    const stored = version === NO_CATALOG ? [] : await this.catalog.allItems(tenantId, environmentId, version);
+    // The older API keeps its live items at version 0 (its other versions build the next catalog).
+    const legacy = await this.catalog.allLegacyItems(tenantId, environmentId, 0);
+    if (version === NO_CATALOG && legacy.length === 0) return undefined;
+    return buildCatalogIndex(stored, { tenantId, environmentId, version }, legacy);
   }
 }
 
-export function buildCatalogIndex(stored: readonly StoredItem[], options: { tenantId: string; environmentId: string; version: number }): CatalogIndex {
-  const products = stored.filter((item) => item.parentId === undefined);
+/** The index version when only older-API items exist. */
+const NO_CATALOG = -1;
+
+/**
+ * `legacy` are older-item-API items: recommended alongside the catalog's, with version 0 in their view.
+ * An id the catalog already has (or an earlier legacy item in another context) keeps the first item.
+ */
+export function buildCatalogIndex(
+  stored: readonly StoredItem[],
+  options: { tenantId: string; environmentId: string; version: number },
+  legacy: readonly StoredItem[] = [],
+): CatalogIndex {
+  const seen = new Set<string>();
+  const products: Array<{ item: StoredItem; version: number }> = [];
+  for (const [items, version] of [[stored, options.version], [legacy, 0]] as const) {
+    for (const item of items) {
+      if (item.parentId !== undefined || seen.has(item.id)) continue;
+      seen.add(item.id);
+      products.push({ item, version });
+    }
+  }
   const traitCodes = SIMILAR_ATTRIBUTES.map(() => new Int32Array(products.length));
   const codes = SIMILAR_ATTRIBUTES.map(() => new Map<string, number>());
   const index: CatalogIndex = { ...options, items: [], byId: new Map(), byCategory: new Map(), byBrand: new Map(), traitCodes, textNeighbours: new Map() };
-  for (const item of products) {
-    const view = toProductView(item, options);
+  for (const { item, version } of products) {
+    const view = toProductView(item, { tenantId: options.tenantId, version });
     const entry: IndexedItem = { ordinal: index.items.length, item, view };
     SIMILAR_ATTRIBUTES.forEach((name, position) => {
       const value = traitOf(view[name]);
