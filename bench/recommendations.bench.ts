@@ -7,6 +7,8 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import type { Benchmark, BenchResult } from './run.js';
 import { heapUsedMb, measure, round } from './harness.js';
@@ -20,6 +22,14 @@ import { buildCatalogIndex, type CatalogIndex } from '../packages/server/src/rec
 import { RecommendationEngine } from '../packages/server/src/recommendations/recommendation-engine.js';
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/** Heap after a full collection, so figures compare between runs (the bench is not started with --expose-gc). */
+function settledHeapMb(): number {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  gc();
+  return heapUsedMb();
+}
 const PRODUCTS = 100_000;
 const LOGGED = 1_000_000;
 const CLUSTER = 50;
@@ -111,10 +121,11 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-recs-'));
   const now = Date.now();
   await writeLog(dataDir, now);
+  const heapBaseline = settledHeapMb();
   const started = performance.now();
   const server = await createDiscoveryServer({ config: config(), dataDir, logger: createLogger('silent') });
   const rebuildMs = Math.round(performance.now() - started);
-  const heapAfterRebuild = heapUsedMb();
+  const heapAfterRebuild = settledHeapMb();
   const loadStarted = performance.now();
   await loadCatalog(server, PRODUCTS);
   const loadMs = Math.round(performance.now() - loadStarted);
@@ -145,8 +156,8 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   const search = server.deps.services.search;
   const text = await measure(2000, () => search.similarText('bench', 'prod', `sku-${Math.floor(rand() * PRODUCTS)}`, 100));
   rows.push({ case: 'search similarText alone', 'median ms': text.medianMs, 'p99 ms': text.p99Ms, 'hit@10': '-', note: 'SearchService (search owner), 100 neighbours' });
-  rows.push({ case: 'aggregates rebuilt from the log', 'median ms': rebuildMs, 'p99 ms': '-', 'hit@10': '-', note: `heap ${heapAfterRebuild} MB after the rebuild` });
-  rows.push({ case: 'catalog loaded, promoted, indexed', 'median ms': loadMs, 'p99 ms': '-', 'hit@10': '-', note: `heap ${heapUsedMb()} MB with catalog, search and recommendation indexes` });
+  rows.push({ case: 'aggregates rebuilt from the log', 'median ms': rebuildMs, 'p99 ms': '-', 'hit@10': '-', note: `heap ${heapAfterRebuild} MB after the rebuild (${heapBaseline} MB before the server)` });
+  rows.push({ case: 'catalog loaded, promoted, indexed', 'median ms': loadMs, 'p99 ms': '-', 'hit@10': '-', note: `heap ${settledHeapMb()} MB with catalog, search and recommendation indexes` });
   await server.close();
   await rm(dataDir, { recursive: true, force: true });
 }

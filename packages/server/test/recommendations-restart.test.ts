@@ -60,6 +60,29 @@ describe('recommendations across a restart', () => {
     assert.equal(later.headers.get('location'), 'https://img.example/sock-1.png');
   });
 
+  it('a list stored after others expired prunes them from its document', async () => {
+    const dir = join(dataDir, 'documents', 'tenants', TENANT, 'recommendation-email-lists');
+    for (let u = 0; u < 20; u++) await get(`/widget/w-mail/recommendations/crm/old-${u}/1/photo.png`, { redirect: 'manual' });
+    clock.advance(61 * 60_000);
+    for (let u = 0; u < 20; u++) await get(`/widget/w-mail/recommendations/crm/new-${u}/1/photo.png`, { redirect: 'manual' });
+    await server.server.deps.store.flush();
+    let lists = 0;
+    let checked = 0;
+    for (const file of await readdir(dir)) {
+      const { lists: stored } = JSON.parse(await readFile(join(dir, file), 'utf8')) as { lists: Record<string, { expiresAt: number }> };
+      const entries = Object.entries(stored);
+      lists += entries.length;
+      // Every shard written after the expiry holds only live lists; one never written since may keep old ones.
+      if (entries.some(([key]) => key.endsWith(':crm:new-0') || /:crm:new-\d+$/.test(key))) {
+        checked++;
+        assert.deepEqual(entries.filter(([, e]) => e.expiresAt <= clock.now()).map(([key]) => key), [], file);
+      }
+    }
+    assert.ok(lists >= 20, String(lists));
+    assert.ok(checked > 0);
+    assert.ok(lists < 40, `expired lists pruned: ${lists} left`);
+  });
+
   it('recommendation ids issued before a restart are still accepted in click-on-reco after it', async () => {
     const { body } = await get('/widget/w-popular/recommendations');
     await restart();

@@ -1,7 +1,9 @@
 /**
- * The lists behind e-mail photo.png and redirect.html links, one per (widget, user), kept in a small
- * per-tenant document so that a restart between the photo and the click does not change the item.
+ * The lists behind e-mail photo.png and redirect.html links, one per (widget, user), kept in small
+ * per-tenant documents so that a restart between the photo and the click does not change the item.
  * Only ids and scores are stored; products are read from the active catalog when a link is opened.
+ * A tenant's lists are spread over `SHARDS` documents by key, so that storing one list during a
+ * campaign rewrites a sixteenth of them, not all.
  */
 import type { DocumentStore, StoredDocument } from '../store/document-store.js';
 
@@ -17,8 +19,9 @@ interface EmailListsDocument {
   lists: Record<string, EmailListEntry>;
 }
 
-/** Bounds one tenant's document: past this, the lists closest to expiry go first. */
-export const MAX_EMAIL_LISTS_PER_TENANT = 20_000;
+const SHARDS = 16;
+/** Bounds one shard document: past this, the lists closest to expiry go first (80,000 lists per tenant). */
+export const MAX_EMAIL_LISTS_PER_SHARD = 5_000;
 
 export class EmailLists {
   private readonly store: DocumentStore;
@@ -29,30 +32,38 @@ export class EmailLists {
   }
 
   async get(tenantId: string, key: string, now: number): Promise<EmailListEntry | undefined> {
-    const entry = (await this.document(tenantId)).data.lists[key];
+    const entry = (await this.document(tenantId, key)).data.lists[key];
     return entry !== undefined && entry.expiresAt > now ? entry : undefined;
   }
 
   /** Stores a list and prunes every expired one in the same write. */
   async put(tenantId: string, key: string, entry: EmailListEntry, now: number): Promise<void> {
-    const document = await this.document(tenantId);
+    const document = await this.document(tenantId, key);
     await document.update((data) => {
       for (const [k, e] of Object.entries(data.lists)) if (e.expiresAt <= now) delete data.lists[k];
       data.lists[key] = entry;
       const keys = Object.keys(data.lists);
-      if (keys.length > MAX_EMAIL_LISTS_PER_TENANT) {
+      if (keys.length > MAX_EMAIL_LISTS_PER_SHARD) {
         keys.sort((a, b) => data.lists[a]!.expiresAt - data.lists[b]!.expiresAt);
-        for (const k of keys.slice(0, keys.length - MAX_EMAIL_LISTS_PER_TENANT)) delete data.lists[k];
+        for (const k of keys.slice(0, keys.length - MAX_EMAIL_LISTS_PER_SHARD)) delete data.lists[k];
       }
     });
   }
 
-  private document(tenantId: string): Promise<StoredDocument<EmailListsDocument>> {
-    let document = this.documents.get(tenantId);
+  private document(tenantId: string, key: string): Promise<StoredDocument<EmailListsDocument>> {
+    const name = `tenants/${tenantId}/recommendation-email-lists/${shardOf(key)}`;
+    let document = this.documents.get(name);
     if (document === undefined) {
-      document = this.store.document<EmailListsDocument>(`tenants/${tenantId}/recommendation-email-lists`, () => ({ lists: {} }));
-      this.documents.set(tenantId, document);
+      document = this.store.document<EmailListsDocument>(name, () => ({ lists: {} }));
+      this.documents.set(name, document);
     }
     return document;
   }
+}
+
+/** A stable shard number from the key (FNV-1a), the same on every start. */
+function shardOf(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % SHARDS;
 }
