@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, startTestServer, type TestServer } from './support/test-server.js';
 import { ENV, loadCatalog, recommendationConfig, TENANT } from './support/recommendation-fixture.js';
+import { brandOf, categoriesOf } from '../src/recommendations/catalog-index.js';
 
 const vars = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 const ids = (body: { recommendations: Array<{ product: { _id: { original_id: string } } }> }) => body.recommendations.map((r) => r.product._id.original_id);
@@ -16,7 +17,13 @@ describe('recommendations of older-item-API items', () => {
     server = await startTestServer({ config: recommendationConfig() });
     await loadCatalog(server.server);
     const lamp = (id: string, extra: Record<string, unknown>) => ({ action: 'create', id, data: { title: `Lamp ${id}`, url: `/p/${id}`, image: `https://img.example/${id}.png`, tags: ['lamps'], price: 100, ...extra } });
-    await apply([lamp('old-1', { recommended: true }), lamp('old-2', { recommended: false }), lamp('old-3', { booster: 3 })]);
+    await apply([
+      lamp('old-1', { recommended: true }),
+      lamp('old-2', { recommended: false }),
+      lamp('old-3', { booster: 3 }),
+      // Without tags, categories come from the attributes, as a list here.
+      { action: 'create', id: 'old-4', data: { title: 'Shade', recommended: false, attributes: { categories: ['lamps', 'shades'], brand_name: 'Glow' } } },
+    ]);
     const activities = server.server.deps.services.activities;
     const { profile } = await activities.resolveProfile(TENANT, { sessionId: 'lamp-fan' });
     const views = { 'old-1': 2, 'old-2': 5, 'old-3': 1, 'shoe-1': 1 };
@@ -43,5 +50,16 @@ describe('recommendations of older-item-API items', () => {
     assert.deepEqual(ids((await get(`/widget/w-similar/recommendations?variables=${vars({ $productId: 'old-1' })}`)).body), ['old-3']);
     await apply([{ action: 'patch', id: 'old-3', data: { recommended: false } }]);
     assert.deepEqual(ids((await get('/widget/w-popular/recommendations')).body), ['old-1', 'shoe-1']);
+  });
+
+  it('indexes categories and brand exactly as the product view shows them, for both APIs', async () => {
+    const index = (await server.server.deps.services.recommendations.indexes.active(TENANT, ENV))!;
+    assert.ok(index.items.length >= 10);
+    for (const entry of index.items) {
+      assert.deepEqual(categoriesOf(entry.item), entry.view.categories, entry.item.id);
+      assert.equal(brandOf(entry.item.attributes), brandOf(entry.view), entry.item.id);
+    }
+    assert.deepEqual(index.byId.get('old-4')!.view.categories, ['lamps', 'shades']);
+    assert.equal(brandOf(index.byId.get('old-4')!.item.attributes), 'glow');
   });
 });

@@ -4,14 +4,30 @@
  * catalog changes, so a recommendation never scans the item store.
  */
 import type { CatalogService } from '../catalog/catalog-service.js';
-import { toProductView, type ProductView } from '../catalog/product-view.js';
+import { toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 
-export interface IndexedItem {
+/**
+ * One recommendable item. Its product view is built on first use: building all of them took most of
+ * an index build (about 2 s and 100 MB at 100,000 items) while a request reads a few dozen.
+ */
+export class IndexedItem {
   /** Position in `items`: content similarity scores into arrays indexed by it instead of maps keyed by id. */
-  ordinal: number;
-  item: StoredItem;
-  view: ProductView;
+  readonly ordinal: number;
+  readonly item: StoredItem;
+  private readonly options: ProductViewOptions;
+  private built: ProductView | undefined;
+
+  constructor(ordinal: number, item: StoredItem, options: ProductViewOptions) {
+    this.ordinal = ordinal;
+    this.item = item;
+    this.options = options;
+  }
+
+  get view(): ProductView {
+    this.built ??= toProductView(this.item, this.options);
+    return this.built;
+  }
 }
 
 export interface CatalogIndex {
@@ -102,10 +118,10 @@ export function buildCatalogIndex(
   const codes = SIMILAR_ATTRIBUTES.map(() => new Map<string, number>());
   const index: CatalogIndex = { ...options, items: [], byId: new Map(), byCategory: new Map(), byBrand: new Map(), traitCodes, textNeighbours: new Map() };
   for (const { item, version } of products) {
-    const view = toProductView(item, { tenantId: options.tenantId, version });
-    const entry: IndexedItem = { ordinal: index.items.length, item, view };
+    const entry = new IndexedItem(index.items.length, item, { tenantId: options.tenantId, version });
+    const attributes = item.attributes;
     SIMILAR_ATTRIBUTES.forEach((name, position) => {
-      const value = traitOf(view[name]);
+      const value = traitOf(attributes[name]);
       if (value === '') return;
       const known = codes[position]!;
       let code = known.get(value);
@@ -115,8 +131,8 @@ export function buildCatalogIndex(
     index.items.push(entry);
     index.byId.set(item.id, entry);
     // A category listed twice on one item must not count twice.
-    for (const category of new Set(view.categories.map((c) => c.toLowerCase()))) post(index.byCategory, category, entry.ordinal);
-    const brand = brandOf(view);
+    for (const category of new Set(categoriesOf(item).map((c) => c.toLowerCase()))) post(index.byCategory, category, entry.ordinal);
+    const brand = brandOf(attributes);
     if (brand !== undefined) post(index.byBrand, brand, entry.ordinal);
   }
   return index;
@@ -126,9 +142,27 @@ function traitOf(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' ? String(value).trim().toLowerCase() : '';
 }
 
-export function brandOf(view: ProductView): string | undefined {
-  const brand = view.brand ?? view.brand_name;
+/** The brand of a product view or of an item's attributes (the view copies plain attributes as they are). */
+export function brandOf(attributes: Record<string, unknown>): string | undefined {
+  const brand = plain(attributes.brand) ?? plain(attributes.brand_name);
   return typeof brand === 'string' && brand !== '' ? brand.toLowerCase() : undefined;
+}
+
+function plain(value: unknown): unknown {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
+}
+
+/**
+ * The item's categories as its product view lists them (`toProductView`): the older API's tags, else a
+ * `categories` (or `category`) list or comma-joined text. Read here so that no view is built for it;
+ * a test compares the two on every item of the fixture catalogs.
+ */
+export function categoriesOf(item: StoredItem): string[] {
+  if (item.tags !== undefined) return item.tags;
+  const value = item.attributes.categories ?? item.attributes.category;
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  if (typeof value !== 'string') return [];
+  return value.split(',').map((c) => c.trim()).filter((c) => c !== '');
 }
 
 function post(map: Map<string, number[]>, term: string, ordinal: number): void {
