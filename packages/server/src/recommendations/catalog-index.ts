@@ -46,10 +46,11 @@ export interface CatalogIndex {
    */
   traitCodes: Int32Array[];
   /**
-   * Text neighbours from the search index per item, kept for the life of this index (it is rebuilt
-   * after any catalog write), bounded by `TEXT_CACHE_ENTRIES`.
+   * Text neighbours from the search index per item, with when they were asked (see `similar`). Carried
+   * over when the index is rebuilt for the same catalog version after item writes, so that a shop
+   * writing stock updates all day keeps its cache; entries are asked again after a while instead.
    */
-  textNeighbours: Map<string, Array<{ id: string; score: number }>>;
+  textNeighbours: Map<string, { at: number; neighbours: Array<{ id: string; score: number }> }>;
 }
 
 /** Attributes besides category and brand that make two items alike when equal. */
@@ -58,6 +59,8 @@ export const SIMILAR_ATTRIBUTES = ['color', 'colour', 'material', 'gender'] as c
 export class CatalogIndexes {
   private readonly catalog: CatalogService;
   private readonly built = new Map<string, Promise<CatalogIndex | undefined>>();
+  /** The last index built per environment, whose text neighbours a rebuild of the same version keeps. */
+  private readonly last = new Map<string, CatalogIndex>();
 
   constructor(catalog: CatalogService) {
     this.catalog = catalog;
@@ -89,7 +92,12 @@ export class CatalogIndexes {
     // The older API keeps its live items at version 0 (its other versions build the next catalog).
     const legacy = await this.catalog.allLegacyItems(tenantId, environmentId, 0);
     if (version === NO_CATALOG && legacy.length === 0) return undefined;
-    return buildCatalogIndex(stored, { tenantId, environmentId, version }, legacy);
+    const index = buildCatalogIndex(stored, { tenantId, environmentId, version }, legacy);
+    const k = key(tenantId, environmentId);
+    const previous = this.last.get(k);
+    if (previous !== undefined && previous.version === version) index.textNeighbours = previous.textNeighbours;
+    this.last.set(k, index);
+    return index;
   }
 }
 

@@ -129,6 +129,11 @@ export const TEXT_WEIGHT = 0.6;
 const TEXT_NEIGHBOURS = 100;
 /** Text neighbours kept per catalog index (one entry per seed product asked about). */
 const TEXT_CACHE_ENTRIES = 20_000;
+/**
+ * How long cached text neighbours are used. The cache outlives item writes to the same catalog
+ * version, so a renamed product's neighbours may be this old; a promotion starts a new cache.
+ */
+const TEXT_CACHE_MS = 10 * 60_000;
 
 interface Scratch {
   /** Content points of the seed being scored, by ordinal; zeroed again after each seed. */
@@ -193,13 +198,15 @@ function scoreAgainst(input: StrategyInput, source: IndexedItem, scratch: Scratc
 function textNeighbours(input: StrategyInput, source: IndexedItem): Array<{ id: string; score: number }> {
   const { index, textSimilarity } = input;
   if (textSimilarity === undefined) return [];
+  const now = Date.now();
   const cached = index.textNeighbours.get(source.item.id);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined && now - cached.at < TEXT_CACHE_MS) return cached.neighbours;
   const found = textSimilarity(index.tenantId, index.environmentId, source.item.id, TEXT_NEIGHBOURS);
   // Nothing found may mean the search index is still being built: asked again next time.
   if (found.length === 0) return found;
+  index.textNeighbours.delete(source.item.id);
   if (index.textNeighbours.size >= TEXT_CACHE_ENTRIES) index.textNeighbours.delete(index.textNeighbours.keys().next().value!);
-  index.textNeighbours.set(source.item.id, found);
+  index.textNeighbours.set(source.item.id, { at: now, neighbours: found });
   return found;
 }
 
