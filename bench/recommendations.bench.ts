@@ -2,6 +2,7 @@
  * Recommendations: in-process latency of each strategy with 100,000 products and 1,000,000 logged
  * activities, and an offline hit rate at 10 on held-out last interactions of a generated shop with
  * planted co-view (clusters) and co-purchase (complement pairs) structure.
+ * BENCH_SKIP_HIT=1 skips the hit-rate part when only latency is being measured.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -234,7 +235,8 @@ const benchmark: Benchmark = async (): Promise<BenchResult> => {
     name: 'recommendations',
     rows,
     notes: [
-      'Latency is the engine over a prebuilt catalog index and the live aggregates, in process; the HTTP layer and the registration of the response id (one log append) are not included.',
+      'Latency is the engine over the catalog index and the live aggregates, in process; the HTTP layer is not included (response ids come from blocks reserved with one log line per 10,000 responses).',
+      'similar (cold): each call asks about a product never asked before, so search.similarText runs every time; repeated: the same 500 products again (text neighbours cached).',
       'Hit rate: share of held-out last interactions found in the top 10, predicted from the interaction before (popular ignores it).',
     ],
   };

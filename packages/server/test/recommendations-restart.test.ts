@@ -118,5 +118,10 @@ describe('recommendations across a restart', () => {
       call(`${tracker}/activity`, { json: { activity: { profile: identified.body.profile.id, verb: 'click-on-reco', original_id: 'shoe-1', recommendationId } } });
     assert.equal((await click([...ids][39]!)).status, 200);
     assert.equal((await click(formatRecommendationId(parsed.prefix, parsed.n + ID_BLOCK_SIZE + 5))).status, 400);
+    // An hour on, the next response reserves a fresh block (one more line), and the old ids still count.
+    clock.advance(61 * 60_000);
+    await get('/widget/w-popular/recommendations');
+    assert.equal((await ledgerLines()) - before, 2);
+    assert.equal((await click([...ids][0]!)).status, 200);
   });
 });
