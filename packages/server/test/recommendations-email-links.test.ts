@@ -2,7 +2,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PLACEHOLDER_PNG } from '../src/apis/recommendations/email-links.js';
-import { call, startTestServer, type TestServer } from './support/test-server.js';
+import { validateConfig } from '../src/config/load.js';
+import { call, FIXTURES, startTestServer, type TestServer } from './support/test-server.js';
 import { loadCatalog, recommendationConfig, TENANT, type Product } from './support/recommendation-fixture.js';
 
 const SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'%3E%3C/svg%3E";
@@ -73,9 +74,9 @@ describe('e-mail links', () => {
     }
   });
 
-  it('rejects a shop URL that is not http(s) when the configuration loads', async () => {
+  it('rejects a shop URL that is not http(s) when the configuration loads', () => {
     const bad = config() as { tenants: Array<{ environments: Array<{ widgets: Array<Record<string, unknown>> }> }> };
     bad.tenants[0]!.environments[0]!.widgets.at(-1)!.shopUrl = 'javascript:alert(1)';
-    await assert.rejects(startTestServer({ config: bad }), /shopUrl/);
+    assert.throws(() => validateConfig(bad, '(test)', FIXTURES), /shopUrl/);
   });
 });
