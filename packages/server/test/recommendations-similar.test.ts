@@ -61,4 +61,14 @@ describe('similar recommendations', () => {
       once.body.recommendations.map((r: { score: number }) => r.score),
     );
   });
+
+  it('scores the first 20 distinct seeds only, and still never returns a later one', async () => {
+    const filler = Array.from({ length: 20 }, (_, i) => `unknown-${i}`);
+    const late = await get(`/widget/w-similar/recommendations?variables=${vars({ $productId: [...filler, 'hwb-union', 'hwb-skull'] })}`);
+    assert.equal(late.status, 200);
+    assert.deepEqual(late.body.recommendations.filter((r: { strategy: string }) => r.strategy === 'similar'), []);
+    assert.ok(!ids(late.body).includes('hwb-union') && !ids(late.body).includes('hwb-skull'));
+    const early = await get(`/widget/w-similar/recommendations?variables=${vars({ $productId: ['hwb-union', ...filler] })}`);
+    assert.equal(ids(early.body)[0], 'hwb-skull');
+  });
 });

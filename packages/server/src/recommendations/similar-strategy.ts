@@ -18,7 +18,8 @@ export function similar(input: StrategyInput): Candidate[] {
   const { index } = input;
   const scratch = scratchFor(index);
   const touched: number[] = [];
-  for (const productId of new Set(input.productIds)) {
+  // A cart-sized list of seeds is plenty; a URL full of ids must not cost a search call per id.
+  for (const productId of [...new Set(input.productIds)].slice(0, MAX_SEEDS)) {
     const source = index.byId.get(productId);
     if (source !== undefined) scoreAgainst(input, source, scratch, touched);
   }
@@ -31,6 +32,8 @@ export function similar(input: StrategyInput): Candidate[] {
 /** Weights of the two halves of `similar` (they sum to 1, so one seed's blend stays within [0, 1]). */
 export const CONTENT_WEIGHT = 0.4;
 export const TEXT_WEIGHT = 0.6;
+/** Seeds `similar` scores against: the first ones of `$productId` (all of them are still never returned). */
+export const MAX_SEEDS = 20;
 /** How many text neighbours of a seed the search index is asked for. */
 const TEXT_NEIGHBOURS = 100;
 /** Text neighbours kept per catalog index (one entry per seed product asked about). */
