@@ -30,6 +30,6 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   const activities = await ActivityService.open(deps);
   const search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger });
   await search.start();
-  const recommendations = new RecommendationService({ catalog, activities, clock: deps.clock });
+  const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, clock: deps.clock });
   return { auth, catalog, activities, search, recommendations };
 }

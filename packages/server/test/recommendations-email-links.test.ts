@@ -1,36 +1,82 @@
-/** The e-mail photo's answers for each kind of product photo, without a server. */
-import { describe, it } from 'node:test';
+/** E-mail photo.png and redirect.html over the real server: which photos and URLs are followed, resolved, or replaced. */
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Context } from 'koa';
-import { PLACEHOLDER_PNG, sendPhoto } from '../src/apis/recommendations/email-links.js';
+import { PLACEHOLDER_PNG } from '../src/apis/recommendations/email-links.js';
+import { validateConfig } from '../src/config/load.js';
+import { call, FIXTURES, startTestServer, type TestServer } from './support/test-server.js';
+import { loadCatalog, recommendationConfig, TENANT, type Product } from './support/recommendation-fixture.js';
 
-function fakeContext() {
-  const headers: Record<string, string> = {};
-  const ctx = { status: 404, type: '', body: undefined as unknown, redirected: undefined as string | undefined, set: (k: string, v: string) => (headers[k] = v), redirect: (url: string) => ((ctx.redirected = url), (ctx.status = 302)) };
-  return ctx;
+const SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'%3E%3C/svg%3E";
+
+/** In popularity order (views below), so slot n is the n-th product. */
+const SHOP: Array<Product & { views: number }> = [
+  { id: 'p-abs', categories: 'a', brand: 'b', photo: 'https://img.example/a.png', url: 'https://shop.example/a', views: 6 },
+  { id: 'p-rel', categories: 'a', brand: 'b', photo: '/img/b.jpg', url: '/p/b?x=1', views: 5 },
+  { id: 'p-js', categories: 'a', brand: 'b', photo: 'javascript:alert(1)', url: 'javascript:alert(1)', views: 4 },
+  { id: 'p-svg', categories: 'a', brand: 'b', photo: SVG, url: 'ftp://shop.example/d', views: 3 },
+  { id: 'p-slash', categories: 'a', brand: 'b', photo: '/\\evil.example/x.png', url: '/\\evil.example/', views: 2 },
+];
+
+function config(): Record<string, unknown> {
+  const base = recommendationConfig() as { tenants: Array<{ environments: Array<{ widgets: unknown[] }> }> };
+  const links = { strategies: ['popular'], minResults: 0, maxResults: 5, fallbackUrl: 'https://shop.example/home' };
+  base.tenants[0]!.environments[0]!.widgets.push({ id: 'w-links', title: 'links', shopUrl: 'https://shop.example/fr/', ...links }, { id: 'w-links-origin', title: 'links', ...links });
+  return base;
 }
 
-describe('e-mail photo', () => {
-  it('redirects to http(s) photos, serves inline images, and a placeholder otherwise', () => {
-    const remote = fakeContext();
-    sendPhoto(remote as unknown as Context, 'https://img.example/a.png');
-    assert.equal(remote.redirected, 'https://img.example/a.png');
+describe('e-mail links', () => {
+  let server: TestServer;
+  const open = (widget: string, index: number, file: 'photo.png' | 'redirect.html') =>
+    call(`${server.url}/widget/${widget}/recommendations/crm/c-1/${index}/${file}`, { redirect: 'manual' });
 
-    const svg = fakeContext();
-    sendPhoto(svg as unknown as Context, "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'%3E%3C/svg%3E");
-    assert.equal(svg.type, 'image/svg+xml');
-    assert.equal(String(svg.body), "<svg xmlns='http://www.w3.org/2000/svg'></svg>");
+  before(async () => {
+    server = await startTestServer({ config: config() });
+    await loadCatalog(server.server, SHOP.map(({ views: _views, ...product }) => product));
+    const activities = server.server.deps.services.activities;
+    const { profile } = await activities.resolveProfile(TENANT, { sessionId: 'viewer' });
+    const at = Date.now();
+    await activities.recordActivities(
+      TENANT,
+      SHOP.flatMap((p) => Array.from({ length: p.views }, () => ({ profileId: profile.id, source: 'tracker' as const, verb: 'view', type: 'product', itemId: p.id, timestamp: at }))),
+    );
+  });
+  after(() => server.cleanup());
 
-    const png = fakeContext();
-    sendPhoto(png as unknown as Context, `data:image/png;base64,${PLACEHOLDER_PNG.toString('base64')}`);
-    assert.deepEqual(png.body, PLACEHOLDER_PNG);
+  it('redirects to an absolute photo, resolves a site-relative one against the shop URL, else the request origin', async () => {
+    assert.equal((await open('w-links', 1, 'photo.png')).headers.get('location'), 'https://img.example/a.png');
+    const relative = await open('w-links', 2, 'photo.png');
+    assert.equal(relative.status, 302);
+    assert.equal(relative.headers.get('location'), 'https://shop.example/img/b.jpg');
+    assert.equal((await open('w-links-origin', 2, 'photo.png')).headers.get('location'), `${server.url}/img/b.jpg`);
+  });
 
-    for (const photo of [undefined, '', 'data:image/svg+xml,%E0%A4%A', '/relative.png']) {
-      const ctx = fakeContext();
-      sendPhoto(ctx as unknown as Context, photo === '' ? undefined : photo);
-      assert.equal(ctx.status, 200, String(photo));
-      assert.equal(ctx.type, 'image/png');
-      assert.deepEqual(ctx.body, PLACEHOLDER_PNG);
+  it('serves inline images, and the placeholder for unsafe photos and empty slots', async () => {
+    const svg = await open('w-links', 4, 'photo.png');
+    assert.equal(svg.status, 200);
+    assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
+    assert.equal(svg.body, "<svg xmlns='http://www.w3.org/2000/svg'></svg>");
+    for (const index of [3, 5, 9]) {
+      const res = await fetch(`${server.url}/widget/w-links/recommendations/crm/c-1/${index}/photo.png`, { redirect: 'manual' });
+      assert.equal(res.status, 200, String(index));
+      assert.equal(res.headers.get('content-type'), 'image/png');
+      assert.deepEqual(Buffer.from(await res.arrayBuffer()), PLACEHOLDER_PNG);
     }
+  });
+
+  it('redirects to absolute or resolved site URLs, and to the fallback for unsafe URLs and empty slots', async () => {
+    assert.equal((await open('w-links', 1, 'redirect.html')).headers.get('location'), 'https://shop.example/a');
+    assert.equal((await open('w-links', 2, 'redirect.html')).headers.get('location'), 'https://shop.example/p/b?x=1');
+    assert.equal((await open('w-links-origin', 2, 'redirect.html')).headers.get('location'), `${server.url}/p/b?x=1`);
+    for (const index of [3, 4, 5, 9]) {
+      const res = await open('w-links', index, 'redirect.html');
+      assert.equal(res.status, 302, String(index));
+      assert.equal(res.headers.get('location'), 'https://shop.example/home', String(index));
+    }
+  });
+
+  it('rejects a shop URL that is not http(s) when the configuration loads', () => {
+    const bad = config() as { tenants: Array<{ environments: Array<{ widgets: Array<Record<string, unknown>> }> }> };
+    bad.tenants[0]!.environments[0]!.widgets.at(-1)!.shopUrl = 'javascript:alert(1)';
+    assert.throws(() => validateConfig(bad, '(test)', FIXTURES), /shopUrl/);
   });
 });

@@ -135,6 +135,19 @@ describe('recommendation API', () => {
     assert.equal(bad.body.error.field, 'fields');
   });
 
+  it('distribution is each item\'s share of the page returned', async () => {
+    const whole = await get('/widget/w-popular/recommendations');
+    for (const path of ['/widget/w-popular/recommendations?limit=2', '/widget/w-popular/recommendations?limit=3&offset=2']) {
+      const res = await get(path);
+      const entries = res.body.recommendations as Array<{ score: number; distribution: number }>;
+      const total = entries.reduce((s, r) => s + r.score, 0);
+      assert.ok(Math.abs(entries.reduce((s, r) => s + r.distribution, 0) - 1) < 1e-4, path);
+      for (const r of entries) assert.ok(Math.abs(r.distribution - r.score / total) < 1e-6, path);
+    }
+    const firstTwo = (await get('/widget/w-popular/recommendations?limit=2')).body.recommendations[0].distribution;
+    assert.ok(firstTwo > whole.body.recommendations[0].distribution, 'a shorter page gives each item a larger share');
+  });
+
   it('pages with limit and offset or page, not both', async () => {
     const byOffset = await get('/widget/w-popular/recommendations?limit=2&offset=2');
     const byPage = await get('/widget/w-popular/recommendations?limit=2&page=2');

@@ -36,13 +36,18 @@ export interface LoggedActivity {
   details?: Record<string, unknown>;
 }
 
-/** A recommendation the recommendation API issued; logged so that `click-on-reco` can be checked after a restart. */
+/**
+ * Recommendation ids the recommendation API issued, logged so that `click-on-reco` can be checked after
+ * a restart (see recommendation-ledger.ts). Current lines name a reserved block of ids (`ids`); lines
+ * written by earlier versions name one id each, with what it showed (`id`, `info`).
+ */
 export interface LoggedRecommendation {
   kind: 'recommendation';
   tenant: string;
-  id: string;
   receivedAt: number;
-  info: Record<string, unknown>;
+  ids?: { prefix: string; first: number; last: number };
+  id?: string;
+  info?: Record<string, unknown>;
 }
 
 export type LogRecord = LoggedActivity | LoggedRecommendation;

@@ -181,17 +181,29 @@ export class ActivityService {
     return this.tenant(tenantId).searches.suggest(prefix, { now: this.deps.clock.now(), sinceDays: options.sinceDays ?? 7, limit: options.limit ?? 10 });
   }
 
-  /** For the recommendation API: logs an issued recommendation id so that clicks on it can be checked. */
+  /** Logs one recommendation id on a line of its own (with `info`); the recommendation API reserves blocks instead. */
   async registerRecommendation(tenantId: string, id: string, info: Record<string, unknown> = {}): Promise<void> {
+    await this.appendRecommendation(tenantId, { kind: 'recommendation', tenant: tenantId, receivedAt: this.deps.clock.now(), id, info });
+  }
+
+  /**
+   * For the recommendation API: logs a block of recommendation ids (`formatRecommendationId(prefix, n)`
+   * for first ≤ n ≤ last) before any of them is handed out, so that clicks on them can be checked.
+   */
+  async reserveRecommendationIds(tenantId: string, ids: { prefix: string; first: number; last: number }): Promise<void> {
+    await this.appendRecommendation(tenantId, { kind: 'recommendation', tenant: tenantId, receivedAt: this.deps.clock.now(), ids });
+  }
+
+  private async appendRecommendation(tenantId: string, record: LoggedRecommendation): Promise<void> {
     const state = this.tenant(tenantId);
-    const record: LoggedRecommendation = { kind: 'recommendation', tenant: tenantId, id, receivedAt: this.deps.clock.now(), info };
     await state.log.append([record]);
     state.noteAppended(record.receivedAt);
     state.fold(record);
   }
 
+  /** Undefined unless this id was issued (or reserved) for the tenant; see RecommendationLedger.find. */
   findRecommendation(tenantId: string, id: string): Record<string, unknown> | undefined {
-    return this.tenant(tenantId).recommendations.get(id);
+    return this.tenant(tenantId).recommendations.find(id);
   }
 
   async close(): Promise<void> {

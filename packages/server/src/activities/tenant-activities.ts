@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { DocumentStore } from '../store/document-store.js';
 import { ActivityLog } from './activity-log.js';
+import { RecommendationLedger } from './recommendation-ledger.js';
 import { isLogRecord, type LoggedActivity, type LogRecord } from './activity-record.js';
 import { CoOccurrence } from './co-occurrence.js';
 import { Popularity } from './popularity.js';
@@ -27,7 +28,7 @@ export class TenantActivities {
   readonly coOccurrence = new CoOccurrence();
   readonly history = new ProfileHistory();
   readonly searches = new SearchQueries();
-  readonly recommendations = new Map<string, Record<string, unknown>>();
+  readonly recommendations = new RecommendationLedger();
   readonly recentKeys: RecentKeys;
   /** Newest receive time per segment: retention drops a segment once this passes the cutoff. */
   private readonly segmentNewest = new Map<string, number>();
@@ -88,7 +89,7 @@ export class TenantActivities {
   /** Updates every aggregate with one durable record. */
   fold(record: LogRecord): void {
     if (record.kind === 'recommendation') {
-      this.recommendations.set(record.id, record.info);
+      this.recommendations.fold(record);
       return;
     }
     const activity: LoggedActivity = record;

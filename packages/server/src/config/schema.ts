@@ -140,8 +140,17 @@ const widgetSchema = z.strictObject({
   filters: z.array(widgetFilterSchema).default([]),
   /** Minutes an e-mail's recommendation list stays fixed for one user (photo.png and redirect.html agree). */
   emailCacheMinutes: z.number().int().min(0).max(60 * 24 * 30).default(60 * 24),
-  /** Where redirect.html sends a shopper when there is no item at the index. */
+  /** Where redirect.html sends a shopper when there is no item at the index (or its URL is unusable). */
   fallbackUrl: z.string().url().optional(),
+  /**
+   * The shop's address, against which e-mail links resolve site-relative product photos and URLs
+   * (`/img/x.jpg`); without it they resolve against the origin the link was requested on.
+   */
+  shopUrl: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), 'an http(s) URL')
+    .optional(),
 });
 
 const environmentSchema = z.strictObject({

@@ -7,7 +7,7 @@ import type { ActivityService } from '../activities/activity-service.js';
 import type { ProductView } from '../catalog/product-view.js';
 import type { StrategyName, WidgetConfig } from '../config/schema.js';
 import type { CatalogIndex } from './catalog-index.js';
-import { strategies } from './strategies.js';
+import { strategies, type TextSimilarity } from './strategies.js';
 import { compileFilters } from './widget-filters.js';
 
 /** What a recommendation's `strategy` says when neither a configured strategy nor popularity could fill a slot. */
@@ -28,15 +28,16 @@ export interface RecommendedItem {
   itemId: string;
   strategy: string;
   score: number;
-  distribution: number;
   product: ProductView;
 }
 
 export class RecommendationEngine {
   private readonly activities: ActivityService;
+  private readonly textSimilarity: TextSimilarity | undefined;
 
-  constructor(activities: ActivityService) {
-    this.activities = activities;
+  constructor(deps: { activities: ActivityService; textSimilarity?: TextSimilarity }) {
+    this.activities = deps.activities;
+    this.textSimilarity = deps.textSimilarity;
   }
 
   /** The widget's whole list (at most `maxResults` items), best first. */
@@ -52,7 +53,8 @@ export class RecommendationEngine {
 
     const tiers: Array<{ strategy: string; run: () => Iterable<{ itemId: string; score: number }> }> = widget.strategies.map((name: StrategyName) => ({
       strategy: name,
-      run: () => strategies[name]({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: request.profileId, want: want * 3 }),
+      run: () =>
+        strategies[name]({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: request.profileId, want: want * 3, textSimilarity: this.textSimilarity }),
     }));
     tiers.push({ strategy: POPULAR_FALLBACK_STRATEGY, run: () => strategies.popular({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: undefined, want: want * 3 }) });
     tiers.push({ strategy: FALLBACK_STRATEGY, run: () => catalogOrder(index) });
@@ -81,8 +83,7 @@ export class RecommendationEngine {
         chosen.push({ itemId: p.itemId, strategy: tier.strategy, score: round(tierBase + p.boosted / (p.boosted + 1)), product: p.product });
       }
     }
-    const total = chosen.reduce((sum, c) => sum + c.score, 0);
-    return chosen.map((c) => ({ ...c, distribution: total === 0 ? 0 : round(c.score / total) }));
+    return chosen;
   }
 }
 

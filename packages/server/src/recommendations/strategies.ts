@@ -4,7 +4,8 @@
  */
 import type { ActivityService } from '../activities/activity-service.js';
 import type { StrategyName } from '../config/schema.js';
-import { brandOf, type CatalogIndex } from './catalog-index.js';
+import type { CatalogIndex } from './catalog-index.js';
+import { similar } from './similar-strategy.js';
 
 export interface Candidate {
   itemId: string;
@@ -20,12 +21,14 @@ export interface StrategyInput {
   profileId: string | undefined;
   /** How many candidates are worth producing: later steps filter some out. */
   want: number;
+  /** Title likeness from the search index (`SearchService.similarText`); `similar` uses content alone without it. */
+  textSimilarity?: TextSimilarity;
 }
+
+export type TextSimilarity = (tenantId: string, environmentId: string, itemId: string, limit: number) => Array<{ id: string; score: number }>;
 
 const BUY_VERBS = ['buy', 'purchase'];
 const TRENDING_DAYS = 7;
-/** Attributes besides category and brand that make two items alike when equal. */
-const SIMILAR_ATTRIBUTES = ['color', 'colour', 'material', 'gender'];
 
 export const strategies: Record<StrategyName, (input: StrategyInput) => Candidate[]> = {
   popular: (input) => popularity(input, {}),
@@ -92,29 +95,6 @@ function personalized(input: StrategyInput): Candidate[] {
   // What the shopper already touched is "recently viewed", not a discovery.
   for (const seed of seeds) scores.delete(seed);
   return sorted(scores);
-}
-
-/** Content similarity: two points per shared category, two for the brand, one per equal attribute. */
-function similar({ index, productIds, want }: StrategyInput): Candidate[] {
-  const scores = new Map<string, number>();
-  for (const productId of productIds) {
-    const source = index.byId.get(productId);
-    if (source === undefined) continue;
-    const add = (id: string, points: number) => scores.set(id, (scores.get(id) ?? 0) + points);
-    for (const category of source.view.categories) for (const id of index.byCategory.get(category.toLowerCase()) ?? []) add(id, 2);
-    const brand = brandOf(source.view);
-    if (brand !== undefined) for (const id of index.byBrand.get(brand) ?? []) add(id, 2);
-    for (const [id, points] of scores) {
-      const other = index.byId.get(id)!.view;
-      let extra = 0;
-      for (const attribute of SIMILAR_ATTRIBUTES) {
-        const value = source.view[attribute];
-        if (value !== undefined && value !== '' && other[attribute] === value) extra += 1;
-      }
-      if (extra > 0) scores.set(id, points + extra);
-    }
-  }
-  return sorted(scores).slice(0, Math.max(want, 1) * 4);
 }
 
 function sorted(scores: Map<string, number>): Candidate[] {

@@ -28,8 +28,11 @@ export function recommendationConfig(): Record<string, unknown> {
   return config;
 }
 
-interface Product {
+export interface Product {
   id: string;
+  title?: string;
+  url?: string;
+  photo?: string;
   categories: string;
   brand: string;
   color?: string;
@@ -50,7 +53,8 @@ export const PRODUCTS: Product[] = [
   { id: 'bag-2', categories: 'bags', brand: 'Other', in_stock: 0, price: 55 },
 ];
 
-export async function loadCatalog(server: DiscoveryServer): Promise<void> {
+/** Loads and promotes `products` (the shared shop by default) as tenant-a's active catalog; search indexes it on promotion. */
+export async function loadCatalog(server: DiscoveryServer, products: readonly Product[] = PRODUCTS): Promise<void> {
   const catalog = server.deps.services.catalog;
   const text = ['title', 'categories', 'brand', 'color', 'url', 'photo'].map((name) => ({ name, type: 'TEXT' }));
   const ints = ['price', 'booster', 'recommended', 'in_stock'].map((name) => ({ name, type: 'INTEGER' }));
@@ -59,7 +63,7 @@ export async function loadCatalog(server: DiscoveryServer): Promise<void> {
   await catalog.items.load(
     TENANT,
     ENV,
-    PRODUCTS.map(({ id, ...attributes }) => ({
+    products.map(({ id, ...attributes }) => ({
       id,
       catalogVersion: record.version,
       type: 'product',

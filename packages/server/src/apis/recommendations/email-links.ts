@@ -3,21 +3,46 @@
  * redirect.html (sends the shopper on and records a click-on-reco). Both read the same cached list.
  */
 import type { Context } from 'koa';
-import type { RecommendationResponse } from '../../recommendations/recommendation-service.js';
+import type { ProductView } from '../../catalog/product-view.js';
+import type { EmailSlots } from '../../recommendations/recommendation-service.js';
 
 /** A transparent 1×1 PNG: an empty slot in a mail shows nothing rather than a broken-image icon. */
 export const PLACEHOLDER_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
-/** The item at a 1-based position, or undefined for an index past the list or not a number. */
-export function slotAt(response: RecommendationResponse, index: string): RecommendationResponse['recommendations'][number] | undefined {
+/** The item at a 1-based position, or undefined for an index past the list, an emptied slot, or not a number. */
+export function slotAt(list: EmailSlots, index: string): ProductView | undefined {
   if (!/^\d+$/.test(index)) return undefined;
-  return response.recommendations[Number(index) - 1];
+  return list.slots[Number(index) - 1];
 }
 
-export function sendPhoto(ctx: Context, photo: string | undefined): void {
+/**
+ * An absolute http(s) URL to send a browser to, or undefined when the value must not be followed.
+ * Absolute http(s) URLs pass; a site path (`/img/x.jpg`) resolves against `base` and must stay on
+ * its origin (`/\\evil.example` would not); anything else (`javascript:`, `//host`, `img/x.jpg`) is refused.
+ */
+export function followableUrl(value: string | undefined, base: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  // URL parsers drop tabs and newlines inside a value; such a value is refused rather than guessed at.
+  if (/[\u0000-\u001f\u007f]/.test(value)) return undefined;
+  let url: URL;
+  try {
+    if (/^https?:\/\//i.test(value)) url = new URL(value);
+    else if (/^\/(?![/\\])/.test(value)) {
+      url = new URL(value, base);
+      if (url.origin !== new URL(base).origin) return undefined;
+    } else return undefined;
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+}
+
+/** `base` resolves site-relative photos (the widget's shopUrl, else the server's public URL). */
+export function sendPhoto(ctx: Context, photo: string | undefined, base: string): void {
   ctx.set('Cache-Control', 'private, max-age=300');
-  if (photo !== undefined && /^https?:\/\//i.test(photo)) {
-    ctx.redirect(photo);
+  const remote = followableUrl(photo, base);
+  if (remote !== undefined) {
+    ctx.redirect(remote);
     return;
   }
   // The product view only lets inline images through; the demo catalog's are URL-encoded SVG, others base64.
@@ -43,7 +68,7 @@ function decodeInline(base64: boolean, data: string): Buffer | undefined {
   }
 }
 
-/** Only absolute http(s) URLs and site paths are followed; the product view already blanks anything else. */
+/** Callers pass a `followableUrl` or a configured fallback. */
 export function sendRedirect(ctx: Context, url: string): void {
   ctx.set('Cache-Control', 'no-store');
   ctx.redirect(url);

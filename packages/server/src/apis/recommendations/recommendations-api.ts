@@ -4,14 +4,14 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
+import { publicBaseUrl, type ApiModule, type ServerDeps } from '../../api-module.js';
 import type { EnvironmentRef } from '../../config/registry.js';
 import type { WidgetConfig } from '../../config/schema.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { isVariablesSegment, readParams } from './recommendation-params.js';
 import { applyMask, parseMask } from '../../http/response-mask.js';
 import { singleParam } from '../../http/query.js';
-import { sendPhoto, sendRedirect, slotAt } from './email-links.js';
+import { followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
 
@@ -67,12 +67,15 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const profileId = profileOf(ref, user);
     const response = await recommendations.emailList({ ref, profileId, ...params, offset: 0, limit: undefined, userKey: `${user.kind}:${source}:${userId}` });
     const slot = slotAt(response, index);
+    // Without a shop URL, the origin this link was requested on (the configured public URL when set).
+    const base = ref.widget.shopUrl ?? publicBaseUrl(deps.config, ctx);
     if (file === 'photo.png') {
-      sendPhoto(ctx, slot?.product.photo || undefined);
+      sendPhoto(ctx, slot?.photo || undefined, base);
       return;
     }
-    if (slot === undefined || slot.product.url === '') {
-      sendRedirect(ctx, ref.widget.fallbackUrl ?? '/');
+    const target = followableUrl(slot?.url, base);
+    if (slot === undefined || target === undefined) {
+      sendRedirect(ctx, ref.widget.fallbackUrl ?? ref.widget.shopUrl ?? '/');
       return;
     }
     // The click is recorded for the mail's user, creating the profile if the mail reached someone never seen on the site.
@@ -84,14 +87,14 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
         source: 'tracker',
         verb: 'click-on-reco',
         type: 'product',
-        itemId: slot.product._id.original_id,
+        itemId: slot._id.original_id,
         timestamp: deps.clock.now(),
         widgetId: ref.widget.id,
         recommendationId: response.id,
         ...(user.kind === 'datasource' ? { datasourceId: source } : {}),
       },
     ]);
-    sendRedirect(ctx, slot.product.url);
+    sendRedirect(ctx, target);
   }
 
   return { name: 'recommendations', mount: 'base', router, public: true };

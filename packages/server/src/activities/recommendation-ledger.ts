@@ -1,0 +1,45 @@
+/**
+ * Which recommendation ids were issued, so that `click-on-reco` (and `sourceId`) can be checked after a
+ * restart without one log line per response: a server reserves ids in blocks and logs one line per
+ * block. An id is `r_<prefix><n in base 36>`: the prefix is random per server start, n counts up.
+ */
+import type { LoggedRecommendation } from './activity-record.js';
+
+const ID = /^r_([A-Za-z0-9_-]{8})([0-9a-z]{1,10})$/;
+
+export function formatRecommendationId(prefix: string, n: number): string {
+  return `r_${prefix}${n.toString(36)}`;
+}
+
+export function parseRecommendationId(id: string): { prefix: string; n: number } | undefined {
+  const match = ID.exec(id);
+  return match === null ? undefined : { prefix: match[1]!, n: Number.parseInt(match[2]!, 36) };
+}
+
+export class RecommendationLedger {
+  /** Ids logged one per line (earlier versions, `registerRecommendation`), with what was logged about them. */
+  private readonly single = new Map<string, Record<string, unknown>>();
+  /** Reserved blocks per prefix, as [first, last]; a few per server start. */
+  private readonly blocks = new Map<string, Array<[number, number]>>();
+
+  fold(record: LoggedRecommendation): void {
+    if (record.id !== undefined) this.single.set(record.id, record.info ?? {});
+    if (record.ids === undefined) return;
+    const { prefix, first, last } = record.ids;
+    const list = this.blocks.get(prefix);
+    if (list === undefined) this.blocks.set(prefix, [[first, last]]);
+    else list.push([first, last]);
+  }
+
+  /**
+   * What was logged with a single id; `{}` for an id in a reserved block (nothing is kept per response;
+   * an id of the block not handed out yet also counts); undefined when never issued.
+   */
+  find(id: string): Record<string, unknown> | undefined {
+    const single = this.single.get(id);
+    if (single !== undefined) return single;
+    const parsed = parseRecommendationId(id);
+    if (parsed === undefined) return undefined;
+    return (this.blocks.get(parsed.prefix) ?? []).some(([first, last]) => parsed.n >= first && parsed.n <= last) ? {} : undefined;
+  }
+}

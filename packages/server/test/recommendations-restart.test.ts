@@ -1,0 +1,127 @@
+/** What recommendations must keep across a real restart of the server on the same data directory. */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { formatRecommendationId, parseRecommendationId } from '../src/activities/recommendation-ledger.js';
+import { ID_BLOCK_SIZE } from '../src/recommendations/recommendation-ids.js';
+import { ManualClock } from '../src/clock.js';
+import { call, makeDataDir, startTestServer, type TestServer } from './support/test-server.js';
+import { loadCatalog, recommendationConfig, TENANT } from './support/recommendation-fixture.js';
+
+describe('recommendations across a restart', () => {
+  const clock = new ManualClock();
+  let dataDir: string;
+  let server: TestServer;
+  const get = (path: string, init: RequestInit = {}) => call(`${server.url}${path}`, init);
+  const views = (itemId: string, count: number, sessionId: string) =>
+    server.server.deps.services.activities.resolveProfile(TENANT, { sessionId }).then(({ profile }) =>
+      server.server.deps.services.activities.recordActivities(
+        TENANT,
+        Array.from({ length: count }, () => ({ profileId: profile.id, source: 'tracker' as const, verb: 'view', type: 'product', itemId, timestamp: clock.now() })),
+      ),
+    );
+  const restart = async () => {
+    await server.close();
+    server = await startTestServer({ config: recommendationConfig(), clock, dataDir });
+  };
+
+  before(async () => {
+    dataDir = await makeDataDir();
+    server = await startTestServer({ config: recommendationConfig(), clock, dataDir });
+    await loadCatalog(server.server);
+    await views('shoe-1', 3, 's1');
+  });
+  after(async () => {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('an e-mail keeps its item between the photo and the click, across a restart, until the list expires', async () => {
+    const base = '/widget/w-mail/recommendations/crm/c-9';
+    const photo = await get(`${base}/1/photo.png`, { redirect: 'manual' });
+    assert.equal(photo.headers.get('location'), 'https://img.example/shoe-1.png');
+    await views('sock-1', 30, 's2');
+    await restart();
+
+    // A fresh list now starts with sock-1; the mail's list must not.
+    const fresh = await get('/widget/w-mail/recommendations');
+    assert.equal(fresh.body.recommendations[0].product._id.original_id, 'sock-1');
+    const redirect = await get(`${base}/1/redirect.html`, { redirect: 'manual' });
+    assert.equal(redirect.status, 302);
+    assert.equal(redirect.headers.get('location'), 'https://shop.example/shoe-1');
+    const activities = server.server.deps.services.activities;
+    const mailUser = activities.findProfile(TENANT, { datasource: 'crm', userId: 'c-9' })!;
+    const [click] = activities.history(TENANT, mailUser.id, { verb: 'click-on-reco' });
+    assert.equal(click!.itemId, 'shoe-1');
+
+    clock.advance(61 * 60_000);
+    const later = await get(`${base}/1/photo.png`, { redirect: 'manual' });
+    assert.equal(later.headers.get('location'), 'https://img.example/sock-1.png');
+  });
+
+  it('a list stored after others expired prunes them from its document', async () => {
+    const dir = join(dataDir, 'documents', 'tenants', TENANT, 'recommendation-email-lists');
+    for (let u = 0; u < 20; u++) await get(`/widget/w-mail/recommendations/crm/old-${u}/1/photo.png`, { redirect: 'manual' });
+    clock.advance(61 * 60_000);
+    for (let u = 0; u < 20; u++) await get(`/widget/w-mail/recommendations/crm/new-${u}/1/photo.png`, { redirect: 'manual' });
+    await server.server.deps.store.flush();
+    let lists = 0;
+    let checked = 0;
+    for (const file of await readdir(dir)) {
+      const { lists: stored } = JSON.parse(await readFile(join(dir, file), 'utf8')) as { lists: Record<string, { expiresAt: number }> };
+      const entries = Object.entries(stored);
+      lists += entries.length;
+      // Every shard written after the expiry holds only live lists; one never written since may keep old ones.
+      if (entries.some(([key]) => key.endsWith(':crm:new-0') || /:crm:new-\d+$/.test(key))) {
+        checked++;
+        assert.deepEqual(entries.filter(([, e]) => e.expiresAt <= clock.now()).map(([key]) => key), [], file);
+      }
+    }
+    assert.ok(lists >= 20, String(lists));
+    assert.ok(checked > 0);
+    assert.ok(lists < 40, `expired lists pruned: ${lists} left`);
+  });
+
+  it('recommendation ids issued before a restart are still accepted in click-on-reco after it', async () => {
+    const { body } = await get('/widget/w-popular/recommendations');
+    await restart();
+    const tracker = `${server.url}/tracker/tenant-a-tracker`;
+    const identified = await call(`${tracker}/identify`, { json: { profile: {} } });
+    const click = (recommendationId: string) =>
+      call(`${tracker}/activity`, { json: { activity: { profile: identified.body.profile.id, verb: 'click-on-reco', original_id: 'shoe-1', recommendationId } } });
+    assert.equal((await click(body.id)).status, 200);
+    assert.equal((await click('r_never-issued')).status, 400);
+  });
+
+  it('the ledger grows by one line per block of ids, not per response', async () => {
+    const ledgerLines = async () => {
+      const dir = join(dataDir, 'activities', TENANT);
+      let count = 0;
+      for (const file of await readdir(dir)) {
+        const text = await readFile(join(dir, file), 'utf8');
+        count += text.split('\n').filter((line) => line.includes('"kind":"recommendation"')).length;
+      }
+      return count;
+    };
+    await restart();
+    const before = await ledgerLines();
+    const ids = new Set<string>();
+    for (let i = 0; i < 40; i++) ids.add((await get('/widget/w-popular/recommendations')).body.id);
+    assert.equal(ids.size, 40);
+    assert.equal((await ledgerLines()) - before, 1);
+    // An id past the reserved block was never issued.
+    const parsed = parseRecommendationId([...ids][0]!)!;
+    const tracker = `${server.url}/tracker/tenant-a-tracker`;
+    const identified = await call(`${tracker}/identify`, { json: { profile: {} } });
+    const click = (recommendationId: string) =>
+      call(`${tracker}/activity`, { json: { activity: { profile: identified.body.profile.id, verb: 'click-on-reco', original_id: 'shoe-1', recommendationId } } });
+    assert.equal((await click([...ids][39]!)).status, 200);
+    assert.equal((await click(formatRecommendationId(parsed.prefix, parsed.n + ID_BLOCK_SIZE + 5))).status, 400);
+    // An hour on, the next response reserves a fresh block (one more line), and the old ids still count.
+    clock.advance(61 * 60_000);
+    await get('/widget/w-popular/recommendations');
+    assert.equal((await ledgerLines()) - before, 2);
+    assert.equal((await click([...ids][0]!)).status, 200);
+  });
+});
