@@ -1,0 +1,161 @@
+/**
+ * Facets over a match set: each configured facet keeps, per index slot, the ids of its values in typed
+ * arrays (updated with the index), so counting a request's matches is integer increments, not string
+ * work. Counts are disjunctive: a facet's counts apply every other facet's selection but not its own.
+ */
+import type { StoredItem } from '../catalog/types.js';
+import type { FacetConfig } from '../config/schema.js';
+import { fold } from './analyzer.js';
+import { attributeValues } from './attribute-values.js';
+
+export interface FacetResult {
+  id: string;
+  title: string;
+  attribute: string;
+  count: number;
+  values: { value: string; count: number; selected: boolean }[];
+}
+
+export class FacetColumn {
+  /** Value id → the value as first seen (range facets: the range label). */
+  readonly labels: string[] = [];
+  private readonly ids = new Map<string, number>();
+  /** Slot → its first value id, -1 for none. */
+  first: Int32Array;
+  /** Slot → its further value ids, for items with several values (lists, overlapping ranges). */
+  readonly more = new Map<number, number[]>();
+
+  constructor(
+    readonly facet: FacetConfig,
+    docs: readonly ({ item: StoredItem } | undefined)[],
+  ) {
+    if (facet.type === 'range') for (const range of facet.ranges ?? []) this.idOf(range.label);
+    this.first = new Int32Array(Math.max(16, docs.length)).fill(-1);
+    docs.forEach((doc, slot) => this.update(slot, doc?.item));
+  }
+
+  update(slot: number, item: StoredItem | undefined): void {
+    if (slot >= this.first.length) {
+      const grown = new Int32Array(Math.max(slot + 1, this.first.length * 2)).fill(-1);
+      grown.set(this.first);
+      this.first = grown;
+    }
+    const ids = item === undefined ? [] : this.valueIds(item);
+    this.first[slot] = ids[0] ?? -1;
+    if (ids.length > 1) this.more.set(slot, ids.slice(1));
+    else this.more.delete(slot);
+  }
+
+  has(slot: number, wanted: Uint8Array): boolean {
+    const first = this.first[slot]!;
+    if (first < 0) return false;
+    if (wanted[first] === 1) return true;
+    const more = this.more.get(slot);
+    if (more !== undefined) for (const id of more) if (wanted[id] === 1) return true;
+    return false;
+  }
+
+  count(slot: number, counts: Int32Array): void {
+    const first = this.first[slot]!;
+    if (first < 0) return;
+    counts[first]!++;
+    const more = this.more.get(slot);
+    if (more !== undefined) for (const id of more) counts[id]!++;
+  }
+
+  /** A mask over value ids of the values a shopper selected (compared without case or accents). */
+  selection(values: ReadonlySet<string>): Uint8Array {
+    const mask = new Uint8Array(this.labels.length);
+    this.labels.forEach((label, id) => {
+      if (values.has(fold(label))) mask[id] = 1;
+    });
+    return mask;
+  }
+
+  private idOf(label: string): number {
+    let id = this.ids.get(label);
+    if (id === undefined) {
+      id = this.labels.length;
+      this.labels.push(label);
+      this.ids.set(label, id);
+    }
+    return id;
+  }
+
+  private valueIds(item: StoredItem): number[] {
+    const values = attributeValues(item, this.facet.attribute);
+    const out: number[] = [];
+    if (this.facet.type === 'value') {
+      for (const value of values) {
+        const id = this.idOf(String(value));
+        if (!out.includes(id)) out.push(id);
+      }
+      return out;
+    }
+    (this.facet.ranges ?? []).forEach((range, id) => {
+      if (values.some((v) => typeof v === 'number' && (range.from === undefined || v >= range.from) && (range.to === undefined || v < range.to))) out.push(id);
+    });
+    return out;
+  }
+}
+
+/**
+ * Counts every facet over `docs` and says which docs pass all selections. One pass finds, per doc, how
+ * many selected facets it fails: a doc failing none counts everywhere, a doc failing exactly one counts
+ * only in that facet (whose own selection does not apply to it).
+ */
+export function countFacets(
+  columns: readonly FacetColumn[],
+  selections: ReadonlyMap<string, ReadonlySet<string>>,
+  docs: Int32Array,
+  length: number,
+  countsWanted: boolean,
+): { results: FacetResult[]; passing: Uint8Array } {
+  const selected = columns.flatMap((column, at) => {
+    const values = selections.get(column.facet.id);
+    return values === undefined || values.size === 0 ? [] : [{ at, mask: column.selection(values) }];
+  });
+  const passing = new Uint8Array(length);
+  const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
+  const totals = new Int32Array(columns.length);
+  for (let i = 0; i < length; i++) {
+    const doc = docs[i]!;
+    let failed = -1;
+    let fails = 0;
+    for (const { at, mask } of selected) {
+      if (!columns[at]!.has(doc, mask)) {
+        failed = at;
+        if (++fails > 1) break;
+      }
+    }
+    if (fails === 0) passing[i] = 1;
+    if (!countsWanted || fails > 1) continue;
+    if (fails === 1) {
+      columns[failed]!.count(doc, counts[failed]!);
+      totals[failed]!++;
+      continue;
+    }
+    for (let c = 0; c < columns.length; c++) {
+      columns[c]!.count(doc, counts[c]!);
+      totals[c]!++;
+    }
+  }
+  if (!countsWanted) return { results: [], passing };
+  const results = columns.map((column, c) => {
+    const facet = column.facet;
+    const chosen = selections.get(facet.id);
+    let values = column.labels.flatMap((value, id) => {
+      const count = counts[c]![id]!;
+      const isSelected = chosen?.has(fold(value)) ?? false;
+      return count > 0 || isSelected ? [{ value, count, selected: isSelected }] : [];
+    });
+    if (facet.type === 'value') {
+      values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+      // A selected value stays listed even when it falls outside the top `size`, so it can be unticked.
+      values = values.filter((v, i) => i < facet.size || v.selected);
+    }
+    for (const value of chosen ?? []) if (!values.some((v) => fold(v.value) === value)) values.push({ value, count: 0, selected: true });
+    return { id: facet.id, title: facet.title, attribute: facet.attribute, count: totals[c]!, values };
+  });
+  return { results, passing };
+}

@@ -1,0 +1,238 @@
+/**
+ * The query planner: which documents match a query and how well. FlexSearch answers, per field and per
+ * word, which documents hold a word starting with it (and, from the all-text strict index, which hold
+ * the whole word); this file adds what FlexSearch's own search cannot do here:
+ *
+ * - words matched in different fields: each word is looked up in every weighted field and the per-word
+ *   results are intersected across words (FlexSearch intersects only within one field);
+ * - one typo in long words: the vocabulary corrects a word before FlexSearch is asked for the correction;
+ * - configured synonyms, and field weights per configuration (one index serves every configuration);
+ * - relevance: whole words before completions before typos, a title equal to the query first;
+ * - cost: words are visited rarest first and only documents still matching are kept, in typed arrays
+ *   reused across queries, so a very common word costs one pass over its list, not a sort or a Set.
+ */
+import type { SearchConfiguration } from '../config/schema.js';
+import { words } from './analyzer.js';
+import { firstInOrder } from './ranking.js';
+import type { SearchIndex, Slots } from './search-index.js';
+
+/** Score multipliers per way a word matched: a typed word beats its completion, which beats a typo. */
+const WHOLE_WORD = 1;
+const SYNONYM = 0.9;
+const TYPO = 0.5;
+/** A completion of the last word (likely still being typed), and of an earlier word. */
+const COMPLETION_LAST = 0.7;
+const COMPLETION_OTHER = 0.56;
+/** Each later FlexSearch position slot (word further into the field) loses this much. */
+const POSITION_STEP = 0.02;
+
+export interface Matches {
+  /** Matching slots, in no particular order. */
+  docs: Int32Array;
+  /** Score of each entry of `docs` (same positions). */
+  scores: Float32Array;
+  /** True when some matching item matched every word without typo correction (autocomplete reads it). */
+  spelledRight: boolean;
+}
+
+interface Alternative {
+  factor: number;
+  typo: boolean;
+  /** Documents holding the whole word; the others in `fields` only hold a longer word starting with it. */
+  whole: Slots;
+  fields: { weight: number; slots: Slots }[];
+  size: number;
+}
+
+/** Per-index scratch arrays, one entry per slot, reused by every query (queries run one at a time). */
+class Scratch {
+  stamp: Int32Array;
+  mark: Int32Array;
+  best: Float32Array;
+  total: Float32Array;
+  typo: Uint8Array;
+  listA: Int32Array;
+  listB: Int32Array;
+  generation = 0;
+
+  constructor(readonly capacity: number) {
+    this.stamp = new Int32Array(capacity);
+    this.mark = new Int32Array(capacity);
+    this.best = new Float32Array(capacity);
+    this.total = new Float32Array(capacity);
+    this.typo = new Uint8Array(capacity);
+    this.listA = new Int32Array(capacity);
+    this.listB = new Int32Array(capacity);
+  }
+
+  next(): number {
+    if (this.generation >= 0x3fffffff) {
+      this.stamp.fill(0);
+      this.mark.fill(0);
+      this.generation = 0;
+    }
+    return ++this.generation;
+  }
+}
+
+const scratches = new WeakMap<SearchIndex, Scratch>();
+
+function scratchFor(index: SearchIndex): Scratch {
+  let scratch = scratches.get(index);
+  if (scratch === undefined || scratch.capacity < index.docs.length) {
+    // Grown with room to spare, so a stream of single-item additions does not reallocate each time.
+    scratch = new Scratch(Math.max(1024, Math.ceil(index.docs.length * 1.25)));
+    scratches.set(index, scratch);
+  }
+  return scratch;
+}
+
+function slotsSize(slots: Slots): number {
+  let n = 0;
+  for (const list of slots) if (list !== undefined) n += list.length;
+  return n;
+}
+
+/** Folded query words, as the index folds its text. */
+export function queryWords(query: string): string[] {
+  return words(query);
+}
+
+function alternatives(index: SearchIndex, config: SearchConfiguration, weights: { field: number; weight: number }[], word: string): Alternative[] {
+  const out: Alternative[] = [];
+  const add = (term: string, factor: number, typo: boolean): void => {
+    const fields = weights.map(({ field, weight }) => ({ weight, slots: index.fieldSlots(field, term) }));
+    const size = fields.reduce((n, f) => n + slotsSize(f.slots), 0);
+    if (size > 0) out.push({ factor, typo, whole: index.wordSlots(term), fields, size });
+  };
+  add(word, WHOLE_WORD, false);
+  for (const group of config.synonyms) {
+    const folded = group.map((s) => words(s).join(' '));
+    if (!folded.includes(word)) continue;
+    for (const other of folded) if (other !== word && other !== '' && !other.includes(' ')) add(other, SYNONYM, false);
+  }
+  for (const correction of index.vocabulary.corrections(word)) add(correction, TYPO, true);
+  return out;
+}
+
+export function matchQuery(index: SearchIndex, config: SearchConfiguration, queryText: string[]): Matches {
+  const weights = config.fields.flatMap(({ attribute, weight }) => {
+    const field = index.fields.indexOf(attribute);
+    return field < 0 ? [] : [{ field, weight }];
+  });
+  const perWord = queryText.map((word, i) => ({ alts: alternatives(index, config, weights, word), last: i === queryText.length - 1 }));
+  if (perWord.some((w) => w.alts.length === 0)) return { docs: new Int32Array(0), scores: new Float32Array(0), spelledRight: true };
+  // The rarest word first: it decides the candidates, and every later word can only drop some.
+  perWord.sort((a, b) => a.alts.reduce((n, x) => n + x.size, 0) - b.alts.reduce((n, x) => n + x.size, 0));
+
+  const s = scratchFor(index);
+  const { stamp, mark, best, total, typo } = s;
+  let current = s.listA;
+  let spare = s.listB;
+  let count = 0;
+  let alive = -1;
+  for (let w = 0; w < perWord.length; w++) {
+    const { alts, last } = perWord[w]!;
+    const completion = last ? COMPLETION_LAST : COMPLETION_OTHER;
+    const generation = s.next();
+    let touched = 0;
+    for (const alt of alts) {
+      const whole = s.next();
+      for (const list of alt.whole) if (list !== undefined) for (let i = 0; i < list.length; i++) mark[list[i]!] = whole;
+      for (const { weight, slots } of alt.fields) {
+        for (let position = 0; position < slots.length; position++) {
+          const list = slots[position];
+          if (list === undefined) continue;
+          const base = weight * alt.factor * (1 - POSITION_STEP * position);
+          for (let i = 0; i < list.length; i++) {
+            const doc = list[i]!;
+            const seen = stamp[doc]!;
+            const score = mark[doc] === whole ? base : base * completion;
+            if (seen !== generation) {
+              if (w > 0 && seen !== alive) continue;
+              stamp[doc] = generation;
+              spare[touched++] = doc;
+              best[doc] = score;
+              typo[doc] = (w > 0 ? typo[doc]! & 2 : 0) | (alt.typo ? 1 : 0);
+            } else if (score > best[doc]!) {
+              best[doc] = score;
+              typo[doc] = (typo[doc]! & 2) | (alt.typo ? 1 : 0);
+            }
+          }
+        }
+      }
+    }
+    for (let i = 0; i < touched; i++) {
+      const doc = spare[i]!;
+      total[doc] = (w === 0 ? 0 : total[doc]!) + best[doc]!;
+      // Bit 2 remembers that some earlier word of this item needed a typo correction.
+      typo[doc] = typo[doc]! & 1 ? 2 : typo[doc]! & 2;
+    }
+    [current, spare] = [spare, current];
+    count = touched;
+    alive = generation;
+    if (count === 0) break;
+  }
+
+  const docs = current.slice(0, count);
+  const scores = new Float32Array(count);
+  const phrase = queryText.join(' ');
+  let spelledRight = false;
+  for (let i = 0; i < count; i++) {
+    const doc = docs[i]!;
+    let score = total[doc]!;
+    const title = index.docs[doc]!.title;
+    // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
+    if (title === phrase) score *= 2;
+    else if (queryText.length > 1 && ` ${title} `.includes(` ${phrase} `)) score *= 1.5;
+    scores[i] = score;
+    if (typo[doc] === 0) spelledRight = true;
+  }
+  return { docs, scores, spelledRight };
+}
+
+/** Every live document, for an empty query. */
+export function allDocuments(index: SearchIndex): Matches {
+  const docs = new Int32Array(index.size);
+  let n = 0;
+  for (let slot = 0; slot < index.docs.length; slot++) if (index.docs[slot] !== undefined) docs[n++] = slot;
+  return { docs, scores: new Float32Array(n), spelledRight: true };
+}
+
+/**
+ * Items sharing the most distinctive words with `slot`'s title, best first: each shared whole word
+ * (FlexSearch's all-text strict index) adds its inverse document frequency. A word on more than a third
+ * of the catalog says nothing about likeness and is skipped.
+ */
+export function similarDocuments(index: SearchIndex, slot: number, limit: number): { doc: number; score: number }[] {
+  const doc = index.docs[slot];
+  if (doc === undefined || limit <= 0) return [];
+  const s = scratchFor(index);
+  const { stamp, total } = s;
+  const generation = s.next();
+  const touchedList = s.listA;
+  let touched = 0;
+  const total_ = index.size;
+  for (const word of new Set(doc.title.split(' '))) {
+    if (word === '') continue;
+    const slots = index.wordSlots(word);
+    const frequency = slotsSize(slots);
+    if (frequency === 0 || frequency > total_ / 3) continue;
+    const idf = Math.log(1 + total_ / frequency);
+    for (const list of slots) {
+      if (list === undefined) continue;
+      for (let i = 0; i < list.length; i++) {
+        const other = list[i]!;
+        if (stamp[other] !== generation) {
+          stamp[other] = generation;
+          total[other] = idf;
+          touchedList[touched++] = other;
+        } else total[other] = total[other]! + idf;
+      }
+    }
+  }
+  const order = (a: number, b: number): number => total[b]! - total[a]! || a - b;
+  // The item itself shares every word; it is dropped after ordering.
+  const best = firstInOrder(touchedList, touched, limit + 1, order);
+  return best.filter((other) => other !== slot).slice(0, limit).map((other) => ({ doc: other, score: total[other]! }));
+}
