@@ -14,6 +14,7 @@
 import type { SearchConfiguration } from '../config/schema.js';
 import { words } from './analyzer.js';
 import { firstInOrder } from './ranking.js';
+import { titleKey } from './title-key.js';
 import type { SearchIndex, Slots } from './search-index.js';
 
 /** Score multipliers per way a word matched: a typed word beats its completion, which beats a typo. */
@@ -26,6 +27,7 @@ const COMPLETION_OTHER = 0.56;
 /** Each later FlexSearch position slot (word further into the field) loses this much. */
 const POSITION_STEP = 0.02;
 
+/** A query's matches, in arrays reused by the next query on the same index: read (or copy) them first. */
 export interface Matches {
   /** Matching slots, in no particular order. */
   docs: Int32Array;
@@ -53,6 +55,9 @@ class Scratch {
   typo: Uint8Array;
   listA: Int32Array;
   listB: Int32Array;
+  /** The answer's arrays: valid until the next query on this index. */
+  docs: Int32Array;
+  scores: Float32Array;
   generation = 0;
 
   constructor(readonly capacity: number) {
@@ -63,6 +68,8 @@ class Scratch {
     this.typo = new Uint8Array(capacity);
     this.listA = new Int32Array(capacity);
     this.listB = new Int32Array(capacity);
+    this.docs = new Int32Array(capacity);
+    this.scores = new Float32Array(capacity);
   }
 
   next(): number {
@@ -126,7 +133,6 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
   perWord.sort((a, b) => a.alts.reduce((n, x) => n + x.size, 0) - b.alts.reduce((n, x) => n + x.size, 0));
 
   const s = scratchFor(index);
-  const { stamp, mark, best, total, typo } = s;
   let current = s.listA;
   let spare = s.listB;
   let count = 0;
@@ -138,65 +144,109 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
     let touched = 0;
     for (const alt of alts) {
       const whole = s.next();
-      for (const list of alt.whole) if (list !== undefined) for (let i = 0; i < list.length; i++) mark[list[i]!] = whole;
+      for (const list of alt.whole) if (list !== undefined) markAll(s.mark, list, whole);
       for (const { weight, slots } of alt.fields) {
         for (let position = 0; position < slots.length; position++) {
           const list = slots[position];
           if (list === undefined) continue;
           const base = weight * alt.factor * (1 - POSITION_STEP * position);
-          for (let i = 0; i < list.length; i++) {
-            const doc = list[i]!;
-            const seen = stamp[doc]!;
-            const score = mark[doc] === whole ? base : base * completion;
-            if (seen !== generation) {
-              if (w > 0 && seen !== alive) continue;
-              stamp[doc] = generation;
-              spare[touched++] = doc;
-              best[doc] = score;
-              typo[doc] = (w > 0 ? typo[doc]! & 2 : 0) | (alt.typo ? 1 : 0);
-            } else if (score > best[doc]!) {
-              best[doc] = score;
-              typo[doc] = (typo[doc]! & 2) | (alt.typo ? 1 : 0);
-            }
-          }
+          touched = accumulate(s, list, { base, completion, whole, generation, alive: w === 0 ? -1 : alive, typo: alt.typo ? 1 : 0 }, spare, touched);
         }
       }
     }
-    for (let i = 0; i < touched; i++) {
-      const doc = spare[i]!;
-      total[doc] = (w === 0 ? 0 : total[doc]!) + best[doc]!;
-      // Bit 2 remembers that some earlier word of this item needed a typo correction.
-      typo[doc] = typo[doc]! & 1 ? 2 : typo[doc]! & 2;
-    }
+    settleWord(s, spare, touched, w === 0);
     [current, spare] = [spare, current];
     count = touched;
     alive = generation;
     if (count === 0) break;
   }
 
-  const docs = current.slice(0, count);
-  const scores = new Float32Array(count);
+  const docs = s.docs.subarray(0, count);
+  docs.set(current.subarray(0, count));
+  const scores = s.scores.subarray(0, count);
   const phrase = queryText.join(' ');
+  const phraseKey = titleKey(phrase);
+  const { total, typo } = s;
+  const keys = index.titleKeys;
   let spelledRight = false;
   for (let i = 0; i < count; i++) {
     const doc = docs[i]!;
     let score = total[doc]!;
-    const title = index.docs[doc]!.title;
     // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
-    if (title === phrase) score *= 2;
-    else if (queryText.length > 1 && ` ${title} `.includes(` ${phrase} `)) score *= 1.5;
+    if (keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
+    else if (queryText.length > 1 && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
     scores[i] = score;
     if (typo[doc] === 0) spelledRight = true;
   }
   return { docs, scores, spelledRight };
 }
 
+/** Whether `phrase` occurs in `title` on word boundaries, without building padded copies of either. */
+function containsPhrase(title: string, phrase: string): boolean {
+  for (let at = title.indexOf(phrase); at >= 0; at = title.indexOf(phrase, at + 1)) {
+    const end = at + phrase.length;
+    if ((at === 0 || title.charCodeAt(at - 1) === 32) && (end === title.length || title.charCodeAt(end) === 32)) return true;
+  }
+  return false;
+}
+
+function markAll(mark: Int32Array, list: readonly number[], value: number): void {
+  for (let i = 0; i < list.length; i++) mark[list[i]!] = value;
+}
+
+interface Pass {
+  base: number;
+  completion: number;
+  whole: number;
+  generation: number;
+  /** The previous word's generation: only documents it left alive may match (-1 for the first word). */
+  alive: number;
+  typo: number;
+}
+
+/** Folds one FlexSearch slot list into the current word's best score per document; returns the new touched count. */
+function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList: Int32Array, touched: number): number {
+  const { stamp, mark, best, typo } = s;
+  const { base, completion, whole, generation, alive, typo: isTypo } = pass;
+  const partial = base * completion;
+  const first = alive === -1;
+  for (let i = 0; i < list.length; i++) {
+    const doc = list[i]!;
+    const seen = stamp[doc]!;
+    const score = mark[doc] === whole ? base : partial;
+    if (seen !== generation) {
+      if (!first && seen !== alive) continue;
+      stamp[doc] = generation;
+      touchedList[touched++] = doc;
+      best[doc] = score;
+      typo[doc] = (first ? 0 : typo[doc]! & 2) | isTypo;
+    } else if (score > best[doc]!) {
+      best[doc] = score;
+      typo[doc] = (typo[doc]! & 2) | isTypo;
+    }
+  }
+  return touched;
+}
+
+/** Adds the word's best scores to the totals; bit 2 of `typo` remembers that some word needed a correction. */
+function settleWord(s: Scratch, touchedList: Int32Array, touched: number, first: boolean): void {
+  const { total, best, typo } = s;
+  for (let i = 0; i < touched; i++) {
+    const doc = touchedList[i]!;
+    total[doc] = (first ? 0 : total[doc]!) + best[doc]!;
+    typo[doc] = typo[doc]! & 1 ? 2 : typo[doc]! & 2;
+  }
+}
+
+
 /** Every live document, for an empty query. */
 export function allDocuments(index: SearchIndex): Matches {
-  const docs = new Int32Array(index.size);
+  const s = scratchFor(index);
   let n = 0;
-  for (let slot = 0; slot < index.docs.length; slot++) if (index.docs[slot] !== undefined) docs[n++] = slot;
-  return { docs, scores: new Float32Array(n), spelledRight: true };
+  for (let slot = 0; slot < index.docs.length; slot++) if (index.docs[slot] !== undefined) s.docs[n++] = slot;
+  const scores = s.scores.subarray(0, n);
+  scores.fill(0);
+  return { docs: s.docs.subarray(0, n), scores, spelledRight: true };
 }
 
 /**
@@ -233,6 +283,6 @@ export function similarDocuments(index: SearchIndex, slot: number, limit: number
   }
   const order = (a: number, b: number): number => total[b]! - total[a]! || a - b;
   // The item itself shares every word; it is dropped after ordering.
-  const best = firstInOrder(touchedList, touched, limit + 1, order);
+  const best = firstInOrder(touched, limit + 1, order, touchedList);
   return best.filter((other) => other !== slot).slice(0, limit).map((other) => ({ doc: other, score: total[other]! }));
 }

@@ -4,16 +4,20 @@
 export type EntryOrder = (a: number, b: number) => number;
 
 /**
- * The first `k` entries of `entries[0..length)` in order, without sorting all of them: a bounded heap
- * keeps the worst of the best `k` on top, so a broad query costs one pass plus log(k) per improvement.
+ * The first `k` of `length` entries in order, without sorting all of them: a bounded heap keeps the
+ * worst of the best `k` on top, so a broad query costs one pass plus log(k) per improvement. Entries
+ * are `0..length-1`, or the first `length` values of `entries` when given.
  */
-export function firstInOrder(entries: Int32Array, length: number, k: number, order: EntryOrder): number[] {
-  if (k <= 0) return [];
-  if (length <= k * 4) return Array.from(entries.subarray(0, length)).sort(order).slice(0, k);
+export function firstInOrder(length: number, k: number, order: EntryOrder, entries?: Int32Array): number[] {
+  if (k <= 0 || length === 0) return [];
+  if (length <= k * 4) {
+    const all = entries === undefined ? Array.from({ length }, (_, i) => i) : Array.from(entries.subarray(0, length));
+    return all.sort(order).slice(0, k);
+  }
   const heap: number[] = [];
   const worse = (a: number, b: number): boolean => order(a, b) > 0;
   for (let i = 0; i < length; i++) {
-    const entry = entries[i]!;
+    const entry = entries === undefined ? i : entries[i]!;
     if (heap.length < k) {
       heap.push(entry);
       let at = heap.length - 1;

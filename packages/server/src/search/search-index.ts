@@ -18,6 +18,7 @@ import { attributeValues } from './attribute-values.js';
 import { FacetColumn } from './facets.js';
 import type { FilterValue } from './filter.js';
 import type { FacetConfig } from '../config/schema.js';
+import { titleKey } from './title-key.js';
 import { TypoVocabulary } from './typo-vocabulary.js';
 
 /** FlexSearch's word-position slots: a word early in a field scores a little above a late one. */
@@ -61,6 +62,8 @@ export class SearchIndex {
   /** Fields indexed, each with its FlexSearch Index. */
   readonly fields: readonly string[];
   readonly vocabulary = new TypoVocabulary();
+  /** Slot → fingerprint of its folded title (matcher's exact-title check). */
+  titleKeys = new Int32Array(1024);
   /** Live documents. */
   size = 0;
   /** Bumped on every change, so per-request caches keyed on the index know when to drop. */
@@ -77,18 +80,15 @@ export class SearchIndex {
     this.fields = [...new Set(fields)];
     this.fieldIndexes = this.fields.map(() => new Index({ tokenize: 'forward', encoder, resolution: RESOLUTION, fastupdate: true }));
     this.wordIndex = new Index({ tokenize: 'strict', encoder, resolution: RESOLUTION, fastupdate: true });
-    const orphans: StoredItem[] = [];
+    // Variants first, so each parent is handed to FlexSearch once with its variants' text.
+    const parents = new Set<string>();
     for (const item of items) {
-      if (item.parentId === undefined) this.place(item, []);
+      if (item.parentId === undefined) parents.add(item.id);
       else this.variantsOf(item.parentId).set(item.id, item);
     }
-    for (const [parentId, variants] of this.variants) {
-      const slot = this.byId.get(parentId);
-      if (slot === undefined) orphans.push(...variants.values());
-      else this.reindex(slot);
-    }
+    for (const item of items) if (item.parentId === undefined) this.place(item);
     // A variant whose parent is missing is still findable, standing for itself.
-    for (const orphan of orphans) this.place(orphan, []);
+    for (const [parentId, variants] of this.variants) if (!parents.has(parentId)) for (const orphan of variants.values()) this.place(orphan);
   }
 
   docOf(id: string): number | undefined {
@@ -134,7 +134,7 @@ export class SearchIndex {
           const own = this.byId.get(variant.id);
           if (own !== undefined) this.drop(own);
         }
-        touched.add(this.place(item, []));
+        touched.add(this.place(item));
         continue;
       }
       this.variantsOf(item.parentId).set(item.id, item);
@@ -143,7 +143,7 @@ export class SearchIndex {
         touched.add(parent);
       } else {
         const own = this.byId.get(item.id);
-        if (own === undefined) touched.add(this.place(item, []));
+        if (own === undefined) touched.add(this.place(item));
         else {
           this.docs[own]!.item = item;
           touched.add(own);
@@ -236,12 +236,12 @@ export class SearchIndex {
     return variants;
   }
 
-  private place(item: StoredItem, texts: string[]): number {
+  private place(item: StoredItem): number {
     const slot = this.docs.length;
-    this.docs.push({ item, title: titleOf(item), texts });
+    this.docs.push({ item, title: titleOf(item), texts: [] });
     this.byId.set(item.id, slot);
     this.size++;
-    if (texts.length === 0) this.reindex(slot);
+    this.reindex(slot);
     return slot;
   }
 
@@ -258,6 +258,12 @@ export class SearchIndex {
   private reindex(slot: number): void {
     const doc = this.docs[slot]!;
     doc.title = titleOf(doc.item);
+    if (slot >= this.titleKeys.length) {
+      const grown = new Int32Array(Math.max(slot + 1, this.titleKeys.length * 2));
+      grown.set(this.titleKeys);
+      this.titleKeys = grown;
+    }
+    this.titleKeys[slot] = titleKey(doc.title);
     const variants = doc.item.parentId === undefined ? [...(this.variants.get(doc.item.id)?.values() ?? [])] : [];
     const texts = this.fields.map((field) => [doc.item, ...variants].map((item) => fieldText(item, field)).filter((t) => t !== '').join('\n'));
     this.setTexts(slot, doc, texts);

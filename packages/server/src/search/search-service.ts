@@ -32,6 +32,8 @@ export interface SearchQuery {
   facets: { id: string; values: string[] }[];
   filter: string | undefined;
   disabled: Set<string>;
+  /** Also return every match in order (suggest groups them); a plain search pages without sorting them all. */
+  ordered?: boolean;
 }
 
 export interface SearchHit {
@@ -49,8 +51,8 @@ export interface SearchResult {
   /** Always true: every match is counted (no scoring cap). Kept because the response carries it. */
   exact: boolean;
   facets: FacetResult[];
-  /** Every match in result order, computed on demand (suggest's groups). */
-  ordered(): { item: StoredItem; score: number }[];
+  /** Every match in result order, when the query asked for it (`ordered`: suggest's groups); otherwise empty. */
+  ordered: { item: StoredItem; score: number }[];
   /** How the query's words matched: as typed (or as prefixes/synonyms), only through typo correction, or not at all. */
   spelling: 'typed' | 'corrected' | 'none';
   version: number | undefined;
@@ -154,7 +156,7 @@ export class SearchService {
     const groups = new Map<string, { value: string; count: number; items: SearchHit[] }>();
     const wanted = new Map(groupBy.values.map((v) => [fold(v), v]));
     for (const value of groupBy.values) groups.set(fold(value), { value, count: 0, items: [] });
-    for (const { item, score } of result.ordered()) {
+    for (const { item, score } of result.ordered) {
       for (const raw of new Set(attributeValues(item, groupBy.attribute).map(String))) {
         const k = fold(raw);
         if (wanted.size > 0 && !wanted.has(k)) continue;
@@ -183,7 +185,7 @@ export class SearchService {
 
   search(request: SearchQuery): SearchResult {
     const active = this.indexes.get(key(request.tenantId, request.environmentId));
-    if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: () => [], spelling: 'none', version: undefined };
+    if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: [], spelling: 'none', version: undefined };
     const { index, version } = active;
     const config = request.configuration;
     const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : parseFilter(request.filter);
@@ -241,18 +243,16 @@ export class SearchService {
         x - y
       );
     };
-    const entries = new Int32Array(length);
-    for (let i = 0; i < length; i++) entries[i] = i;
     const pinned = (rule?.pin ?? []).flatMap((id) => index.docOf(id) ?? []);
     const pinnedSet = new Set(pinned);
-    const top = length === 0 ? 0 : scores[firstInOrder(entries, length, 1, order)[0]!]!;
+    const top = length === 0 ? 0 : scores[firstInOrder(length, 1, order)[0]!]!;
     const scoreOf = new Map<number, number>();
     if (pinned.length > 0) for (let i = 0; i < length; i++) if (pinnedSet.has(docs[i]!)) scoreOf.set(docs[i]!, scores[i]!);
     const unmatchedPins = pinned.filter((doc) => !scoreOf.has(doc)).length;
     // Pinned items come first in the rule's order, even those the query did not match.
     const page = (k: number): { doc: number; score: number }[] => {
       const head = pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top }));
-      const rest = firstInOrder(entries, length, k + pinned.length, order)
+      const rest = firstInOrder(length, k + pinned.length, order)
         .filter((i) => !pinnedSet.has(docs[i]!))
         .map((i) => ({ doc: docs[i]!, score: scores[i]! }));
       return [...head, ...rest].slice(0, k);
@@ -274,7 +274,7 @@ export class SearchService {
       count,
       exact: true,
       facets,
-      ordered: () => page(count).map(({ doc, score }) => ({ item: index.docs[doc]!.item, score })),
+      ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ item: index.docs[doc]!.item, score })) : [],
       spelling: count === 0 || matches.docs.length === 0 ? 'none' : matches.spelledRight ? 'typed' : 'corrected',
       version,
     };

@@ -128,6 +128,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       facets: [],
       filter: input.options.filter,
       disabled: new Set(['facet', 'redirect']),
+      ordered: true,
     });
     const groups = search.group(ref.tenant.id, result, groupBy).map((g) => ({ ...g, items: g.items.map((item) => applyMask(item, mask)) }));
     const { token, ...rest } = raw as Record<string, unknown>;
