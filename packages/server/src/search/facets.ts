@@ -20,9 +20,10 @@ export class FacetColumn {
   /** Value id → the value as first seen (range facets: the range label). */
   readonly labels: string[] = [];
   private readonly ids = new Map<string, number>();
-  /** Slot → its first value id, -1 for none. */
+  /** Slot → its first and second value ids, -1 for none: most items have one or two (a category pair). */
   first: Int32Array;
-  /** Slot → its further value ids, for items with several values (lists, overlapping ranges). */
+  second: Int32Array;
+  /** Slot → its value ids past the second, for the rare items with more. */
   readonly more = new Map<number, number[]>();
 
   constructor(
@@ -31,18 +32,20 @@ export class FacetColumn {
   ) {
     if (facet.type === 'range') for (const range of facet.ranges ?? []) this.idOf(range.label);
     this.first = new Int32Array(Math.max(16, docs.length)).fill(-1);
+    this.second = new Int32Array(this.first.length).fill(-1);
     docs.forEach((doc, slot) => this.update(slot, doc?.item));
   }
 
   update(slot: number, item: StoredItem | undefined): void {
     if (slot >= this.first.length) {
-      const grown = new Int32Array(Math.max(slot + 1, this.first.length * 2)).fill(-1);
-      grown.set(this.first);
-      this.first = grown;
+      const size = Math.max(slot + 1, this.first.length * 2);
+      this.first = grow(this.first, size);
+      this.second = grow(this.second, size);
     }
     const ids = item === undefined ? [] : this.valueIds(item);
     this.first[slot] = ids[0] ?? -1;
-    if (ids.length > 1) this.more.set(slot, ids.slice(1));
+    this.second[slot] = ids[1] ?? -1;
+    if (ids.length > 2) this.more.set(slot, ids.slice(2));
     else this.more.delete(slot);
   }
 
@@ -50,6 +53,10 @@ export class FacetColumn {
     const first = this.first[slot]!;
     if (first < 0) return false;
     if (wanted[first] === 1) return true;
+    const second = this.second[slot]!;
+    if (second < 0) return false;
+    if (wanted[second] === 1) return true;
+    if (this.more.size === 0) return false;
     const more = this.more.get(slot);
     if (more !== undefined) for (const id of more) if (wanted[id] === 1) return true;
     return false;
@@ -59,6 +66,10 @@ export class FacetColumn {
     const first = this.first[slot]!;
     if (first < 0) return;
     counts[first]!++;
+    const second = this.second[slot]!;
+    if (second < 0) return;
+    counts[second]!++;
+    if (this.more.size === 0) return;
     const more = this.more.get(slot);
     if (more !== undefined) for (const id of more) counts[id]!++;
   }
@@ -97,6 +108,12 @@ export class FacetColumn {
     });
     return out;
   }
+}
+
+function grow(array: Int32Array, size: number): Int32Array {
+  const grown = new Int32Array(size).fill(-1);
+  grown.set(array);
+  return grown;
 }
 
 /**

@@ -75,6 +75,7 @@ export class SearchIndex {
   private readonly columns = new Map<string, FilterValue[][]>();
   private readonly ranks = new Map<string, { sortBy: readonly SortKey[]; ranks: Int32Array; stale: boolean }>();
   private readonly facetColumns = new Map<FacetConfig, FacetColumn>();
+  private readonly numeric = new Map<string, Float64Array | undefined>();
 
   constructor(items: readonly StoredItem[], fields: readonly string[]) {
     this.fields = [...new Set(fields)];
@@ -156,6 +157,25 @@ export class SearchIndex {
       for (const slot of touched) column[slot] = this.docs[slot] === undefined ? [] : attributeValues(this.docs[slot]!.item, attribute);
     }
     for (const column of this.facetColumns.values()) for (const slot of touched) column.update(slot, this.docs[slot]?.item);
+    for (const [attribute, numbers] of this.numeric) {
+      if (numbers === undefined) continue;
+      const column = this.values(attribute);
+      let grown = numbers;
+      if (column.length > numbers.length) {
+        grown = new Float64Array(Math.max(column.length, numbers.length * 2)).fill(NaN);
+        grown.set(numbers);
+        this.numeric.set(attribute, grown);
+      }
+      for (const slot of touched) {
+        const values = column[slot] ?? [];
+        if (values.length > 1 || (values.length === 1 && typeof values[0] !== 'number')) {
+          // No longer one number per document: the generic comparison takes over.
+          this.numeric.set(attribute, undefined);
+          break;
+        }
+        grown[slot] = values.length === 0 ? NaN : (values[0] as number);
+      }
+    }
     for (const entry of this.ranks.values()) entry.stale = true;
   }
 
@@ -176,6 +196,27 @@ export class SearchIndex {
       this.columns.set(attribute, column);
     }
     return column;
+  }
+
+  /**
+   * One attribute as a typed array when every document holds at most one value and it is a number
+   * (NaN for none), so numeric filters compare without boxing; undefined for any other attribute.
+   */
+  numbers(attribute: string): Float64Array | undefined {
+    if (this.numeric.has(attribute)) return this.numeric.get(attribute);
+    const column = this.values(attribute);
+    let out: Float64Array | undefined = new Float64Array(column.length).fill(NaN);
+    for (let slot = 0; slot < column.length; slot++) {
+      const values = column[slot]!;
+      if (values.length === 0) continue;
+      if (values.length > 1 || typeof values[0] !== 'number') {
+        out = undefined;
+        break;
+      }
+      out[slot] = values[0];
+    }
+    this.numeric.set(attribute, out);
+    return out;
   }
 
   /** One facet's value ids per slot, built at the first request that counts it and kept up to date after. */

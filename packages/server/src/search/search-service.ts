@@ -197,7 +197,11 @@ export class SearchService {
     let length = docs.length;
 
     if (filter !== undefined) {
-      const keep = compileFilter(filter, (attribute) => index.values(attribute));
+      const keep = compileFilter(
+        filter,
+        (attribute) => index.values(attribute),
+        (attribute) => index.numbers(attribute),
+      );
       let n = 0;
       for (let i = 0; i < length; i++) {
         if (!keep(docs[i]!)) continue;
