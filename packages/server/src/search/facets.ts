@@ -19,6 +19,8 @@ export interface FacetResult {
 export class FacetColumn {
   /** Value id → the value as first seen (range facets: the range label). */
   readonly labels: string[] = [];
+  /** The same values folded (case, accents), as selections are compared. */
+  readonly folded: string[] = [];
   private readonly ids = new Map<string, number>();
   /** Slot → its first and second value ids, -1 for none: most items have one or two (a category pair). */
   first: Int32Array;
@@ -77,9 +79,7 @@ export class FacetColumn {
   /** A mask over value ids of the values a shopper selected (compared without case or accents). */
   selection(values: ReadonlySet<string>): Uint8Array {
     const mask = new Uint8Array(this.labels.length);
-    this.labels.forEach((label, id) => {
-      if (values.has(fold(label))) mask[id] = 1;
-    });
+    for (let id = 0; id < this.folded.length; id++) if (values.has(this.folded[id]!)) mask[id] = 1;
     return mask;
   }
 
@@ -88,6 +88,7 @@ export class FacetColumn {
     if (id === undefined) {
       id = this.labels.length;
       this.labels.push(label);
+      this.folded.push(fold(label));
       this.ids.set(label, id);
     }
     return id;
@@ -161,17 +162,20 @@ export function countFacets(
   const results = columns.map((column, c) => {
     const facet = column.facet;
     const chosen = selections.get(facet.id);
-    let values = column.labels.flatMap((value, id) => {
-      const count = counts[c]![id]!;
-      const isSelected = chosen?.has(fold(value)) ?? false;
-      return count > 0 || isSelected ? [{ value, count, selected: isSelected }] : [];
-    });
+    let values: { value: string; count: number; selected: boolean }[] = [];
+    const counted = counts[c]!;
+    for (let id = 0; id < column.labels.length; id++) {
+      const count = counted[id]!;
+      const isSelected = chosen !== undefined && chosen.has(column.folded[id]!);
+      if (count > 0 || isSelected) values.push({ value: column.labels[id]!, count, selected: isSelected });
+    }
     if (facet.type === 'value') {
       values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
       // A selected value stays listed even when it falls outside the top `size`, so it can be unticked.
       values = values.filter((v, i) => i < facet.size || v.selected);
     }
-    for (const value of chosen ?? []) if (!values.some((v) => fold(v.value) === value)) values.push({ value, count: 0, selected: true });
+    // A selection naming a value no item has is still answered, so the shopper can untick it.
+    for (const value of chosen ?? []) if (!column.folded.includes(value)) values.push({ value, count: 0, selected: true });
     return { id: facet.id, title: facet.title, attribute: facet.attribute, count: totals[c]!, values };
   });
   return { results, passing };

@@ -31,6 +31,8 @@ export interface SearchDoc {
   title: string;
   /** The indexed text of each field (parallel to `SearchIndex.fields`), kept to undo it on change. */
   texts: string[];
+  /** The product view answered for this item, built at its first appearance in a result and dropped when the item changes. */
+  view?: Record<string, unknown>;
 }
 
 /** The raw slots FlexSearch keeps for one term: `slots[score]` lists the documents at that position score. */
@@ -76,6 +78,7 @@ export class SearchIndex {
   private readonly ranks = new Map<string, { sortBy: readonly SortKey[]; ranks: Int32Array; stale: boolean }>();
   private readonly facetColumns = new Map<FacetConfig, FacetColumn>();
   private readonly numeric = new Map<string, Float64Array | undefined>();
+  private readonly rankKeys = new WeakMap<readonly SortKey[], string>();
 
   constructor(items: readonly StoredItem[], fields: readonly string[]) {
     this.fields = [...new Set(fields)];
@@ -231,7 +234,12 @@ export class SearchIndex {
    * request sorts by comparing integers. Items lacking an attribute go last in either direction.
    */
   rank(sortBy: readonly SortKey[]): Int32Array {
-    const key = JSON.stringify(sortBy);
+    // Configured orders are the same array at every request; a request's own sortBy is keyed by its text.
+    let key = this.rankKeys.get(sortBy);
+    if (key === undefined) {
+      key = JSON.stringify(sortBy);
+      this.rankKeys.set(sortBy, key);
+    }
     let entry = this.ranks.get(key);
     if (entry === undefined) this.ranks.set(key, (entry = { sortBy, ranks: this.computeRanks(sortBy), stale: false }));
     else if (entry.stale) {
@@ -299,6 +307,7 @@ export class SearchIndex {
   private reindex(slot: number): void {
     const doc = this.docs[slot]!;
     doc.title = titleOf(doc.item);
+    doc.view = undefined;
     if (slot >= this.titleKeys.length) {
       const grown = new Int32Array(Math.max(slot + 1, this.titleKeys.length * 2));
       grown.set(this.titleKeys);

@@ -16,7 +16,7 @@ import { countFacets, type FacetResult } from './facets.js';
 import { compileFilter, parseFilter } from './filter.js';
 import { allDocuments, matchQuery, queryWords, similarDocuments } from './matcher.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
-import { SearchIndex, type SortKey } from './search-index.js';
+import { SearchIndex, type SearchDoc, type SortKey } from './search-index.js';
 
 export type { FacetResult } from './facets.js';
 export type { SortKey } from './search-index.js';
@@ -52,7 +52,7 @@ export interface SearchResult {
   exact: boolean;
   facets: FacetResult[];
   /** Every match in result order, when the query asked for it (`ordered`: suggest's groups); otherwise empty. */
-  ordered: { item: StoredItem; score: number }[];
+  ordered: { doc: SearchDoc; item: StoredItem; score: number }[];
   /** How the query's words matched: as typed (or as prefixes/synonyms), only through typo correction, or not at all. */
   spelling: 'typed' | 'corrected' | 'none';
   version: number | undefined;
@@ -156,14 +156,14 @@ export class SearchService {
     const groups = new Map<string, { value: string; count: number; items: SearchHit[] }>();
     const wanted = new Map(groupBy.values.map((v) => [fold(v), v]));
     for (const value of groupBy.values) groups.set(fold(value), { value, count: 0, items: [] });
-    for (const { item, score } of result.ordered) {
+    for (const { doc, item, score } of result.ordered) {
       for (const raw of new Set(attributeValues(item, groupBy.attribute).map(String))) {
         const k = fold(raw);
         if (wanted.size > 0 && !wanted.has(k)) continue;
         let group = groups.get(k);
         if (group === undefined) groups.set(k, (group = { value: raw, count: 0, items: [] }));
         group.count++;
-        if (group.items.length < groupBy.size) group.items.push(hitOf(tenantId, result.version ?? 0, item, score));
+        if (group.items.length < groupBy.size) group.items.push(hitOf(tenantId, result.version ?? 0, doc, score));
       }
     }
     const out = [...groups.values()];
@@ -269,7 +269,7 @@ export class SearchService {
     }
     if (!request.disabled.has('item') && request.limit > 0) {
       for (const { doc, score } of page(request.offset + request.limit).slice(request.offset)) {
-        hits.push(hitOf(request.tenantId, version, index.docs[doc]!.item, score));
+        hits.push(hitOf(request.tenantId, version, index.docs[doc]!, score));
       }
     }
     const count = length + unmatchedPins;
@@ -278,15 +278,18 @@ export class SearchService {
       count,
       exact: true,
       facets,
-      ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ item: index.docs[doc]!.item, score })) : [],
+      ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })) : [],
       spelling: count === 0 || matches.docs.length === 0 ? 'none' : matches.spelledRight ? 'typed' : 'corrected',
       version,
     };
   }
 }
 
-function hitOf(tenantId: string, version: number, item: StoredItem, score: number): SearchHit {
-  return { id: item.id, score: round(score), kind: item.kind, context: item.context, product: toProductView(item, { tenantId, version }) };
+function hitOf(tenantId: string, version: number, doc: SearchDoc, score: number): SearchHit {
+  const { item } = doc;
+  // Building a product view costs more than finding the item; the same items come back page after page.
+  doc.view ??= toProductView(item, { tenantId, version });
+  return { id: item.id, score: round(score), kind: item.kind, context: item.context, product: doc.view };
 }
 
 /** 1 boosted, -1 buried, 0 otherwise: a merchandising tier above relevance. */
