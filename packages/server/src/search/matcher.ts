@@ -40,8 +40,12 @@ export interface Matches {
 interface Alternative {
   factor: number;
   typo: boolean;
-  /** Documents holding the whole word; the others in `fields` only hold a longer word starting with it. */
+  /**
+   * Documents holding the whole word, when the word is both a catalog word and the start of longer ones
+   * ("lamp", "lampshade"); otherwise every document in `fields` matched the same way and `allWhole` says how.
+   */
   whole: Slots;
+  allWhole: boolean;
   fields: { weight: number; slots: Slots }[];
   size: number;
 }
@@ -110,7 +114,10 @@ function alternatives(index: SearchIndex, config: SearchConfiguration, weights: 
   const add = (term: string, factor: number, typo: boolean): void => {
     const fields = weights.map(({ field, weight }) => ({ weight, slots: index.fieldSlots(field, term) }));
     const size = fields.reduce((n, f) => n + slotsSize(f.slots), 0);
-    if (size > 0) out.push({ factor, typo, whole: index.wordSlots(term), fields, size });
+    if (size === 0) return;
+    const isWord = index.vocabulary.frequency(term) > 0;
+    const mixed = isWord && index.vocabulary.hasCompletions(term);
+    out.push({ factor, typo, whole: mixed ? index.wordSlots(term) : [], allWhole: isWord, fields, size });
   };
   add(word, WHOLE_WORD, false);
   for (const group of config.synonyms) {
@@ -139,12 +146,14 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
   let alive = -1;
   for (let w = 0; w < perWord.length; w++) {
     const { alts, last } = perWord[w]!;
-    const completion = last ? COMPLETION_LAST : COMPLETION_OTHER;
+    const completing = last ? COMPLETION_LAST : COMPLETION_OTHER;
     const generation = s.next();
     let touched = 0;
     for (const alt of alts) {
       const whole = s.next();
       for (const list of alt.whole) if (list !== undefined) markAll(s.mark, list, whole);
+      // Without a whole-word list, no document carries the mark and every one scores as `completion` says.
+      const completion = alt.whole.length > 0 ? completing : alt.allWhole ? 1 : completing;
       for (const { weight, slots } of alt.fields) {
         for (let position = 0; position < slots.length; position++) {
           const list = slots[position];
@@ -209,20 +218,37 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
   const { stamp, mark, best, typo } = s;
   const { base, completion, whole, generation, alive, typo: isTypo } = pass;
   const partial = base * completion;
-  const first = alive === -1;
+  if (alive === -1) {
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i]!;
+      const score = mark[doc] === whole ? base : partial;
+      if (stamp[doc] !== generation) {
+        stamp[doc] = generation;
+        touchedList[touched++] = doc;
+        best[doc] = score;
+        typo[doc] = isTypo;
+      } else if (score > best[doc]!) {
+        best[doc] = score;
+        typo[doc] = isTypo;
+      }
+    }
+    return touched;
+  }
+  // A later word: most of a common word's documents were dropped by rarer words, so test that first.
   for (let i = 0; i < list.length; i++) {
     const doc = list[i]!;
     const seen = stamp[doc]!;
-    const score = mark[doc] === whole ? base : partial;
-    if (seen !== generation) {
-      if (!first && seen !== alive) continue;
+    if (seen === alive) {
       stamp[doc] = generation;
       touchedList[touched++] = doc;
-      best[doc] = score;
-      typo[doc] = (first ? 0 : typo[doc]! & 2) | isTypo;
-    } else if (score > best[doc]!) {
-      best[doc] = score;
+      best[doc] = mark[doc] === whole ? base : partial;
       typo[doc] = (typo[doc]! & 2) | isTypo;
+    } else if (seen === generation) {
+      const score = mark[doc] === whole ? base : partial;
+      if (score > best[doc]!) {
+        best[doc] = score;
+        typo[doc] = (typo[doc]! & 2) | isTypo;
+      }
     }
   }
   return touched;

@@ -10,11 +10,12 @@ import type { ItemsChanged, StoredItem } from '../catalog/types.js';
 import type { ConfigRegistry } from '../config/registry.js';
 import type { SearchConfiguration } from '../config/schema.js';
 import type { Logger } from '../logger.js';
+import type { QuerySpelling } from '../activities/search-queries.js';
 import { fold } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
 import { countFacets, type FacetResult } from './facets.js';
 import { compileFilter, parseFilter } from './filter.js';
-import { allDocuments, matchQuery, queryWords, similarDocuments } from './matcher.js';
+import { allDocuments, matchQuery, queryWords, similarDocuments, type Matches } from './matcher.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
 import { SearchIndex, type SearchDoc, type SortKey } from './search-index.js';
 
@@ -53,8 +54,10 @@ export interface SearchResult {
   facets: FacetResult[];
   /** Every match in result order, when the query asked for it (`ordered`: suggest's groups); otherwise empty. */
   ordered: { doc: SearchDoc; item: StoredItem; score: number }[];
+  /** Items the query's words matched before filters and facets (what autocomplete calls "returned results"). */
+  matched: number;
   /** How the query's words matched: as typed (or as prefixes/synonyms), only through typo correction, or not at all. */
-  spelling: 'typed' | 'corrected' | 'none';
+  spelling: QuerySpelling;
   version: number | undefined;
 }
 
@@ -183,9 +186,20 @@ export class SearchService {
     return similarDocuments(active.index, slot, limit).map(({ doc, score }) => ({ id: active.index.docs[doc]!.item.id, score: round(score) }));
   }
 
+  /**
+   * How `query`'s words match the active catalog now, without filters, paging or views: autocomplete
+   * asks it about queries whose last search it does not know (recorded before a restart).
+   */
+  spelling(tenantId: string, environmentId: string, configuration: SearchConfiguration, query: string): QuerySpelling {
+    const active = this.indexes.get(key(tenantId, environmentId));
+    const queryText = queryWords(query);
+    if (active === undefined || queryText.length === 0) return 'none';
+    return spellingOf(matchQuery(active.index, configuration, queryText));
+  }
+
   search(request: SearchQuery): SearchResult {
     const active = this.indexes.get(key(request.tenantId, request.environmentId));
-    if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: [], spelling: 'none', version: undefined };
+    if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: [], matched: 0, spelling: 'none', version: undefined };
     const { index, version } = active;
     const config = request.configuration;
     const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : parseFilter(request.filter);
@@ -279,10 +293,16 @@ export class SearchService {
       exact: true,
       facets,
       ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })) : [],
-      spelling: count === 0 || matches.docs.length === 0 ? 'none' : matches.spelledRight ? 'typed' : 'corrected',
+      matched: matches.docs.length,
+      spelling: spellingOf(matches),
       version,
     };
   }
+}
+
+function spellingOf(matches: Matches): QuerySpelling {
+  if (matches.docs.length === 0) return 'none';
+  return matches.spelledRight ? 'typed' : 'corrected';
 }
 
 function hitOf(tenantId: string, version: number, doc: SearchDoc, score: number): SearchHit {

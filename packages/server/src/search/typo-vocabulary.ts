@@ -11,6 +11,13 @@ export const MIN_TYPO_LENGTH = 5;
 export class TypoVocabulary {
   private readonly counts = new Map<string, number>();
   private readonly deletions = new Map<string, string[]>();
+  /** Proper prefix → how many vocabulary words extend it: tells the planner whether a word has completions. */
+  private readonly extensions = new Map<string, number>();
+
+  /** Whether some catalog word is longer than `word` and starts with it ("lamp" → "lampshade"). */
+  hasCompletions(word: string): boolean {
+    return (this.extensions.get(word) ?? 0) > 0;
+  }
 
   /** Documents holding `word` (0 when none). */
   frequency(word: string): number {
@@ -24,7 +31,12 @@ export class TypoVocabulary {
   add(word: string): void {
     const count = this.counts.get(word) ?? 0;
     this.counts.set(word, count + 1);
-    if (count > 0 || word.length < MIN_TYPO_LENGTH) return;
+    if (count > 0) return;
+    for (let end = 1; end < word.length; end++) {
+      const prefix = word.slice(0, end);
+      this.extensions.set(prefix, (this.extensions.get(prefix) ?? 0) + 1);
+    }
+    if (word.length < MIN_TYPO_LENGTH) return;
     for (const variant of deletionsOf(word)) {
       const list = this.deletions.get(variant);
       if (list === undefined) this.deletions.set(variant, [word]);
@@ -39,7 +51,14 @@ export class TypoVocabulary {
       return;
     }
     this.counts.delete(word);
-    if (count === 0 || word.length < MIN_TYPO_LENGTH) return;
+    if (count === 0) return;
+    for (let end = 1; end < word.length; end++) {
+      const prefix = word.slice(0, end);
+      const left = (this.extensions.get(prefix) ?? 0) - 1;
+      if (left > 0) this.extensions.set(prefix, left);
+      else this.extensions.delete(prefix);
+    }
+    if (word.length < MIN_TYPO_LENGTH) return;
     for (const variant of deletionsOf(word)) {
       const list = this.deletions.get(variant);
       if (list === undefined) continue;
