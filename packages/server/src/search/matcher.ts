@@ -288,22 +288,32 @@ export function similarDocuments(index: SearchIndex, slot: number, limit: number
   const generation = s.next();
   const touchedList = s.listA;
   let touched = 0;
-  const total_ = index.size;
-  for (const word of new Set(doc.title.split(' '))) {
-    if (word === '') continue;
-    const slots = index.wordSlots(word);
-    const frequency = slotsSize(slots);
-    if (frequency === 0 || frequency > total_ / 3) continue;
-    const idf = Math.log(1 + total_ / frequency);
+  const size = index.size;
+  const shared = [...new Set(doc.title.split(' '))]
+    .filter((word) => word !== '')
+    .map((word) => {
+      const slots = index.wordSlots(word);
+      return { slots, frequency: slotsSize(slots) };
+    })
+    .filter(({ frequency }) => frequency > 0 && frequency <= size / 3)
+    .sort((a, b) => a.frequency - b.frequency);
+  // Candidates come from the rarest words; once there are plenty, commoner words only add to their
+  // scores. An item sharing none of the rare words could not outscore those anyway, and the commonest
+  // words of a large catalog would otherwise make every call visit a third of it.
+  const enough = Math.max(200, limit * 20);
+  for (const { slots, frequency } of shared) {
+    const idf = Math.log(1 + size / frequency);
+    const open = touched < enough;
     for (const list of slots) {
       if (list === undefined) continue;
       for (let i = 0; i < list.length; i++) {
         const other = list[i]!;
-        if (stamp[other] !== generation) {
+        if (stamp[other] === generation) total[other] = total[other]! + idf;
+        else if (open) {
           stamp[other] = generation;
           total[other] = idf;
           touchedList[touched++] = other;
-        } else total[other] = total[other]! + idf;
+        }
       }
     }
   }

@@ -14,9 +14,10 @@ import type { QuerySpelling } from '../activities/search-queries.js';
 import { fold } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
 import { countFacets, type FacetResult } from './facets.js';
-import { compileFilter, parseFilter } from './filter.js';
+import { compileFilter, parseFilter, type FilterNode } from './filter.js';
 import { allDocuments, matchQuery, queryWords, similarDocuments, type Matches } from './matcher.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
+import { ResultCache } from './result-cache.js';
 import { SearchIndex, type SearchDoc, type SortKey } from './search-index.js';
 
 export type { FacetResult } from './facets.js';
@@ -64,7 +65,11 @@ export interface SearchResult {
 interface ActiveIndex {
   version: number;
   index: SearchIndex;
+  cache: ResultCache<SearchResult>;
 }
+
+/** Answers remembered per environment (see result-cache.ts); 0 turns the cache off. */
+const RESULT_CACHE_SIZE = 1_000;
 
 /** Items applied per turn of the event loop: a 5,000-item load reaches the index without stalling queries. */
 const APPLY_SLICE = 250;
@@ -73,6 +78,8 @@ export class SearchService {
   private readonly indexes = new Map<string, ActiveIndex>();
   private readonly queued = new Map<string, { version: number; changes: ItemsChanged[] }>();
   private readonly draining = new Map<string, Promise<void>>();
+  /** Entries each environment's result cache holds; the benchmark sets 0 to measure the engine alone. */
+  resultCacheSize = RESULT_CACHE_SIZE;
 
   constructor(private readonly deps: { catalog: CatalogService; registry: ConfigRegistry; logger: Logger }) {
     deps.catalog.onActivate(async (tenantId, environmentId, version, items) => {
@@ -109,7 +116,7 @@ export class SearchService {
   private build(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): void {
     const started = performance.now();
     const index = new SearchIndex(items, this.searchedFields(tenantId, environmentId));
-    this.indexes.set(key(tenantId, environmentId), { version, index });
+    this.indexes.set(key(tenantId, environmentId), { version, index, cache: new ResultCache(this.resultCacheSize) });
     this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
   }
 
@@ -205,6 +212,21 @@ export class SearchService {
     const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : parseFilter(request.filter);
 
     const queryText = queryWords(request.query);
+    const normalised = queryText.join(' ');
+    // Suggest's full ordered match lists are too large to keep.
+    if (request.ordered === true) return this.answer(request, active, queryText, filter);
+    active.cache.capacity = this.resultCacheSize;
+    const cacheKey = active.cache.key(config, [normalised, request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort()]);
+    const cached = active.cache.get(index, cacheKey);
+    if (cached !== undefined) return cached;
+    const result = this.answer(request, active, queryText, filter);
+    active.cache.set(index, cacheKey, result);
+    return result;
+  }
+
+  private answer(request: SearchQuery, active: ActiveIndex, queryText: string[], filter: FilterNode | undefined): SearchResult {
+    const { index, version } = active;
+    const config = request.configuration;
     const normalised = queryText.join(' ');
     const matches = normalised === '' ? allDocuments(index) : matchQuery(index, config, queryText);
     const { docs, scores } = matches;
