@@ -46,7 +46,7 @@ interface Alternative {
    */
   whole: Slots;
   allWhole: boolean;
-  fields: { weight: number; slots: Slots }[];
+  fields: { weight: number; slots: Slots; title: boolean }[];
   size: number;
 }
 
@@ -57,6 +57,9 @@ class Scratch {
   best: Float32Array;
   total: Float32Array;
   typo: Uint8Array;
+  /** Generation of the last word whose title-field list held the document, and how many words did so. */
+  titleStamp: Int32Array;
+  titleWords: Uint8Array;
   listA: Int32Array;
   listB: Int32Array;
   /** The answer's arrays: valid until the next query on this index. */
@@ -70,6 +73,8 @@ class Scratch {
     this.best = new Float32Array(capacity);
     this.total = new Float32Array(capacity);
     this.typo = new Uint8Array(capacity);
+    this.titleStamp = new Int32Array(capacity);
+    this.titleWords = new Uint8Array(capacity);
     this.listA = new Int32Array(capacity);
     this.listB = new Int32Array(capacity);
     this.docs = new Int32Array(capacity);
@@ -80,6 +85,7 @@ class Scratch {
     if (this.generation >= 0x3fffffff) {
       this.stamp.fill(0);
       this.mark.fill(0);
+      this.titleStamp.fill(0);
       this.generation = 0;
     }
     return ++this.generation;
@@ -111,8 +117,9 @@ export function queryWords(query: string): string[] {
 
 function alternatives(index: SearchIndex, config: SearchConfiguration, weights: { field: number; weight: number }[], word: string): Alternative[] {
   const out: Alternative[] = [];
+  const titleField = index.fields.indexOf('title');
   const add = (term: string, factor: number, typo: boolean): void => {
-    const fields = weights.map(({ field, weight }) => ({ weight, slots: index.fieldSlots(field, term) }));
+    const fields = weights.map(({ field, weight }) => ({ weight, slots: index.fieldSlots(field, term), title: field === titleField }));
     const size = fields.reduce((n, f) => n + slotsSize(f.slots), 0);
     if (size === 0) return;
     const isWord = index.vocabulary.frequency(term) > 0;
@@ -154,16 +161,17 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
       for (const list of alt.whole) if (list !== undefined) markAll(s.mark, list, whole);
       // Without a whole-word list, no document carries the mark and every one scores as `completion` says.
       const completion = alt.whole.length > 0 ? completing : alt.allWhole ? 1 : completing;
-      for (const { weight, slots } of alt.fields) {
+      for (const { weight, slots, title } of alt.fields) {
         for (let position = 0; position < slots.length; position++) {
           const list = slots[position];
           if (list === undefined) continue;
           const base = weight * alt.factor * (1 - POSITION_STEP * position);
           touched = accumulate(s, list, { base, completion, whole, generation, alive: w === 0 ? -1 : alive, typo: alt.typo ? 1 : 0 }, spare, touched);
+          if (title) markAll(s.titleStamp, list, generation);
         }
       }
     }
-    settleWord(s, spare, touched, w === 0);
+    settleWord(s, spare, touched, w === 0, generation);
     [current, spare] = [spare, current];
     count = touched;
     alive = generation;
@@ -175,15 +183,17 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
   const scores = s.scores.subarray(0, count);
   const phrase = queryText.join(' ');
   const phraseKey = titleKey(phrase);
-  const { total, typo } = s;
+  const { total, typo, titleWords } = s;
   const keys = index.titleKeys;
+  const words = queryText.length;
   let spelledRight = false;
   for (let i = 0; i < count; i++) {
     const doc = docs[i]!;
     let score = total[doc]!;
     // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
     if (keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
-    else if (queryText.length > 1 && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
+    // Only a title holding every word can hold the phrase: most candidates skip the string search.
+    else if (words > 1 && titleWords[doc] === words && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
     scores[i] = score;
     if (typo[doc] === 0) spelledRight = true;
   }
@@ -255,11 +265,12 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
 }
 
 /** Adds the word's best scores to the totals; bit 2 of `typo` remembers that some word needed a correction. */
-function settleWord(s: Scratch, touchedList: Int32Array, touched: number, first: boolean): void {
-  const { total, best, typo } = s;
+function settleWord(s: Scratch, touchedList: Int32Array, touched: number, first: boolean, generation: number): void {
+  const { total, best, typo, titleStamp, titleWords } = s;
   for (let i = 0; i < touched; i++) {
     const doc = touchedList[i]!;
     total[doc] = (first ? 0 : total[doc]!) + best[doc]!;
+    titleWords[doc] = (first ? 0 : titleWords[doc]!) + (titleStamp[doc] === generation ? 1 : 0);
     typo[doc] = typo[doc]! & 1 ? 2 : typo[doc]! & 2;
   }
 }
