@@ -74,6 +74,8 @@ export class SearchIndex {
   private readonly wordIndex: Index;
   private readonly byId = new Map<string, number>();
   private readonly variants = new Map<string, Map<string, StoredItem>>();
+  /** Variant id → its parent's id. */
+  private readonly parentOf = new Map<string, string>();
   private readonly columns = new Map<string, FilterValue[][]>();
   private readonly ranks = new Map<string, { sortBy: readonly SortKey[]; ranks: Int32Array; stale: boolean }>();
   private readonly facetColumns = new Map<FacetConfig, FacetColumn>();
@@ -88,7 +90,10 @@ export class SearchIndex {
     const parents = new Set<string>();
     for (const item of items) {
       if (item.parentId === undefined) parents.add(item.id);
-      else this.variantsOf(item.parentId).set(item.id, item);
+      else {
+        this.variantsOf(item.parentId).set(item.id, item);
+        this.parentOf.set(item.id, item.parentId);
+      }
     }
     for (const item of items) if (item.parentId === undefined) this.place(item);
     // A variant whose parent is missing is still findable, standing for itself.
@@ -119,8 +124,9 @@ export class SearchIndex {
         this.drop(slot);
         touched.delete(slot);
       }
-      for (const [parentId, variants] of this.variants) {
-        if (!variants.delete(key)) continue;
+      const parentId = this.parentOf.get(key);
+      if (parentId !== undefined) {
+        this.detachVariant(key, parentId);
         const parent = this.byId.get(parentId);
         if (parent !== undefined && this.docs[parent]?.item.id === parentId) touched.add(parent);
       }
@@ -141,7 +147,15 @@ export class SearchIndex {
         touched.add(this.place(item));
         continue;
       }
+      const formerParent = this.parentOf.get(item.id);
+      if (formerParent !== undefined && formerParent !== item.parentId) {
+        // A variant moved to another parent: the former one loses its text.
+        this.detachVariant(item.id, formerParent);
+        const former = this.byId.get(formerParent);
+        if (former !== undefined) touched.add(former);
+      }
       this.variantsOf(item.parentId).set(item.id, item);
+      this.parentOf.set(item.id, item.parentId);
       const parent = this.byId.get(item.parentId);
       if (parent !== undefined && this.docs[parent]!.item.id === item.parentId) {
         touched.add(parent);
@@ -283,6 +297,13 @@ export class SearchIndex {
     let variants = this.variants.get(parentId);
     if (variants === undefined) this.variants.set(parentId, (variants = new Map()));
     return variants;
+  }
+
+  private detachVariant(variantId: string, parentId: string): void {
+    const variants = this.variants.get(parentId);
+    variants?.delete(variantId);
+    if (variants?.size === 0) this.variants.delete(parentId);
+    this.parentOf.delete(variantId);
   }
 
   private place(item: StoredItem): number {
