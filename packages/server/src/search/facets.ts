@@ -6,6 +6,7 @@
 import type { StoredItem } from '../catalog/types.js';
 import type { FacetConfig } from '../config/schema.js';
 import { fold } from './analyzer.js';
+import { firstInOrder } from './ranking.js';
 import { attributeValues } from './attribute-values.js';
 
 export interface FacetResult {
@@ -124,8 +125,15 @@ export function countFacets(
     const values = selections.get(column.facet.id);
     if (values === undefined || values.size === 0) return;
     const mask = column.selection(values);
+    const { first, second } = column;
+    const extra = column.more.size > 0;
     for (let i = 0; i < length; i++) {
-      if (column.has(docs[i]!, mask)) continue;
+      const doc = docs[i]!;
+      const one = first[doc]!;
+      if (one >= 0 && mask[one] === 1) continue;
+      const two = one < 0 ? -1 : second[doc]!;
+      if (two >= 0 && mask[two] === 1) continue;
+      if (extra && two >= 0 && column.has(doc, mask)) continue;
       status[i] = status[i] === -1 ? at : -2;
     }
   });
@@ -167,9 +175,16 @@ export function countFacets(
       if (count > 0 || isSelected) values.push({ value: column.labels[id]!, count, selected: isSelected });
     }
     if (facet.type === 'value') {
-      values.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+      const order = (a: number, b: number): number => {
+        const x = values[a]!;
+        const y = values[b]!;
+        return y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0);
+      };
+      const top = firstInOrder(values.length, facet.size, order);
+      const shown = new Set(top);
       // A selected value stays listed even when it falls outside the top `size`, so it can be unticked.
-      values = values.filter((v, i) => i < facet.size || v.selected);
+      const extra = values.flatMap((v, i) => (v.selected && !shown.has(i) ? [i] : [])).sort(order);
+      values = [...top, ...extra].map((i) => values[i]!);
     }
     // A selection naming a value no item has is still answered, so the shopper can untick it.
     for (const value of chosen ?? []) if (!column.folded.includes(value)) values.push({ value, count: 0, selected: true });

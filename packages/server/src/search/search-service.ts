@@ -285,7 +285,8 @@ export class SearchService {
     };
     const pinned = (rule?.pin ?? []).flatMap((id) => index.docOf(id) ?? []);
     const pinnedSet = new Set(pinned);
-    const top = length === 0 ? 0 : scores[firstInOrder(length, 1, order)[0]!]!;
+    // Only a pinned item that did not match needs the top score (it borrows it); finding it costs a pass.
+    const top = pinned.length === 0 || length === 0 ? 0 : scores[firstInOrder(length, 1, order)[0]!]!;
     const scoreOf = new Map<number, number>();
     if (pinned.length > 0) for (let i = 0; i < length; i++) if (pinnedSet.has(docs[i]!)) scoreOf.set(docs[i]!, scores[i]!);
     const unmatchedPins = pinned.filter((doc) => !scoreOf.has(doc)).length;
