@@ -139,6 +139,16 @@ describe('writes to the active catalog', () => {
   });
 });
 
+describe('a burst of writes', () => {
+  it('reaches the index in slices, every item searchable once settled', async () => {
+    const burst = Array.from({ length: 600 }, (_, i) => ({ id: `b${i}`, catalogVersion: version, type: 'product', attributes: { title: `Quokka plush ${i}`, brand: 'Zoo', description: 'Soft toy', price: 700, popularity: 0 } }));
+    await catalog().items.load(T, E, burst);
+    await searchService().settled();
+    const body = await search('quokka', { limit: 0 });
+    assert.equal(body.metadata.count, 600);
+  });
+});
+
 describe('similarText', () => {
   it('answers the items sharing the most distinctive title words, without the item itself', () => {
     const similar = searchService().similarText(T, E, 'r3', 3);
