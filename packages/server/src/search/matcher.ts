@@ -166,8 +166,8 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
           const list = slots[position];
           if (list === undefined) continue;
           const base = weight * alt.factor * (1 - POSITION_STEP * position);
-          touched = accumulate(s, list, { base, completion, whole, generation, alive: w === 0 ? -1 : alive, typo: alt.typo ? 1 : 0 }, spare, touched);
-          if (title) markAll(s.titleStamp, list, generation);
+          const inTitle = title && perWord.length > 1;
+          touched = accumulate(s, list, { base, completion, whole, generation, alive: w === 0 ? -1 : alive, typo: alt.typo ? 1 : 0, inTitle }, spare, touched);
         }
       }
     }
@@ -221,17 +221,20 @@ interface Pass {
   /** The previous word's generation: only documents it left alive may match (-1 for the first word). */
   alive: number;
   typo: number;
+  /** The list is the title field's, and the query has several words: remember it for the phrase check. */
+  inTitle: boolean;
 }
 
 /** Folds one FlexSearch slot list into the current word's best score per document; returns the new touched count. */
 function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList: Int32Array, touched: number): number {
-  const { stamp, mark, best, typo } = s;
-  const { base, completion, whole, generation, alive, typo: isTypo } = pass;
+  const { stamp, mark, best, typo, titleStamp } = s;
+  const { base, completion, whole, generation, alive, typo: isTypo, inTitle } = pass;
   const partial = base * completion;
   if (alive === -1) {
     for (let i = 0; i < list.length; i++) {
       const doc = list[i]!;
       const score = mark[doc] === whole ? base : partial;
+      if (inTitle) titleStamp[doc] = generation;
       if (stamp[doc] !== generation) {
         stamp[doc] = generation;
         touchedList[touched++] = doc;
@@ -249,11 +252,13 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
     const doc = list[i]!;
     const seen = stamp[doc]!;
     if (seen === alive) {
+      if (inTitle) titleStamp[doc] = generation;
       stamp[doc] = generation;
       touchedList[touched++] = doc;
       best[doc] = mark[doc] === whole ? base : partial;
       typo[doc] = (typo[doc]! & 2) | isTypo;
     } else if (seen === generation) {
+      if (inTitle) titleStamp[doc] = generation;
       const score = mark[doc] === whole ? base : partial;
       if (score > best[doc]!) {
         best[doc] = score;
