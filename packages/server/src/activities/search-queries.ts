@@ -47,6 +47,8 @@ export function normalizeQuery(query: string): string {
 
 export class SearchQueries {
   private readonly queries = new Map<string, QueryStats>();
+  /** The same queries in sorted order, so a prefix is a contiguous range found by binary search. */
+  private readonly sorted: string[] = [];
 
   /** Counts one search-results page view of `query` (from the activity log, so also at start-up). */
   recordView(query: string, at: number): void {
@@ -72,8 +74,9 @@ export class SearchQueries {
     const lastHour = Math.floor(options.now / HOUR_MS);
     const firstHour = lastHour - Math.max(1, Math.round((options.sinceDays * DAY_MS) / HOUR_MS)) + 1;
     const candidates: QuerySuggestion[] = [];
-    for (const stats of this.queries.values()) {
-      if (!stats.query.startsWith(start) || stats.lastResultCount === 0 || stats.lastSpelling === 'none') continue;
+    for (let at = lowerBound(this.sorted, start); at < this.sorted.length && this.sorted[at]!.startsWith(start); at++) {
+      const stats = this.queries.get(this.sorted[at]!)!;
+      if (stats.lastResultCount === 0 || stats.lastSpelling === 'none') continue;
       const count = within(stats.views, firstHour, lastHour);
       const searches = within(stats.searches, firstHour, lastHour);
       if (count + searches === 0) continue;
@@ -92,9 +95,24 @@ export class SearchQueries {
     const key = normalizeQuery(query);
     if (key === '') return undefined;
     let stats = this.queries.get(key);
-    if (stats === undefined) this.queries.set(key, (stats = { query: key, views: new Map(), searches: new Map(), lastResultCount: undefined, lastSpelling: undefined }));
+    if (stats === undefined) {
+      this.queries.set(key, (stats = { query: key, views: new Map(), searches: new Map(), lastResultCount: undefined, lastSpelling: undefined }));
+      this.sorted.splice(lowerBound(this.sorted, key), 0, key);
+    }
     return stats;
   }
+}
+
+/** The first position in `sorted` whose value is not below `value`. */
+function lowerBound(sorted: readonly string[], value: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 function bump(counts: Map<number, number>, at: number): void {
