@@ -15,7 +15,7 @@ import type { SearchConfiguration } from '../config/schema.js';
 import { words } from './analyzer.js';
 import { firstInOrder } from './ranking.js';
 import { titleKey } from './title-key.js';
-import type { SearchIndex, Slots } from './search-index.js';
+import { TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, type SearchIndex, type Slots } from './search-index.js';
 
 /** Score multipliers per way a word matched: a typed word beats its completion, which beats a typo. */
 const WHOLE_WORD = 1;
@@ -185,7 +185,11 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
   const phraseKey = titleKey(phrase);
   const { total, typo, titleWords } = s;
   const keys = index.titleKeys;
-  const words = queryText.length;
+  // A phrase of several words can only be in a title if every one of them is a whole catalog word
+  // (a prefix being typed, "leather ba", never is): then most queries skip the string search entirely.
+  const phraseable = queryText.length > 1 && queryText.every((word) => index.vocabulary.frequency(word) > 0);
+  const words = phraseable ? queryText.length : 0;
+  const phrasePairs = queryText.slice(1).map((word, i) => titleKey(`${queryText[i]} ${word}`));
   let spelledRight = false;
   for (let i = 0; i < count; i++) {
     const doc = docs[i]!;
@@ -193,11 +197,30 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
     // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
     if (keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
     // Only a title holding every word can hold the phrase: most candidates skip the string search.
-    else if (words > 1 && titleWords[doc] === words && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
+    else if (words > 0 && titleWords[doc] === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
     scores[i] = score;
     if (typo[doc] === 0) spelledRight = true;
   }
   return { docs, scores, spelledRight };
+}
+
+/** Whether a title's word pairs include every pair of the phrase (a necessary condition for holding it). */
+function hasPairs(index: SearchIndex, doc: number, phrasePairs: readonly number[]): boolean {
+  const count = index.titlePairCounts[doc]!;
+  if (count === TITLE_PAIRS_OVERFLOW) return true;
+  const start = doc * TITLE_PAIRS;
+  const pairs = index.titlePairs;
+  for (const wanted of phrasePairs) {
+    let found = false;
+    for (let i = 0; i < count; i++) {
+      if (pairs[start + i] === wanted) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
 }
 
 /** Whether `phrase` occurs in `title` on word boundaries, without building padded copies of either. */

@@ -21,6 +21,10 @@ import type { FacetConfig } from '../config/schema.js';
 import { titleKey } from './title-key.js';
 import { TypoVocabulary } from './typo-vocabulary.js';
 
+/** Word pairs fingerprinted per title; a longer title is marked and checked as a string. */
+export const TITLE_PAIRS = 8;
+export const TITLE_PAIRS_OVERFLOW = 255;
+
 /** FlexSearch's word-position slots: a word early in a field scores a little above a late one. */
 export const RESOLUTION = 9;
 
@@ -66,6 +70,12 @@ export class SearchIndex {
   readonly vocabulary = new TypoVocabulary();
   /** Slot → fingerprint of its folded title (matcher's exact-title check). */
   titleKeys = new Int32Array(1024);
+  /**
+   * Slot → fingerprints of its title's adjacent word pairs (TITLE_PAIRS per slot) and how many there
+   * are (TITLE_PAIRS_OVERFLOW for a longer title): the phrase check compares integers before strings.
+   */
+  titlePairs = new Int32Array(1024 * TITLE_PAIRS);
+  titlePairCounts = new Uint8Array(1024);
   /** Live documents. */
   size = 0;
   /** Bumped on every change, so per-request caches keyed on the index know when to drop. */
@@ -330,11 +340,22 @@ export class SearchIndex {
     doc.title = titleOf(doc.item);
     doc.view = undefined;
     if (slot >= this.titleKeys.length) {
-      const grown = new Int32Array(Math.max(slot + 1, this.titleKeys.length * 2));
-      grown.set(this.titleKeys);
-      this.titleKeys = grown;
+      const size = Math.max(slot + 1, this.titleKeys.length * 2);
+      const keys = new Int32Array(size);
+      keys.set(this.titleKeys);
+      this.titleKeys = keys;
+      const pairs = new Int32Array(size * TITLE_PAIRS);
+      pairs.set(this.titlePairs);
+      this.titlePairs = pairs;
+      const counts = new Uint8Array(size);
+      counts.set(this.titlePairCounts);
+      this.titlePairCounts = counts;
     }
     this.titleKeys[slot] = titleKey(doc.title);
+    const titleWords = doc.title.split(' ');
+    const pairs = titleWords.length - 1;
+    this.titlePairCounts[slot] = pairs > TITLE_PAIRS ? TITLE_PAIRS_OVERFLOW : Math.max(0, pairs);
+    for (let i = 0; i < Math.min(pairs, TITLE_PAIRS); i++) this.titlePairs[slot * TITLE_PAIRS + i] = titleKey(`${titleWords[i]} ${titleWords[i + 1]}`);
     const variants = doc.item.parentId === undefined ? [...(this.variants.get(doc.item.id)?.values() ?? [])] : [];
     const texts = this.fields.map((field) => [doc.item, ...variants].map((item) => fieldText(item, field)).filter((t) => t !== '').join('\n'));
     this.setTexts(slot, doc, texts);
