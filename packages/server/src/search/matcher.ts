@@ -171,7 +171,6 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
         }
       }
     }
-    settleWord(s, spare, touched, w === 0, generation);
     [current, spare] = [spare, current];
     count = touched;
     alive = generation;
@@ -183,7 +182,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
   const scores = s.scores.subarray(0, count);
   const phrase = queryText.join(' ');
   const phraseKey = titleKey(phrase);
-  const { total, typo, titleWords } = s;
+  const { total, best, typo, titleWords, titleStamp } = s;
   const keys = index.titleKeys;
   // A phrase of several words can only be in a title if every one of them is a whole catalog word
   // (a prefix being typed, "leather ba", never is): then most queries skip the string search entirely.
@@ -193,11 +192,13 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
   let spelledRight = false;
   for (let i = 0; i < count; i++) {
     const doc = docs[i]!;
-    let score = total[doc]!;
+    // The last word's best is added here: earlier words' were added when the next word reached the item.
+    let score = total[doc]! + best[doc]!;
+    const inTitle = titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0);
     // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
     if (keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
     // Only a title holding every word can hold the phrase: most candidates skip the string search.
-    else if (words > 0 && titleWords[doc] === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
+    else if (words > 0 && inTitle === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
     scores[i] = score;
     if (typo[doc] === 0) spelledRight = true;
   }
@@ -248,9 +249,13 @@ interface Pass {
   inTitle: boolean;
 }
 
-/** Folds one FlexSearch slot list into the current word's best score per document; returns the new touched count. */
+/**
+ * Folds one FlexSearch slot list into the current word's best score per document; returns the new
+ * touched count. When a later word first reaches a document, the previous word's best (final by then)
+ * joins its total: a document a later word never reaches is dropped without that work.
+ */
 function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList: Int32Array, touched: number): number {
-  const { stamp, mark, best, typo, titleStamp } = s;
+  const { stamp, mark, best, typo, total, titleStamp, titleWords } = s;
   const { base, completion, whole, generation, alive, typo: isTypo, inTitle } = pass;
   const partial = base * completion;
   if (alive === -1) {
@@ -263,6 +268,8 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
         touchedList[touched++] = doc;
         best[doc] = score;
         typo[doc] = isTypo;
+        total[doc] = 0;
+        titleWords[doc] = 0;
       } else if (score > best[doc]!) {
         best[doc] = score;
         typo[doc] = isTypo;
@@ -275,11 +282,14 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
     const doc = list[i]!;
     const seen = stamp[doc]!;
     if (seen === alive) {
+      total[doc] = total[doc]! + best[doc]!;
+      titleWords[doc] = titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0);
+      // Bit 2: some earlier word of this item needed a typo correction; bit 1: this word's best did.
+      typo[doc] = (typo[doc] !== 0 ? 2 : 0) | isTypo;
       if (inTitle) titleStamp[doc] = generation;
       stamp[doc] = generation;
       touchedList[touched++] = doc;
       best[doc] = mark[doc] === whole ? base : partial;
-      typo[doc] = (typo[doc]! & 2) | isTypo;
     } else if (seen === generation) {
       if (inTitle) titleStamp[doc] = generation;
       const score = mark[doc] === whole ? base : partial;
@@ -291,18 +301,6 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
   }
   return touched;
 }
-
-/** Adds the word's best scores to the totals; bit 2 of `typo` remembers that some word needed a correction. */
-function settleWord(s: Scratch, touchedList: Int32Array, touched: number, first: boolean, generation: number): void {
-  const { total, best, typo, titleStamp, titleWords } = s;
-  for (let i = 0; i < touched; i++) {
-    const doc = touchedList[i]!;
-    total[doc] = (first ? 0 : total[doc]!) + best[doc]!;
-    titleWords[doc] = (first ? 0 : titleWords[doc]!) + (titleStamp[doc] === generation ? 1 : 0);
-    typo[doc] = typo[doc]! & 1 ? 2 : typo[doc]! & 2;
-  }
-}
-
 
 /** Every live document, for an empty query. */
 export function allDocuments(index: SearchIndex): Matches {
