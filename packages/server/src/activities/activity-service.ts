@@ -9,7 +9,7 @@ import type { CoOccurrenceKind, RelatedItem } from './co-occurrence.js';
 import { DAY_MS, type PopularItem } from './popularity.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
 import { RecentKeys } from './recent-keys.js';
-import type { QuerySuggestion } from './search-queries.js';
+import type { QuerySpelling, QuerySuggestion } from './search-queries.js';
 import { TenantActivities, type RebuildStats } from './tenant-activities.js';
 
 /** What an API hands over: a validated activity for a resolved profile, before the server stamps it. */
@@ -172,13 +172,23 @@ export class ActivityService {
     return this.tenant(tenantId).coOccurrence.related(kind, itemId, limit);
   }
 
-  /** For the search API: counts a query with its number of results (kept in memory, not logged). */
-  recordSearch(tenantId: string, query: string, resultCount: number): void {
-    this.tenant(tenantId).searches.record(query, this.deps.clock.now(), resultCount);
+  /**
+   * For the search API: counts a query with its number of results and how its words matched. Kept in
+   * memory, not logged: a search is not a shopper activity, and a disk write per search request would
+   * cost more than the search (the results page view the storefront sends is logged durably).
+   */
+  recordSearch(tenantId: string, query: string, resultCount: number, spelling?: QuerySpelling): void {
+    this.tenant(tenantId).searches.recordSearch(query, this.deps.clock.now(), resultCount, spelling);
   }
 
-  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number } = {}): QuerySuggestion[] {
-    return this.tenant(tenantId).searches.suggest(prefix, { now: this.deps.clock.now(), sinceDays: options.sinceDays ?? 7, limit: options.limit ?? 10 });
+  /** Autocomplete's candidates: earlier queries starting with `prefix`, most viewed within the window first. */
+  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number; accept?: (candidate: QuerySuggestion) => boolean } = {}): QuerySuggestion[] {
+    return this.tenant(tenantId).searches.suggest(prefix, {
+      now: this.deps.clock.now(),
+      sinceDays: options.sinceDays ?? 7,
+      limit: options.limit ?? 10,
+      accept: options.accept,
+    });
   }
 
   /** Logs one recommendation id on a line of its own (with `info`); the recommendation API reserves blocks instead. */

@@ -1,16 +1,44 @@
-/** Search queries shoppers typed, with how often and what they found: what autocomplete suggests. */
+/**
+ * Shoppers' search queries, for autocomplete: how often each was viewed as a search-results page (a
+ * durable page-view activity carrying `metadata.query`), how often it was searched, and how its last
+ * search matched. Counts are kept per hour so a window of days is exact to the hour.
+ *
+ * Searches are counted in memory only: a search request is not an activity and is never written to
+ * the activity log (no disk write per search). After a restart the views come back from the log; the
+ * outcome of a query nobody searched since is then unknown and the caller checks it (search-api).
+ */
 import { DAY_MS } from './popularity.js';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** How a query's words matched the catalog the last time it was searched. */
+export type QuerySpelling = 'typed' | 'corrected' | 'none';
 
 interface QueryStats {
   query: string;
-  byDay: Map<number, number>;
+  views: Map<number, number>;
+  searches: Map<number, number>;
   lastResultCount: number | undefined;
+  lastSpelling: QuerySpelling | undefined;
 }
 
 export interface QuerySuggestion {
   query: string;
+  /** Search-results page views within the window: the order of suggestions. */
   count: number;
+  /** Searches within the window: the tie-break. */
+  searches: number;
   resultCount: number | undefined;
+  spelling: QuerySpelling | undefined;
+}
+
+export interface SuggestOptions {
+  now: number;
+  /** The window, in days (fractions allowed): activity older than this does not count. */
+  sinceDays: number;
+  limit: number;
+  /** Whether a candidate may be suggested (offensive words, zero results, typo-only matches); all pass when absent. */
+  accept?: (candidate: QuerySuggestion) => boolean;
 }
 
 export function normalizeQuery(query: string): string {
@@ -19,29 +47,81 @@ export function normalizeQuery(query: string): string {
 
 export class SearchQueries {
   private readonly queries = new Map<string, QueryStats>();
+  /** The same queries in sorted order, so a prefix is a contiguous range found by binary search. */
+  private readonly sorted: string[] = [];
 
-  /** Counts one search (or a search-results page view); `resultCount` is the latest known number of hits. */
-  record(query: string, at: number, resultCount?: number): void {
-    const key = normalizeQuery(query);
-    if (key === '') return;
-    let stats = this.queries.get(key);
-    if (stats === undefined) this.queries.set(key, (stats = { query: key, byDay: new Map(), lastResultCount: undefined }));
-    const day = Math.floor(at / DAY_MS);
-    stats.byDay.set(day, (stats.byDay.get(day) ?? 0) + 1);
-    if (resultCount !== undefined) stats.lastResultCount = resultCount;
+  /** Counts one search-results page view of `query` (from the activity log, so also at start-up). */
+  recordView(query: string, at: number): void {
+    const stats = this.stats(query);
+    if (stats !== undefined) bump(stats.views, at);
   }
 
-  /** Queries starting with `prefix` over the last `sinceDays` days, most frequent first; queries that found nothing are left out. */
-  suggest(prefix: string, options: { now: number; sinceDays: number; limit: number }): QuerySuggestion[] {
+  /** Counts one search request, with how many items it found and how its words matched. */
+  recordSearch(query: string, at: number, resultCount: number, spelling?: QuerySpelling): void {
+    const stats = this.stats(query);
+    if (stats === undefined) return;
+    bump(stats.searches, at);
+    stats.lastResultCount = resultCount;
+    stats.lastSpelling = spelling ?? (resultCount === 0 ? 'none' : stats.lastSpelling);
+  }
+
+  /**
+   * Queries starting with `prefix` seen (viewed or searched) within the window, most viewed first, then
+   * most searched, then alphabetical; `accept` decides which may be offered.
+   */
+  suggest(prefix: string, options: SuggestOptions): QuerySuggestion[] {
     const start = normalizeQuery(prefix);
-    const firstDay = Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
-    const out: QuerySuggestion[] = [];
-    for (const stats of this.queries.values()) {
-      if (!stats.query.startsWith(start) || stats.lastResultCount === 0) continue;
-      let count = 0;
-      for (const [day, n] of stats.byDay) if (day >= firstDay) count += n;
-      if (count > 0) out.push({ query: stats.query, count, resultCount: stats.lastResultCount });
+    const lastHour = Math.floor(options.now / HOUR_MS);
+    const firstHour = lastHour - Math.max(1, Math.round((options.sinceDays * DAY_MS) / HOUR_MS)) + 1;
+    const candidates: QuerySuggestion[] = [];
+    for (let at = lowerBound(this.sorted, start); at < this.sorted.length && this.sorted[at]!.startsWith(start); at++) {
+      const stats = this.queries.get(this.sorted[at]!)!;
+      if (stats.lastResultCount === 0 || stats.lastSpelling === 'none') continue;
+      const count = within(stats.views, firstHour, lastHour);
+      const searches = within(stats.searches, firstHour, lastHour);
+      if (count + searches === 0) continue;
+      candidates.push({ query: stats.query, count, searches, resultCount: stats.lastResultCount, spelling: stats.lastSpelling });
     }
-    return out.sort((a, b) => b.count - a.count || a.query.localeCompare(b.query)).slice(0, options.limit);
+    candidates.sort((a, b) => b.count - a.count || b.searches - a.searches || (a.query < b.query ? -1 : a.query > b.query ? 1 : 0));
+    const out: QuerySuggestion[] = [];
+    for (const candidate of candidates) {
+      if (out.length >= options.limit) break;
+      if (options.accept === undefined || options.accept(candidate)) out.push(candidate);
+    }
+    return out;
   }
+
+  private stats(query: string): QueryStats | undefined {
+    const key = normalizeQuery(query);
+    if (key === '') return undefined;
+    let stats = this.queries.get(key);
+    if (stats === undefined) {
+      this.queries.set(key, (stats = { query: key, views: new Map(), searches: new Map(), lastResultCount: undefined, lastSpelling: undefined }));
+      this.sorted.splice(lowerBound(this.sorted, key), 0, key);
+    }
+    return stats;
+  }
+}
+
+/** The first position in `sorted` whose value is not below `value`. */
+function lowerBound(sorted: readonly string[], value: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function bump(counts: Map<number, number>, at: number): void {
+  const hour = Math.floor(at / HOUR_MS);
+  counts.set(hour, (counts.get(hour) ?? 0) + 1);
+}
+
+function within(counts: Map<number, number>, firstHour: number, lastHour: number): number {
+  let total = 0;
+  for (const [hour, n] of counts) if (hour >= firstHour && hour <= lastHour) total += n;
+  return total;
 }

@@ -106,6 +106,8 @@ const searchConfigurationSchema = z.strictObject({
   rules: z.array(merchandisingRuleSchema).default([]),
   /** Order of results for an empty query. */
   defaultSort: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
+  /** Words or phrases autocomplete never suggests, on top of its built-in list of offensive words. */
+  offensiveTerms: z.array(z.string().min(1).max(200)).max(10_000).default([]),
 });
 
 const searchTokenSchema = z

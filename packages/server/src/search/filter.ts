@@ -240,25 +240,33 @@ export function matchesFilter(node: FilterNode, read: AttributeReader): boolean 
  * The filter as one closure over per-document attribute columns: evaluated for thousands of
  * candidates per query, so the tree walk and the value folding happen once, not per document.
  */
-export function compileFilter(node: FilterNode, column: (attribute: string) => readonly (readonly FilterValue[])[]): (doc: number) => boolean {
+export function compileFilter(
+  node: FilterNode,
+  column: (attribute: string) => readonly (readonly FilterValue[])[],
+  numbers: (attribute: string) => Float64Array | undefined = () => undefined,
+): (doc: number) => boolean {
   switch (node.kind) {
     case 'and': {
-      const left = compileFilter(node.left, column);
-      const right = compileFilter(node.right, column);
+      const left = compileFilter(node.left, column, numbers);
+      const right = compileFilter(node.right, column, numbers);
       return (doc) => left(doc) && right(doc);
     }
     case 'or': {
-      const left = compileFilter(node.left, column);
-      const right = compileFilter(node.right, column);
+      const left = compileFilter(node.left, column, numbers);
+      const right = compileFilter(node.right, column, numbers);
       return (doc) => left(doc) || right(doc);
     }
     case 'not': {
-      const operand = compileFilter(node.operand, column);
+      const operand = compileFilter(node.operand, column, numbers);
       return (doc) => !operand(doc);
     }
     case 'compare': {
-      const values = column(node.attribute);
       const { op, value } = node;
+      // An attribute holding one number (or nothing, NaN) per document compares straight from a typed
+      // array: NaN fails every comparison but `!=`, as a missing value does below.
+      const numeric = typeof value === 'number' ? numbers(node.attribute) : undefined;
+      if (numeric !== undefined && typeof value === 'number') return numericComparison(numeric, op, value);
+      const values = column(node.attribute);
       if (op === '!=') return (doc) => !values[doc]!.some((v) => compare(v, '=', value));
       if (typeof value === 'number') {
         // The common case (price < 4000) compares numbers without conversions.
@@ -277,6 +285,23 @@ export function compileFilter(node: FilterNode, column: (attribute: string) => r
       const negated = node.negated;
       return (doc) => values[doc]!.some((v) => expected.some((e) => compare(v, '=', e))) !== negated;
     }
+  }
+}
+
+function numericComparison(column: Float64Array, op: Comparison, value: number): (doc: number) => boolean {
+  switch (op) {
+    case '=':
+      return (doc) => column[doc] === value;
+    case '!=':
+      return (doc) => column[doc] !== value;
+    case '<':
+      return (doc) => column[doc]! < value;
+    case '<=':
+      return (doc) => column[doc]! <= value;
+    case '>':
+      return (doc) => column[doc]! > value;
+    case '>=':
+      return (doc) => column[doc]! >= value;
   }
 }
 

@@ -1,22 +1,27 @@
 /**
- * Search over the active catalog of each environment. An index is built off the request path when a
- * catalog is promoted (the promotion awaits it, so the swap happens only once it is complete), at
- * server start for catalogs already active, and again after writes to the active catalog; queries
- * keep reading the previous index until its replacement is whole.
+ * Search over the active catalog of each environment. A promotion builds the new catalog's index off
+ * the request path (the promotion awaits it, so the swap happens only once it is complete), as does
+ * server start for catalogs already active. Writes to the active catalog then reach the live index as
+ * changes to the written items only (index.apply), a slice at a time between requests.
  */
 import type { CatalogService } from '../catalog/catalog-service.js';
 import { toProductView } from '../catalog/product-view.js';
-import type { StoredItem } from '../catalog/types.js';
+import type { ItemsChanged, StoredItem } from '../catalog/types.js';
 import type { ConfigRegistry } from '../config/registry.js';
-import type { FacetConfig, SearchConfiguration } from '../config/schema.js';
+import type { SearchConfiguration } from '../config/schema.js';
 import type { Logger } from '../logger.js';
-import { compileFilter, parseFilter, type FilterNode, type FilterValue } from './filter.js';
-import { attributeValues, fold, SearchIndex, words } from './search-index.js';
+import type { QuerySpelling } from '../activities/search-queries.js';
+import { fold } from './analyzer.js';
+import { attributeValues } from './attribute-values.js';
+import { countFacets, type FacetResult } from './facets.js';
+import { compileFilter, parseFilter, type FilterNode } from './filter.js';
+import { allDocuments, matchQuery, queryWords, similarDocuments, type Matches } from './matcher.js';
+import { firstInOrder, type EntryOrder } from './ranking.js';
+import { ResultCache } from './result-cache.js';
+import { SearchIndex, type SearchDoc, type SortKey } from './search-index.js';
 
-export interface SortKey {
-  attribute: string;
-  order: 'asc' | 'desc';
-}
+export type { FacetResult } from './facets.js';
+export type { SortKey } from './search-index.js';
 
 export interface SearchQuery {
   tenantId: string;
@@ -29,6 +34,8 @@ export interface SearchQuery {
   facets: { id: string; values: string[] }[];
   filter: string | undefined;
   disabled: Set<string>;
+  /** Also return every match in order (suggest groups them); a plain search pages without sorting them all. */
+  ordered?: boolean;
 }
 
 export interface SearchHit {
@@ -40,59 +47,45 @@ export interface SearchHit {
   redirect?: { id: string; name: string; url: string };
 }
 
-export interface FacetResult {
-  id: string;
-  title: string;
-  attribute: string;
-  count: number;
-  values: { value: string; count: number; selected: boolean }[];
-}
-
 export interface SearchResult {
   items: SearchHit[];
   count: number;
-  /** False when a query matched so many items that only the first ones were scored (MAX_MATCHES). */
+  /** Always true: every match is counted (no scoring cap). Kept because the response carries it. */
   exact: boolean;
   facets: FacetResult[];
-  /** Every matching item in result order, for suggest's grouping. */
-  all: { item: StoredItem; score: number }[];
+  /** Every match in result order, when the query asked for it (`ordered`: suggest's groups); otherwise empty. */
+  ordered: { doc: SearchDoc; item: StoredItem; score: number }[];
+  /** Items the query's words matched before filters and facets (what autocomplete calls "returned results"). */
+  matched: number;
+  /** How the query's words matched: as typed (or as prefixes/synonyms), only through typo correction, or not at all. */
+  spelling: QuerySpelling;
   version: number | undefined;
 }
 
 interface ActiveIndex {
   version: number;
   index: SearchIndex;
+  cache: ResultCache<SearchResult>;
 }
 
-/** Score multipliers per way a word matched: a typed word beats its completion, which beats a typo. */
-const EXACT = 1;
-const PREFIX = 0.7;
-const TYPO = 0.5;
-const SYNONYM = 0.9;
-/**
- * Scoring stops after this many matches: a query whose every word is very common ("the") would
- * otherwise score, facet and sort most of the catalog. Its count is then a lower bound (`exactCount: false`).
- */
-const MAX_MATCHES = 2_000;
+/** Answers remembered per environment (see result-cache.ts); 0 turns the cache off. */
+const RESULT_CACHE_SIZE = 1_000;
+
+/** Items applied per turn of the event loop: a 5,000-item load reaches the index without stalling queries. */
+const APPLY_SLICE = 250;
 
 export class SearchService {
   private readonly indexes = new Map<string, ActiveIndex>();
-  private readonly rebuilds = new Map<string, Promise<void>>();
-  private readonly pending = new Set<string>();
+  private readonly queued = new Map<string, { version: number; changes: ItemsChanged[] }>();
+  private readonly draining = new Map<string, Promise<void>>();
+  /** Entries each environment's result cache holds; the benchmark sets 0 to measure the engine alone. */
+  resultCacheSize = RESULT_CACHE_SIZE;
 
-  constructor(
-    private readonly deps: { catalog: CatalogService; registry: ConfigRegistry; logger: Logger },
-  ) {
+  constructor(private readonly deps: { catalog: CatalogService; registry: ConfigRegistry; logger: Logger }) {
     deps.catalog.onActivate(async (tenantId, environmentId, version, items) => {
       this.build(tenantId, environmentId, version, items);
     });
-    deps.catalog.onItemsChanged((change) => {
-      const { scope } = change;
-      if (scope.api !== 'catalog') return;
-      const current = this.indexes.get(key(scope.tenantId, scope.environmentId));
-      if (current === undefined || current.version !== scope.version) return;
-      this.scheduleRebuild(scope.tenantId, scope.environmentId, scope.version);
-    });
+    deps.catalog.onItemsChanged((change) => this.enqueue(change));
   }
 
   /** Builds the indexes of catalogs that were already active when the server started. */
@@ -107,35 +100,62 @@ export class SearchService {
     }
   }
 
-  /** Waits for rebuilds in flight, so tests read an index that includes their writes. */
+  /** Waits until queued item changes have reached the index, so tests read an index that includes their writes. */
   async settled(): Promise<void> {
-    while (this.rebuilds.size > 0) await Promise.all(this.rebuilds.values());
+    while (this.draining.size > 0) await Promise.all(this.draining.values());
+  }
+
+  /** Text fields any search configuration of the environment weighs: only those are indexed. */
+  private searchedFields(tenantId: string, environmentId: string): string[] {
+    const environment = this.deps.registry.findTenant(tenantId)?.environments.find((e) => e.id === environmentId);
+    const fields = new Set<string>();
+    for (const token of environment?.searchTokens ?? []) for (const c of token.configurations) for (const f of c.fields) fields.add(f.attribute);
+    return [...fields];
   }
 
   private build(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): void {
     const started = performance.now();
-    const index = new SearchIndex(items);
-    this.indexes.set(key(tenantId, environmentId), { version, index });
-    this.deps.logger.info({ tenantId, environmentId, version, documents: index.docs.length, ms: Math.round(performance.now() - started) }, 'search index built');
+    const index = new SearchIndex(items, this.searchedFields(tenantId, environmentId));
+    this.indexes.set(key(tenantId, environmentId), { version, index, cache: new ResultCache(this.resultCacheSize) });
+    this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
   }
 
-  private scheduleRebuild(tenantId: string, environmentId: string, version: number): void {
-    const k = key(tenantId, environmentId);
-    if (this.pending.has(k)) return;
-    this.pending.add(k);
-    // Coalesces a burst of item writes into one rebuild on the next turn.
-    const run = (async () => {
+  private enqueue(change: ItemsChanged): void {
+    const { scope } = change;
+    if (scope.api !== 'catalog') return;
+    const k = key(scope.tenantId, scope.environmentId);
+    const current = this.indexes.get(k);
+    if (current === undefined || current.version !== scope.version) return;
+    let queue = this.queued.get(k);
+    if (queue === undefined || queue.version !== scope.version) this.queued.set(k, (queue = { version: scope.version, changes: [] }));
+    queue.changes.push(change);
+    if (!this.draining.has(k)) {
+      const run = this.drain(k)
+        .catch((error: unknown) => this.deps.logger.error({ err: error, tenantId: scope.tenantId, environmentId: scope.environmentId }, 'search index update failed'))
+        .finally(() => this.draining.delete(k));
+      this.draining.set(k, run);
+    }
+  }
+
+  /** Applies queued changes a slice per turn; changes for a version that is no longer active are dropped. */
+  private async drain(k: string): Promise<void> {
+    for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
-      this.pending.delete(k);
-      const items = await this.deps.catalog.allItems(tenantId, environmentId, version);
+      const queue = this.queued.get(k);
       const current = this.indexes.get(k);
-      if (current?.version === version) this.build(tenantId, environmentId, version, items);
-    })()
-      .catch((error: unknown) => this.deps.logger.error({ err: error, tenantId, environmentId }, 'search index rebuild failed'))
-      .finally(() => {
-        if (this.rebuilds.get(k) === run) this.rebuilds.delete(k);
-      });
-    this.rebuilds.set(k, run);
+      if (queue === undefined || queue.changes.length === 0) break;
+      const change = queue.changes[0]!;
+      if (current === undefined || current.version !== queue.version) {
+        this.queued.delete(k);
+        break;
+      }
+      const upserted = change.upserted.slice(0, APPLY_SLICE);
+      const removedKeys = change.removedKeys.slice(0, APPLY_SLICE);
+      current.index.apply({ upserted, removedKeys });
+      if (upserted.length === change.upserted.length && removedKeys.length === change.removedKeys.length) queue.changes.shift();
+      else queue.changes[0] = { ...change, upserted: change.upserted.slice(upserted.length), removedKeys: change.removedKeys.slice(removedKeys.length) };
+      if (queue.changes.length === 0) current.index.refreshOrders();
+    }
   }
 
   /**
@@ -146,16 +166,14 @@ export class SearchService {
     const groups = new Map<string, { value: string; count: number; items: SearchHit[] }>();
     const wanted = new Map(groupBy.values.map((v) => [fold(v), v]));
     for (const value of groupBy.values) groups.set(fold(value), { value, count: 0, items: [] });
-    for (const { item, score } of result.all) {
+    for (const { doc, item, score } of result.ordered) {
       for (const raw of new Set(attributeValues(item, groupBy.attribute).map(String))) {
         const k = fold(raw);
         if (wanted.size > 0 && !wanted.has(k)) continue;
         let group = groups.get(k);
         if (group === undefined) groups.set(k, (group = { value: raw, count: 0, items: [] }));
         group.count++;
-        if (group.items.length < groupBy.size) {
-          group.items.push({ id: item.id, score: round(score), kind: item.kind, context: item.context, product: toProductView(item, { tenantId, version: result.version ?? 0 }) });
-        }
+        if (group.items.length < groupBy.size) group.items.push(hitOf(tenantId, result.version ?? 0, doc, score));
       }
     }
     const out = [...groups.values()];
@@ -163,256 +181,171 @@ export class SearchService {
   }
 
   /**
-   * Items whose title and text share the most distinctive words with `itemId`'s title (each shared word
-   * weighs its inverse document frequency), best first, the item itself excluded. Recommendations'
-   * `similar` strategy reads it; an item outside the active index, or an environment without one, gives [].
+   * Items whose text shares the most distinctive words with `itemId`'s title (each shared word weighs its
+   * inverse document frequency), best first, the item itself excluded. Recommendations' `similar`
+   * strategy reads it; an item outside the active index, or an environment without one, gives [].
    */
   similarText(tenantId: string, environmentId: string, itemId: string, limit: number): { id: string; score: number }[] {
     const active = this.indexes.get(key(tenantId, environmentId));
     if (active === undefined) return [];
-    const { index } = active;
-    const self = index.docOf(itemId);
-    if (self === undefined) return [];
-    const total = index.docs.length;
-    const scores = new Map<number, number>();
-    for (const word of new Set(index.docs[self]!.title.split(' '))) {
-      const posting = index.posting(word);
-      // A word on a third of the catalog says nothing about likeness.
-      if (posting === undefined || posting.size > total / 3) continue;
-      const idf = Math.log(1 + total / posting.size);
-      for (const doc of posting.keys()) if (doc !== self) scores.set(doc, (scores.get(doc) ?? 0) + idf);
-    }
-    return [...scores]
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, limit)
-      .map(([doc, score]) => ({ id: index.docs[doc]!.item.id, score: round(score) }));
+    const slot = active.index.docOf(itemId);
+    if (slot === undefined) return [];
+    return similarDocuments(active.index, slot, limit).map(({ doc, score }) => ({ id: active.index.docs[doc]!.item.id, score: round(score) }));
+  }
+
+  /**
+   * How `query`'s words match the active catalog now, without filters, paging or views: autocomplete
+   * asks it about queries whose last search it does not know (recorded before a restart).
+   */
+  spelling(tenantId: string, environmentId: string, configuration: SearchConfiguration, query: string): QuerySpelling {
+    const active = this.indexes.get(key(tenantId, environmentId));
+    const queryText = queryWords(query);
+    if (active === undefined || queryText.length === 0) return 'none';
+    return spellingOf(matchQuery(active.index, configuration, queryText));
   }
 
   search(request: SearchQuery): SearchResult {
     const active = this.indexes.get(key(request.tenantId, request.environmentId));
-    if (active === undefined) return { items: [], count: 0, exact: true, facets: [], all: [], version: undefined };
-    const { index } = active;
+    if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: [], matched: 0, spelling: 'none', version: undefined };
+    const { index, version } = active;
     const config = request.configuration;
-    const filter: FilterNode | undefined = request.filter === undefined || request.filter.trim() === '' ? undefined : parseFilter(request.filter);
+    const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : parseFilter(request.filter);
 
-    const normalised = words(request.query).join(' ');
-    const matched = normalised === '' ? { scored: allDocs(index), exact: true } : matchDocs(index, config, normalised);
-    let scored = matched.scored;
+    const queryText = queryWords(request.query);
+    const normalised = queryText.join(' ');
+    // Suggest's full ordered match lists are too large to keep.
+    if (request.ordered === true) return this.answer(request, active, queryText, filter);
+    active.cache.capacity = this.resultCacheSize;
+    const cacheKey = active.cache.key(config, [normalised, request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort()]);
+    const cached = active.cache.get(index, cacheKey);
+    if (cached !== undefined) return cached;
+    const result = this.answer(request, active, queryText, filter);
+    active.cache.set(index, cacheKey, result);
+    return result;
+  }
+
+  private answer(request: SearchQuery, active: ActiveIndex, queryText: string[], filter: FilterNode | undefined): SearchResult {
+    const { index, version } = active;
+    const config = request.configuration;
+    const normalised = queryText.join(' ');
+    const matches = normalised === '' ? allDocuments(index) : matchQuery(index, config, queryText);
+    const { docs, scores } = matches;
+    let length = docs.length;
+
     if (filter !== undefined) {
-      const keep = compileFilter(filter, (attribute) => index.values(attribute));
-      scored = scored.filter(({ doc }) => keep(doc));
+      const keep = compileFilter(
+        filter,
+        (attribute) => index.values(attribute),
+        (attribute) => index.numbers(attribute),
+      );
+      let n = 0;
+      for (let i = 0; i < length; i++) {
+        if (!keep(docs[i]!)) continue;
+        docs[n] = docs[i]!;
+        scores[n++] = scores[i]!;
+      }
+      length = n;
     }
 
-    const facetsOn = !request.disabled.has('facet');
     // Shoppers' selections come back as typed in URLs, so case and accents do not decide a match.
     const selections = new Map(request.facets.filter((f) => f.values.length > 0).map((f) => [f.id, new Set(f.values.map(fold))]));
-    const facetConfigs = config.facets;
-    const columns = new Map(facetConfigs.map((facet) => [facet.id, facetColumn(index, facet)]));
-    const selectedFacets = facetConfigs.filter((facet) => selections.has(facet.id));
-    const passes = (doc: number, except: string | undefined): boolean => {
-      for (const facet of selectedFacets) {
-        if (facet.id === except) continue;
-        const selected = selections.get(facet.id)!;
-        if (!columns.get(facet.id)![doc]!.folded.some((v) => selected.has(v))) return false;
+    const facetsOn = !request.disabled.has('facet');
+    let facets: FacetResult[] = [];
+    if (config.facets.length > 0 && (facetsOn || selections.size > 0)) {
+      const columns = config.facets.map((facet) => index.facetColumn(facet));
+      const counted = countFacets(columns, selections, docs, length, facetsOn);
+      facets = counted.results;
+      if (selections.size > 0) {
+        let n = 0;
+        for (let i = 0; i < length; i++) {
+          if (counted.passing[i] !== 1) continue;
+          docs[n] = docs[i]!;
+          scores[n++] = scores[i]!;
+        }
+        length = n;
       }
-      return true;
-    };
-    const facets = facetsOn
-      ? facetConfigs.map((facet) => {
-          const column = columns.get(facet.id)!;
-          const docs = selectedFacets.length === 0 || (selectedFacets.length === 1 && selectedFacets[0] === facet) ? scored : scored.filter(({ doc }) => passes(doc, facet.id));
-          return countFacet(facet, docs.map(({ doc }) => column[doc]!.values), selections.get(facet.id));
-        })
-      : [];
-    if (selectedFacets.length > 0) scored = scored.filter(({ doc }) => passes(doc, undefined));
+    }
 
+    const rule = config.rules.find((r) => queryWords(r.query).join(' ') === normalised);
     const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' ? config.defaultSort : [];
-    scored = applyRules(index, config, normalised, scored);
     // Equal relevance falls back to the configured default order (popularity in the demo), which shoppers read as "better".
     const primary = sortBy.length > 0 ? index.rank(sortBy) : undefined;
     const fallback = config.defaultSort.length > 0 ? index.rank(config.defaultSort) : undefined;
-    scored.sort((a, b) => (b.tier ?? 0) - (a.tier ?? 0) || (primary === undefined ? 0 : primary[a.doc]! - primary[b.doc]!) || b.score - a.score || (fallback === undefined ? 0 : fallback[a.doc]! - fallback[b.doc]!) || a.doc - b.doc);
-    scored = pinFirst(index, config, normalised, scored);
+    const tiers = rule === undefined ? undefined : tiersOf(index, rule, docs, length);
+    const order: EntryOrder = (a, b) => {
+      const x = docs[a]!;
+      const y = docs[b]!;
+      return (
+        (tiers === undefined ? 0 : tiers[b]! - tiers[a]!) ||
+        (primary === undefined ? 0 : primary[x]! - primary[y]!) ||
+        scores[b]! - scores[a]! ||
+        (fallback === undefined ? 0 : fallback[x]! - fallback[y]!) ||
+        x - y
+      );
+    };
+    const pinned = (rule?.pin ?? []).flatMap((id) => index.docOf(id) ?? []);
+    const pinnedSet = new Set(pinned);
+    // Only a pinned item that did not match needs the top score (it borrows it); finding it costs a pass.
+    const top = pinned.length === 0 || length === 0 ? 0 : scores[firstInOrder(length, 1, order)[0]!]!;
+    const scoreOf = new Map<number, number>();
+    if (pinned.length > 0) for (let i = 0; i < length; i++) if (pinnedSet.has(docs[i]!)) scoreOf.set(docs[i]!, scores[i]!);
+    const unmatchedPins = pinned.filter((doc) => !scoreOf.has(doc)).length;
+    // Pinned items come first in the rule's order, even those the query did not match.
+    const page = (k: number): { doc: number; score: number }[] => {
+      const head = pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top }));
+      const rest = firstInOrder(length, k + pinned.length, order)
+        .filter((i) => !pinnedSet.has(docs[i]!))
+        .map((i) => ({ doc: docs[i]!, score: scores[i]! }));
+      return [...head, ...rest].slice(0, k);
+    };
 
     const hits: SearchHit[] = [];
-    const redirect = request.disabled.has('redirect') ? undefined : config.redirects.find((r) => r.queries.some((q) => words(q).join(' ') === normalised));
+    const redirect = request.disabled.has('redirect') ? undefined : config.redirects.find((r) => r.queries.some((q) => queryWords(q).join(' ') === normalised));
     if (redirect !== undefined && normalised !== '') {
       hits.push({ id: redirect.id, score: 1, kind: 'redirect', context: '', redirect: { id: redirect.id, name: redirect.name, url: redirect.url } });
     }
-    if (!request.disabled.has('item')) {
-      for (const { doc, score } of scored.slice(request.offset, request.offset + request.limit)) {
-        const item = index.docs[doc]!.item;
-        hits.push({
-          id: item.id,
-          score: round(score),
-          kind: item.kind,
-          context: item.context,
-          product: toProductView(item, { tenantId: request.tenantId, version: active.version }),
-        });
+    if (!request.disabled.has('item') && request.limit > 0) {
+      for (const { doc, score } of page(request.offset + request.limit).slice(request.offset)) {
+        hits.push(hitOf(request.tenantId, version, index.docs[doc]!, score));
       }
     }
-    return { items: hits, count: scored.length, exact: matched.exact, facets, all: scored.map(({ doc, score }) => ({ item: index.docs[doc]!.item, score })), version: active.version };
+    const count = length + unmatchedPins;
+    return {
+      items: hits,
+      count,
+      exact: true,
+      facets,
+      ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })) : [],
+      matched: matches.docs.length,
+      spelling: spellingOf(matches),
+      version,
+    };
   }
+}
+
+function spellingOf(matches: Matches): QuerySpelling {
+  if (matches.docs.length === 0) return 'none';
+  return matches.spelledRight ? 'typed' : 'corrected';
+}
+
+function hitOf(tenantId: string, version: number, doc: SearchDoc, score: number): SearchHit {
+  const { item } = doc;
+  // Building a product view costs more than finding the item; the same items come back page after page.
+  doc.view ??= toProductView(item, { tenantId, version });
+  return { id: item.id, score: round(score), kind: item.kind, context: item.context, product: doc.view };
+}
+
+/** 1 boosted, -1 buried, 0 otherwise: a merchandising tier above relevance. */
+function tiersOf(index: SearchIndex, rule: { boost: string[]; bury: string[] }, docs: Int32Array, length: number): Int8Array {
+  const boost = new Set(rule.boost.flatMap((id) => index.docOf(id) ?? []));
+  const bury = new Set(rule.bury.flatMap((id) => index.docOf(id) ?? []));
+  const tiers = new Int8Array(length);
+  for (let i = 0; i < length; i++) tiers[i] = boost.has(docs[i]!) ? 1 : bury.has(docs[i]!) ? -1 : 0;
+  return tiers;
 }
 
 function key(tenantId: string, environmentId: string): string {
   return `${tenantId}\u0000${environmentId}`;
-}
-
-interface Scored {
-  doc: number;
-  score: number;
-  /** 0 normal, 1 boosted, -1 buried: a merchandising tier above relevance. */
-  tier?: number;
-}
-
-function allDocs(index: SearchIndex): Scored[] {
-  return index.docs.map((_, doc) => ({ doc, score: 0 }));
-}
-
-/** For one query word: the postings it may match, each with its match-kind multiplier. */
-function alternatives(index: SearchIndex, config: SearchConfiguration, word: string, last: boolean): { posting: Map<number, number>; factor: number }[] {
-  const out: { posting: Map<number, number>; factor: number }[] = [];
-  const add = (term: string, factor: number): void => {
-    const posting = index.posting(term);
-    if (posting !== undefined) out.push({ posting, factor });
-  };
-  add(word, EXACT);
-  for (const group of config.synonyms) {
-    const folded = group.map((s) => words(s).join(' '));
-    if (folded.includes(word)) for (const other of folded) if (other !== word && !other.includes(' ')) add(other, SYNONYM);
-  }
-  // Every word may be a prefix ("blu sh" is blue shirt), the last one most likely still being typed.
-  const prefix = last ? PREFIX : PREFIX * 0.8;
-  for (const term of index.prefixed(word)) add(term, prefix * (word.length / term.length + 1) / 2);
-  for (const term of index.typos(word)) add(term, TYPO);
-  return out;
-}
-
-function matchDocs(index: SearchIndex, config: SearchConfiguration, normalised: string): { scored: Scored[]; exact: boolean } {
-  const weights = config.fields.flatMap((f) => {
-    const bit = index.fields.get(f.attribute);
-    return bit === undefined ? [] : [{ bit, weight: f.weight }];
-  });
-  const mask = weights.reduce((m, w) => m | w.bit, 0);
-  const fieldScore = (bits: number): number => {
-    let best = 0;
-    for (const { bit, weight } of weights) if (bits & bit && weight > best) best = weight;
-    return best;
-  };
-  const queryWords = normalised.split(' ');
-  const unsorted = queryWords.map((word, i) => alternatives(index, config, word, i === queryWords.length - 1));
-  if (unsorted.some((alts) => alts.length === 0)) return { scored: [], exact: true };
-  // Enumerate the rarest word's documents and probe the others, rarest first so a miss is found early:
-  // a very common word costs lookups, not a scan.
-  const size = (alts: { posting: Map<number, number> }[]): number => alts.reduce((n, a) => n + a.posting.size, 0);
-  const perWord = unsorted.map((alts) => ({ alts, size: size(alts) })).sort((a, b) => a.size - b.size).map((w) => w.alts);
-  const driver = 0;
-  const { marks, generation } = index.visitMarks();
-
-  const out: Scored[] = [];
-  let exact = true;
-  outer: for (const { posting: driving } of perWord[driver]!) {
-    for (const doc of driving.keys()) {
-      if (marks[doc] === generation) continue;
-      marks[doc] = generation;
-      if (out.length >= MAX_MATCHES) {
-        exact = false;
-        break outer;
-      }
-      let total = 0;
-      let ok = true;
-      for (const alts of perWord) {
-        let best = 0;
-        for (const { posting, factor } of alts) {
-          const bits = posting.get(doc);
-          if (bits === undefined || (bits & mask) === 0) continue;
-          const s = factor * fieldScore(bits);
-          if (s > best) best = s;
-        }
-        if (best === 0) {
-          ok = false;
-          break;
-        }
-        total += best;
-      }
-      if (!ok) continue;
-      const title = index.docs[doc]!.title;
-      // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
-      if (title === normalised) total *= 2;
-      else if (` ${title} `.includes(` ${normalised} `)) total *= 1.5;
-      out.push({ doc, score: total });
-    }
-  }
-  return { scored: out, exact };
-}
-
-function applyRules(index: SearchIndex, config: SearchConfiguration, normalised: string, scored: Scored[]): Scored[] {
-  const rule = config.rules.find((r) => words(r.query).join(' ') === normalised);
-  if (rule === undefined) return scored;
-  const boost = new Set(rule.boost.flatMap((id) => index.docOf(id) ?? []));
-  const bury = new Set(rule.bury.flatMap((id) => index.docOf(id) ?? []));
-  return scored.map((s) => ({ ...s, tier: boost.has(s.doc) ? 1 : bury.has(s.doc) ? -1 : 0 }));
-}
-
-function pinFirst(index: SearchIndex, config: SearchConfiguration, normalised: string, scored: Scored[]): Scored[] {
-  const rule = config.rules.find((r) => words(r.query).join(' ') === normalised);
-  if (rule === undefined || rule.pin.length === 0) return scored;
-  const pinned = rule.pin.flatMap((id) => index.docOf(id) ?? []);
-  const pinnedSet = new Set(pinned);
-  const top = scored[0]?.score ?? 0;
-  const byDoc = new Map(scored.map((s) => [s.doc, s]));
-  return [...pinned.map((doc) => byDoc.get(doc) ?? { doc, score: top }), ...scored.filter((s) => !pinnedSet.has(s.doc))];
-}
-
-const facetColumns = new WeakMap<SearchIndex, Map<FacetConfig, { values: string[]; folded: string[] }[]>>();
-
-/** Each document's values for one facet, computed once per index and facet definition. */
-function facetColumn(index: SearchIndex, facet: FacetConfig): { values: string[]; folded: string[] }[] {
-  let byFacet = facetColumns.get(index);
-  if (byFacet === undefined) facetColumns.set(index, (byFacet = new Map()));
-  let column = byFacet.get(facet);
-  if (column === undefined) {
-    column = index.values(facet.attribute).map((raw) => {
-      const values = facetValues(facet, raw);
-      return { values, folded: values.map(fold) };
-    });
-    byFacet.set(facet, column);
-  }
-  return column;
-}
-
-function facetValues(facet: FacetConfig, values: readonly FilterValue[]): string[] {
-  if (facet.type === 'value') return values.map(String);
-  const out: string[] = [];
-  for (const value of values) {
-    if (typeof value !== 'number') continue;
-    for (const range of facet.ranges ?? []) {
-      if ((range.from === undefined || value >= range.from) && (range.to === undefined || value < range.to)) out.push(range.label);
-    }
-  }
-  return out;
-}
-
-function countFacet(facet: FacetConfig, perItem: string[][], selected: Set<string> | undefined): FacetResult {
-  const counts = new Map<string, number>();
-  for (const values of perItem) {
-    for (let i = 0; i < values.length; i++) {
-      // A value listed twice in one item counts once.
-      if (values.indexOf(values[i]!) === i) counts.set(values[i]!, (counts.get(values[i]!) ?? 0) + 1);
-    }
-  }
-  let values = [...counts].map(([value, count]) => ({ value, count, selected: selected?.has(fold(value)) ?? false }));
-  if (facet.type === 'range') {
-    const order = (facet.ranges ?? []).map((r) => r.label);
-    values.sort((a, b) => order.indexOf(a.value) - order.indexOf(b.value));
-  } else {
-    values.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
-    // A selected value stays listed even when it falls outside the top `size`, so it can be unticked.
-    values = values.filter((v, i) => i < facet.size || v.selected);
-  }
-  for (const value of selected ?? []) if (!values.some((v) => fold(v.value) === value)) values.push({ value, count: 0, selected: true });
-  return { id: facet.id, title: facet.title, attribute: facet.attribute, count: perItem.length, values };
 }
 
 function round(score: number): number {

@@ -12,9 +12,12 @@ import { jsonBody, parseJson } from '../../http/body.js';
 import { HttpError } from '../../http/errors.js';
 import { applyMask, parseMask } from '../../http/response-mask.js';
 import { parseInput } from '../../http/validate.js';
+import { offensiveCheck } from '../../search/offensive-terms.js';
 
 const MAX_LIMIT = 1000;
 const MAX_OFFSET = 10_000;
+/** Autocomplete checks at most this many never-searched candidates against the index per request. */
+const MAX_PROBES = 50;
 
 const optionsSchema = z.object({
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0),
@@ -85,7 +88,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       filter: input.options.filter,
       disabled,
     });
-    if (input.query.trim() !== '') activities.recordSearch(ref.tenant.id, input.query, result.count);
+    if (input.query.trim() !== '') activities.recordSearch(ref.tenant.id, input.query, result.matched, result.spelling);
     const { token, ...rest } = raw as Record<string, unknown>;
     const url = `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`;
     ctx.set('Cache-Control', 'no-store');
@@ -128,6 +131,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       facets: [],
       filter: input.options.filter,
       disabled: new Set(['facet', 'redirect']),
+      ordered: true,
     });
     const groups = search.group(ref.tenant.id, result, groupBy).map((g) => ({ ...g, items: g.items.map((item) => applyMask(item, mask)) }));
     const { token, ...rest } = raw as Record<string, unknown>;
@@ -149,9 +153,18 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const input = parseInput(autocompleteSchema, ctx.request.body);
     const ref = deps.registry.searchToken(input.token);
     const configuration = configurationOf(ref.token, input.configurationId);
+    const offensive = offensiveCheck(configuration.offensiveTerms);
+    let probes = 0;
     const suggestions = activities.suggestQueries(ref.tenant.id, input.query, {
       sinceDays: ref.token.autocompleteWindowDays,
       limit: input.options.numberOfSuggestions,
+      accept: (candidate) => {
+        if (offensive(candidate.query)) return false;
+        // A query only seen as a page view since the last restart: ask the live index (a bounded number of times).
+        const spelling = candidate.spelling ?? (probes++ < MAX_PROBES ? search.spelling(ref.tenant.id, ref.environment.id, configuration, candidate.query) : 'none');
+        // "hanging hart" found items only through typo correction: its correctly spelt form is the one to offer.
+        return spelling === 'typed';
+      },
     });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {

@@ -1,0 +1,194 @@
+/**
+ * Facets over a match set: each configured facet keeps, per index slot, the ids of its values in typed
+ * arrays (updated with the index), so counting a request's matches is integer increments, not string
+ * work. Counts are disjunctive: a facet's counts apply every other facet's selection but not its own.
+ */
+import type { StoredItem } from '../catalog/types.js';
+import type { FacetConfig } from '../config/schema.js';
+import { fold } from './analyzer.js';
+import { firstInOrder } from './ranking.js';
+import { attributeValues } from './attribute-values.js';
+
+export interface FacetResult {
+  id: string;
+  title: string;
+  attribute: string;
+  count: number;
+  values: { value: string; count: number; selected: boolean }[];
+}
+
+export class FacetColumn {
+  /** Value id → the value as first seen (range facets: the range label). */
+  readonly labels: string[] = [];
+  /** The same values folded (case, accents), as selections are compared. */
+  readonly folded: string[] = [];
+  private readonly ids = new Map<string, number>();
+  /** Slot → its first and second value ids, -1 for none: most items have one or two (a category pair). */
+  first: Int32Array;
+  second: Int32Array;
+  /** Slot → its value ids past the second, for the rare items with more. */
+  readonly more = new Map<number, number[]>();
+
+  constructor(
+    readonly facet: FacetConfig,
+    docs: readonly ({ item: StoredItem } | undefined)[],
+  ) {
+    if (facet.type === 'range') for (const range of facet.ranges ?? []) this.idOf(range.label);
+    this.first = new Int32Array(Math.max(16, docs.length)).fill(-1);
+    this.second = new Int32Array(this.first.length).fill(-1);
+    docs.forEach((doc, slot) => this.update(slot, doc?.item));
+  }
+
+  update(slot: number, item: StoredItem | undefined): void {
+    if (slot >= this.first.length) {
+      const size = Math.max(slot + 1, this.first.length * 2);
+      this.first = grow(this.first, size);
+      this.second = grow(this.second, size);
+    }
+    const ids = item === undefined ? [] : this.valueIds(item);
+    this.first[slot] = ids[0] ?? -1;
+    this.second[slot] = ids[1] ?? -1;
+    if (ids.length > 2) this.more.set(slot, ids.slice(2));
+    else this.more.delete(slot);
+  }
+
+  has(slot: number, wanted: Uint8Array): boolean {
+    const first = this.first[slot]!;
+    if (first < 0) return false;
+    if (wanted[first] === 1) return true;
+    const second = this.second[slot]!;
+    if (second < 0) return false;
+    if (wanted[second] === 1) return true;
+    if (this.more.size === 0) return false;
+    const more = this.more.get(slot);
+    if (more !== undefined) for (const id of more) if (wanted[id] === 1) return true;
+    return false;
+  }
+
+  /** A mask over value ids of the values a shopper selected (compared without case or accents). */
+  selection(values: ReadonlySet<string>): Uint8Array {
+    const mask = new Uint8Array(this.labels.length);
+    for (let id = 0; id < this.folded.length; id++) if (values.has(this.folded[id]!)) mask[id] = 1;
+    return mask;
+  }
+
+  private idOf(label: string): number {
+    let id = this.ids.get(label);
+    if (id === undefined) {
+      id = this.labels.length;
+      this.labels.push(label);
+      this.folded.push(fold(label));
+      this.ids.set(label, id);
+    }
+    return id;
+  }
+
+  private valueIds(item: StoredItem): number[] {
+    const values = attributeValues(item, this.facet.attribute);
+    const out: number[] = [];
+    if (this.facet.type === 'value') {
+      for (const value of values) {
+        const id = this.idOf(String(value));
+        if (!out.includes(id)) out.push(id);
+      }
+      return out;
+    }
+    (this.facet.ranges ?? []).forEach((range, id) => {
+      if (values.some((v) => typeof v === 'number' && (range.from === undefined || v >= range.from) && (range.to === undefined || v < range.to))) out.push(id);
+    });
+    return out;
+  }
+}
+
+function grow(array: Int32Array, size: number): Int32Array {
+  const grown = new Int32Array(size).fill(-1);
+  grown.set(array);
+  return grown;
+}
+
+/**
+ * Counts every facet over `docs` and says which docs pass all selections. One pass per selected facet
+ * finds, per doc, which selection it fails: a doc failing none counts everywhere, a doc failing exactly
+ * one counts only in that facet (whose own selection does not apply to it). Loops run facet by facet
+ * over typed arrays, the shape that stays fast when a broad query matches most of the catalog.
+ */
+export function countFacets(
+  columns: readonly FacetColumn[],
+  selections: ReadonlyMap<string, ReadonlySet<string>>,
+  docs: Int32Array,
+  length: number,
+  countsWanted: boolean,
+): { results: FacetResult[]; passing: Uint8Array } {
+  // -1: passes every selection; c >= 0: fails only facet c's; -2: fails two or more.
+  const status = new Int8Array(length).fill(-1);
+  columns.forEach((column, at) => {
+    const values = selections.get(column.facet.id);
+    if (values === undefined || values.size === 0) return;
+    const mask = column.selection(values);
+    const { first, second } = column;
+    const extra = column.more.size > 0;
+    for (let i = 0; i < length; i++) {
+      const doc = docs[i]!;
+      const one = first[doc]!;
+      if (one >= 0 && mask[one] === 1) continue;
+      const two = one < 0 ? -1 : second[doc]!;
+      if (two >= 0 && mask[two] === 1) continue;
+      if (extra && two >= 0 && column.has(doc, mask)) continue;
+      status[i] = status[i] === -1 ? at : -2;
+    }
+  });
+  const passing = new Uint8Array(length);
+  for (let i = 0; i < length; i++) if (status[i] === -1) passing[i] = 1;
+  const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
+  const totals = new Int32Array(columns.length);
+  if (countsWanted) {
+    columns.forEach((column, c) => {
+      const { first, second, more } = column;
+      const counted = counts[c]!;
+      const extra = more.size > 0;
+      let total = 0;
+      for (let i = 0; i < length; i++) {
+        const state = status[i]!;
+        if (state !== -1 && state !== c) continue;
+        total++;
+        const doc = docs[i]!;
+        const one = first[doc]!;
+        if (one < 0) continue;
+        counted[one]!++;
+        const two = second[doc]!;
+        if (two < 0) continue;
+        counted[two]!++;
+        if (extra) for (const id of more.get(doc) ?? []) counted[id]!++;
+      }
+      totals[c] = total;
+    });
+  }
+  if (!countsWanted) return { results: [], passing };
+  const results = columns.map((column, c) => {
+    const facet = column.facet;
+    const chosen = selections.get(facet.id);
+    let values: { value: string; count: number; selected: boolean }[] = [];
+    const counted = counts[c]!;
+    for (let id = 0; id < column.labels.length; id++) {
+      const count = counted[id]!;
+      const isSelected = chosen !== undefined && chosen.has(column.folded[id]!);
+      if (count > 0 || isSelected) values.push({ value: column.labels[id]!, count, selected: isSelected });
+    }
+    if (facet.type === 'value') {
+      const order = (a: number, b: number): number => {
+        const x = values[a]!;
+        const y = values[b]!;
+        return y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0);
+      };
+      const top = firstInOrder(values.length, facet.size, order);
+      const shown = new Set(top);
+      // A selected value stays listed even when it falls outside the top `size`, so it can be unticked.
+      const extra = values.flatMap((v, i) => (v.selected && !shown.has(i) ? [i] : [])).sort(order);
+      values = [...top, ...extra].map((i) => values[i]!);
+    }
+    // A selection naming a value no item has is still answered, so the shopper can untick it.
+    for (const value of chosen ?? []) if (!column.folded.includes(value)) values.push({ value, count: 0, selected: true });
+    return { id: facet.id, title: facet.title, attribute: facet.attribute, count: totals[c]!, values };
+  });
+  return { results, passing };
+}
