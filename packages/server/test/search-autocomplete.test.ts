@@ -122,6 +122,16 @@ describe('autocomplete', () => {
     assert.deepEqual(await suggestions('flo'), ['floor', 'floor lamp']);
   });
 
+  it('ignores the half-typed words a search box searches while the shopper types, unless their results page was opened', async () => {
+    await searched('hol');
+    await searched('hold');
+    await searched('holde');
+    await searched('holder');
+    assert.deepEqual(await suggestions('hol'), ['holder']);
+    await viewed('hold');
+    assert.deepEqual(await suggestions('hol'), ['hold', 'holder']);
+  });
+
   it('refuses a number of suggestions outside 1 to 20, naming the field', async () => {
     const res = await post('/search/autocomplete', { token: 'week-search', query: 'l', options: { numberOfSuggestions: 21 } });
     assert.equal(res.status, 400);

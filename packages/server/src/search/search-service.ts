@@ -204,6 +204,17 @@ export class SearchService {
     return spellingOf(matchQuery(active.index, configuration, queryText));
   }
 
+  /**
+   * Whether every word of `query` is a whole word of the active catalog. A search box asks for instant
+   * results while the shopper types ("han", "hang"), and each of those is a recorded search; a query
+   * ending in half a word is never worth suggesting unless shoppers opened its results page.
+   */
+  wholeWords(tenantId: string, environmentId: string, query: string): boolean {
+    const active = this.indexes.get(key(tenantId, environmentId));
+    const queryText = queryWords(query);
+    return active !== undefined && queryText.length > 0 && queryText.every((word) => active.index.vocabulary.frequency(word) > 0);
+  }
+
   search(request: SearchQuery): SearchResult {
     const active = this.indexes.get(key(request.tenantId, request.environmentId));
     if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: [], matched: 0, spelling: 'none', version: undefined };

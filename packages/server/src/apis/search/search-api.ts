@@ -160,6 +160,8 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       limit: input.options.numberOfSuggestions,
       accept: (candidate) => {
         if (offensive(candidate.query)) return false;
+        // Searched but never opened as a results page: only whole words (not the prefixes a search box sends while typing).
+        if (candidate.count === 0 && !search.wholeWords(ref.tenant.id, ref.environment.id, candidate.query)) return false;
         // A query only seen as a page view since the last restart: ask the live index (a bounded number of times).
         const spelling = candidate.spelling ?? (probes++ < MAX_PROBES ? search.spelling(ref.tenant.id, ref.environment.id, configuration, candidate.query) : 'none');
         // "hanging hart" found items only through typo correction: its correctly spelt form is the one to offer.
