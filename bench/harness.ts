@@ -1,7 +1,9 @@
 /** Shared pieces of `npm run bench`: latency statistics, HTTP load with autocannon, and a bare Koa baseline. */
 import { once } from 'node:events';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import Koa from 'koa';
 
 export interface LatencyStats {
@@ -38,15 +40,19 @@ export interface LoadResult {
   errors: number;
 }
 
-/** Sends requests for `seconds` with `connections` concurrent connections; `requests` rotate. */
+/**
+ * Sends requests for `seconds` with `connections` concurrent connections; `requests` (plain objects,
+ * no callbacks) rotate. autocannon runs in a child process, as a separate load generator would: in
+ * the server's own process it would take CPU from what it measures.
+ */
 export async function load(url: string, requests: autocannon.Request[], seconds = 5, connections = 32): Promise<LoadResult> {
-  const result = await autocannon({ url, connections, duration: seconds, requests, pipelining: 1 });
-  return {
-    requestsPerSecond: Math.round(result.requests.average),
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./load-process.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin.end(JSON.stringify({ url, requests, seconds, connections }));
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`the load generator exited with ${code}`);
+  return JSON.parse(output) as LoadResult;
 }
 
 /** A Koa app answering a small JSON body: the ceiling any endpoint of ours is compared with. */
