@@ -3,27 +3,12 @@
  * item. Catalog-API items carry their fixed fields as schema attributes (`title`, `url`, `image`,
  * `price`...), older-API items as fields; both end up in the same places.
  */
+import type { ProductView } from '@discovery-kit/protocol';
 import { formatLegacyId } from './legacy-id.js';
 import type { StoredItem } from './types.js';
 
-export interface ProductView {
-  version: number;
-  context: string;
-  id: string;
-  _id: { original_id: string; tenant: string; kind: string };
-  type: string;
-  title: string;
-  url: string;
-  recommended: boolean;
-  booster: number;
-  price: number;
-  discount_rate: number;
-  metadata: { updated: string };
-  categories: string[];
-  photo: string;
-  /** The catalog's own attributes, strings, numbers and booleans only. */
-  [attribute: string]: unknown;
-}
+/** The product as search and recommendations return it; its wire shape lives in the protocol package. */
+export type { ProductView };
 
 export interface ProductViewOptions {
   tenantId: string;
