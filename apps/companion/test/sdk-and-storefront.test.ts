@@ -112,7 +112,7 @@ describe('the demo shop at /shop/', () => {
     assert.match(res.headers.get('content-security-policy') ?? '', /script-src 'self'/);
     const page = await res.text();
     assert.match(page, /<script src="\/sdk\/discovery\.js" data-tracker-key="demo-tracker-key" data-search-token="demo-search-token"[^>]* async><\/script>/);
-    assert.match(page, /data-discovery-product-id="84029"/);
+    assert.match(page, /data-discovery-page="product" data-discovery-product-id="84029"/);
     assert.match(page, /data-discovery-add-to-cart="84029"/);
     const ld = /<script type="application\/ld\+json">(.*?)<\/script>/s.exec(page);
     assert.ok(ld, 'JSON-LD block');

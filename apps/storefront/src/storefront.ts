@@ -210,7 +210,7 @@ ${this.options.widgets.category === undefined ? '' : this.widgets([this.options.
     };
     return this.layout(
       product.title,
-      html`<article class="product" data-discovery-product-id="${product.id}">
+      html`<article class="product" data-discovery-page="product" data-discovery-product-id="${product.id}">
   <img src="${product.photo}" alt="${product.title}" width="320" height="320">
   <div>
     <p class="crumbs">${product.categories.map((c) => html`<a href="/shop/category.html?c=${encodeURIComponent(c)}">${c}</a> `)}</p>

@@ -121,6 +121,22 @@ describe('demo storefront loop in Chromium', () => {
     await page.waitForSelector('[data-order-done]:not([hidden])');
     const list = await until(pid, 'both purchases', (l) => ['84029', '85123A'].every((id) => l.some((a) => a.verb === 'purchase' && a.originalId === id)));
     assert.equal(list.filter((a) => a.verb === 'purchase').length, 2, 'one purchase per product, counted once');
+    assert.equal(list.filter((a) => a.verb === 'click').length, 0, 'the basket button is not also a product click');
+  });
+
+  it('records a click on a recommended product, and the click leads to its page', async () => {
+    const pid = await profileId();
+    await page.goto(url('/shop/product.html?id=84029'));
+    await cardTitles('discovery-recommendations[widget-id="demo-similar"]');
+    const target = await page.$eval('discovery-recommendations[widget-id="demo-similar"]', (el) => el.shadowRoot!.querySelector<HTMLAnchorElement>('a[part~="card"]')!.href);
+    const clickedId = new URL(target).searchParams.get('id')!;
+    await Promise.all([
+      page.waitForNavigation(),
+      page.$eval('discovery-recommendations[widget-id="demo-similar"]', (el) => el.shadowRoot!.querySelector<HTMLAnchorElement>('a[part~="card"]')!.click()),
+    ]);
+    assert.equal(new URL(page.url()).searchParams.get('id'), clickedId);
+    // Sent as the page unloads (beacon) or from the queue on the next page: either way it arrives once.
+    await until(pid, `the click on ${clickedId}`, (l) => l.some((a) => a.verb === 'click' && a.originalId === clickedId));
   });
 
   it('shows search results bound to the URL', async () => {
