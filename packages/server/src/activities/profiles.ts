@@ -3,8 +3,12 @@
  * datasources, the collection API's identity repositories and anonymous session id. When identities
  * that were separate profiles turn out to be one shopper, the anonymous profile is merged into the
  * nominative one and keeps pointing at it, so that old profile ids still find the whole history.
+ *
+ * Storage: profiles and the claim index are spread over PROFILE_SHARDS documents each, by a hash of
+ * the profile id or claim key, so that a new shopper's identify rewrites two small files instead of
+ * one file holding every shopper (which grew the cost of each new profile with the number of profiles).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { DocumentStore, StoredDocument } from '../store/document-store.js';
 
 export interface DatasourceRef {
@@ -39,6 +43,21 @@ interface ProfilesData {
   index: Record<string, string>;
 }
 
+interface ProfileShard {
+  profiles: Record<string, Profile>;
+}
+
+interface IndexShard {
+  index: Record<string, string>;
+}
+
+/** Documents per kind and tenant; a shard holds about 1/128 of the tenant's shoppers. */
+export const PROFILE_SHARDS = 128;
+
+function shardOf(key: string): number {
+  return createHash('sha1').update(key).digest().readUInt32BE(0) % PROFILE_SHARDS;
+}
+
 export interface ResolvedProfile {
   profile: Profile;
   created: boolean;
@@ -63,20 +82,76 @@ function claimKeys(claims: IdentityClaims): string[] {
 }
 
 export class ProfileDirectory {
-  private readonly doc: StoredDocument<ProfilesData>;
+  /** Shards with a write queued that has not started yet: a change made now is written by it. */
+  private readonly queued = new Map<StoredDocument<object>, Promise<unknown>>();
 
-  private constructor(doc: StoredDocument<ProfilesData>) {
-    this.doc = doc;
-  }
+  private constructor(
+    private readonly profileShards: StoredDocument<ProfileShard>[],
+    private readonly indexShards: StoredDocument<IndexShard>[],
+  ) {}
 
   static async open(store: DocumentStore, tenant: string): Promise<ProfileDirectory> {
-    return new ProfileDirectory(await store.document<ProfilesData>(`tenants/${tenant}/profiles`, () => ({ profiles: {}, index: {} })));
+    const shard = (i: number) => String(i).padStart(3, '0');
+    const profileShards = await Promise.all(Array.from({ length: PROFILE_SHARDS }, (_, i) => store.document<ProfileShard>(`tenants/${tenant}/profiles/${shard(i)}`, () => ({ profiles: {} }))));
+    const indexShards = await Promise.all(Array.from({ length: PROFILE_SHARDS }, (_, i) => store.document<IndexShard>(`tenants/${tenant}/profile-index/${shard(i)}`, () => ({ index: {} }))));
+    const directory = new ProfileDirectory(profileShards, indexShards);
+    await directory.migrateSingleDocument(store, tenant);
+    return directory;
+  }
+
+  /**
+   * Earlier versions kept every profile in one document (`tenants/<tenant>/profiles`): its entries move
+   * into the shards, which are written before the old document is emptied, so a crash in between only
+   * repeats the move at the next start.
+   */
+  private async migrateSingleDocument(store: DocumentStore, tenant: string): Promise<void> {
+    const name = `tenants/${tenant}/profiles`;
+    if (!(await store.list(`tenants/${tenant}/`)).includes(name)) return;
+    const old = await store.document<ProfilesData>(name, () => ({ profiles: {}, index: {} }));
+    const entries = Object.keys(old.data.profiles ?? {}).length + Object.keys(old.data.index ?? {}).length;
+    if (entries === 0) return;
+    for (const profile of Object.values(old.data.profiles)) this.profileShard(profile.id).data.profiles[profile.id] = profile;
+    for (const [key, id] of Object.entries(old.data.index)) this.indexShard(key).data.index[key] = id;
+    await Promise.all([...this.profileShards, ...this.indexShards].map((doc) => doc.update(() => undefined)));
+    await old.update((data) => {
+      data.profiles = {};
+      data.index = {};
+    });
+  }
+
+  private profileShard(id: string): StoredDocument<ProfileShard> {
+    return this.profileShards[shardOf(id)]!;
+  }
+
+  private indexShard(key: string): StoredDocument<IndexShard> {
+    return this.indexShards[shardOf(key)]!;
+  }
+
+  private stored(id: string): Profile | undefined {
+    return this.profileShard(id).data.profiles[id];
+  }
+
+  private indexed(key: string): string | undefined {
+    return this.indexShard(key).data.index[key];
+  }
+
+  /** Writes `doc` soon; one write covers every change made before it starts. */
+  private persist(doc: StoredDocument<object>): Promise<unknown> {
+    let pending = this.queued.get(doc);
+    if (pending === undefined) {
+      // The mutator runs as the write starts: changes after that need the next write.
+      pending = doc.update(() => {
+        this.queued.delete(doc);
+      });
+      this.queued.set(doc, pending);
+    }
+    return pending;
   }
 
   /** The profile an id now stands for, following merges. */
   get(profileId: string): Profile | undefined {
-    let profile = this.doc.data.profiles[profileId];
-    for (let hops = 0; profile?.mergedInto !== undefined && hops < 32; hops++) profile = this.doc.data.profiles[profile.mergedInto];
+    let profile = this.stored(profileId);
+    for (let hops = 0; profile?.mergedInto !== undefined && hops < 32; hops++) profile = this.stored(profile.mergedInto);
     return profile;
   }
 
@@ -88,7 +163,7 @@ export class ProfileDirectory {
   find(claims: IdentityClaims): Profile | undefined {
     if (claims.profileId !== undefined) return this.get(claims.profileId);
     for (const key of claimKeys(claims)) {
-      const id = this.doc.data.index[key];
+      const id = this.indexed(key);
       if (id !== undefined) return this.get(id);
     }
     return undefined;
@@ -98,7 +173,11 @@ export class ProfileDirectory {
   async resolve(claims: IdentityClaims, now: number): Promise<ResolvedProfile> {
     const quick = this.unchanged(claims);
     if (quick !== undefined) return { profile: quick, created: false, merged: [] };
-    return this.doc.update((data) => this.link(data, claims, now));
+    // The change is made in memory at once (so the next request sees it), then the shards it touched are written.
+    const touched = new Set<StoredDocument<object>>();
+    const resolved = this.link(claims, now, touched);
+    await Promise.all([...touched].map((doc) => this.persist(doc)));
+    return resolved;
   }
 
   /** The profile when the claims add nothing new: the common case, answered without a write. */
@@ -111,7 +190,7 @@ export class ProfileDirectory {
       found.add(profile.id);
     }
     for (const key of claimKeys(claims)) {
-      const id = this.doc.data.index[key];
+      const id = this.indexed(key);
       if (id === undefined) return undefined;
       found.add(this.canonicalId(id));
     }
@@ -119,15 +198,21 @@ export class ProfileDirectory {
     return this.get([...found][0]!);
   }
 
-  private link(data: ProfilesData, claims: IdentityClaims, now: number): ResolvedProfile {
-    const canonical = (id: string) => this.get(id)?.id;
+  private link(claims: IdentityClaims, now: number, touched: Set<StoredDocument<object>>): ResolvedProfile {
+    const changed = (profile: Profile) => touched.add(this.profileShard(profile.id));
+    const index = (key: string, id: string) => {
+      const shard = this.indexShard(key);
+      if (shard.data.index[key] === id) return;
+      shard.data.index[key] = id;
+      touched.add(shard);
+    };
     const candidates: Profile[] = [];
     const add = (id: string | undefined) => {
-      const profile = id === undefined ? undefined : data.profiles[canonical(id) ?? ''];
+      const profile = id === undefined ? undefined : this.get(id);
       if (profile !== undefined && !candidates.includes(profile)) candidates.push(profile);
     };
     if (claims.profileId !== undefined) add(claims.profileId);
-    for (const key of claimKeys(claims)) add(data.index[key]);
+    for (const key of claimKeys(claims)) add(this.indexed(key));
 
     // A nominative profile wins; two different nominative shoppers are never merged into one.
     const target = candidates.find(isNominative) ?? candidates[0];
@@ -135,41 +220,43 @@ export class ProfileDirectory {
     let profile: Profile;
     if (target === undefined) {
       profile = { id: newProfileId(), createdAt: now, datasources: [], identities: {}, sessions: [], infos: {}, segments: {} };
-      data.profiles[profile.id] = profile;
+      this.profileShard(profile.id).data.profiles[profile.id] = profile;
       created = true;
     } else {
       profile = target;
     }
+    changed(profile);
     const merged: string[] = [];
     for (const other of candidates) {
       if (other === profile || isNominative(other)) continue;
-      this.absorb(data, profile, other);
+      this.absorb(profile, other, index);
+      changed(other);
       merged.push(other.id);
     }
     for (const ds of claims.datasources ?? []) {
       if (!profile.datasources.some((d) => d.id === ds.id && d.original_id === ds.original_id)) profile.datasources.push({ ...ds });
-      data.index[`ds:${ds.id}:${ds.original_id}`] = profile.id;
+      index(`ds:${ds.id}:${ds.original_id}`, profile.id);
     }
     for (const [repository, id] of Object.entries(claims.identities ?? {})) {
       profile.identities[repository] = id;
-      data.index[`id:${repository}:${id}`] = profile.id;
+      index(`id:${repository}:${id}`, profile.id);
     }
     if (claims.sessionId !== undefined) {
       if (!profile.sessions.includes(claims.sessionId)) profile.sessions.push(claims.sessionId);
       // Keep the newest sessions only: an anonymous id matters for the visit it belongs to.
       if (profile.sessions.length > 20) profile.sessions.shift();
-      data.index[`session:${claims.sessionId}`] = profile.id;
+      index(`session:${claims.sessionId}`, profile.id);
     }
     Object.assign(profile.infos, claims.infos ?? {});
     Object.assign(profile.segments, claims.segments ?? {});
     return { profile, created, merged };
   }
 
-  private absorb(data: ProfilesData, into: Profile, from: Profile): void {
+  private absorb(into: Profile, from: Profile, index: (key: string, id: string) => void): void {
     from.mergedInto = into.id;
     for (const session of from.sessions) {
       if (!into.sessions.includes(session)) into.sessions.push(session);
-      data.index[`session:${session}`] = into.id;
+      index(`session:${session}`, into.id);
     }
     into.infos = { ...from.infos, ...into.infos };
     into.segments = { ...from.segments, ...into.segments };
