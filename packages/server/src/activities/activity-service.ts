@@ -23,6 +23,9 @@ export interface RecordedActivity {
 
 export type ServiceDeps = Pick<ServerDeps, 'config' | 'store' | 'clock' | 'logger' | 'onClose'>;
 
+/** Revisions whose changed items are remembered for `changedItemsSince`. */
+const CHANGE_LOG = 256;
+
 export class ActivityService {
   private readonly tenants = new Map<string, TenantActivities>();
   private readonly deps: ServiceDeps;
@@ -30,6 +33,8 @@ export class ActivityService {
   private sequence = 0;
   /** Bumped whenever a tenant's aggregates change, so readers may cache answers until the next activity. */
   private readonly revisions = new Map<string, number>();
+  /** Per tenant, the items each recent revision touched (the last CHANGE_LOG revisions), for incremental readers. */
+  private readonly changes = new Map<string, { revision: number; items: string[] }[]>();
   private retentionTimer: NodeJS.Timeout | undefined;
 
   private constructor(deps: ServiceDeps) {
@@ -104,8 +109,29 @@ export class ActivityService {
     }
     if (fresh.length > 0) state.noteAppended(receivedAt);
     for (const activity of fresh) state.fold(activity);
-    if (fresh.length > 0) this.revisions.set(tenantId, this.revision(tenantId) + 1);
+    if (fresh.length > 0) {
+      const revision = this.revision(tenantId) + 1;
+      this.revisions.set(tenantId, revision);
+      let log = this.changes.get(tenantId);
+      if (log === undefined) this.changes.set(tenantId, (log = []));
+      log.push({ revision, items: fresh.filter((a) => a.type !== 'page').map((a) => a.itemId) });
+      if (log.length > CHANGE_LOG) log.shift();
+    }
     return results;
+  }
+
+  /**
+   * Items whose aggregates changed after `revision`, or undefined when that revision is too old to
+   * know (the reader then recomputes from scratch).
+   */
+  changedItemsSince(tenantId: string, revision: number): string[] | undefined {
+    const current = this.revision(tenantId);
+    if (revision === current) return [];
+    const log = this.changes.get(tenantId) ?? [];
+    if (revision > current || log.length === 0 || log[0]!.revision > revision + 1) return undefined;
+    const items: string[] = [];
+    for (const change of log) if (change.revision > revision) items.push(...change.items);
+    return items;
   }
 
   /** Changes after every recorded activity of the tenant (and only then). */
@@ -166,6 +192,14 @@ export class ActivityService {
       now: this.deps.clock.now(),
       limit: options.limit ?? 50,
     });
+  }
+
+  /** The same scores as `popularity`, for chosen items only. */
+  popularityOf(tenantId: string, itemIds: readonly string[], options: { verbs?: readonly string[]; sinceDays?: number } = {}): Map<string, number> {
+    const weights = this.tenantConfig(tenantId).verbWeights;
+    const popularity = this.tenant(tenantId).popularity;
+    const query = { verbs: options.verbs ?? Object.keys(weights), weights, sinceDays: options.sinceDays ?? 30, now: this.deps.clock.now() };
+    return new Map(itemIds.map((id) => [id, popularity.scoreOf(id, query)]));
   }
 
   coOccurring(tenantId: string, itemId: string, kind: CoOccurrenceKind, limit = 20): RelatedItem[] {

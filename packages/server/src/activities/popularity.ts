@@ -38,6 +38,19 @@ export class Popularity {
       .slice(0, options.limit);
   }
 
+  /** One item's score as `top` computes it, for updating a kept top list after new activities. */
+  scoreOf(itemId: string, options: { verbs: readonly string[]; weights: Record<string, number>; sinceDays: number; now: number }): number {
+    const firstDay = Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
+    let score = 0;
+    for (const verb of options.verbs) {
+      const weight = options.weights[verb] ?? 1;
+      for (const [day, items] of this.counts.get(verb) ?? []) {
+        if (day >= firstDay) score += (items.get(itemId) ?? 0) * weight;
+      }
+    }
+    return score;
+  }
+
   /** Raw count of one item for one verb over the window, for tests and explanations. */
   count(verb: string, itemId: string): number {
     let total = 0;

@@ -46,11 +46,16 @@ export const strategies: Record<StrategyName, (input: StrategyInput) => Candidat
 };
 
 /**
- * Popularity walks every item of every day in its window, far too slow per request on a large shop;
- * the answer is kept until the tenant's next activity (or the next minute, as days roll over).
+ * Popularity walks every item of every day in its window, far too slow per request on a large shop.
+ * The top list is kept per tenant and options; after new activities only the items they touched are
+ * scored again and merged in (an item outside the list can only enter by gaining, and gaining needs an
+ * activity). A new minute (days roll over), a lost change log or a falling score (a verb with a
+ * negative weight) recomputes it whole.
  */
 const popularityCaches = new WeakMap<ActivityService, Map<string, { revision: number; minute: number; depth: number; candidates: Candidate[] }>>();
 const POPULARITY_DEPTH = 300;
+/** Past this many changed items a whole recomputation is as cheap as merging. */
+const MAX_MERGED = 2_000;
 
 function popularity(input: StrategyInput, options: { verbs?: readonly string[]; sinceDays?: number }): Candidate[] {
   const { tenantId, activities } = input;
@@ -60,11 +65,36 @@ function popularity(input: StrategyInput, options: { verbs?: readonly string[]; 
   const revision = activities.revision(tenantId);
   const minute = Math.floor(Date.now() / 60_000);
   const cached = cache.get(key);
-  if (cached !== undefined && cached.revision === revision && cached.minute === minute && cached.depth >= input.want) return cached.candidates;
+  if (cached !== undefined && cached.minute === minute && cached.depth >= input.want) {
+    if (cached.revision === revision) return cached.candidates;
+    const merged = mergeChanges(activities, tenantId, options, cached);
+    if (merged !== undefined) {
+      cache.set(key, { revision, minute, depth: cached.depth, candidates: merged });
+      return merged;
+    }
+  }
   const depth = Math.max(POPULARITY_DEPTH, input.want);
   const candidates = toCandidates(activities.popularity(tenantId, { ...options, limit: depth }));
   cache.set(key, { revision, minute, depth, candidates });
   return candidates;
+}
+
+/** The kept list with the changed items scored again, in `top`'s order; undefined when only a full pass is exact. */
+function mergeChanges(activities: ActivityService, tenantId: string, options: { verbs?: readonly string[]; sinceDays?: number }, cached: { revision: number; depth: number; candidates: Candidate[] }): Candidate[] | undefined {
+  const changed = activities.changedItemsSince(tenantId, cached.revision);
+  if (changed === undefined || changed.length > MAX_MERGED) return undefined;
+  const scores = activities.popularityOf(tenantId, [...new Set(changed)], options);
+  const byId = new Map(cached.candidates.map((c) => [c.itemId, c.score]));
+  for (const [itemId, score] of scores) {
+    const before = byId.get(itemId);
+    // A kept item that lost score may now rank below items the list never held.
+    if (before !== undefined && score < before) return undefined;
+    if (score > 0) byId.set(itemId, score);
+  }
+  return [...byId]
+    .map(([itemId, score]) => ({ itemId, score }))
+    .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId))
+    .slice(0, cached.depth);
 }
 
 function toCandidates(items: ReadonlyArray<{ itemId: string; score?: number; count?: number }>): Candidate[] {
