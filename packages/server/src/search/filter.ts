@@ -321,3 +321,94 @@ function compareNumbers(a: number, op: Comparison, b: number): boolean {
       return a >= b;
   }
 }
+
+/**
+ * The filter applied to a whole match set at once: keeps the entries of `docs` (and the same positions
+ * of `scores`) that pass, in order, and returns how many. A conjunction runs its sides one after the
+ * other over the survivors, and a one-number-per-document comparison is a tight loop over a typed
+ * column; anything else (OR, NOT, string values) falls back to the compiled closure per entry.
+ */
+export function compileBatchFilter(
+  node: FilterNode,
+  column: (attribute: string) => readonly (readonly FilterValue[])[],
+  numbers: (attribute: string) => Float64Array | undefined = () => undefined,
+): (docs: Int32Array, scores: Float32Array, length: number) => number {
+  if (node.kind === 'and') {
+    const left = compileBatchFilter(node.left, column, numbers);
+    const right = compileBatchFilter(node.right, column, numbers);
+    return (docs, scores, length) => right(docs, scores, left(docs, scores, length));
+  }
+  if (node.kind === 'compare' && typeof node.value === 'number') {
+    const numeric = numbers(node.attribute);
+    if (numeric !== undefined) {
+      const { op, value } = node;
+      return (docs, scores, length) => keepNumeric(numeric, op, value, docs, scores, length);
+    }
+  }
+  const keep = compileFilter(node, column, numbers);
+  return (docs, scores, length) => {
+    let n = 0;
+    for (let i = 0; i < length; i++) {
+      const doc = docs[i]!;
+      if (!keep(doc)) continue;
+      docs[n] = doc;
+      scores[n++] = scores[i]!;
+    }
+    return n;
+  };
+}
+
+/** `numericComparison` over a match set: one loop per operator, so the comparison is not a call per entry. */
+function keepNumeric(column: Float64Array, op: Comparison, value: number, docs: Int32Array, scores: Float32Array, length: number): number {
+  let n = 0;
+  switch (op) {
+    case '=':
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i]!;
+        if (!(column[doc] === value)) continue;
+        docs[n] = doc;
+        scores[n++] = scores[i]!;
+      }
+      return n;
+    case '!=':
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i]!;
+        if (!(column[doc] !== value)) continue;
+        docs[n] = doc;
+        scores[n++] = scores[i]!;
+      }
+      return n;
+    case '<':
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i]!;
+        if (!(column[doc]! < value)) continue;
+        docs[n] = doc;
+        scores[n++] = scores[i]!;
+      }
+      return n;
+    case '<=':
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i]!;
+        if (!(column[doc]! <= value)) continue;
+        docs[n] = doc;
+        scores[n++] = scores[i]!;
+      }
+      return n;
+    case '>':
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i]!;
+        if (!(column[doc]! > value)) continue;
+        docs[n] = doc;
+        scores[n++] = scores[i]!;
+      }
+      return n;
+    case '>=':
+      for (let i = 0; i < length; i++) {
+        const doc = docs[i]!;
+        if (!(column[doc]! >= value)) continue;
+        docs[n] = doc;
+        scores[n++] = scores[i]!;
+      }
+      return n;
+  }
+}

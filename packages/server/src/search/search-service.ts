@@ -14,7 +14,7 @@ import type { QuerySpelling } from '../activities/search-queries.js';
 import { fold } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
 import { countFacets, type FacetResult } from './facets.js';
-import { compileFilter, parseFilter, type FilterNode } from './filter.js';
+import { compileBatchFilter, parseFilter, type FilterNode } from './filter.js';
 import { allDocuments, matchQuery, queryWords, similarDocuments, type Matches } from './matcher.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
 import { ResultCache } from './result-cache.js';
@@ -244,18 +244,12 @@ export class SearchService {
     let length = docs.length;
 
     if (filter !== undefined) {
-      const keep = compileFilter(
+      const keep = compileBatchFilter(
         filter,
         (attribute) => index.values(attribute),
         (attribute) => index.numbers(attribute),
       );
-      let n = 0;
-      for (let i = 0; i < length; i++) {
-        if (!keep(docs[i]!)) continue;
-        docs[n] = docs[i]!;
-        scores[n++] = scores[i]!;
-      }
-      length = n;
+      length = keep(docs, scores, length);
     }
 
     // Shoppers' selections come back as typed in URLs, so case and accents do not decide a match.
@@ -304,7 +298,7 @@ export class SearchService {
     // Pinned items come first in the rule's order, even those the query did not match.
     const page = (k: number): { doc: number; score: number }[] => {
       const head = pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top }));
-      const rest = firstInOrder(length, k + pinned.length, order)
+      const rest = firstInOrder(length, k + pinned.length, order, undefined, tiers === undefined && primary === undefined ? scores : undefined)
         .filter((i) => !pinnedSet.has(docs[i]!))
         .map((i) => ({ doc: docs[i]!, score: scores[i]! }));
       return [...head, ...rest].slice(0, k);
