@@ -102,7 +102,7 @@ export class FacetColumn {
 }
 
 /**
- * Counts every facet over `docs` and says which docs pass all selections. One pass per selected facet
+ * Counts every facet over `docs` and says which docs pass all selections (their positions in `docs`, in order). One pass per selected facet
  * finds, per doc, which selection it fails: a doc failing none counts everywhere, a doc failing exactly
  * one counts only in that facet (whose own selection does not apply to it). Loops run facet by facet
  * over typed arrays, the shape that stays fast when a broad query matches most of the catalog.
@@ -113,7 +113,7 @@ export function countFacets(
   docs: Int32Array,
   length: number,
   countsWanted: boolean,
-): { results: FacetResult[]; passing: Uint8Array } {
+): { results: FacetResult[]; passing: Int32Array } {
   // -1: passes every selection; c >= 0: fails only facet c's; -2: fails two or more.
   const status = new Int8Array(length).fill(-1);
   const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
@@ -142,10 +142,17 @@ export function countFacets(
       status[i] = status[i] === -1 ? at : -2;
     }
   }
-  const passing = new Uint8Array(length);
-  for (let i = 0; i < length; i++) if (status[i] === -1) passing[i] = 1;
-  if (countsWanted) for (let c = 0; c < columns.length; c++) if (c !== fused) totals[c] = countColumn(columns[c]!, c, counts[c]!, status, docs, length);
-  if (!countsWanted) return { results: [], passing };
+  // Positions of the docs passing every selection, in order: an unselected facet counts exactly these.
+  const passing = new Int32Array(length);
+  let passed = 0;
+  for (let i = 0; i < length; i++) if (status[i] === -1) passing[passed++] = i;
+  if (countsWanted) {
+    for (let c = 0; c < columns.length; c++) {
+      if (c === fused) continue;
+      totals[c] = selected.includes(c) ? countColumn(columns[c]!, c, counts[c]!, status, docs, length) : countPassing(columns[c]!, counts[c]!, passing, passed, docs);
+    }
+  }
+  if (!countsWanted) return { results: [], passing: passing.subarray(0, passed) };
   const results = columns.map((column, c) => {
     const facet = column.facet;
     const chosen = selections.get(facet.id);
@@ -172,7 +179,7 @@ export function countFacets(
     for (const value of chosen ?? []) if (!column.folded.includes(value)) values.push({ value, count: 0, selected: true });
     return { id: facet.id, title: facet.title, attribute: facet.attribute, count: totals[c]!, values };
   });
-  return { results, passing };
+  return { results, passing: passing.subarray(0, passed) };
 }
 
 /** One facet's value counts over the docs that pass every other facet's selection; returns how many do. */
@@ -228,4 +235,21 @@ function selectAndCount(column: FacetColumn, at: number, mask: Uint8Array, count
     if (!kept) status[i] = at;
   }
   return length;
+}
+
+/** An unselected facet's value counts over the docs passing every selection (positions into `docs`); returns how many. */
+function countPassing(column: FacetColumn, counted: Int32Array, passing: Int32Array, passed: number, docs: Int32Array): number {
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  for (let j = 0; j < passed; j++) {
+    const doc = docs[passing[j]!]!;
+    const one = pairs[2 * doc]!;
+    if (one < 0) continue;
+    counted[one]!++;
+    const two = pairs[2 * doc + 1]!;
+    if (two < 0) continue;
+    counted[two]!++;
+    if (extra) for (const id of more.get(doc) ?? []) counted[id]!++;
+  }
+  return passed;
 }

@@ -261,13 +261,14 @@ export class SearchService {
       const counted = countFacets(columns, selections, docs, length, facetsOn);
       facets = counted.results;
       if (selections.size > 0) {
-        let n = 0;
-        for (let i = 0; i < length; i++) {
-          if (counted.passing[i] !== 1) continue;
+        // Passing positions ascend, so moving each down to its rank never overwrites one still to move.
+        const { passing } = counted;
+        for (let n = 0; n < passing.length; n++) {
+          const i = passing[n]!;
           docs[n] = docs[i]!;
-          scores[n++] = scores[i]!;
+          scores[n] = scores[i]!;
         }
-        length = n;
+        length = passing.length;
       }
     }
 
