@@ -349,12 +349,14 @@ const viewTexts = new WeakMap<object, string>();
  * spliced in, since the same views come back request after request and are most of a response's bytes.
  */
 export function hitJson(hit: SearchHit): string {
-  const { product, ...rest } = hit;
-  if (product === undefined) return JSON.stringify(hit);
+  const { product } = hit;
+  // A product hit is exactly hitOf's shape: four keys (strings, a finite score) and then `product`.
+  if (product === undefined || hit.redirect !== undefined || typeof hit.id !== 'string' || typeof hit.kind !== 'string' || typeof hit.context !== 'string' || !Number.isFinite(hit.score)) {
+    return JSON.stringify(hit);
+  }
   let text = viewTexts.get(product);
   if (text === undefined) viewTexts.set(product, (text = JSON.stringify(product)));
-  // `product` is the last key of a hit (hitOf), so it goes at the end, where stringify would put it.
-  return `${JSON.stringify(rest).slice(0, -1)},"product":${text}}`;
+  return `{"id":${JSON.stringify(hit.id)},"score":${JSON.stringify(hit.score)},"kind":${JSON.stringify(hit.kind)},"context":${JSON.stringify(hit.context)},"product":${text}}`;
 }
 
 /** 1 boosted, -1 buried, 0 otherwise: a merchandising tier above relevance. */
