@@ -101,8 +101,13 @@ export class FacetColumn {
   }
 }
 
+/** countFacets' per-match arrays, reused by the next call (queries run one at a time). */
+let statusScratch = new Int8Array(1024);
+let passingScratch = new Int32Array(1024);
+
 /**
- * Counts every facet over `docs` and says which docs pass all selections (their positions in `docs`, in order). One pass per selected facet
+ * Counts every facet over `docs` and says which docs pass all selections (their positions in `docs`, in
+ * order, valid until the next call). One pass per selected facet
  * finds, per doc, which selection it fails: a doc failing none counts everywhere, a doc failing exactly
  * one counts only in that facet (whose own selection does not apply to it). Loops run facet by facet
  * over typed arrays, the shape that stays fast when a broad query matches most of the catalog.
@@ -115,7 +120,12 @@ export function countFacets(
   countsWanted: boolean,
 ): { results: FacetResult[]; passing: Int32Array } {
   // -1: passes every selection; c >= 0: fails only facet c's; -2: fails two or more.
-  const status = new Int8Array(length).fill(-1);
+  if (statusScratch.length < length) {
+    // Grown with room to spare and kept: a request's arrays are read before the next request runs.
+    statusScratch = new Int8Array(Math.ceil(length * 1.25));
+    passingScratch = new Int32Array(statusScratch.length);
+  }
+  const status = statusScratch.subarray(0, length).fill(-1);
   const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
   const totals = new Int32Array(columns.length);
   const selected: number[] = [];
@@ -143,7 +153,7 @@ export function countFacets(
     }
   }
   // Positions of the docs passing every selection, in order: an unselected facet counts exactly these.
-  const passing = new Int32Array(length);
+  const passing = passingScratch;
   let passed = 0;
   for (let i = 0; i < length; i++) if (status[i] === -1) passing[passed++] = i;
   if (countsWanted) {
