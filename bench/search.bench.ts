@@ -4,7 +4,8 @@
  * and heap, in-process latency with facets and a filter on (result cache off: the engine alone), the
  * one-typo hit rate, text similarity, a write reaching the index, and HTTP req/s on a rotating mix of
  * 1,000 queries (terms and prefixes), with the result cache off and on, beside a bare Koa endpoint in
- * the same run. autocannon runs in this same process, so it shares the CPU with the server.
+ * the same run, and the server's CPU per uncached request. autocannon runs in its own process
+ * (bench/harness.ts `load`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
