@@ -146,6 +146,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
   // The rarest word first: it decides the candidates, and every later word can only drop some.
   perWord.sort((a, b) => a.alts.reduce((n, x) => n + x.size, 0) - b.alts.reduce((n, x) => n + x.size, 0));
 
+  const typos = perWord.some((w) => w.alts.some((alt) => alt.typo));
   const s = scratchFor(index);
   let current = s.listA;
   let spare = s.listB;
@@ -167,7 +168,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
           if (list === undefined) continue;
           const base = weight * alt.factor * (1 - POSITION_STEP * position);
           const inTitle = title && perWord.length > 1;
-          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, inTitle }, spare, touched);
+          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle }, spare, touched);
         }
       }
     }
@@ -201,7 +202,8 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
     // Only a title holding every word can hold the phrase: most candidates skip the string search.
     else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
     scores[i] = score;
-    if (typo[doc] === 0) spelledRight = true;
+    // Without typo corrections every match is spelt right (its flags were not kept).
+    if (!typos || typo[doc] === 0) spelledRight = true;
   }
   return { docs, scores, spelledRight };
 }
@@ -250,6 +252,8 @@ interface Pass {
   /** The second word: the first word's documents have no total yet (it is their first word's best). */
   second: boolean;
   typo: number;
+  /** Some alternative of some word of the query is a typo correction: otherwise typo flags are not kept. */
+  typos: boolean;
   /** The list is the title field's, and the query has several words: remember it for the phrase check. */
   inTitle: boolean;
 }
@@ -263,6 +267,18 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
   const { stamp, mark, best, typo, total, titleStamp, titleWords } = s;
   const { base, completion, whole, marked, generation, alive, second, typo: isTypo, inTitle } = pass;
   const partial = base * completion;
+  if (alive === -1 && !marked && !inTitle && !pass.typos) {
+    // A query without typo corrections: no typo flags to keep (matchQuery does not read them).
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i]!;
+      if (stamp[doc] !== generation) {
+        stamp[doc] = generation;
+        touchedList[touched++] = doc;
+        best[doc] = partial;
+      } else if (partial > best[doc]!) best[doc] = partial;
+    }
+    return touched;
+  }
   if (alive === -1 && !marked && !inTitle) {
     // The first word's common case (no whole-word marks, no phrase check): one score for the whole list.
     for (let i = 0; i < list.length; i++) {
