@@ -220,13 +220,15 @@ export class SearchService {
     if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: [], matched: 0, spelling: 'none', version: undefined };
     const { index, version } = active;
     const config = request.configuration;
-    const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : parseFilter(request.filter);
+    const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : parsedFilter(request.filter);
 
     const queryText = queryWords(request.query);
     const normalised = queryText.join(' ');
     // Suggest's full ordered match lists are too large to keep.
     if (request.ordered === true) return this.answer(request, active, queryText, filter);
     active.cache.capacity = this.resultCacheSize;
+    // Cache off: no key to build (get and set would do nothing with it).
+    if (active.cache.capacity <= 0) return this.answer(request, active, queryText, filter);
     const cacheKey = active.cache.key(config, [normalised, request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort()]);
     const cached = active.cache.get(index, cacheKey);
     if (cached !== undefined) return cached;
@@ -327,6 +329,21 @@ export class SearchService {
       version,
     };
   }
+}
+
+/** Filters parsed lately, by their text: a storefront sends the same few filters request after request. */
+const parsedFilters = new Map<string, FilterNode>();
+const PARSED_FILTERS = 200;
+
+/** parseFilter, remembered for the last texts parsed (the trees are never modified); a syntax error is thrown each time. */
+function parsedFilter(text: string): FilterNode {
+  let node = parsedFilters.get(text);
+  if (node === undefined) {
+    node = parseFilter(text);
+    if (parsedFilters.size >= PARSED_FILTERS) parsedFilters.delete(parsedFilters.keys().next().value!);
+    parsedFilters.set(text, node);
+  }
+  return node;
 }
 
 function spellingOf(matches: Matches): QuerySpelling {
