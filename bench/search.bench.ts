@@ -4,7 +4,8 @@
  * and heap, in-process latency with facets and a filter on (result cache off: the engine alone), the
  * one-typo hit rate, text similarity, a write reaching the index, and HTTP req/s on a rotating mix of
  * 1,000 queries (terms and prefixes), with the result cache off and on, beside a bare Koa endpoint in
- * the same run. autocannon runs in this same process, so it shares the CPU with the server.
+ * the same run, and the server's CPU per uncached request. autocannon runs in its own process
+ * (bench/harness.ts `load`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -215,7 +216,12 @@ const benchmark: Benchmark = async () => {
 
     const body = (query: string) => JSON.stringify({ token: TOKEN, query, options: { facets: [{ id: 'color', values: ['red', 'blue'] }], filter: 'in_stock = 1 AND price < 4000' } });
     const requests = queries.map((query) => ({ method: 'POST' as const, path: '/search', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: body(query) }));
+    // The server's CPU per answered request (this process serves; autocannon is another): a figure that
+    // holds when something else shares the machine and req/s wobbles.
+    const cpuBefore = process.cpuUsage();
     const uncached = await load(url, requests, 5);
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuMsPerRequest = round((cpu.user + cpu.system) / 1000 / Math.max(1, uncached.requestsPerSecond * 5), 3);
     search.resultCacheSize = cacheSize;
     const http = await load(url, requests, 5);
     const baseline = await load(bare.url, [{ method: 'GET' as const, path: '/' }], 5);
@@ -230,6 +236,7 @@ const benchmark: Benchmark = async () => {
       { step: `PATCH 100 titles until searchable (found ${afterWrite})`, seconds: round(writeMs / 1000, 3) },
       { step: `HTTP POST /search, 1,000 rotating queries (result cache of ${cacheSize})`, requestsPerSecond: http.requestsPerSecond, p99Ms: http.p99Ms, non2xx: http.non2xx },
       { step: 'HTTP POST /search, same queries, result cache off', requestsPerSecond: uncached.requestsPerSecond, p99Ms: uncached.p99Ms, non2xx: uncached.non2xx },
+      { step: 'server CPU per request, result cache off (ms)', cpuMs: cpuMsPerRequest },
       { step: 'HTTP bare Koa, same run', requestsPerSecond: baseline.requestsPerSecond, p99Ms: baseline.p99Ms },
       { step: 'heap used at the end', mb: heapUsedMb() },
     ];

@@ -23,9 +23,11 @@ export class FacetColumn {
   /** The same values folded (case, accents), as selections are compared. */
   readonly folded: string[] = [];
   private readonly ids = new Map<string, number>();
-  /** Slot → its first and second value ids, -1 for none: most items have one or two (a category pair). */
-  first: Int32Array;
-  second: Int32Array;
+  /**
+   * Slot → its first and second value ids (at 2 × slot and 2 × slot + 1), -1 for none: most items have
+   * one or two (a category pair), and both sit in the same cache line when counting reads them.
+   */
+  pairs: Int32Array;
   /** Slot → its value ids past the second, for the rare items with more. */
   readonly more = new Map<number, number[]>();
 
@@ -34,29 +36,28 @@ export class FacetColumn {
     docs: readonly ({ item: StoredItem } | undefined)[],
   ) {
     if (facet.type === 'range') for (const range of facet.ranges ?? []) this.idOf(range.label);
-    this.first = new Int32Array(Math.max(16, docs.length)).fill(-1);
-    this.second = new Int32Array(this.first.length).fill(-1);
+    this.pairs = new Int32Array(2 * Math.max(16, docs.length)).fill(-1);
     docs.forEach((doc, slot) => this.update(slot, doc?.item));
   }
 
   update(slot: number, item: StoredItem | undefined): void {
-    if (slot >= this.first.length) {
-      const size = Math.max(slot + 1, this.first.length * 2);
-      this.first = grow(this.first, size);
-      this.second = grow(this.second, size);
+    if (2 * slot >= this.pairs.length) {
+      const grown = new Int32Array(2 * Math.max(slot + 1, this.pairs.length)).fill(-1);
+      grown.set(this.pairs);
+      this.pairs = grown;
     }
     const ids = item === undefined ? [] : this.valueIds(item);
-    this.first[slot] = ids[0] ?? -1;
-    this.second[slot] = ids[1] ?? -1;
+    this.pairs[2 * slot] = ids[0] ?? -1;
+    this.pairs[2 * slot + 1] = ids[1] ?? -1;
     if (ids.length > 2) this.more.set(slot, ids.slice(2));
     else this.more.delete(slot);
   }
 
   has(slot: number, wanted: Uint8Array): boolean {
-    const first = this.first[slot]!;
+    const first = this.pairs[2 * slot]!;
     if (first < 0) return false;
     if (wanted[first] === 1) return true;
-    const second = this.second[slot]!;
+    const second = this.pairs[2 * slot + 1]!;
     if (second < 0) return false;
     if (wanted[second] === 1) return true;
     if (this.more.size === 0) return false;
@@ -100,14 +101,13 @@ export class FacetColumn {
   }
 }
 
-function grow(array: Int32Array, size: number): Int32Array {
-  const grown = new Int32Array(size).fill(-1);
-  grown.set(array);
-  return grown;
-}
+/** countFacets' per-match arrays, reused by the next call (queries run one at a time). */
+let statusScratch = new Int8Array(1024);
+let passingScratch = new Int32Array(1024);
 
 /**
- * Counts every facet over `docs` and says which docs pass all selections. One pass per selected facet
+ * Counts every facet over `docs` and says which docs pass all selections (their positions in `docs`, in
+ * order, valid until the next call). One pass per selected facet
  * finds, per doc, which selection it fails: a doc failing none counts everywhere, a doc failing exactly
  * one counts only in that facet (whose own selection does not apply to it). Loops run facet by facet
  * over typed arrays, the shape that stays fast when a broad query matches most of the catalog.
@@ -118,52 +118,51 @@ export function countFacets(
   docs: Int32Array,
   length: number,
   countsWanted: boolean,
-): { results: FacetResult[]; passing: Uint8Array } {
+): { results: FacetResult[]; passing: Int32Array } {
   // -1: passes every selection; c >= 0: fails only facet c's; -2: fails two or more.
-  const status = new Int8Array(length).fill(-1);
-  columns.forEach((column, at) => {
-    const values = selections.get(column.facet.id);
-    if (values === undefined || values.size === 0) return;
-    const mask = column.selection(values);
-    const { first, second } = column;
+  if (statusScratch.length < length) {
+    // Grown with room to spare and kept: a request's arrays are read before the next request runs.
+    statusScratch = new Int8Array(Math.ceil(length * 1.25));
+    passingScratch = new Int32Array(statusScratch.length);
+  }
+  const status = statusScratch.subarray(0, length).fill(-1);
+  const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
+  const totals = new Int32Array(columns.length);
+  const selected: number[] = [];
+  for (let at = 0; at < columns.length; at++) if ((selections.get(columns[at]!.facet.id)?.size ?? 0) > 0) selected.push(at);
+  // With one selected facet, every doc counts in that facet (no other selection can exclude it): its
+  // counts are taken in the same pass that checks its selection.
+  const fused = countsWanted && selected.length === 1 ? selected[0]! : -1;
+  for (const at of selected) {
+    const column = columns[at]!;
+    const mask = column.selection(selections.get(column.facet.id)!);
+    if (at === fused) {
+      totals[at] = selectAndCount(column, at, mask, counts[at]!, status, docs, length);
+      continue;
+    }
+    const { pairs } = column;
     const extra = column.more.size > 0;
     for (let i = 0; i < length; i++) {
       const doc = docs[i]!;
-      const one = first[doc]!;
+      const one = pairs[2 * doc]!;
       if (one >= 0 && mask[one] === 1) continue;
-      const two = one < 0 ? -1 : second[doc]!;
+      const two = one < 0 ? -1 : pairs[2 * doc + 1]!;
       if (two >= 0 && mask[two] === 1) continue;
       if (extra && two >= 0 && column.has(doc, mask)) continue;
       status[i] = status[i] === -1 ? at : -2;
     }
-  });
-  const passing = new Uint8Array(length);
-  for (let i = 0; i < length; i++) if (status[i] === -1) passing[i] = 1;
-  const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
-  const totals = new Int32Array(columns.length);
-  if (countsWanted) {
-    columns.forEach((column, c) => {
-      const { first, second, more } = column;
-      const counted = counts[c]!;
-      const extra = more.size > 0;
-      let total = 0;
-      for (let i = 0; i < length; i++) {
-        const state = status[i]!;
-        if (state !== -1 && state !== c) continue;
-        total++;
-        const doc = docs[i]!;
-        const one = first[doc]!;
-        if (one < 0) continue;
-        counted[one]!++;
-        const two = second[doc]!;
-        if (two < 0) continue;
-        counted[two]!++;
-        if (extra) for (const id of more.get(doc) ?? []) counted[id]!++;
-      }
-      totals[c] = total;
-    });
   }
-  if (!countsWanted) return { results: [], passing };
+  // Positions of the docs passing every selection, in order: an unselected facet counts exactly these.
+  const passing = passingScratch;
+  let passed = 0;
+  for (let i = 0; i < length; i++) if (status[i] === -1) passing[passed++] = i;
+  if (countsWanted) {
+    for (let c = 0; c < columns.length; c++) {
+      if (c === fused) continue;
+      totals[c] = selected.includes(c) ? countColumn(columns[c]!, c, counts[c]!, status, docs, length) : countPassing(columns[c]!, counts[c]!, passing, passed, docs);
+    }
+  }
+  if (!countsWanted) return { results: [], passing: passing.subarray(0, passed) };
   const results = columns.map((column, c) => {
     const facet = column.facet;
     const chosen = selections.get(facet.id);
@@ -190,5 +189,77 @@ export function countFacets(
     for (const value of chosen ?? []) if (!column.folded.includes(value)) values.push({ value, count: 0, selected: true });
     return { id: facet.id, title: facet.title, attribute: facet.attribute, count: totals[c]!, values };
   });
-  return { results, passing };
+  return { results, passing: passing.subarray(0, passed) };
+}
+
+/** One facet's value counts over the docs that pass every other facet's selection; returns how many do. */
+function countColumn(column: FacetColumn, c: number, counted: Int32Array, status: Int8Array, docs: Int32Array, length: number): number {
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  let total = 0;
+  for (let i = 0; i < length; i++) {
+    const state = status[i]!;
+    if (state !== -1 && state !== c) continue;
+    total++;
+    const doc = docs[i]!;
+    const one = pairs[2 * doc]!;
+    if (one < 0) continue;
+    counted[one]!++;
+    const two = pairs[2 * doc + 1]!;
+    if (two < 0) continue;
+    counted[two]!++;
+    if (extra) for (const id of more.get(doc) ?? []) counted[id]!++;
+  }
+  return total;
+}
+
+/**
+ * The only selected facet: marks the docs its selection excludes (status `at`) and counts its values
+ * over every doc, since no other selection applies to its counts; returns how many docs there are.
+ */
+function selectAndCount(column: FacetColumn, at: number, mask: Uint8Array, counted: Int32Array, status: Int8Array, docs: Int32Array, length: number): number {
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  for (let i = 0; i < length; i++) {
+    const doc = docs[i]!;
+    const one = pairs[2 * doc]!;
+    if (one < 0) {
+      status[i] = at;
+      continue;
+    }
+    counted[one]!++;
+    let kept = mask[one] === 1;
+    const two = pairs[2 * doc + 1]!;
+    if (two < 0) {
+      if (!kept) status[i] = at;
+      continue;
+    }
+    counted[two]!++;
+    if (mask[two] === 1) kept = true;
+    if (extra) {
+      for (const id of more.get(doc) ?? []) {
+        counted[id]!++;
+        if (mask[id] === 1) kept = true;
+      }
+    }
+    if (!kept) status[i] = at;
+  }
+  return length;
+}
+
+/** An unselected facet's value counts over the docs passing every selection (positions into `docs`); returns how many. */
+function countPassing(column: FacetColumn, counted: Int32Array, passing: Int32Array, passed: number, docs: Int32Array): number {
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  for (let j = 0; j < passed; j++) {
+    const doc = docs[passing[j]!]!;
+    const one = pairs[2 * doc]!;
+    if (one < 0) continue;
+    counted[one]!++;
+    const two = pairs[2 * doc + 1]!;
+    if (two < 0) continue;
+    counted[two]!++;
+    if (extra) for (const id of more.get(doc) ?? []) counted[id]!++;
+  }
+  return passed;
 }

@@ -146,6 +146,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
   // The rarest word first: it decides the candidates, and every later word can only drop some.
   perWord.sort((a, b) => a.alts.reduce((n, x) => n + x.size, 0) - b.alts.reduce((n, x) => n + x.size, 0));
 
+  const typos = perWord.some((w) => w.alts.some((alt) => alt.typo));
   const s = scratchFor(index);
   let current = s.listA;
   let spare = s.listB;
@@ -167,7 +168,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
           if (list === undefined) continue;
           const base = weight * alt.factor * (1 - POSITION_STEP * position);
           const inTitle = title && perWord.length > 1;
-          touched = accumulate(s, list, { base, completion, whole, generation, alive: w === 0 ? -1 : alive, typo: alt.typo ? 1 : 0, inTitle }, spare, touched);
+          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle }, spare, touched);
         }
       }
     }
@@ -190,17 +191,19 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
   const words = phraseable ? queryText.length : 0;
   const phrasePairs = queryText.slice(1).map((word, i) => titleKey(`${queryText[i]} ${word}`));
   let spelledRight = false;
+  const single = perWord.length === 1;
   for (let i = 0; i < count; i++) {
     const doc = docs[i]!;
-    // The last word's best is added here: earlier words' were added when the next word reached the item.
-    let score = total[doc]! + best[doc]!;
-    const inTitle = titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0);
+    // The last word's best is added here: earlier words' were added when the next word reached the item
+    // (a one-word query has no total: its documents were only ever reached by that word).
+    let score = single ? best[doc]! : total[doc]! + best[doc]!;
     // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
     if (keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
     // Only a title holding every word can hold the phrase: most candidates skip the string search.
-    else if (words > 0 && inTitle === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
+    else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
     scores[i] = score;
-    if (typo[doc] === 0) spelledRight = true;
+    // Without typo corrections every match is spelt right (its flags were not kept).
+    if (!typos || typo[doc] === 0) spelledRight = true;
   }
   return { docs, scores, spelledRight };
 }
@@ -241,10 +244,16 @@ interface Pass {
   base: number;
   completion: number;
   whole: number;
+  /** Some documents carry the `whole` mark; otherwise every one scores `base * completion` without reading marks. */
+  marked: boolean;
   generation: number;
   /** The previous word's generation: only documents it left alive may match (-1 for the first word). */
   alive: number;
+  /** The second word: the first word's documents have no total yet (it is their first word's best). */
+  second: boolean;
   typo: number;
+  /** Some alternative of some word of the query is a typo correction: otherwise typo flags are not kept. */
+  typos: boolean;
   /** The list is the title field's, and the query has several words: remember it for the phrase check. */
   inTitle: boolean;
 }
@@ -256,8 +265,36 @@ interface Pass {
  */
 function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList: Int32Array, touched: number): number {
   const { stamp, mark, best, typo, total, titleStamp, titleWords } = s;
-  const { base, completion, whole, generation, alive, typo: isTypo, inTitle } = pass;
+  const { base, completion, whole, marked, generation, alive, second, typo: isTypo, inTitle } = pass;
   const partial = base * completion;
+  if (alive === -1 && !marked && !inTitle && !pass.typos) {
+    // A query without typo corrections: no typo flags to keep (matchQuery does not read them).
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i]!;
+      if (stamp[doc] !== generation) {
+        stamp[doc] = generation;
+        touchedList[touched++] = doc;
+        best[doc] = partial;
+      } else if (partial > best[doc]!) best[doc] = partial;
+    }
+    return touched;
+  }
+  if (alive === -1 && !marked && !inTitle) {
+    // The first word's common case (no whole-word marks, no phrase check): one score for the whole list.
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i]!;
+      if (stamp[doc] !== generation) {
+        stamp[doc] = generation;
+        touchedList[touched++] = doc;
+        best[doc] = partial;
+        typo[doc] = isTypo;
+      } else if (partial > best[doc]!) {
+        best[doc] = partial;
+        typo[doc] = isTypo;
+      }
+    }
+    return touched;
+  }
   if (alive === -1) {
     for (let i = 0; i < list.length; i++) {
       const doc = list[i]!;
@@ -268,8 +305,6 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
         touchedList[touched++] = doc;
         best[doc] = score;
         typo[doc] = isTypo;
-        total[doc] = 0;
-        titleWords[doc] = 0;
       } else if (score > best[doc]!) {
         best[doc] = score;
         typo[doc] = isTypo;
@@ -282,8 +317,9 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
     const doc = list[i]!;
     const seen = stamp[doc]!;
     if (seen === alive) {
-      total[doc] = total[doc]! + best[doc]!;
-      titleWords[doc] = titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0);
+      // The first word's documents start their total and title count here, when the second word reaches them.
+      total[doc] = second ? best[doc]! : total[doc]! + best[doc]!;
+      titleWords[doc] = (second ? 0 : titleWords[doc]!) + (titleStamp[doc] === alive ? 1 : 0);
       // Bit 2: some earlier word of this item needed a typo correction; bit 1: this word's best did.
       typo[doc] = (typo[doc] !== 0 ? 2 : 0) | isTypo;
       if (inTitle) titleStamp[doc] = generation;

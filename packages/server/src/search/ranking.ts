@@ -7,8 +7,11 @@ export type EntryOrder = (a: number, b: number) => number;
  * The first `k` of `length` entries in order, without sorting all of them: a bounded heap keeps the
  * worst of the best `k` on top, so a broad query costs one pass plus log(k) per improvement. Entries
  * are `0..length-1`, or the first `length` values of `entries` when given.
+ *
+ * `leading`, when given, is a score per entry that `order` compares first (higher first): an entry
+ * scoring below the worst kept one is then dropped on that number alone, without calling `order`.
  */
-export function firstInOrder(length: number, k: number, order: EntryOrder, entries?: Int32Array): number[] {
+export function firstInOrder(length: number, k: number, order: EntryOrder, entries?: Int32Array, leading?: Float32Array): number[] {
   if (k <= 0 || length === 0) return [];
   if (length <= k * 4) {
     const all = entries === undefined ? Array.from({ length }, (_, i) => i) : Array.from(entries.subarray(0, length));
@@ -29,6 +32,7 @@ export function firstInOrder(length: number, k: number, order: EntryOrder, entri
       }
       continue;
     }
+    if (leading !== undefined && leading[entry]! < leading[heap[0]!]!) continue;
     if (!worse(heap[0]!, entry)) continue;
     heap[0] = entry;
     let at = 0;

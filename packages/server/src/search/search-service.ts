@@ -14,7 +14,7 @@ import type { QuerySpelling } from '../activities/search-queries.js';
 import { fold } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
 import { countFacets, type FacetResult } from './facets.js';
-import { compileFilter, parseFilter, type FilterNode } from './filter.js';
+import { compileBatchFilter, parseFilter, type FilterNode } from './filter.js';
 import { allDocuments, matchQuery, queryWords, similarDocuments, type Matches } from './matcher.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
 import { ResultCache } from './result-cache.js';
@@ -220,13 +220,15 @@ export class SearchService {
     if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: [], matched: 0, spelling: 'none', version: undefined };
     const { index, version } = active;
     const config = request.configuration;
-    const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : parseFilter(request.filter);
+    const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : parsedFilter(request.filter);
 
     const queryText = queryWords(request.query);
     const normalised = queryText.join(' ');
     // Suggest's full ordered match lists are too large to keep.
     if (request.ordered === true) return this.answer(request, active, queryText, filter);
     active.cache.capacity = this.resultCacheSize;
+    // Cache off: no key to build (get and set would do nothing with it).
+    if (active.cache.capacity <= 0) return this.answer(request, active, queryText, filter);
     const cacheKey = active.cache.key(config, [normalised, request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort()]);
     const cached = active.cache.get(index, cacheKey);
     if (cached !== undefined) return cached;
@@ -244,18 +246,12 @@ export class SearchService {
     let length = docs.length;
 
     if (filter !== undefined) {
-      const keep = compileFilter(
+      const keep = compileBatchFilter(
         filter,
         (attribute) => index.values(attribute),
         (attribute) => index.numbers(attribute),
       );
-      let n = 0;
-      for (let i = 0; i < length; i++) {
-        if (!keep(docs[i]!)) continue;
-        docs[n] = docs[i]!;
-        scores[n++] = scores[i]!;
-      }
-      length = n;
+      length = keep(docs, scores, length);
     }
 
     // Shoppers' selections come back as typed in URLs, so case and accents do not decide a match.
@@ -267,13 +263,14 @@ export class SearchService {
       const counted = countFacets(columns, selections, docs, length, facetsOn);
       facets = counted.results;
       if (selections.size > 0) {
-        let n = 0;
-        for (let i = 0; i < length; i++) {
-          if (counted.passing[i] !== 1) continue;
+        // Passing positions ascend, so moving each down to its rank never overwrites one still to move.
+        const { passing } = counted;
+        for (let n = 0; n < passing.length; n++) {
+          const i = passing[n]!;
           docs[n] = docs[i]!;
-          scores[n++] = scores[i]!;
+          scores[n] = scores[i]!;
         }
-        length = n;
+        length = passing.length;
       }
     }
 
@@ -304,7 +301,7 @@ export class SearchService {
     // Pinned items come first in the rule's order, even those the query did not match.
     const page = (k: number): { doc: number; score: number }[] => {
       const head = pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top }));
-      const rest = firstInOrder(length, k + pinned.length, order)
+      const rest = firstInOrder(length, k + pinned.length, order, undefined, tiers === undefined && primary === undefined ? scores : undefined)
         .filter((i) => !pinnedSet.has(docs[i]!))
         .map((i) => ({ doc: docs[i]!, score: scores[i]! }));
       return [...head, ...rest].slice(0, k);
@@ -334,6 +331,21 @@ export class SearchService {
   }
 }
 
+/** Filters parsed lately, by their text: a storefront sends the same few filters request after request. */
+const parsedFilters = new Map<string, FilterNode>();
+const PARSED_FILTERS = 200;
+
+/** parseFilter, remembered for the last texts parsed (the trees are never modified); a syntax error is thrown each time. */
+function parsedFilter(text: string): FilterNode {
+  let node = parsedFilters.get(text);
+  if (node === undefined) {
+    node = parseFilter(text);
+    if (parsedFilters.size >= PARSED_FILTERS) parsedFilters.delete(parsedFilters.keys().next().value!);
+    parsedFilters.set(text, node);
+  }
+  return node;
+}
+
 function spellingOf(matches: Matches): QuerySpelling {
   if (matches.docs.length === 0) return 'none';
   return matches.spelledRight ? 'typed' : 'corrected';
@@ -344,6 +356,24 @@ function hitOf(tenantId: string, version: number, doc: SearchDoc, score: number)
   // Building a product view costs more than finding the item; the same items come back page after page.
   doc.view ??= toProductView(item, { tenantId, version });
   return { id: item.id, score: round(score), kind: item.kind, context: item.context, product: doc.view };
+}
+
+/** Each product view's JSON text, made at its first answer: a view is rebuilt (a new object) when its item changes. */
+const viewTexts = new WeakMap<object, string>();
+
+/**
+ * A hit as JSON text, the same text `JSON.stringify(hit)` gives: its product view's text is made once and
+ * spliced in, since the same views come back request after request and are most of a response's bytes.
+ */
+export function hitJson(hit: SearchHit): string {
+  const { product } = hit;
+  // A product hit is exactly hitOf's shape: four keys (strings, a finite score) and then `product`.
+  if (product === undefined || hit.redirect !== undefined || typeof hit.id !== 'string' || typeof hit.kind !== 'string' || typeof hit.context !== 'string' || !Number.isFinite(hit.score)) {
+    return JSON.stringify(hit);
+  }
+  let text = viewTexts.get(product);
+  if (text === undefined) viewTexts.set(product, (text = JSON.stringify(product)));
+  return `{"id":${JSON.stringify(hit.id)},"score":${JSON.stringify(hit.score)},"kind":${JSON.stringify(hit.kind)},"context":${JSON.stringify(hit.context)},"product":${text}}`;
 }
 
 /** 1 boosted, -1 buried, 0 otherwise: a merchandising tier above relevance. */

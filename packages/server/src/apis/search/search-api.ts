@@ -13,6 +13,7 @@ import { HttpError } from '../../http/errors.js';
 import { applyMask, parseMask } from '../../http/response-mask.js';
 import { parseInput } from '../../http/validate.js';
 import { offensiveCheck } from '../../search/offensive-terms.js';
+import { hitJson } from '../../search/search-service.js';
 
 const MAX_LIMIT = 1000;
 const MAX_OFFSET = 10_000;
@@ -92,22 +93,27 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const { token, ...rest } = raw as Record<string, unknown>;
     const url = `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = {
-      items: result.items.map((item) => applyMask(item, mask)),
-      metadata: {
-        count: result.count,
-        exactCount: result.exact,
-        time: Math.round((performance.now() - started) * 1000) / 1000,
-        token: input.token,
-        url,
-        offset: input.options.offset,
-        limit: input.options.limit,
-        facets: result.facets,
-        id: randomUUID(),
-        configurationId: configuration.id,
-        defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
-      },
+    const metadata = {
+      count: result.count,
+      exactCount: result.exact,
+      time: Math.round((performance.now() - started) * 1000) / 1000,
+      token: input.token,
+      url,
+      offset: input.options.offset,
+      limit: input.options.limit,
+      facets: result.facets,
+      id: randomUUID(),
+      configurationId: configuration.id,
+      defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
     };
+    if (mask !== undefined) {
+      ctx.body = { items: result.items.map((item) => applyMask(item, mask)), metadata };
+      return;
+    }
+    // Unmasked, the body is written as text so each product view's JSON is made once, not per response
+    // (the same bytes `JSON.stringify` of the object would give).
+    ctx.type = 'application/json';
+    ctx.body = `{"items":[${result.items.map(hitJson).join(',')}],"metadata":${JSON.stringify(metadata)}}`;
   };
 
   router.post('/search', jsonBody(), async (ctx) => answer(ctx, ctx.request.body));
