@@ -9,7 +9,7 @@ import { issueAccessToken, verifyAccessToken, type AccessTokenClaims } from './a
 import { checkAssertionAlgorithm, verifyClientAssertion } from './client-assertion.js';
 import { ClientKeys } from './client-keys.js';
 import { secretMatches } from './client-secret.js';
-import { clientAuthenticationFailed, OAuthError } from './oauth-error.js';
+import { clientAuthenticationFailed, OAuthError, badAssertion } from './oauth-error.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import { MASTER_REALM, type RealmUrls } from './realm-urls.js';
 import { ReplayCache } from './replay-cache.js';
@@ -40,13 +40,13 @@ export interface TokenResponse {
 type AuthDeps = Pick<ServerDeps, 'config' | 'registry' | 'store' | 'clock'>;
 
 export class AuthService {
-  readonly replays = new ReplayCache();
   private readonly limiter = new SlidingWindowLimiter(TOKEN_REQUESTS_PER_SECOND);
   private readonly clientKeys: ClientKeys;
 
   constructor(
     private readonly deps: AuthDeps,
     readonly signingKey: SigningKey,
+    readonly replays: ReplayCache,
   ) {
     this.clientKeys = new ClientKeys(deps.config.publicKeys);
   }
@@ -91,8 +91,10 @@ export class AuthService {
         this.replays,
       );
       checkRealm(account, tenant, realm);
-      // Remembered only once everything passed: a refused assertion must not burn its jti.
-      this.replays.remember(credentials.clientId, verified.jti, verified.expiresAtMs, nowMs);
+      // Taken only once everything passed (a refused assertion must not burn its jti), and on disk before the token.
+      if (!(await this.replays.claim(credentials.clientId, verified.jti, verified.expiresAtMs, nowMs))) {
+        throw badAssertion(`jti "${verified.jti}" was already used; sign a new assertion with a new jti.`);
+      }
     } else {
       if (account.clientSecretHash === undefined) throw clientAuthenticationFailed(`${credentials.clientId} uses a key but sent a secret`, basic);
       if (!secretMatches(credentials.secret, account.clientSecretHash)) throw clientAuthenticationFailed(`wrong secret for ${credentials.clientId}`, basic);
@@ -132,5 +134,5 @@ function checkRealm(account: ServiceAccountConfig, tenant: TenantConfig, realm: 
 }
 
 export async function createAuthService(deps: AuthDeps): Promise<AuthService> {
-  return new AuthService(deps, await loadSigningKey(deps.store, () => deps.clock.now()));
+  return new AuthService(deps, await loadSigningKey(deps.store, () => deps.clock.now()), await ReplayCache.open(deps.store));
 }
