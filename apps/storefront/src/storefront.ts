@@ -7,7 +7,7 @@
  * script tag and the elements, so the pages show exactly what a shop's developer has to write.
  */
 import Router from '@koa/router';
-import { HttpError, StaticDirectory, type ApiFactory } from '@discovery-kit/server';
+import { HttpError, StaticDirectory, singleParam, type ApiFactory } from '@discovery-kit/server';
 import { fileURLToPath } from 'node:url';
 import { html, jsonScript, type Markup } from './html.js';
 
@@ -74,8 +74,7 @@ export function createStorefrontApi(options: StorefrontOptions): ApiFactory {
 }
 
 function single(value: string | string[] | undefined, name: string): string {
-  if (Array.isArray(value)) throw new HttpError(400, 'invalid_parameter', `Give "${name}" once.`, { field: name });
-  return value ?? '';
+  return singleParam(value, name) ?? '';
 }
 
 function pageNumber(value: string | string[] | undefined): number {
@@ -90,6 +89,7 @@ export class Storefront {
   private readonly byId = new Map<string, StorefrontProduct>();
   private readonly categories: { name: string; count: number }[];
   private readonly byPopularity: StorefrontProduct[];
+  private readonly formatters = new Map<string, Intl.NumberFormat>();
 
   constructor(private readonly options: StorefrontOptions) {
     for (const product of options.products) this.byId.set(product.id, product);
@@ -100,11 +100,16 @@ export class Storefront {
   }
 
   private price(minor: number, currency: string): string {
-    try {
-      return new Intl.NumberFormat(this.options.locale ?? 'en-GB', { style: 'currency', currency }).format(minor / 100);
-    } catch {
-      return (minor / 100).toFixed(2);
+    let formatter = this.formatters.get(currency);
+    if (formatter === undefined) {
+      try {
+        formatter = new Intl.NumberFormat(this.options.locale ?? 'en-GB', { style: 'currency', currency });
+      } catch {
+        formatter = new Intl.NumberFormat(this.options.locale ?? 'en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      }
+      this.formatters.set(currency, formatter);
     }
+    return formatter.format(minor / 100);
   }
 
   private layout(title: string, body: Markup, head?: Markup): Markup {

@@ -60,3 +60,4 @@ export type {
 } from './catalog/types.js';
 export { StaticDirectory } from './http/static-files.js';
 export type { StaticDirectoryOptions } from './http/static-files.js';
+export { singleParam } from './http/query.js';

@@ -30,8 +30,8 @@ function stopRecording(): void {
 /** The tracker's requests, leaving out the test's own reads of the activity listing. */
 const requestsToServer = () => requests.filter((request) => !request.endsWith('/activities'));
 
-describe('tracker on pagehide', function () {
-  this.timeout(TEST_TIMEOUT_MS);
+/** Each test starts from an empty queue and profile, with the tracker's requests recorded. */
+function recordEachTest(): void {
   beforeEach(async () => {
     await resetTracking();
     recordRequests();
@@ -40,6 +40,11 @@ describe('tracker on pagehide', function () {
     stopRecording();
     await resetTracking();
   });
+}
+
+describe('tracker on pagehide', function () {
+  this.timeout(TEST_TIMEOUT_MS);
+  recordEachTest();
 
   it('sends waiting activities with sendBeacon when the page is hidden, and a later resend counts once', async () => {
     const tracker = startTestTracker({ batchDelay: 60_000 });
@@ -80,14 +85,7 @@ describe('tracker on pagehide', function () {
 
 describe('tracker consent mode', function () {
   this.timeout(TEST_TIMEOUT_MS);
-  beforeEach(async () => {
-    await resetTracking();
-    recordRequests();
-  });
-  afterEach(async () => {
-    stopRecording();
-    await resetTracking();
-  });
+  recordEachTest();
 
   it('writes no cookie, stores and sends nothing before consent, then delivers what the page saw', async () => {
     const tracker = startTestTracker({ consent: 'required' });

@@ -7,6 +7,18 @@ export interface PopularItem {
   score: number;
 }
 
+/** The order of every popularity list: score, best first, then item id (kept lists must sort the same way). */
+export function byScore(a: PopularItem, b: PopularItem): number {
+  return b.score - a.score || a.itemId.localeCompare(b.itemId);
+}
+
+export interface WindowOptions {
+  verbs: readonly string[];
+  weights: Record<string, number>;
+  sinceDays: number;
+  now: number;
+}
+
 export class Popularity {
   /** verb → day number → item → count: a query walks only the verbs and days it asks for. */
   private readonly counts = new Map<string, Map<number, Map<string, number>>>();
@@ -21,34 +33,34 @@ export class Popularity {
   }
 
   /** Items by weighted score over the last `sinceDays` days (counting today), best first. */
-  top(options: { verbs: readonly string[]; weights: Record<string, number>; sinceDays: number; now: number; limit: number }): PopularItem[] {
-    const firstDay = Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
+  top(options: WindowOptions & { limit: number }): PopularItem[] {
     const scores = new Map<string, number>();
-    for (const verb of options.verbs) {
-      const weight = options.weights[verb] ?? 1;
-      for (const [day, items] of this.counts.get(verb) ?? []) {
-        if (day < firstDay) continue;
-        for (const [itemId, count] of items) scores.set(itemId, (scores.get(itemId) ?? 0) + count * weight);
-      }
-    }
+    this.eachDay(options, (items, weight) => {
+      for (const [itemId, count] of items) scores.set(itemId, (scores.get(itemId) ?? 0) + count * weight);
+    });
     return [...scores]
       .filter(([, score]) => score > 0)
       .map(([itemId, score]) => ({ itemId, score }))
-      .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId))
+      .sort(byScore)
       .slice(0, options.limit);
   }
 
   /** One item's score as `top` computes it, for updating a kept top list after new activities. */
-  scoreOf(itemId: string, options: { verbs: readonly string[]; weights: Record<string, number>; sinceDays: number; now: number }): number {
-    const firstDay = Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
+  scoreOf(itemId: string, options: WindowOptions): number {
     let score = 0;
+    this.eachDay(options, (items, weight) => {
+      score += (items.get(itemId) ?? 0) * weight;
+    });
+    return score;
+  }
+
+  /** Each day's item counts of each asked verb inside the window, with the verb's weight. */
+  private eachDay(options: WindowOptions, visit: (items: Map<string, number>, weight: number) => void): void {
+    const firstDay = Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
     for (const verb of options.verbs) {
       const weight = options.weights[verb] ?? 1;
-      for (const [day, items] of this.counts.get(verb) ?? []) {
-        if (day >= firstDay) score += (items.get(itemId) ?? 0) * weight;
-      }
+      for (const [day, items] of this.counts.get(verb) ?? []) if (day >= firstDay) visit(items, weight);
     }
-    return score;
   }
 
   /** Raw count of one item for one verb over the window, for tests and explanations. */

@@ -5,6 +5,7 @@
 import type { ActivityService } from '../activities/activity-service.js';
 import type { StrategyName } from '../config/schema.js';
 import type { CatalogIndex } from './catalog-index.js';
+import { byScore } from '../activities/popularity.js';
 import { similar } from './similar-strategy.js';
 
 export interface Candidate {
@@ -93,7 +94,7 @@ function mergeChanges(activities: ActivityService, tenantId: string, options: { 
   }
   return [...byId]
     .map(([itemId, score]) => ({ itemId, score }))
-    .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId))
+    .sort(byScore)
     .slice(0, cached.depth);
 }
 

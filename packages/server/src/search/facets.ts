@@ -201,14 +201,7 @@ function countColumn(column: FacetColumn, c: number, counted: Int32Array, status
     const state = status[i]!;
     if (state !== -1 && state !== c) continue;
     total++;
-    const doc = docs[i]!;
-    const one = pairs[2 * doc]!;
-    if (one < 0) continue;
-    counted[one]!++;
-    const two = pairs[2 * doc + 1]!;
-    if (two < 0) continue;
-    counted[two]!++;
-    if (extra) for (const id of more.get(doc) ?? []) counted[id]!++;
+    countValues(pairs, more, extra, docs[i]!, counted);
   }
   return total;
 }
@@ -251,15 +244,17 @@ function selectAndCount(column: FacetColumn, at: number, mask: Uint8Array, count
 function countPassing(column: FacetColumn, counted: Int32Array, passing: Int32Array, passed: number, docs: Int32Array): number {
   const { pairs, more } = column;
   const extra = more.size > 0;
-  for (let j = 0; j < passed; j++) {
-    const doc = docs[passing[j]!]!;
-    const one = pairs[2 * doc]!;
-    if (one < 0) continue;
-    counted[one]!++;
-    const two = pairs[2 * doc + 1]!;
-    if (two < 0) continue;
-    counted[two]!++;
-    if (extra) for (const id of more.get(doc) ?? []) counted[id]!++;
-  }
+  for (let j = 0; j < passed; j++) countValues(pairs, more, extra, docs[passing[j]!]!, counted);
   return passed;
+}
+
+/** Adds one doc's value ids to `counted`: the first two side by side in `pairs`, the rare rest in `more`. */
+function countValues(pairs: Int32Array, more: ReadonlyMap<number, number[]>, extra: boolean, doc: number, counted: Int32Array): void {
+  const one = pairs[2 * doc]!;
+  if (one < 0) return;
+  counted[one]!++;
+  const two = pairs[2 * doc + 1]!;
+  if (two < 0) return;
+  counted[two]!++;
+  if (extra) for (const id of more.get(doc) ?? []) counted[id]!++;
 }
