@@ -194,4 +194,64 @@ describe('what the interface allows is accepted and takes effect', () => {
     assert.deepEqual(opened.body.groups, res.body.groups);
     assert.ok(res.body.groups.length > 0);
   });
+
+  it('leniency is bounded: malformed variants get a 4xx naming a field, never a 5xx, and change nothing', async () => {
+    const before = server.server.deps.services.activities.popularity(TENANT, { limit: 1000 });
+    const variants: unknown[] = [
+      null,
+      'text',
+      [],
+      [null],
+      { action: 'view', target: { product: 'x' }, metadata: 123 },
+      { action: 'view', target: { product: 'x' }, metadata: ['a'] },
+      { action: 'view', target: { product: 'x' }, metadata: 'x'.repeat(5000) },
+      { action: 'view', target: { product: 'x' }, user: 'someone' },
+      { action: 'view', target: { product: 'x' }, user: { identities: ['sessionid'] } },
+      { action: 'view', target: { product: 'x' }, user: { identities: { sessionid: 5 } } },
+      { action: 'view', target: { product: 'x' }, user: { identities: { '': 'v' } } },
+      { action: 'view', target: { product: 1.5 } },
+      { action: 'view', target: { product: 1e300 } },
+      { action: 'view', target: { product: true } },
+      { action: 'view', target: { product: 'x' }, timestamp: '2026-13-01T00:00:00' },
+      { action: 'view', target: { product: 'x' }, timestamp: 1700000000 },
+      { action: 'view', target: { product: 'x' }, segments: 'vip' },
+      { action: 'view', target: { product: 'x' }, opposite: 'yes' },
+    ];
+    for (const variant of variants) {
+      const res = await collect(variant);
+      assert.ok(res.status >= 400 && res.status < 500, `${JSON.stringify(variant).slice(0, 80)} → ${res.status}`);
+      assert.equal(typeof res.body.error.field, 'string', JSON.stringify(res.body));
+    }
+    for (const activity of [null, 5, { verb: 'view' }, { verb: 'view', original_id: 'x', profile: 5 }, { verb: 'view', original_id: 'x', profile: '' }]) {
+      const res = await track(activity);
+      assert.ok(res.status >= 400 && res.status < 500, `${JSON.stringify(activity)} → ${res.status}`);
+    }
+    const profile = profileOf('item-1');
+    for (const query of ['?filter[verb]=,,,', '?filter[verb][]=view', '?filter[verb]=a&filter[verb]=b', `?filter[verb]=${Array.from({ length: 30 }, (_, i) => `v${i}`).join(',')}`, '?page[size]=0', '?page[size]=x', '?page[offset]=3']) {
+      const res = await historyOf(profile, query);
+      assert.ok(res.status >= 400 && res.status < 500, `${query} → ${res.status}`);
+    }
+    assert.deepEqual(server.server.deps.services.activities.popularity(TENANT, { limit: 1000 }), before);
+    const token = await tokenFor('client-a-legacy');
+    const tooManyKeys = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i]));
+    for (const json of [[{ action: 'create', id: 'm', data: 'x' }], [{ action: 'create', id: {}, data: {} }], [{ action: 'create', id: 'm', data: tooManyKeys }]]) {
+      const res = await call(url('/items'), { method: 'POST', json, ...bearer(token) });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+    }
+    assert.equal((await call(url('/items/versions/99999999/activate'), { method: 'POST', ...bearer(token) })).status, 400);
+  });
+
+  it('leniency is scoped: one sessionid in two tenants is two shoppers, and tenant-b tokens switch only tenant-b versions', async () => {
+    const shared = { identities: { sessionid: 'same-uuid' } };
+    assert.equal((await call(url('/collect/tenant-b-tracker'), { json: [{ action: 'view', target: { product: 'b-only' }, user: shared }] })).status, 200);
+    assert.equal((await collect([{ action: 'view', target: { product: 'shoe-1' }, user: shared }])).status, 200);
+    const a = await historyOf(profileOf('same-uuid'));
+    assert.deepEqual(a.body.data.map((x: { originalId: string; tenant: string }) => [x.originalId, x.tenant]), [['shoe-1', 'tenant-a']]);
+    const tokenA = await tokenFor('client-a-legacy');
+    const tokenB = await tokenFor('client-b-legacy');
+    const liveA = (await call(url('/items/versions/live'), bearer(tokenA))).body.version;
+    assert.equal((await call(url('/items/versions/7/activate'), { method: 'POST', ...bearer(tokenB) })).status, 200);
+    assert.deepEqual((await call(url('/items/versions/live'), bearer(tokenA))).body, { version: liveA });
+    assert.deepEqual((await call(url('/items/versions/live'), bearer(tokenB))).body, { version: 7 });
+  });
 });
