@@ -22,8 +22,11 @@ export class ProfileHistory {
   private readonly byProfile = new Map<string, LoggedActivity[]>();
   /** Per profile, how many activities of each (type, verb) were folded, including those that left memory. */
   private readonly counts = new Map<string, Map<string, number>>();
+  /** Per profile, the ids of profiles merged into it under which some of its activities were logged. */
+  private readonly aliases = new Map<string, Set<string>>();
 
   add(profileId: string, activity: LoggedActivity): void {
+    if (activity.profileId !== profileId) this.addAlias(profileId, activity.profileId);
     let list = this.byProfile.get(profileId);
     if (list === undefined) this.byProfile.set(profileId, (list = []));
     list.push(activity);
@@ -49,12 +52,26 @@ export class ProfileHistory {
     return total;
   }
 
+  /** Every profile id the profile's activities may be logged under: its own and those merged into it. */
+  loggedIds(profileId: string): string[] {
+    return [profileId, ...(this.aliases.get(profileId) ?? [])];
+  }
+
+  private addAlias(profileId: string, alias: string): void {
+    let set = this.aliases.get(profileId);
+    if (set === undefined) this.aliases.set(profileId, (set = new Set()));
+    set.add(alias);
+  }
+
   has(profileId: string): boolean {
     return this.byProfile.has(profileId);
   }
 
   /** Folds an anonymous profile's history into the one it was merged into, in time order. */
   merge(from: string, into: string): void {
+    this.addAlias(into, from);
+    for (const alias of this.aliases.get(from) ?? []) this.addAlias(into, alias);
+    this.aliases.delete(from);
     const movedCounts = this.counts.get(from);
     if (movedCounts !== undefined) {
       this.counts.delete(from);
