@@ -13,14 +13,11 @@
  */
 import type { SearchConfiguration } from '../config/schema.js';
 import { words } from './analyzer.js';
+import type { PlannedWord } from './query-plan.js';
 import { firstInOrder } from './ranking.js';
 import { titleKey } from './title-key.js';
 import { TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, type SearchIndex, type Slots } from './search-index.js';
 
-/** Score multipliers per way a word matched: a typed word beats its completion, which beats a typo. */
-const WHOLE_WORD = 1;
-const SYNONYM = 0.9;
-const TYPO = 0.5;
 /** A completion of the last word (likely still being typed), and of an earlier word. */
 const COMPLETION_LAST = 0.7;
 const COMPLETION_OTHER = 0.56;
@@ -115,33 +112,36 @@ export function queryWords(query: string): string[] {
   return words(query);
 }
 
-function alternatives(index: SearchIndex, config: SearchConfiguration, weights: { field: number; weight: number }[], word: string): Alternative[] {
+function alternatives(index: SearchIndex, weights: { field: number; weight: number }[], word: PlannedWord): Alternative[] {
   const out: Alternative[] = [];
   const titleField = index.fields.indexOf('title');
-  const add = (term: string, factor: number, typo: boolean): void => {
+  for (const { term, factor, typo } of word.terms) {
     const fields = weights.map(({ field, weight }) => ({ weight, slots: index.fieldSlots(field, term), title: field === titleField }));
     const size = fields.reduce((n, f) => n + slotsSize(f.slots), 0);
-    if (size === 0) return;
+    if (size === 0) continue;
     const isWord = index.vocabulary.frequency(term) > 0;
     const mixed = isWord && index.vocabulary.hasCompletions(term);
     out.push({ factor, typo, whole: mixed ? index.wordSlots(term) : [], allWhole: isWord, fields, size });
-  };
-  add(word, WHOLE_WORD, false);
-  for (const group of config.synonyms) {
-    const folded = group.map((s) => words(s).join(' '));
-    if (!folded.includes(word)) continue;
-    for (const other of folded) if (other !== word && other !== '' && !other.includes(' ')) add(other, SYNONYM, false);
   }
-  for (const correction of index.vocabulary.corrections(word)) add(correction, TYPO, true);
   return out;
 }
 
-export function matchQuery(index: SearchIndex, config: SearchConfiguration, queryText: string[]): Matches {
-  const weights = config.fields.flatMap(({ attribute, weight }) => {
+/** How many items some term of `word` reaches (0: the word matches nothing, relaxation drops it first). */
+export function wordReach(index: SearchIndex, config: SearchConfiguration, word: PlannedWord): number {
+  return alternatives(index, weightsOf(index, config), word).reduce((n, alt) => n + alt.size, 0);
+}
+
+function weightsOf(index: SearchIndex, config: SearchConfiguration): { field: number; weight: number }[] {
+  return config.fields.flatMap(({ attribute, weight }) => {
     const field = index.fields.indexOf(attribute);
     return field < 0 ? [] : [{ field, weight }];
   });
-  const perWord = queryText.map((word, i) => ({ alts: alternatives(index, config, weights, word), last: i === queryText.length - 1 }));
+}
+
+export function matchQuery(index: SearchIndex, config: SearchConfiguration, planned: readonly PlannedWord[]): Matches {
+  const weights = weightsOf(index, config);
+  const queryText = planned.map((w) => w.word);
+  const perWord = planned.map((word, i) => ({ alts: alternatives(index, weights, word), last: i === planned.length - 1 }));
   if (perWord.some((w) => w.alts.length === 0)) return { docs: new Int32Array(0), scores: new Float32Array(0), spelledRight: true };
   // The rarest word first: it decides the candidates, and every later word can only drop some.
   perWord.sort((a, b) => a.alts.reduce((n, x) => n + x.size, 0) - b.alts.reduce((n, x) => n + x.size, 0));

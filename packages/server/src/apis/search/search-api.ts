@@ -12,6 +12,7 @@ import { jsonBody, parseJson } from '../../http/body.js';
 import { HttpError } from '../../http/errors.js';
 import { applyMask, parseMask } from '../../http/response-mask.js';
 import { parseInput } from '../../http/validate.js';
+import { highlightProduct } from '../../search/highlight.js';
 import { offensiveCheck } from '../../search/offensive-terms.js';
 import { hitJson } from '../../search/search-service.js';
 
@@ -29,6 +30,7 @@ const optionsSchema = z.object({
   filter: z.string().max(10_000).optional(),
   customResponseMask: z.string().max(2_000).optional(),
   disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
+  highlight: z.union([z.literal(true), z.literal(false), z.array(z.string().min(1).max(100)).max(20)]).optional(),
 });
 
 const searchSchema = z.object({
@@ -105,15 +107,21 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       id: randomUUID(),
       configurationId: configuration.id,
       defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
+      ...(result.corrected === undefined ? {} : { correctedQuery: result.corrected }),
+      ...(result.relaxed ? { relaxed: true as const } : {}),
     };
+    const { highlight } = input.options;
+    const fields = highlight === true ? ['title'] : highlight === false || highlight === undefined ? [] : highlight;
+    // Highlights are per request (cached answers are shared), and only for the page's items.
+    const items = fields.length === 0 ? result.items : result.items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, result.highlight) }));
     if (mask !== undefined) {
-      ctx.body = { items: result.items.map((item) => applyMask(item, mask)), metadata };
+      ctx.body = { items: items.map((item) => applyMask(item, mask)), metadata };
       return;
     }
     // Unmasked, the body is written as text so each product view's JSON is made once, not per response
     // (the same bytes `JSON.stringify` of the object would give).
     ctx.type = 'application/json';
-    ctx.body = `{"items":[${result.items.map(hitJson).join(',')}],"metadata":${JSON.stringify(metadata)}}`;
+    ctx.body = `{"items":[${items.map(hitJson).join(',')}],"metadata":${JSON.stringify(metadata)}}`;
   };
 
   router.post('/search', jsonBody(), async (ctx) => answer(ctx, ctx.request.body));

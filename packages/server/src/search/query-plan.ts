@@ -1,0 +1,143 @@
+/**
+ * What a shopper's words become before the index is asked: each query word gets the catalog terms
+ * that answer it (as typed, its other forms, synonyms and their forms, a compound it makes with a
+ * neighbour, typo corrections), a word glued from two catalog words is split ("teacup" → "tea cup"),
+ * and the query as understood is written back for `metadata.correctedQuery`.
+ *
+ * Everything here reads the index's vocabulary only (maps, no FlexSearch calls), so a plan costs
+ * microseconds; matcher.ts then asks FlexSearch for each term.
+ */
+import type { SearchConfiguration } from '../config/schema.js';
+import { words } from './analyzer.js';
+import type { TypoVocabulary } from './typo-vocabulary.js';
+
+/** Words of a query beyond this are ignored: 200 one-letter words must still answer in milliseconds. */
+export const MAX_QUERY_WORDS = 12;
+
+/** Score multipliers per way a term answers a word (matcher.ts multiplies by field weight). */
+export const AS_TYPED = 1;
+export const OTHER_FORM = 0.95;
+/** A compound is the same thing as its parts ("teacup", "tea cup"): it scores as typed. */
+export const COMPOUND = 1;
+/** A synonym answers the word less surely than its own forms: "tea cup" finds teacups before tea mugs. */
+export const SYNONYM = 0.8;
+export const TYPO = 0.5;
+
+export interface PlannedTerm {
+  term: string;
+  factor: number;
+  typo: boolean;
+}
+
+export interface PlannedWord {
+  /** The word as the plan runs it (a split word's halves are two planned words). */
+  word: string;
+  terms: PlannedTerm[];
+}
+
+export interface QueryPlan {
+  words: PlannedWord[];
+  /** The query as run, words joined by spaces, when it differs from the folded typed words; otherwise undefined. */
+  corrected: string | undefined;
+  /** Some word was answered only through a typo correction or a split. */
+  rewritten: boolean;
+}
+
+interface Context {
+  vocabulary: TypoVocabulary;
+  config: SearchConfiguration;
+  keepApart: ReadonlySet<string>;
+}
+
+const keepApartSets = new WeakMap<SearchConfiguration, ReadonlySet<string>>();
+
+function keepApartOf(config: SearchConfiguration): ReadonlySet<string> {
+  let set = keepApartSets.get(config);
+  if (set === undefined) keepApartSets.set(config, (set = new Set(config.keepApart.flatMap((w) => words(w)))));
+  return set;
+}
+
+/** Whether the catalog knows `word` as a whole word or through another form of it. */
+function known(ctx: Context, word: string): boolean {
+  return ctx.vocabulary.frequency(word) > 0 || ctx.vocabulary.forms(word, ctx.config.language, ctx.keepApart).length > 0;
+}
+
+export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguration, typed: readonly string[]): QueryPlan {
+  const ctx: Context = { vocabulary, config, keepApart: keepApartOf(config) };
+  const input = typed.slice(0, MAX_QUERY_WORDS);
+  let rewritten = false;
+  // Splits first: a word the catalog does not know but two of its words make ("teacup" → "tea cup").
+  const split: string[] = [];
+  for (let i = 0; i < input.length; i++) {
+    const word = input[i]!;
+    const last = i === input.length - 1;
+    const halves = known(ctx, word) || (last && vocabulary.hasCompletions(word)) ? undefined : splitOf(ctx, word);
+    if (halves === undefined) split.push(word);
+    else {
+      split.push(...halves);
+      rewritten = true;
+    }
+  }
+  const shown = [...split];
+  const planned: PlannedWord[] = split.map((word, i) => {
+    const last = i === split.length - 1;
+    const terms: PlannedTerm[] = [];
+    const seen = new Set<string>();
+    const add = (term: string, factor: number, typo: boolean): void => {
+      if (term === '' || seen.has(term)) return;
+      seen.add(term);
+      terms.push({ term, factor, typo });
+    };
+    const withForms = (term: string, factor: number, typo: boolean): void => {
+      add(term, factor, typo);
+      for (const form of vocabulary.forms(term, config.language, ctx.keepApart)) add(form, factor * OTHER_FORM, typo);
+    };
+    withForms(word, AS_TYPED, false);
+    // Synonyms of the word or of any of its forms ("mugs" → "cup", "cups").
+    const own = new Set(terms.map((t) => t.term));
+    for (const group of config.synonyms) {
+      const folded = group.map((s) => words(s).join(' '));
+      if (!folded.some((s) => own.has(s))) continue;
+      for (const other of folded) if (!own.has(other) && !other.includes(' ')) withForms(other, SYNONYM, false);
+    }
+    // A compound with a neighbour ("door mat" → "doormat"): the joined word answers both words.
+    for (const joined of [i > 0 ? split[i - 1]! + word : '', !last ? word + split[i + 1]! : '']) {
+      if (joined === '') continue;
+      const joinedLast = last || i + 1 === split.length - 1;
+      if (known(ctx, joined) || (joinedLast && joined.endsWith(split[split.length - 1]!) && vocabulary.hasCompletions(joined))) withForms(joined, COMPOUND, false);
+    }
+    // Typo corrections only for a word the catalog does not know (nor completes, while it is typed):
+    // "candle" must not also bring "handle".
+    if (!known(ctx, word) && !vocabulary.hasCompletions(word)) {
+      const corrections = vocabulary.corrections(word).sort((a, b) => vocabulary.frequency(b) - vocabulary.frequency(a) || (a < b ? -1 : 1));
+      for (const correction of corrections) withForms(correction, TYPO, true);
+      if (corrections.length > 0) {
+        shown[i] = corrections[0]!;
+        rewritten = true;
+      }
+    }
+    return { word, terms };
+  });
+  const before = input.join(' ');
+  const after = shown.join(' ');
+  return { words: planned, corrected: after !== before ? after : undefined, rewritten };
+}
+
+/** Two catalog words that make `word`, the most balanced split first; undefined when none does. */
+function splitOf(ctx: Context, word: string): [string, string] | undefined {
+  let best: [string, string] | undefined;
+  let bestScore = 0;
+  for (let at = 1; at < word.length; at++) {
+    const a = word.slice(0, at);
+    const b = word.slice(at);
+    if (!known(ctx, a) || !known(ctx, b)) continue;
+    // A one- or two-letter half only where a title writes the pair ("t light"), never "h art" for "hart".
+    if ((a.length <= 2 || b.length <= 2) && !ctx.vocabulary.hasShortPair(a, b)) continue;
+    const score = Math.min(a.length, b.length);
+    if (score > bestScore) {
+      best = [a, b];
+      bestScore = score;
+    }
+  }
+  return best;
+}
