@@ -19,6 +19,7 @@ import { validateConfig } from '../packages/server/src/config/load.js';
 import { createLogger } from '../packages/server/src/logger.js';
 import { SearchIndex } from '../packages/server/src/search/search-index.js';
 import type { SearchQuery } from '../packages/server/src/search/search-service.js';
+import { ADJECTIVES, COLOURS, EXTRAS, NOUNS, batchOf, pick, product, rng } from './relevance/generated-catalog.js';
 
 /**
  * A full collection on demand, so the index heap figure is steady under plain `npm run bench` (no
@@ -32,47 +33,6 @@ const BATCH = 5_000;
 const TENANT = 'bench';
 const ENV = 'prod';
 const TOKEN = 'bench-search';
-
-const ADJECTIVES = ['vintage', 'classic', 'modern', 'rustic', 'elegant', 'cosy', 'bright', 'sturdy', 'gentle', 'little', 'giant', 'soft', 'woven', 'painted', 'glass', 'wooden', 'ceramic', 'linen', 'cotton', 'leather'];
-const COLOURS = ['red', 'blue', 'green', 'white', 'black', 'pink', 'ivory', 'silver', 'golden', 'purple', 'orange', 'yellow', 'brown'];
-const NOUNS = ['heart', 'lantern', 'candle', 'holder', 'mug', 'teapot', 'cushion', 'blanket', 'basket', 'frame', 'mirror', 'clock', 'garland', 'bunting', 'doormat', 'notebook', 'pencil', 'umbrella', 'shopper', 'wallet', 'bottle', 'jar', 'bowl', 'plate', 'spoon', 'apron', 'towel', 'lamp', 'shade', 'vase', 'planter', 'sign', 'hook', 'drawer', 'knob', 'trinket', 'box', 'tin', 'bag', 'purse'];
-const EXTRAS = ['hanging', 'decoration', 'christmas', 'party', 'garden', 'kitchen', 'bathroom', 'travel', 'children', 'wedding', 'birthday', 'retro', 'spotty', 'stripy', 'floral', 'paisley', 'regency', 'edwardian', 'victorian', 'scandi'];
-const BRANDS = Array.from({ length: 200 }, (_, i) => `${ADJECTIVES[i % 20]!.replace(/^./, (c) => c.toUpperCase())} ${['Home', 'Studio', 'Works', 'Living', 'Goods', 'Crafts', 'Trading', 'House', 'Company', 'Originals'][i % 10]}`);
-const CATEGORIES = ['Home', 'Kitchen', 'Gifts', 'Christmas', 'Garden', 'Stationery', 'Bags', 'Lighting', 'Textiles', 'Party'];
-
-/** A small deterministic generator, so every run measures the same catalog and queries. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
-
-function product(n: number): Record<string, string | number> {
-  const r = rng(n + 1);
-  const title = `${pick(r, ADJECTIVES)} ${pick(r, COLOURS)} ${pick(r, EXTRAS)} ${pick(r, NOUNS)}`;
-  return {
-    title,
-    description: `A ${pick(r, ADJECTIVES)} ${pick(r, NOUNS)} for the ${pick(r, EXTRAS)} ${pick(r, NOUNS)}, made in ${pick(r, COLOURS)} ${pick(r, ADJECTIVES)} material.`,
-    brand: pick(r, BRANDS),
-    categories: `${pick(r, CATEGORIES)}, ${pick(r, CATEGORIES)}`,
-    color: pick(r, COLOURS),
-    price: 100 + Math.floor(r() * 5_000),
-    popularity: Math.floor(r() * 1_000),
-    in_stock: r() < 0.8 ? 1 : 0,
-  };
-}
-
-function batchOf(start: number, version: number): unknown[] {
-  return Array.from({ length: BATCH }, (_, i) => {
-    const n = start + i;
-    return n % 4 === 3
-      ? { id: `v${n}`, catalogVersion: version, type: 'variant', parentId: `p${n - 1}`, attributes: { title: `${pick(rng(n), ['small', 'medium', 'large'])} ${pick(rng(n + 7), COLOURS)}` } }
-      : { id: `p${n}`, catalogVersion: version, type: 'product', attributes: product(n) };
-  });
-}
 
 /** One edit (substitution, deletion or insertion) at a random place, as a shopper's typo. */
 function misspell(word: string, r: () => number): string {
@@ -140,7 +100,7 @@ const benchmark: Benchmark = async () => {
       nestedItemSchemas: [{ name: 'variant', attributes: [{ name: 'title', type: 'TEXT' }] }],
     });
     const { version } = await catalog.catalogs.create(TENANT, ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
-    for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, batchOf(start, version));
+    for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, batchOf(start, version, BATCH));
     const promoteStart = performance.now();
     await (await catalog.catalogs.promote(TENANT, ENV, version)).activation;
     const promoteMs = performance.now() - promoteStart;
