@@ -19,7 +19,12 @@ import { validateConfig } from '../packages/server/src/config/load.js';
 import { createLogger } from '../packages/server/src/logger.js';
 import { SearchIndex } from '../packages/server/src/search/search-index.js';
 import type { SearchQuery } from '../packages/server/src/search/search-service.js';
-import { ADJECTIVES, COLOURS, EXTRAS, NOUNS, batchOf, pick, product, rng } from './relevance/generated-catalog.js';
+import { startCompanion } from '../apps/companion/src/companion.js';
+import { DEMO_CONFIG } from '../apps/companion/src/options.js';
+import { judgeSet, type SetOutcome } from './relevance/judge.js';
+import { DEMO_QUERIES } from './relevance/demo-queries.js';
+import { GENERATED_QUERIES } from './relevance/generated-queries.js';
+import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, pick, product, rng } from './relevance/generated-catalog.js';
 
 /**
  * A full collection on demand, so the index heap figure is steady under plain `npm run bench` (no
@@ -91,14 +96,7 @@ const benchmark: Benchmark = async () => {
     const { url } = await server.listen(0);
     const catalog = server.deps.services.catalog;
     const search = server.deps.services.search;
-    const schema = await catalog.schemas.create(TENANT, ENV, {
-      name: 'product',
-      attributes: [
-        ...['title', 'description', 'brand', 'categories', 'color'].map((name) => ({ name, type: 'TEXT' })),
-        ...['price', 'popularity', 'in_stock'].map((name) => ({ name, type: 'INTEGER' })),
-      ],
-      nestedItemSchemas: [{ name: 'variant', attributes: [{ name: 'title', type: 'TEXT' }] }],
-    });
+    const schema = await catalog.schemas.create(TENANT, ENV, GENERATED_SCHEMA);
     const { version } = await catalog.catalogs.create(TENANT, ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
     for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, batchOf(start, version, BATCH));
     const promoteStart = performance.now();
@@ -163,6 +161,27 @@ const benchmark: Benchmark = async () => {
       if (found >= 0) hits++;
     }
 
+    // Our relevance set on this catalog (bench/relevance): first-page precision, judged on titles.
+    const relevance = await judgeSet(GENERATED_QUERIES, async (query) => search.search({ ...request(query), facets: [], filter: undefined }).items.map((hit) => String(hit.product?.title ?? '')));
+
+    // Bad input must still get a normal answer quickly: the slowest of a few runs of each.
+    const BAD_INPUT: Record<string, string> = {
+      '1,000 characters': 'vintage lantern '.repeat(63).slice(0, 1_000),
+      'only stop words': 'the and of for with a',
+      emoji: '🎄🎁❤️ 🕯️',
+      'mixed scripts': 'лампа 灯笼 lantern ランタン',
+      '200 one-letter words': Array.from({ length: 200 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(' '),
+    };
+    const badInput = Object.entries(BAD_INPUT).map(([label, query]) => {
+      let worst = 0;
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        search.search(request(query));
+        worst = Math.max(worst, performance.now() - started);
+      }
+      return { step: `bad input: ${label}, slowest of 5`, ms: round(worst, 2) };
+    });
+
     // Text similarity as recommendations call it, for random items.
     const similar = await measure(1_000, (i) => search.similarText(TENANT, ENV, `p${(i * 7919) % (TOTAL / 4) * 4}`, 10));
 
@@ -192,6 +211,8 @@ const benchmark: Benchmark = async () => {
       { step: 'in process, 1,000 queries with facets and a filter', medianMs: inProcess.medianMs, p99Ms: inProcess.p99Ms },
       { step: 'in process, a word in most items ("the")', medianMs: commonWord.medianMs, p99Ms: commonWord.p99Ms },
       { step: `one-typo queries found (${TYPOS})`, hitRate: round(hits / TYPOS, 3) },
+      { step: `relevance set, ${GENERATED_QUERIES.length} judged queries, mean first-page precision`, precision: relevance.mean, empty: relevance.empty.length },
+      ...badInput,
       { step: 'similarText, 10 similar items', medianMs: similar.medianMs, p99Ms: similar.p99Ms },
       { step: `PATCH 100 titles until searchable (found ${afterWrite})`, seconds: round(writeMs / 1000, 3) },
       { step: `HTTP POST /search, 1,000 rotating queries (result cache of ${cacheSize})`, requestsPerSecond: http.requestsPerSecond, p99Ms: http.p99Ms, non2xx: http.non2xx },
@@ -200,12 +221,31 @@ const benchmark: Benchmark = async () => {
       { step: 'HTTP bare Koa, same run', requestsPerSecond: baseline.requestsPerSecond, p99Ms: baseline.p99Ms },
       { step: 'heap used at the end', mb: heapUsedMb() },
     ];
-    return { name: 'search (100,000 generated items)', rows };
+    const demo = await demoRelevance();
+    rows.push({ step: `relevance on the demo catalog, ${DEMO_QUERIES.length} judged queries, mean first-page precision`, precision: demo.mean, empty: demo.empty.length });
+    const notes = [`demo catalog precision by kind: ${JSON.stringify(demo.byKind)}`, `generated catalog precision by kind: ${JSON.stringify(relevance.byKind)}`];
+    return { name: 'search (100,000 generated items)', rows, notes };
   } finally {
     await bare.close();
     await server.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 };
+
+/** The demo catalog's relevance set, through the companion's real server with the demo configuration. */
+async function demoRelevance(): Promise<SetOutcome> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'discovery-bench-relevance-'));
+  const companion = await startCompanion({ configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, demoActivities: false, logLevel: 'silent', sdkDir: dataDir }, createLogger('silent'));
+  try {
+    return await judgeSet(DEMO_QUERIES, async (query) => {
+      const res = await fetch(`${companion.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: JSON.stringify({ token: 'demo-search-token', query, options: { limit: 10 } }) });
+      const body = (await res.json()) as { items: { product?: { title?: string } }[] };
+      return body.items.map((item) => String(item.product?.title ?? ''));
+    });
+  } finally {
+    await companion.server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
 
 export default benchmark;

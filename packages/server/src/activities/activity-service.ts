@@ -216,11 +216,12 @@ export class ActivityService {
   }
 
   /** Autocomplete's candidates: earlier queries starting with `prefix`, most viewed within the window first. */
-  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number; accept?: (candidate: QuerySuggestion) => boolean } = {}): QuerySuggestion[] {
+  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number; minShoppers?: number; accept?: (candidate: QuerySuggestion) => boolean } = {}): QuerySuggestion[] {
     return this.tenant(tenantId).searches.suggest(prefix, {
       now: this.deps.clock.now(),
       sinceDays: options.sinceDays ?? 7,
       limit: options.limit ?? 10,
+      minShoppers: options.minShoppers,
       accept: options.accept,
     });
   }

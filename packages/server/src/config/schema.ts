@@ -123,7 +123,7 @@ const searchTokenSchema = z
     /** Days of query history behind autocomplete. */
     autocompleteWindowDays: z.number().positive().max(365).default(7),
     /** Distinct shoppers whose results-page views a query needs before autocomplete offers it. */
-    autocompleteMinShoppers: z.number().int().min(1).max(1_000).default(2),
+    autocompleteMinShoppers: z.number().int().min(1).max(32).default(2),
   })
   .superRefine((token, ctx) => {
     const ids = token.configurations.map((c) => c.id);

@@ -221,14 +221,16 @@ export class SearchService {
   }
 
   /**
-   * Whether every word of `query` is a whole word of the active catalog. A search box asks for instant
-   * results while the shopper types ("han", "hang"), and each of those is a recorded search; a query
-   * ending in half a word is never worth suggesting unless shoppers opened its results page.
+   * "heart in Home Décor": the most frequent values of the configuration's first value facet among
+   * `query`'s results (before paging), for autocomplete's category suggestions.
    */
-  wholeWords(tenantId: string, environmentId: string, query: string): boolean {
-    const active = this.indexes.get(key(tenantId, environmentId));
-    const queryText = queryWords(query);
-    return active !== undefined && queryText.length > 0 && queryText.every((word) => active.index.vocabulary.frequency(word) > 0);
+  categorySuggestions(request: { tenantId: string; environmentId: string; configuration: SearchConfiguration; query: string; limit: number }): { facetId: string; attribute: string; value: string; count: number }[] {
+    const facet = request.configuration.facets.find((f) => f.type !== 'range');
+    if (facet === undefined) return [];
+    const result = this.search({ ...request, offset: 0, limit: 0, sortBy: [], facets: [], filter: undefined, disabled: new Set(['item', 'redirect']) });
+    if (result.relaxed || result.count === 0) return [];
+    const counted = result.facets.find((f) => f.id === facet.id);
+    return (counted?.values ?? []).slice(0, request.limit).map((v) => ({ facetId: facet.id, attribute: facet.attribute, value: v.value, count: v.count }));
   }
 
   search(request: SearchQuery): SearchResult {

@@ -15,6 +15,8 @@ import { parseInput } from '../../http/validate.js';
 import { highlightProduct } from '../../search/highlight.js';
 import { offensiveCheck } from '../../search/offensive-terms.js';
 import { hitJson } from '../../search/search-service.js';
+import { normalizeQuery } from '../../activities/search-queries.js';
+import type { AutocompleteSuggestion } from '@discovery-kit/protocol';
 
 const MAX_LIMIT = 1000;
 const MAX_OFFSET = 10_000;
@@ -58,8 +60,11 @@ const autocompleteSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000),
   configurationId: z.string().optional(),
-  options: z.object({ numberOfSuggestions: z.number().int().min(1).max(20).default(10) }).default({ numberOfSuggestions: 10 }),
+  options: z.object({ numberOfSuggestions: z.number().int().min(1).max(20).default(10), categories: z.boolean().default(false) }).default({ numberOfSuggestions: 10, categories: false }),
 });
+
+/** Category suggestions answered at most, after the first query suggestion. */
+const CATEGORY_SUGGESTIONS = 3;
 
 function configurationOf(token: SearchTokenConfig, id: string | undefined): SearchConfiguration {
   const wanted = id ?? token.defaultConfigurationId ?? token.configurations[0]!.id;
@@ -172,19 +177,26 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const suggestions = activities.suggestQueries(ref.tenant.id, input.query, {
       sinceDays: ref.token.autocompleteWindowDays,
       limit: input.options.numberOfSuggestions,
+      minShoppers: ref.token.autocompleteMinShoppers,
       accept: (candidate) => {
         if (offensive(candidate.query)) return false;
-        // Searched but never opened as a results page: only whole words (not the prefixes a search box sends while typing).
-        if (candidate.count === 0 && !search.wholeWords(ref.tenant.id, ref.environment.id, candidate.query)) return false;
         // A query only seen as a page view since the last restart: ask the live index (a bounded number of times).
         const spelling = candidate.spelling ?? (probes++ < MAX_PROBES ? search.spelling(ref.tenant.id, ref.environment.id, configuration, candidate.query) : 'none');
         // "hanging hart" found items only through typo correction: its correctly spelt form is the one to offer.
         return spelling === 'typed';
       },
     });
+    // Suggestions start with the typed text as normalised (case, spaces): that part is what matched.
+    const typed = normalizeQuery(input.query).length;
+    const answered: AutocompleteSuggestion[] = suggestions.map((s) => ({ suggestion: s.query, ...(typed > 0 ? { highlights: [[0, Math.min(typed, s.query.length)] as [number, number]] } : {}) }));
+    if (input.options.categories) {
+      const head = suggestions[0]?.query ?? normalizeQuery(input.query);
+      const categories = head === '' ? [] : search.categorySuggestions({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, query: head, limit: CATEGORY_SUGGESTIONS });
+      answered.splice(Math.min(1, answered.length), 0, ...categories.map((c) => ({ suggestion: head, highlights: [[0, Math.min(typed, head.length)] as [number, number]], category: c })));
+    }
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
-      suggestions: suggestions.map((s) => ({ suggestion: s.query })),
+      suggestions: answered,
       metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: randomUUID(), configurationId: configuration.id },
     };
   });
