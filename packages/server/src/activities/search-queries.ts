@@ -83,7 +83,8 @@ export class SearchQueries {
   }
 
   /** Searches of a query per hour, restored from the persisted analytics after a restart (searches are not logged). */
-  restoreSearches(query: string, hour: number, count: number): void {
+  restoreSearches(query: string, at: number, count: number): void {
+    const hour = Math.floor(at / HOUR_MS);
     const stats = this.stats(query);
     if (stats !== undefined) stats.searches.set(hour, Math.max(stats.searches.get(hour) ?? 0, count));
   }

@@ -31,6 +31,19 @@ export function stemmerOf(language: Language): (word: string) => string {
   return STEMMERS[language];
 }
 
+/**
+ * Words that say nothing about a product, left out of a query that has other words ("cup of tea"):
+ * in nearly every description, each would cost a pass over the whole catalog and drop nothing. Only
+ * English has a list so far; other languages keep every word.
+ */
+const STOP_WORDS: Partial<Record<Language, ReadonlySet<string>>> = {
+  english: new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'into', 'is', 'it', 'its', 'of', 'on', 'or', 'our', 'that', 'the', 'their', 'this', 'to', 'was', 'with', 'you', 'your']),
+};
+
+export function isStopWord(language: Language, word: string): boolean {
+  return STOP_WORDS[language]?.has(word) ?? false;
+}
+
 /** Words shorter than this are never stemmed: "bag"/"bags" fold, but two-letter words are mostly codes and sizes. */
 const MIN_STEMMED = 3;
 

@@ -9,6 +9,7 @@
  */
 import type { SearchConfiguration } from '../config/schema.js';
 import { words } from './analyzer.js';
+import { isStopWord } from './language.js';
 import type { TypoVocabulary } from './typo-vocabulary.js';
 
 /** Words of a query beyond this are ignored: 200 one-letter words must still answer in milliseconds. */
@@ -62,9 +63,34 @@ function known(ctx: Context, word: string): boolean {
   return ctx.vocabulary.frequency(word) > 0 || ctx.vocabulary.forms(word, ctx.config.language, ctx.keepApart).length > 0;
 }
 
+/** One-letter words kept in a query: "t light" needs its "t", two hundred of them are noise that costs a pass each. */
+const MAX_ONE_LETTER_WORDS = 2;
+
+/**
+ * The words worth running: stop words only when nothing else was typed (then the rarest one alone),
+ * at most two one-letter words, at most MAX_QUERY_WORDS in all. The last word is kept as typed, since
+ * it may be the start of a longer word ("a" becoming "apron").
+ */
+function wordsToRun(vocabulary: TypoVocabulary, config: SearchConfiguration, typed: readonly string[]): string[] {
+  const last = typed.length - 1;
+  const meaningful = typed.filter((word, i) => i === last ? word.length > 1 || !isStopWord(config.language, word) : !isStopWord(config.language, word));
+  let kept: string[];
+  if (meaningful.length > 0) kept = meaningful;
+  else {
+    // The rarest word the catalog has: one pass over its items instead of one per word.
+    const present = typed.filter((word) => vocabulary.frequency(word) > 0);
+    let rarest = present[0] ?? typed[0]!;
+    for (const word of present) if (vocabulary.frequency(word) < vocabulary.frequency(rarest)) rarest = word;
+    kept = [rarest];
+  }
+  let oneLetter = 0;
+  kept = kept.filter((word) => word.length > 1 || ++oneLetter <= MAX_ONE_LETTER_WORDS);
+  return kept.slice(0, MAX_QUERY_WORDS);
+}
+
 export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguration, typed: readonly string[]): QueryPlan {
   const ctx: Context = { vocabulary, config, keepApart: keepApartOf(config) };
-  const input = typed.slice(0, MAX_QUERY_WORDS);
+  const input = typed.length === 0 ? [] : wordsToRun(vocabulary, config, typed);
   let rewritten = false;
   // Splits first: a word the catalog does not know but two of its words make ("teacup" → "tea cup").
   const split: string[] = [];
@@ -118,6 +144,7 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
     }
     return { word, terms };
   });
+  // Words left out (stop words, noise) are not a correction: compare with what was run.
   const before = input.join(' ');
   const after = shown.join(' ');
   return { words: planned, corrected: after !== before ? after : undefined, rewritten };

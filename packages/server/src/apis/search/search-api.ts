@@ -96,7 +96,11 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       filter: input.options.filter,
       disabled,
     });
-    if (input.query.trim() !== '') activities.recordSearch(ref.tenant.id, input.query, result.matched, result.spelling);
+    const id = randomUUID();
+    if (input.query.trim() !== '') {
+      activities.recordSearch(ref.tenant.id, input.query, result.matched, result.spelling);
+      deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id, query: normalizeQuery(input.query), count: result.matched, corrected: result.corrected, relaxed: result.relaxed });
+    }
     const { token, ...rest } = raw as Record<string, unknown>;
     const url = `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`;
     ctx.set('Cache-Control', 'no-store');
@@ -109,7 +113,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       offset: input.options.offset,
       limit: input.options.limit,
       facets: result.facets,
-      id: randomUUID(),
+      id,
       configurationId: configuration.id,
       defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
       ...(result.corrected === undefined ? {} : { correctedQuery: result.corrected }),
