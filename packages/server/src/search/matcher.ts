@@ -45,6 +45,8 @@ interface Alternative {
   allWhole: boolean;
   fields: { weight: number; slots: Slots; title: boolean }[];
   size: number;
+  /** Only documents holding the whole word match (see PlannedTerm.prefix); `whole` then lists them. */
+  wholeOnly: boolean;
 }
 
 /** Per-index scratch arrays, one entry per slot, reused by every query (queries run one at a time). */
@@ -115,13 +117,15 @@ export function queryWords(query: string): string[] {
 function alternatives(index: SearchIndex, weights: { field: number; weight: number }[], word: PlannedWord): Alternative[] {
   const out: Alternative[] = [];
   const titleField = index.fields.indexOf('title');
-  for (const { term, factor, typo } of word.terms) {
+  for (const { term, factor, typo, prefix } of word.terms) {
+    const isWord = index.vocabulary.frequency(term) > 0;
+    // A whole-word-only term the catalog does not hold as a word matches nothing.
+    if (!prefix && !isWord) continue;
     const fields = weights.map(({ field, weight }) => ({ weight, slots: index.fieldSlots(field, term), title: field === titleField }));
     const size = fields.reduce((n, f) => n + slotsSize(f.slots), 0);
     if (size === 0) continue;
-    const isWord = index.vocabulary.frequency(term) > 0;
     const mixed = isWord && index.vocabulary.hasCompletions(term);
-    out.push({ factor, typo, whole: mixed ? index.wordSlots(term) : [], allWhole: isWord, fields, size });
+    out.push({ factor, typo, whole: mixed ? index.wordSlots(term) : [], allWhole: isWord, fields, size, wholeOnly: !prefix && mixed });
   }
   return out;
 }
@@ -168,7 +172,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
           if (list === undefined) continue;
           const base = weight * alt.factor * (1 - POSITION_STEP * position);
           const inTitle = title && perWord.length > 1;
-          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle }, spare, touched);
+          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, wholeOnly: alt.wholeOnly, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle }, spare, touched);
         }
       }
     }
@@ -246,6 +250,8 @@ interface Pass {
   whole: number;
   /** Some documents carry the `whole` mark; otherwise every one scores `base * completion` without reading marks. */
   marked: boolean;
+  /** Documents without the `whole` mark do not match at all (a completion of a form, synonym or correction). */
+  wholeOnly: boolean;
   generation: number;
   /** The previous word's generation: only documents it left alive may match (-1 for the first word). */
   alive: number;
@@ -265,7 +271,7 @@ interface Pass {
  */
 function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList: Int32Array, touched: number): number {
   const { stamp, mark, best, typo, total, titleStamp, titleWords } = s;
-  const { base, completion, whole, marked, generation, alive, second, typo: isTypo, inTitle } = pass;
+  const { base, completion, whole, marked, wholeOnly, generation, alive, second, typo: isTypo, inTitle } = pass;
   const partial = base * completion;
   if (alive === -1 && !marked && !inTitle && !pass.typos) {
     // A query without typo corrections: no typo flags to keep (matchQuery does not read them).
@@ -298,6 +304,7 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
   if (alive === -1) {
     for (let i = 0; i < list.length; i++) {
       const doc = list[i]!;
+      if (wholeOnly && mark[doc] !== whole) continue;
       const score = mark[doc] === whole ? base : partial;
       if (inTitle) titleStamp[doc] = generation;
       if (stamp[doc] !== generation) {
@@ -315,6 +322,7 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
   // A later word: most of a common word's documents were dropped by rarer words, so test that first.
   for (let i = 0; i < list.length; i++) {
     const doc = list[i]!;
+    if (wholeOnly && mark[doc] !== whole) continue;
     const seen = stamp[doc]!;
     if (seen === alive) {
       // The first word's documents start their total and title count here, when the second word reaches them.

@@ -28,6 +28,12 @@ export interface PlannedTerm {
   term: string;
   factor: number;
   typo: boolean;
+  /**
+   * Whether catalog words merely starting with the term match too (as a completion): the typed word
+   * does ("lant" finds "lantern"); another form, synonym or correction must be a whole word, or "organs"
+   * would find "organic" through "organ".
+   */
+  prefix: boolean;
 }
 
 export interface PlannedWord {
@@ -109,16 +115,16 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
     const last = i === split.length - 1;
     const terms: PlannedTerm[] = [];
     const seen = new Set<string>();
-    const add = (term: string, factor: number, typo: boolean): void => {
+    const add = (term: string, factor: number, typo: boolean, prefix: boolean): void => {
       if (term === '' || seen.has(term)) return;
       seen.add(term);
-      terms.push({ term, factor, typo });
+      terms.push({ term, factor, typo, prefix });
     };
-    const withForms = (term: string, factor: number, typo: boolean): void => {
-      add(term, factor, typo);
-      for (const form of vocabulary.forms(term, config.language, ctx.keepApart)) add(form, factor * OTHER_FORM, typo);
+    const withForms = (term: string, factor: number, typo: boolean, prefix = false): void => {
+      add(term, factor, typo, prefix);
+      for (const form of vocabulary.forms(term, config.language, ctx.keepApart)) add(form, factor * OTHER_FORM, typo, false);
     };
-    withForms(word, AS_TYPED, false);
+    withForms(word, AS_TYPED, false, true);
     // Synonyms of the word or of any of its forms ("mugs" → "cup", "cups").
     const own = new Set(terms.map((t) => t.term));
     for (const group of config.synonyms) {
@@ -130,7 +136,9 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
     for (const joined of [i > 0 ? split[i - 1]! + word : '', !last ? word + split[i + 1]! : '']) {
       if (joined === '') continue;
       const joinedLast = last || i + 1 === split.length - 1;
-      if (known(ctx, joined) || (joinedLast && joined.endsWith(split[split.length - 1]!) && vocabulary.hasCompletions(joined))) withForms(joined, COMPOUND, false);
+      if (known(ctx, joined)) withForms(joined, COMPOUND, false);
+      // "door ma": the joined word is still being typed.
+      else if (joinedLast && joined.endsWith(split[split.length - 1]!) && vocabulary.hasCompletions(joined)) withForms(joined, COMPOUND, false, true);
     }
     // Typo corrections only for a word the catalog does not know (nor completes, while it is typed):
     // "candle" must not also bring "handle".

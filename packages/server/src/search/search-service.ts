@@ -128,9 +128,18 @@ export class SearchService {
     return [...fields];
   }
 
+  /** Languages the environment's search configurations use. */
+  private languages(tenantId: string, environmentId: string): Set<SearchConfiguration['language']> {
+    const environment = this.deps.registry.findTenant(tenantId)?.environments.find((e) => e.id === environmentId);
+    const out = new Set<SearchConfiguration['language']>();
+    for (const token of environment?.searchTokens ?? []) for (const c of token.configurations) out.add(c.language);
+    return out;
+  }
+
   private build(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): void {
     const started = performance.now();
     const index = new SearchIndex(items, this.searchedFields(tenantId, environmentId));
+    for (const language of this.languages(tenantId, environmentId)) index.vocabulary.prepareForms(language);
     this.indexes.set(key(tenantId, environmentId), { version, index, cache: new ResultCache(this.resultCacheSize) });
     this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
   }

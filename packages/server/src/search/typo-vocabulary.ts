@@ -76,6 +76,11 @@ export class TypoVocabulary {
     return out;
   }
 
+  /** Groups the vocabulary by stem for `language` now, at index build, rather than at the first query. */
+  prepareForms(language: Language): void {
+    this.stemGroups(language);
+  }
+
   private stemGroups(language: Language): Map<string, Set<string>> {
     let groups = this.stems.get(language);
     if (groups === undefined) {
