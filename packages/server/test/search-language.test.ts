@@ -108,6 +108,21 @@ describe('compounds and corrections', () => {
     assert.equal('relaxed' in plain.metadata, false);
   });
 
+  it('corrects an inflected typo and a finished word that only begins a catalog word', async () => {
+    const plural = await search('baekers');
+    assert.deepEqual(ids(plural), ['b1'], 'a swap in a plural of a word the catalog only has in the singular');
+    assert.equal(plural.metadata.correctedQuery, 'beaker');
+    // "enam" begins "enamel", and is finished (a word follows): "candle" is not near it, but "candel" is near "candle".
+    assert.deepEqual(ids(await search('candel dinner')), ['c2']);
+  });
+
+  it('serves the longest start of a word the catalog has when nothing else matches, flagged', async () => {
+    const body = await search('lanternzzz');
+    assert.deepEqual(ids(body), ['r1']);
+    assert.equal(body.metadata.relaxed, true);
+    assert.deepEqual(ids(await search('qqqqq')), []);
+  });
+
   it('serves a looser match, flagged, when no item has every word', async () => {
     const body = await search('enamel blorft');
     assert.deepEqual(ids(body), ['m1']);

@@ -61,6 +61,16 @@ export function sameLemma(language: Language, a: string, b: string): boolean {
   return false;
 }
 
+/**
+ * Forms `word` may be an inflection of, itself excluded: typo correction tries them when the word
+ * itself is not one edit from a catalog word ("cushoins" → "cushoin" → "cushion").
+ */
+export function inflectionBases(language: Language, word: string): string[] {
+  if (language === 'english') return [...englishBases(word)].filter((base) => base !== word);
+  const stem = stemKey(language, word);
+  return stem === '' || stem === word ? [] : [stem];
+}
+
 /** The forms an English word may be an inflection of, itself included. */
 function englishBases(word: string): Set<string> {
   const out = new Set([word]);

@@ -9,7 +9,7 @@
  */
 import type { SearchConfiguration } from '../config/schema.js';
 import { words } from './analyzer.js';
-import { isStopWord } from './language.js';
+import { inflectionBases, isStopWord } from './language.js';
 import type { TypoVocabulary } from './typo-vocabulary.js';
 
 /** Words of a query beyond this are ignored: 200 one-letter words must still answer in milliseconds. */
@@ -23,6 +23,10 @@ export const COMPOUND = 1;
 /** A synonym answers the word less surely than its own forms: "tea cup" finds teacups before tea mugs. */
 export const SYNONYM = 0.8;
 export const TYPO = 0.5;
+/** A correction of a finished word that also begins longer catalog words: above such a completion (0.56). */
+export const TYPO_OVER_COMPLETION = 0.6;
+/** A word that begins catalog words is corrected only from this length on. */
+const SAFE_FINISHED_TYPO = 5;
 
 export interface PlannedTerm {
   term: string;
@@ -140,12 +144,15 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
       // "door ma": the joined word is still being typed.
       else if (joinedLast && joined.endsWith(split[split.length - 1]!) && vocabulary.hasCompletions(joined)) withForms(joined, COMPOUND, false, true);
     }
-    // Typo corrections only for a word the catalog does not know (nor completes, while it is typed):
-    // "candle" must not also bring "handle".
-    if (!known(ctx, word) && !vocabulary.hasCompletions(word)) {
-      const corrections = vocabulary.corrections(word).sort((a, b) => vocabulary.frequency(b) - vocabulary.frequency(a) || (a < b ? -1 : 1));
-      for (const correction of corrections) withForms(correction, TYPO, true);
-      if (corrections.length > 0) {
+    // Typo corrections only for a word the catalog does not know: "candle" must not also bring "handle".
+    // A word that only begins catalog words may be being typed: from five letters on its corrections
+    // come too, below its completions, or above them once the shopper went on to the next word
+    // ("candel holders" is more likely candle holders than a candelabra, which still comes, lower).
+    const completes = vocabulary.hasCompletions(word);
+    if (!known(ctx, word) && (!completes || word.length >= SAFE_FINISHED_TYPO)) {
+      const corrections = correctionsOf(ctx, word);
+      for (const correction of corrections) withForms(correction, completes && !last ? TYPO_OVER_COMPLETION : TYPO, true);
+      if (corrections.length > 0 && !completes) {
         shown[i] = corrections[0]!;
         rewritten = true;
       }
@@ -156,6 +163,14 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
   const before = input.join(' ');
   const after = shown.join(' ');
   return { words: planned, corrected: after !== before ? after : undefined, rewritten };
+}
+
+/** Catalog words one edit from `word`, or from a form it may be an inflection of ("cushoins"), the commonest first. */
+function correctionsOf(ctx: Context, word: string): string[] {
+  const { vocabulary } = ctx;
+  let found = vocabulary.corrections(word);
+  if (found.length === 0) found = [...new Set(inflectionBases(ctx.config.language, word).flatMap((base) => vocabulary.corrections(base)))];
+  return found.sort((a, b) => vocabulary.frequency(b) - vocabulary.frequency(a) || (a < b ? -1 : 1));
 }
 
 /** Two catalog words that make `word`, the most balanced split first; undefined when none does. */

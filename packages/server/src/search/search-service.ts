@@ -17,7 +17,7 @@ import { countFacets, type FacetResult } from './facets.js';
 import { compileBatchFilter, parseFilter, type FilterNode } from './filter.js';
 import type { HighlightTerms } from './highlight.js';
 import { allDocuments, matchQuery, queryWords, similarDocuments, wordReach, type Matches } from './matcher.js';
-import { planQuery, type PlannedWord, type QueryPlan } from './query-plan.js';
+import { planQuery, TYPO, type PlannedWord, type QueryPlan } from './query-plan.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
 import { ResultCache } from './result-cache.js';
 import { SearchIndex, type SearchDoc, type SortKey } from './search-index.js';
@@ -394,35 +394,62 @@ interface MatchRun {
 /**
  * Matches every word when some item has them all; otherwise serves a looser match rather than nothing:
  * words matching no item are left out, then (three to six words) the one word whose absence finds the
- * most, then the rarest word alone (of two words, the more specific one is what the shopper is after).
+ * most, then the rarest word alone (of two words, the more specific one is what the shopper is after);
+ * when no word matches at all, the longest start of each word the catalog has.
  */
 function relaxedMatch(index: SearchIndex, config: SearchConfiguration, queryText: string[]): MatchRun {
   const plan = planQuery(index.vocabulary, config, queryText);
   const full = matchQuery(index, config, plan.words);
-  if (full.docs.length > 0 || plan.words.length < 2) return { plan, words: plan.words, matches: full, relaxed: false };
-  const reach = plan.words.map((word) => wordReach(index, config, word));
-  const found = plan.words.filter((_, i) => reach[i]! > 0);
-  if (found.length === 0) return { plan, words: plan.words, matches: full, relaxed: false };
-  if (found.length < plan.words.length) {
-    const matches = matchQuery(index, config, found);
-    if (matches.docs.length > 0) return { plan, words: found, matches, relaxed: true };
-  }
-  if (found.length >= 3 && found.length <= RELAX_ONE_BY_ONE) {
-    let bestWords: PlannedWord[] | undefined;
-    let bestCount = 0;
-    for (let leave = 0; leave < found.length; leave++) {
-      const rest = found.filter((_, i) => i !== leave);
-      const count = matchQuery(index, config, rest).docs.length;
-      if (count > bestCount) {
-        bestCount = count;
-        bestWords = rest;
-      }
+  if (full.docs.length > 0) return { plan, words: plan.words, matches: full, relaxed: false };
+  const found = plan.words.filter((word) => wordReach(index, config, word) > 0);
+  if (plan.words.length >= 2 && found.length > 0) {
+    if (found.length < plan.words.length) {
+      const matches = matchQuery(index, config, found);
+      if (matches.docs.length > 0) return { plan, words: found, matches, relaxed: true };
     }
-    if (bestWords !== undefined) return { plan, words: bestWords, matches: matchQuery(index, config, bestWords), relaxed: true };
+    if (found.length >= 3 && found.length <= RELAX_ONE_BY_ONE) {
+      let bestWords: PlannedWord[] | undefined;
+      let bestCount = 0;
+      for (let leave = 0; leave < found.length; leave++) {
+        const rest = found.filter((_, i) => i !== leave);
+        const count = matchQuery(index, config, rest).docs.length;
+        if (count > bestCount) {
+          bestCount = count;
+          bestWords = rest;
+        }
+      }
+      if (bestWords !== undefined) return { plan, words: bestWords, matches: matchQuery(index, config, bestWords), relaxed: true };
+    }
+    let rarest = found[0]!;
+    for (const word of found) if (wordReach(index, config, word) < wordReach(index, config, rarest)) rarest = word;
+    return { plan, words: [rarest], matches: matchQuery(index, config, [rarest]), relaxed: true };
   }
-  let rarest = found[0]!;
-  for (const word of found) if (wordReach(index, config, word) < wordReach(index, config, rarest)) rarest = word;
-  return { plan, words: [rarest], matches: matchQuery(index, config, [rarest]), relaxed: true };
+  // No word matched anything, not even corrected ("cushoinz"): the longest start of each that the
+  // catalog has ("cush") rather than nothing.
+  const starts = plan.words.flatMap((word): PlannedWord[] => {
+    const start = knownStart(index, word.word);
+    return start === undefined ? [] : [{ word: start, terms: [{ term: start, factor: TYPO, typo: true, prefix: true }] }];
+  });
+  const tries = starts.length > 1 ? [starts, ...starts.map((start) => [start])] : [starts];
+  for (const words of tries) {
+    if (words.length === 0) continue;
+    const matches = matchQuery(index, config, words);
+    if (matches.docs.length > 0) return { plan, words, matches, relaxed: true };
+  }
+  // Nothing at all: `full` is an empty view, which later queries' scratch writes cannot change.
+  return { plan, words: plan.words, matches: full, relaxed: false };
+}
+
+/** Shortest start of a word worth serving alone: two letters match half a catalog. */
+const MIN_START = 3;
+
+/** The longest proper start of `word` (MIN_START letters or more) that some catalog word begins with. */
+function knownStart(index: SearchIndex, word: string): string | undefined {
+  for (let length = word.length - 1; length >= MIN_START; length--) {
+    const start = word.slice(0, length);
+    if (index.vocabulary.hasCompletions(start) || index.vocabulary.frequency(start) > 0) return start;
+  }
+  return undefined;
 }
 
 function highlightTermsOf(words: readonly PlannedWord[], queryText: readonly string[]): HighlightTerms {
