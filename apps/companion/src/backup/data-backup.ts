@@ -8,8 +8,9 @@
  * A manifest lists every file with its size and SHA-256; restore checks it before writing anything.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { copyFile, mkdir, readFile, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import { dirname, join, relative, sep } from 'node:path';
 
 export const MANIFEST = 'manifest.json';
@@ -38,18 +39,25 @@ async function listFiles(root: string, dir = root): Promise<string[]> {
 
 const isLogSegment = (path: string) => path.startsWith('activities/') && path.endsWith('.jsonl');
 
-/** Copies an append-only segment up to its last complete line. */
+/**
+ * Copies an append-only segment up to its last complete line, streaming (a segment may be tens of
+ * megabytes): the bytes present when the copy starts, then the copy is cut after the last newline.
+ */
 async function copyLogPrefix(source: string, target: string): Promise<void> {
-  const handle = await open(source, 'r');
-  try {
-    const { size } = await handle.stat();
-    const buffer = Buffer.alloc(size);
-    const { bytesRead } = await handle.read(buffer, 0, size, 0);
-    const end = buffer.lastIndexOf(0x0a, bytesRead - 1) + 1;
-    await writeFile(target, buffer.subarray(0, end));
-  } finally {
-    await handle.close();
-  }
+  const { size } = await stat(source);
+  let position = 0;
+  let lastLineEnd = 0;
+  if (size > 0) {
+    const reader = createReadStream(source, { start: 0, end: size - 1 });
+    reader.on('data', (chunk) => {
+      const buffer = chunk as Buffer;
+      const newline = buffer.lastIndexOf(0x0a);
+      if (newline !== -1) lastLineEnd = position + newline + 1;
+      position += buffer.length;
+    });
+    await pipeline(reader, createWriteStream(target));
+  } else await writeFile(target, '');
+  await truncate(target, lastLineEnd);
 }
 
 async function fingerprint(path: string): Promise<string> {
@@ -58,7 +66,9 @@ async function fingerprint(path: string): Promise<string> {
 }
 
 async function sha256(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 export interface BackupResult {
