@@ -9,6 +9,7 @@
  * one file holding every shopper (which grew the cost of each new profile with the number of profiles).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { DomainError } from '../domain-error.js';
 import type { DocumentStore, StoredDocument } from '../store/document-store.js';
 
 export interface DatasourceRef {
@@ -50,6 +51,14 @@ interface ProfileShard {
 interface IndexShard {
   index: Record<string, string>;
 }
+
+/**
+ * Bytes of JSON a profile's `infos` (and, apart, its `segments`) may hold once merged: identify is
+ * public, and every byte stays in memory and in the profile's shard file.
+ */
+export const PROFILE_DETAILS_BYTES = 16 * 1024;
+/** Datasource ids one profile keeps; each is also an index entry. */
+export const PROFILE_DATASOURCES = 20;
 
 /** Documents per kind and tenant; a shard holds about 1/128 of the tenant's shoppers. */
 export const PROFILE_SHARDS = 128;
@@ -127,12 +136,15 @@ export class ProfileDirectory {
     return this.indexShards[shardOf(key)]!;
   }
 
+  // Own keys only: ids come from the public, and "constructor" must not find Object's.
   private stored(id: string): Profile | undefined {
-    return this.profileShard(id).data.profiles[id];
+    const profiles = this.profileShard(id).data.profiles;
+    return Object.hasOwn(profiles, id) ? profiles[id] : undefined;
   }
 
   private indexed(key: string): string | undefined {
-    return this.indexShard(key).data.index[key];
+    const index = this.indexShard(key).data.index;
+    return Object.hasOwn(index, key) ? index[key] : undefined;
   }
 
   /** Writes `doc` soon; one write covers every change made before it starts. */
@@ -173,6 +185,7 @@ export class ProfileDirectory {
   async resolve(claims: IdentityClaims, now: number): Promise<ResolvedProfile> {
     const quick = this.unchanged(claims);
     if (quick !== undefined) return { profile: quick, created: false, merged: [] };
+    this.checkDetails(claims);
     // The change is made in memory at once (so the next request sees it), then the shards it touched are written.
     const touched = new Set<StoredDocument<object>>();
     const resolved = this.link(claims, now, touched);
@@ -196,6 +209,19 @@ export class ProfileDirectory {
     }
     if (found.size !== 1) return undefined;
     return this.get([...found][0]!);
+  }
+
+  /** Refuses, before anything changes, details that would pass the size bound on the profile they reach. */
+  private checkDetails(claims: IdentityClaims): void {
+    const existing = this.find(claims);
+    for (const field of ['infos', 'segments'] as const) {
+      const added = claims[field];
+      if (added === undefined) continue;
+      const bytes = Buffer.byteLength(JSON.stringify({ ...existing?.[field], ...added }));
+      if (bytes > PROFILE_DETAILS_BYTES) throw new DomainError('invalid', `The profile's ${field} would hold ${bytes} bytes of JSON; the limit is ${PROFILE_DETAILS_BYTES}.`, field);
+    }
+    const datasources = new Set([...(existing?.datasources ?? []), ...(claims.datasources ?? [])].map((d) => `${d.id}\u0000${d.original_id}`));
+    if (datasources.size > PROFILE_DATASOURCES) throw new DomainError('invalid', `A profile keeps at most ${PROFILE_DATASOURCES} datasource ids.`, 'datasources');
   }
 
   private link(claims: IdentityClaims, now: number, touched: Set<StoredDocument<object>>): ResolvedProfile {

@@ -14,7 +14,7 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   const router = new Router();
   const catalog = deps.services.catalog;
   const auth = deps.services.auth;
-  const body = jsonBody({ limit: deps.config.limits.bodyBytes });
+  const body = jsonBody({ limit: deps.config.limits.bodyBytes, shape: { maxArrayLength: 100_000 } });
   const guard = requireBearer(auth, { realm: 'master' });
   // The path names a tenant: it must be the token's, or the caller learns nothing about another tenant's contexts.
   const tenantPathGuard = requireBearer(auth, { realm: 'master', requestedTenant: (ctx) => ctx.params.tenantId });

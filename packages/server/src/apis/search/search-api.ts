@@ -19,12 +19,14 @@ const MAX_LIMIT = 1000;
 const MAX_OFFSET = 10_000;
 /** Autocomplete checks at most this many never-searched candidates against the index per request. */
 const MAX_PROBES = 50;
+const MAX_SORT_KEYS = 8;
 
 const optionsSchema = z.object({
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0),
   // Larger pages are clamped rather than refused: a client asking for "everything" still gets an answer.
   limit: z.number().int().min(0).default(10).transform((n) => Math.min(n, MAX_LIMIT)),
-  sortBy: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
+  // Each distinct order ranks the whole catalog once: a few keys are all any shop sorts by.
+  sortBy: z.array(z.strictObject({ attribute: z.string().min(1).max(200), order: z.enum(['asc', 'desc']).default('asc') })).max(MAX_SORT_KEYS).default([]),
   facets: z.array(z.strictObject({ id: z.string().min(1), values: z.array(z.string()).default([]) })).default([]),
   filter: z.string().max(10_000).optional(),
   customResponseMask: z.string().max(2_000).optional(),
