@@ -39,8 +39,17 @@ export interface TokenResponse {
 
 type AuthDeps = Pick<ServerDeps, 'config' | 'registry' | 'store' | 'clock'>;
 
+function slowDown(retryAfterSeconds: number): OAuthError {
+  return new OAuthError(429, 'slow_down', `More than ${TOKEN_REQUESTS_PER_SECOND} token requests in one second; retry in ${retryAfterSeconds} s, and cache tokens until they expire.`, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
 export class AuthService {
-  private readonly limiter = new SlidingWindowLimiter(TOKEN_REQUESTS_PER_SECOND);
+  /** Failed requests per source address. */
+  private readonly failures = new SlidingWindowLimiter(TOKEN_REQUESTS_PER_SECOND);
+  /** Tokens issued per client and realm: a client that signs correctly but asks too often. */
+  private readonly issued = new SlidingWindowLimiter(TOKEN_REQUESTS_PER_SECOND);
   private readonly clientKeys: ClientKeys;
 
   constructor(
@@ -56,17 +65,25 @@ export class AuthService {
     return realm === MASTER_REALM || this.deps.registry.findTenant(realm) !== undefined;
   }
 
-  /** Counts one token request; throws 429 when the realm or the client passed the limit this second. */
-  countTokenRequest(realm: string, clientId: string | undefined): void {
-    const keys = [`realm:${realm}`];
-    // Only configured clients get their own counter, so that invented ids cannot grow the table.
-    if (clientId !== undefined && this.deps.registry.serviceAccount(clientId) !== undefined) keys.push(`client:${clientId}`);
-    const decision = this.limiter.hit(keys, this.deps.clock.now());
-    if (!decision.allowed) {
-      throw new OAuthError(429, 'slow_down', `More than ${TOKEN_REQUESTS_PER_SECOND} token requests in one second; retry in ${decision.retryAfterSeconds} s, and cache tokens until they expire.`, {
-        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-      });
-    }
+  /**
+   * Refuses, before any work, a source address that sent more than TOKEN_REQUESTS_PER_SECOND failed
+   * token requests in the last second. Only failures count here, and only per address: junk sent by
+   * someone else, under any client id, never blocks a client that signs correctly from its own address.
+   */
+  checkSource(address: string): void {
+    const decision = this.failures.peek([`addr:${address}`], this.deps.clock.now());
+    if (!decision.allowed) throw slowDown(decision.retryAfterSeconds);
+  }
+
+  /** Counts a refused token request under its source address (and, for a configured client, under that client for the log). */
+  noteFailure(address: string): void {
+    this.failures.hit([`addr:${address}`], this.deps.clock.now());
+  }
+
+  /** Counts a token about to be issued to a client that authenticated: more than the limit in one second is 429. */
+  private countIssue(realm: string, clientId: string): void {
+    const decision = this.issued.hit([`client:${realm}:${clientId}`], this.deps.clock.now());
+    if (!decision.allowed) throw slowDown(decision.retryAfterSeconds);
   }
 
   async authenticate(credentials: ClientCredentials, realm: string, urls: RealmUrls): Promise<AuthenticatedClient> {
@@ -91,6 +108,7 @@ export class AuthService {
         this.replays,
       );
       checkRealm(account, tenant, realm);
+      this.countIssue(realm, credentials.clientId);
       // Taken only once everything passed (a refused assertion must not burn its jti), and on disk before the token.
       if (!(await this.replays.claim(credentials.clientId, verified.jti, verified.expiresAtMs, nowMs))) {
         throw badAssertion(`jti "${verified.jti}" was already used; sign a new assertion with a new jti.`);
@@ -99,6 +117,7 @@ export class AuthService {
       if (account.clientSecretHash === undefined) throw clientAuthenticationFailed(`${credentials.clientId} uses a key but sent a secret`, basic);
       if (!secretMatches(credentials.secret, account.clientSecretHash)) throw clientAuthenticationFailed(`wrong secret for ${credentials.clientId}`, basic);
       checkRealm(account, tenant, realm);
+      this.countIssue(realm, credentials.clientId);
     }
     return { clientId: credentials.clientId, tenant, account };
   }
