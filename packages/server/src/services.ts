@@ -7,6 +7,7 @@ import type { ServerDeps } from './api-module.js';
 import { ActivityService } from './activities/activity-service.js';
 import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
+import { PublicRateLimits } from './http/public-rate-limit.js';
 import { RecommendationService } from './recommendations/recommendation-service.js';
 import { SearchService } from './search/search-service.js';
 
@@ -21,6 +22,8 @@ export interface Services {
   search: SearchService;
   /** Widgets' recommendations over the active catalog and the live activity aggregates. */
   recommendations: RecommendationService;
+  /** Per-address and per-key rate limits, shared by the public API modules. */
+  limits: PublicRateLimits;
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
@@ -31,5 +34,6 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   const search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger });
   await search.start();
   const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, clock: deps.clock });
-  return { auth, catalog, activities, search, recommendations };
+  const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now());
+  return { auth, catalog, activities, search, recommendations, limits };
 }

@@ -20,6 +20,7 @@ type UserRef = { kind: 'anonymous' } | { kind: 'profile'; profileId: string } | 
 
 export function createRecommendationsApi(deps: ServerDeps): ApiModule {
   const router = new Router();
+  const { limits } = deps.services;
   const { activities, recommendations } = deps.services;
 
   const profileOf = (ref: WidgetRef, user: UserRef): string | undefined => {
@@ -30,7 +31,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     return found?.id;
   };
 
-  router.get('/widget/multi/:widgetIds/recommendations/:profileId{/:variables}', async (ctx) => {
+  router.get('/widget/multi/:widgetIds/recommendations/:profileId{/:variables}', limits.byAddress, limits.byKey((ctx) => ctx.params.widgetIds), async (ctx) => {
     const params = readParams(ctx.query, ctx.params.variables);
     const mask = fieldsMask(ctx);
     const body: Record<string, unknown> = {};
@@ -43,7 +44,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     ctx.body = body;
   });
 
-  router.get('/widget/:widgetId/recommendations{/*rest}', async (ctx) => {
+  router.get('/widget/:widgetId/recommendations{/*rest}', limits.byAddress, limits.byKey((ctx) => ctx.params.widgetId), async (ctx) => {
     const ref = deps.registry.widget(ctx.params.widgetId!);
     const segments = pathSegments(ctx);
     const last = segments.at(-1);

@@ -70,6 +70,9 @@ function configurationOf(token: SearchTokenConfig, id: string | undefined): Sear
 
 export function createSearchApi(deps: ServerDeps): ApiModule {
   const router = new Router();
+  const { limits } = deps.services;
+  // POST bodies name their search token: counted once the body is read.
+  const bodyToken = limits.byKey((ctx) => (ctx.request.body as { token?: unknown } | undefined)?.token);
   const { search, activities } = deps.services;
 
   const answer = (ctx: Context, raw: unknown): void => {
@@ -118,9 +121,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.body = `{"items":[${result.items.map(hitJson).join(',')}],"metadata":${JSON.stringify(metadata)}}`;
   };
 
-  router.post('/search', jsonBody(), async (ctx) => answer(ctx, ctx.request.body));
+  router.post('/search', limits.byAddress, jsonBody(), bodyToken, async (ctx) => answer(ctx, ctx.request.body));
 
-  router.post('/search/suggest', jsonBody(), async (ctx) => {
+  router.post('/search/suggest', limits.byAddress, jsonBody(), bodyToken, async (ctx) => {
     const started = performance.now();
     const raw: unknown = ctx.request.body;
     const input = parseInput(suggestSchema, raw);
@@ -156,7 +159,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     };
   });
 
-  router.post('/search/autocomplete', jsonBody(), async (ctx) => {
+  router.post('/search/autocomplete', limits.byAddress, jsonBody(), bodyToken, async (ctx) => {
     const started = performance.now();
     const input = parseInput(autocompleteSchema, ctx.request.body);
     const ref = deps.registry.searchToken(input.token);
@@ -183,7 +186,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     };
   });
 
-  router.get('/search/:token', async (ctx) => {
+  router.get('/search/:token', limits.byAddress, limits.byKey((ctx) => ctx.params.token), async (ctx) => {
     const encoded = ctx.query.encoded;
     let params: unknown = {};
     if (typeof encoded === 'string' && encoded !== '') params = parseJson(encoded);
