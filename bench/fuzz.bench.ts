@@ -17,12 +17,21 @@ const benchmark: Benchmark = async (): Promise<BenchResult> => {
   const failures: string[] = [];
   const started = performance.now();
   let sent = 0;
+  let resets = 0;
   const worker = async () => {
     while (sent < total) {
       sent++;
       const request = fuzzRequest(rng);
-      const res = await fetch(`${server.url}${request.path}`, { method: request.method, headers: request.headers, body: request.method === 'GET' ? undefined : request.body });
-      await res.arrayBuffer();
+      let res: Response;
+      try {
+        res = await fetch(`${server.url}${request.path}`, { method: request.method, headers: request.headers, body: request.method === 'GET' ? undefined : request.body });
+        await res.arrayBuffer();
+      } catch (error) {
+        // A connection the server closed without an answer: counted apart, with the request, to be looked at.
+        resets++;
+        if (failures.length < 20) failures.push(`no answer (${String((error as Error).cause ?? error)}) ${request.method} ${request.path.slice(0, 160)} ${(request.body ?? '').length} bytes`);
+        continue;
+      }
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       if (res.status >= 500 && failures.length < 20) failures.push(`${res.status} ${request.method} ${request.path.slice(0, 160)} ${(request.body ?? '').slice(0, 200)}`);
       if (sent % 10_000 === 0) console.error(`  ${sent} requests`);
@@ -37,8 +46,8 @@ const benchmark: Benchmark = async (): Promise<BenchResult> => {
   return {
     name: 'fuzz',
     rows: [
-      { case: `seed ${seed}`, requests: total, '5xx': fiveHundreds, 'health after': health.status, seconds: Math.round(seconds) },
-      ...[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => ({ case: `status ${status}`, requests: n, '5xx': status >= 500 ? n : 0, 'health after': '', seconds: '' })),
+      { case: `seed ${seed}`, requests: total, '5xx': fiveHundreds, 'no answer': resets, 'health after': health.status, seconds: Math.round(seconds) },
+      ...[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => ({ case: `status ${status}`, requests: n, '5xx': status >= 500 ? n : 0, 'no answer': '', 'health after': '', seconds: '' })),
     ],
     notes: failures,
   };
