@@ -73,5 +73,6 @@ function safeImageUrl(value: string | undefined): string {
 /** Catalog text is untrusted: anything but http(s) or a site path becomes empty rather than a `javascript:` link. */
 function safeUrl(value: string | undefined): string {
   if (value === undefined) return '';
-  return /^https?:\/\//i.test(value) || /^\/(?!\/)/.test(value) ? value : '';
+  // `/\\host` is read as `//host` by browsers: a site path starts with one slash and no backslash.
+  return /^https?:\/\//i.test(value) || /^\/(?![/\\])/.test(value) ? value : '';
 }

@@ -4,14 +4,14 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { publicBaseUrl, type ApiModule, type ServerDeps } from '../../api-module.js';
+import { type ApiModule, type ServerDeps } from '../../api-module.js';
 import type { EnvironmentRef } from '../../config/registry.js';
 import type { WidgetConfig } from '../../config/schema.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { isVariablesSegment, readParams } from './recommendation-params.js';
 import { applyMask, parseMask } from '../../http/response-mask.js';
 import { singleParam } from '../../http/query.js';
-import { followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
+import { SAME_ORIGIN, followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
 
@@ -68,8 +68,8 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const profileId = profileOf(ref, user);
     const response = await recommendations.emailList({ ref, profileId, ...params, offset: 0, limit: undefined, userKey: `${user.kind}:${source}:${userId}` });
     const slot = slotAt(response, index);
-    // Without a shop URL, the origin this link was requested on (the configured public URL when set).
-    const base = ref.widget.shopUrl ?? publicBaseUrl(deps.config, ctx);
+    // Without a shop URL, the configured public URL; else a path on the origin the link was opened on (never the Host header).
+    const base = ref.widget.shopUrl ?? deps.config.publicUrl ?? SAME_ORIGIN;
     if (file === 'photo.png') {
       sendPhoto(ctx, slot?.photo || undefined, base);
       return;
