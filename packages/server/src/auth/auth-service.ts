@@ -2,6 +2,7 @@
  * The authentication service every guarded API shares: it authenticates service accounts at the
  * token endpoint, issues access tokens, and verifies them for the bearer guard.
  */
+import { createHash } from 'node:crypto';
 import { compactVerify } from 'jose';
 import type { ServerDeps } from '../api-module.js';
 import type { ServiceAccountConfig, TenantConfig } from '../config/schema.js';
@@ -95,7 +96,8 @@ export class AuthService {
       // The same work as for a known client, so that the answer's timing says nothing either.
       if (credentials.method === 'private_key_jwt') await compactVerify(credentials.assertion, this.signingKey.publicKey).catch(() => undefined);
       else secretMatches(credentials.secret, UNUSED_HASH);
-      throw clientAuthenticationFailed(`unknown client id "${credentials.clientId}"`, basic);
+      // Whatever was sent as an id may be a secret pasted in the wrong field: only a digest goes to the log.
+      throw clientAuthenticationFailed(`unknown client id (sha256 ${createHash('sha256').update(credentials.clientId).digest('hex').slice(0, 12)})`, basic);
     }
     const { tenant, account } = found;
     if (credentials.method === 'private_key_jwt') {
