@@ -94,10 +94,17 @@ export class ProfileDirectory {
   /** Shards with a write queued that has not started yet: a change made now is written by it. */
   private readonly queued = new Map<StoredDocument<object>, Promise<unknown>>();
 
+  /** Merged profile id → the profile it joined: a few per nominative shopper. */
+  private readonly mergedInto = new Map<string, string>();
+
   private constructor(
     private readonly profileShards: StoredDocument<ProfileShard>[],
     private readonly indexShards: StoredDocument<IndexShard>[],
-  ) {}
+  ) {
+    for (const shard of profileShards) {
+      for (const profile of Object.values(shard.data.profiles)) if (profile.mergedInto !== undefined) this.mergedInto.set(profile.id, profile.mergedInto);
+    }
+  }
 
   static async open(store: DocumentStore, tenant: string): Promise<ProfileDirectory> {
     const shard = (i: number) => String(i).padStart(3, '0');
@@ -119,7 +126,10 @@ export class ProfileDirectory {
     const old = await store.document<ProfilesData>(name, () => ({ profiles: {}, index: {} }));
     const entries = Object.keys(old.data.profiles ?? {}).length + Object.keys(old.data.index ?? {}).length;
     if (entries === 0) return;
-    for (const profile of Object.values(old.data.profiles)) this.profileShard(profile.id).data.profiles[profile.id] = profile;
+    for (const profile of Object.values(old.data.profiles)) {
+      this.profileShard(profile.id).data.profiles[profile.id] = profile;
+      if (profile.mergedInto !== undefined) this.mergedInto.set(profile.id, profile.mergedInto);
+    }
     for (const [key, id] of Object.entries(old.data.index)) this.indexShard(key).data.index[key] = id;
     await Promise.all([...this.profileShards, ...this.indexShards].map((doc) => doc.update(() => undefined)));
     await old.update((data) => {
@@ -167,8 +177,15 @@ export class ProfileDirectory {
     return profile;
   }
 
+  /** Follows merges through a map of merged ids: called for every activity folded, it must not hash ids. */
   canonicalId(profileId: string): string {
-    return this.get(profileId)?.id ?? profileId;
+    let id = profileId;
+    for (let hops = 0; hops < 32; hops++) {
+      const next = this.mergedInto.get(id);
+      if (next === undefined) return id;
+      id = next;
+    }
+    return id;
   }
 
   /** Finds a profile by a datasource or identity-repository id, without creating one. */
@@ -280,6 +297,7 @@ export class ProfileDirectory {
 
   private absorb(into: Profile, from: Profile, index: (key: string, id: string) => void): void {
     from.mergedInto = into.id;
+    this.mergedInto.set(from.id, into.id);
     for (const session of from.sessions) {
       if (!into.sessions.includes(session)) into.sessions.push(session);
       index(`session:${session}`, into.id);
