@@ -130,7 +130,10 @@ function takeOverStale(directory: string, file: string): boolean {
     return false;
   }
   try {
-    const holder = parseLock(readOptional(file) ?? '');
+    const text = readOptional(file);
+    // Gone already: a lock may appear any moment now, and renaming it away would make two holders.
+    if (text === undefined) return true;
+    const holder = parseLock(text);
     if (holder === undefined || !holderIsAlive(holder)) {
       // Moved aside rather than deleted, so that the file a crash leaves can still be inspected.
       renameSync(file, join(directory, 'server.lock.stale'));
