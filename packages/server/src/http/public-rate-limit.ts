@@ -33,7 +33,8 @@ export class TokenBuckets {
     const bucket = this.buckets.get(key);
     let tokens = this.limit.burst;
     if (bucket !== undefined) {
-      tokens = Math.min(this.limit.burst, bucket.tokens + ((nowMs - bucket.at) / 1000) * this.limit.perSecond);
+      // A clock set back (tests, a corrected system clock) refills nothing rather than draining the bucket.
+      tokens = Math.min(this.limit.burst, bucket.tokens + (Math.max(0, nowMs - bucket.at) / 1000) * this.limit.perSecond);
       this.buckets.delete(key); // re-inserted below: the map's order is least recently used first
     } else if (this.buckets.size >= MAX_BUCKETS) {
       this.buckets.delete(this.buckets.keys().next().value!);
