@@ -7,6 +7,7 @@ import type { ServerDeps } from './api-module.js';
 import { ActivityService } from './activities/activity-service.js';
 import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
+import { PublicRateLimits } from './http/public-rate-limit.js';
 import { RecommendationService } from './recommendations/recommendation-service.js';
 import { SearchService } from './search/search-service.js';
 import { QueryAnalytics } from './search/query-analytics.js';
@@ -24,6 +25,8 @@ export interface Services {
   searchAnalytics: QueryAnalytics;
   /** Widgets' recommendations over the active catalog and the live activity aggregates. */
   recommendations: RecommendationService;
+  /** Per-address and per-key rate limits, shared by the public API modules. */
+  limits: PublicRateLimits;
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
@@ -35,7 +38,8 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   await search.start();
   const searchAnalytics = await openSearchAnalytics(deps, activities);
   const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, clock: deps.clock });
-  return { auth, catalog, activities, search, searchAnalytics, recommendations };
+  const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now());
+  return { auth, catalog, activities, search, searchAnalytics, recommendations, limits };
 }
 
 /** Search analytics, fed clicks and conversions by the activity service; it gives autocomplete back its search counts. */
