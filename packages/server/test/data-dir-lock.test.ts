@@ -10,14 +10,37 @@ import { makeDataDir } from './support/test-server.js';
 
 const CHILD = fileURLToPath(new URL('./support/lock-child.ts', import.meta.url));
 
-function runChild(dataDir: string, startAt: number, mode?: string): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, String(startAt), ...(mode === undefined ? [] : [mode])], { stdio: ['ignore', 'pipe', 'inherit'] });
+interface LockChild {
+  /** The child's answer: `held` or `locked`. */
+  outcome: Promise<string>;
+  /** Lets the child exit (it holds what it got until then). */
+  finish(): Promise<void>;
+}
+
+function startChild(dataDir: string, startAt: number, mode?: string): LockChild {
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dataDir, String(startAt), ...(mode === undefined ? [] : [mode])], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  return new Promise((resolve, reject) => {
+  const exited = new Promise<void>((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`lock child exited with ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lock child exited with ${code}`))));
   });
+  const outcome = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    exited.then(() => reject(new Error(`lock child exited without an answer: ${out}`)), reject);
+  });
+  return { outcome, finish: () => (child.stdin!.end(), exited) };
+}
+
+async function runChildren(dataDir: string, count: number, startAt: number, mode?: string): Promise<string[]> {
+  const children = Array.from({ length: count }, () => startChild(dataDir, startAt, mode));
+  try {
+    return await Promise.all(children.map((c) => c.outcome));
+  } finally {
+    await Promise.all(children.map((c) => c.finish()));
+  }
 }
 
 describe('data directory lock', () => {
@@ -28,7 +51,7 @@ describe('data directory lock', () => {
         // Left by a crashed server whose pid no longer exists.
         await writeFile(join(dataDir, 'server.lock'), `${JSON.stringify({ pid: 999_999_999, nonce: 'crashed' })}\n`);
         const startAt = Date.now() + 2000;
-        const outcomes = await Promise.all(Array.from({ length: 6 }, () => runChild(dataDir, startAt)));
+        const outcomes = await runChildren(dataDir, 6, startAt);
         assert.equal(outcomes.filter((o) => o === 'held').length, 1, `trial ${trial}: ${outcomes.join(',')}`);
         assert.equal(outcomes.filter((o) => o === 'locked').length, 5);
       } finally {
@@ -40,7 +63,7 @@ describe('data directory lock', () => {
   it('starts when the lock names its own pid from an earlier run (a container restarted after kill -9)', { timeout: 20_000 }, async () => {
     const dataDir = await makeDataDir();
     try {
-      assert.equal(await runChild(dataDir, Date.now(), 'reused-pid'), 'held');
+      assert.deepEqual(await runChildren(dataDir, 1, Date.now(), 'reused-pid'), ['held']);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

@@ -18,5 +18,7 @@ try {
   if (!(error instanceof DataDirectoryLockedError)) throw error;
   process.stdout.write('locked\n');
 }
-// Keep the lock (unreleased, as a crash would) long enough for every racer to decide.
-setTimeout(() => process.exit(0), 1500);
+// Keep the lock (unreleased, as a crash would) until the test has every racer's answer and closes our
+// stdin: a racer that exits early would leave a really stale lock for a slow starter to take legitimately.
+process.stdin.resume();
+process.stdin.on('end', () => process.exit(0));
