@@ -3,6 +3,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,20 @@ describe('compiled build', () => {
     }
     const [code] = (await once(child, 'exit')) as [number | null];
     assert.equal(code, 0);
+    // `npm ci --omit=dev` installs only the workspaces' dependencies: the compiled code may import nothing else.
+    const production = new Set<string>();
+    for (const workspace of ['packages/protocol', 'packages/server', 'packages/client', 'packages/tracker', 'packages/elements', 'apps/companion', 'apps/storefront']) {
+      const manifest = JSON.parse(readFileSync(join(ROOT, workspace, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+      for (const name of Object.keys(manifest.dependencies ?? {})) production.add(name);
+    }
+    for (const file of readdirSync(out).filter((name) => name.endsWith('.js'))) {
+      const code = readFileSync(join(out, file), 'utf8');
+      for (const [, specifier] of code.matchAll(/^import\b[^;]*?\bfrom\s*"([^"]+)";$/gm)) {
+        if (specifier!.startsWith('node:') || specifier!.startsWith('.')) continue;
+        const name = specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/');
+        assert.ok(production.has(name), `${file} imports ${name}, which is not a production dependency of any workspace`);
+      }
+    }
     const lines = stdout.trim().split('\n');
     assert.ok(lines.length > 2);
     for (const line of lines) assert.equal(typeof JSON.parse(line).msg, 'string', line);
