@@ -47,9 +47,14 @@ export interface SearchRequest {
     filter?: string;
     customResponseMask?: string;
     disable?: { name: DisableName }[];
+    /** `true` (the title) or the field names to mark: each item then carries `highlights`. */
+    highlight?: true | string[];
   };
   disable?: { name: DisableName }[];
 }
+
+/** Half-open `[start, end)` UTF-16 offsets into a string as the product carries it. */
+export type HighlightRange = [number, number];
 
 export interface SearchFacet {
   id: string;
@@ -66,6 +71,8 @@ export interface SearchItem {
   context: string;
   product?: ProductView;
   redirect?: { id: string; name: string; url: string };
+  /** Only when `options.highlight` asked: per field, the ranges of its value that matched the query. */
+  highlights?: { [field: string]: HighlightRange[] };
 }
 
 export interface SearchResponse {
@@ -83,6 +90,10 @@ export interface SearchResponse {
     id: string;
     configurationId: string;
     defaultConfigurationId: string;
+    /** The query that was run, only when it differs from what was typed (typo, split or joined words). */
+    correctedQuery?: string;
+    /** Only when no item matched every word and a looser match was served instead of nothing. */
+    relaxed?: true;
   };
 }
 
@@ -91,11 +102,20 @@ export interface AutocompleteRequest {
   token: string;
   query: string;
   configurationId?: string;
-  options?: { numberOfSuggestions?: number };
+  /** `categories`: also suggest "query in <facet value>" from the query's results (see docs/search.md). */
+  options?: { numberOfSuggestions?: number; categories?: boolean };
+}
+
+export interface AutocompleteSuggestion {
+  suggestion: string;
+  /** The part of `suggestion` matching the typed prefix, as half-open UTF-16 ranges. */
+  highlights?: HighlightRange[];
+  /** Category suggestions only (`options.categories`): the facet and value to search within. */
+  category?: { facetId: string; attribute: string; value: string; count: number };
 }
 
 export interface AutocompleteResponse {
-  suggestions: { suggestion: string }[];
+  suggestions: AutocompleteSuggestion[];
   metadata: { time: number; token: string; id: string; configurationId: string };
 }
 
