@@ -35,7 +35,7 @@ export interface StorefrontOptions {
   /** Path or URL of the embed script; default `/sdk/discovery.js` on the same server. */
   sdkUrl?: string;
   /** Widget ids the pages show. */
-  widgets: { home: string[]; product: string[]; category?: string; afterPurchase: string; email: string };
+  widgets: { home: string[]; product: string[]; category?: string; afterPurchase: string; email: string; searchEmpty?: string };
   /** Datasource and user of the newsletter preview's e-mail links. */
   emailDatasource: string;
   locale?: string;
@@ -238,8 +238,8 @@ ${this.widgets(this.options.widgets.product, { productId: product.id, category: 
   }
 
   search(): Markup {
-    return this.layout('Search', html`<h1>Search results</h1>
-<discovery-search-results param="q" page-size="24"></discovery-search-results>`);
+    return this.layout('Search', html`<h1 class="search-title">Search results</h1>
+<discovery-search-results param="q" page-size="24" empty-widget-id="${this.options.widgets.searchEmpty}"></discovery-search-results>`);
   }
 
   cart(): Markup {
@@ -265,8 +265,7 @@ ${this.widgets([this.options.widgets.afterPurchase])}`,
 </form>
 <section data-order-done hidden>
   <h2>Thank you: order <span data-order-id></span> is placed.</h2>
-  <p>Your recommendations now know what you bought:</p>
-  ${this.widgets([this.options.widgets.afterPurchase])}
+  <div data-after-order-widget="${this.options.widgets.afterPurchase}"></div>
 </section>`,
     );
   }
