@@ -95,6 +95,8 @@ export async function settled(page: Page): Promise<void> {
 
 /** The page's cumulative layout shift so far: the sum of the shifts of the largest session window (5 s, gaps < 1 s) is CLS; here every shift is summed, which is never less. */
 export async function layoutShift(page: Page): Promise<number> {
+  const supported = await page.evaluate(() => PerformanceObserver.supportedEntryTypes.includes('layout-shift'));
+  if (!supported) throw new Error('This Chromium does not report layout shifts: nothing would be measured.');
   return page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts.reduce((sum, value) => sum + value, 0));
 }
 

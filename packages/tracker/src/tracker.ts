@@ -52,7 +52,7 @@ export interface Tracker {
 /** A server that is down is asked again at most every 30 s (a few console errors a minute), and sooner on a sign of life. */
 const MAX_BACKOFF_MS = 30_000;
 /** During a back-off, a new activity tries at once when the last try is this old: a shopper's click finds a server that came back. */
-const PROMPT_MS = 5000;
+const PROMPT_MS = 2000;
 /** When another tab holds some of the queue, how soon to look again. */
 const RECHECK_MS = 2000;
 const DATA_LAYER_COMMANDS = ['track', 'purchase', 'login', 'logout', 'grantConsent', 'revokeConsent'];
