@@ -37,6 +37,8 @@ export class ActivityService {
   private readonly changes = new Map<string, { revision: number; items: string[] }[]>();
   private retentionTimer: NodeJS.Timeout | undefined;
 
+  private readonly recordedListeners: ((activity: LoggedActivity) => void)[] = [];
+
   private constructor(deps: ServiceDeps) {
     this.deps = deps;
   }
@@ -109,6 +111,7 @@ export class ActivityService {
     }
     if (fresh.length > 0) state.noteAppended(receivedAt);
     for (const activity of fresh) state.fold(activity);
+    for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
     if (fresh.length > 0) {
       const revision = this.revision(tenantId) + 1;
       this.revisions.set(tenantId, revision);
@@ -215,12 +218,23 @@ export class ActivityService {
     this.tenant(tenantId).searches.recordSearch(query, this.deps.clock.now(), resultCount, spelling);
   }
 
+  /** Calls `listener` with each newly recorded activity once it is durable (search analytics counts clicks and conversions). */
+  onRecorded(listener: (activity: LoggedActivity) => void): void {
+    this.recordedListeners.push(listener);
+  }
+
+  /** Search counts kept by search analytics, restored at start: searches are not logged, so the log cannot give them back. */
+  restoreSearches(tenantId: string, query: string, at: number, count: number): void {
+    this.tenant(tenantId).searches.restoreSearches(query, at, count);
+  }
+
   /** Autocomplete's candidates: earlier queries starting with `prefix`, most viewed within the window first. */
-  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number; accept?: (candidate: QuerySuggestion) => boolean } = {}): QuerySuggestion[] {
+  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number; minShoppers?: number; accept?: (candidate: QuerySuggestion) => boolean } = {}): QuerySuggestion[] {
     return this.tenant(tenantId).searches.suggest(prefix, {
       now: this.deps.clock.now(),
       sinceDays: options.sinceDays ?? 7,
       limit: options.limit ?? 10,
+      minShoppers: options.minShoppers,
       accept: options.accept,
     });
   }

@@ -97,7 +97,7 @@ export class TenantActivities {
     const profileId = this.profiles.canonicalId(activity.profileId);
     this.history.add(profileId, activity);
     if (activity.type === 'page') {
-      if (activity.query !== undefined) this.searches.recordView(activity.query, activity.timestamp);
+      if (activity.query !== undefined) this.searches.recordView(activity.query, activity.timestamp, profileId);
       return;
     }
     this.popularity.add(activity.verb, activity.itemId, activity.timestamp);
