@@ -39,6 +39,8 @@ function demoStorefront(products: Awaited<ReturnType<typeof loadDemoCatalog>>): 
       product: ['demo-bought-together', 'demo-similar', 'demo-also-viewed', 'demo-same-category'],
       category: 'demo-top-sellers',
       searchEmpty: 'demo-popular',
+      // Recently viewed keeps what it exists to show; the other widgets leave those products out.
+      pickFirst: ['demo-recently-viewed'],
       afterPurchase: 'demo-personalized',
       email: 'demo-popular',
     },

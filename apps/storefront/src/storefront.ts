@@ -35,7 +35,7 @@ export interface StorefrontOptions {
   /** Path or URL of the embed script; default `/sdk/discovery.js` on the same server. */
   sdkUrl?: string;
   /** Widget ids the pages show. */
-  widgets: { home: string[]; product: string[]; category?: string; afterPurchase: string; email: string; searchEmpty?: string };
+  widgets: { home: string[]; product: string[]; category?: string; afterPurchase: string; email: string; searchEmpty?: string; pickFirst?: string[] };
   /** Datasource and user of the newsletter preview's e-mail links. */
   emailDatasource: string;
   locale?: string;
@@ -160,7 +160,8 @@ ${body}
 
   private widgets(ids: readonly string[], attributes: { productId?: string; category?: string } = {}): Markup {
     return html`${ids.map(
-      (id) => html`<discovery-recommendations widget-id="${id}" product-id="${attributes.productId}" category="${attributes.category}"></discovery-recommendations>`,
+      (id) =>
+        html`<discovery-recommendations widget-id="${id}" product-id="${attributes.productId}" category="${attributes.category}" priority="${this.options.widgets.pickFirst?.includes(id) ? 1 : 0}"></discovery-recommendations>`,
     )}`;
   }
 

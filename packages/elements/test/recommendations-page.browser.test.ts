@@ -42,4 +42,18 @@ describe('recommendation widgets on one page', () => {
       window.fetch = realFetch;
     }
   });
+
+  it('let a widget of higher priority pick first, wherever it is on the page', async () => {
+    const later = mount<DiscoveryRecommendations>('<discovery-recommendations widget-id="demo-popular"></discovery-recommendations>');
+    const first = mount<DiscoveryRecommendations>('<discovery-recommendations widget-id="demo-trending" priority="1"></discovery-recommendations>');
+    await until(() => later.state !== 'loading' && first.state !== 'loading', 'both widgets');
+    const firstIds = first.answer!.cards.map((card) => card.productId);
+    const laterIds = later.answer!.cards.map((card) => card.productId);
+    expect(firstIds.length).to.be.at.least(4);
+    expect(laterIds.length).to.be.at.least(4);
+    expect(laterIds.filter((id) => firstIds.includes(id))).to.deep.equal([]);
+    // It picked first: it shows what it shows alone, and the other one gave way.
+    const alone = (await (await fetch(`${server()}/widget/demo-trending/recommendations`)).json()) as { recommendations: Array<{ product: { _id: { original_id: string } } }> };
+    expect(firstIds).to.deep.equal(alone.recommendations.map((entry) => entry.product._id.original_id));
+  });
 });

@@ -26,6 +26,7 @@ const REQUEST_INPUTS = ['widgetId', 'productId', 'category', 'limit', 'apiBase']
  * @attr category - sent as `$category`
  * @attr limit - at most this many cards
  * @attr layout - `row` (default: one row scrolling sideways, with previous/next buttons) or `grid`
+ * @attr priority - widgets of higher priority pick first (default 0, then document order); the others leave their products out
  * @attr api-base - overrides `configureToolkit({apiBase})`
  * @attr state - reflected: `loading`, `ready`, `empty` or `error`
  * @slot - an optional `<template>` for each card, filled through `data-field` attributes
@@ -46,6 +47,7 @@ export class DiscoveryRecommendations extends LitElement implements PageWidget {
     category: {},
     limit: { type: Number },
     layout: { reflect: true },
+    priority: { type: Number },
     apiBase: { attribute: 'api-base' },
     state: { reflect: true },
     answer: { state: true },
@@ -58,6 +60,7 @@ export class DiscoveryRecommendations extends LitElement implements PageWidget {
   declare category: string | null;
   declare limit: number | null;
   declare layout: 'row' | 'grid';
+  declare priority: number;
   declare apiBase: string | null;
   declare state: 'loading' | 'ready' | 'empty' | 'error';
   /** The last answer, when it is shown. */
@@ -75,6 +78,7 @@ export class DiscoveryRecommendations extends LitElement implements PageWidget {
     this.category = null;
     this.limit = null;
     this.layout = 'row';
+    this.priority = 0;
     this.apiBase = null;
     this.state = 'loading';
   }
@@ -89,6 +93,10 @@ export class DiscoveryRecommendations extends LitElement implements PageWidget {
     super.disconnectedCallback();
     leavePage(this);
     this.request?.abort();
+  }
+
+  get turn(): number {
+    return Number.isFinite(this.priority) ? this.priority : 0;
   }
 
   shownIds(): string[] {

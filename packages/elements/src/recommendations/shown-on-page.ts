@@ -1,6 +1,8 @@
 /**
  * Widgets on one page take turns: each asks the server to leave out (`idsToBan`) the products shown by
- * the widgets before it in the document, and the page's own product, so a page never shows a product twice.
+ * the widgets before it, and the page's own product, so a page never shows a product twice. "Before" is
+ * a higher `priority` first, then document order (a "recently viewed" row may come last on the page and
+ * still keep the products it exists to show).
  */
 
 export interface PageWidget extends Element {
@@ -8,6 +10,8 @@ export interface PageWidget extends Element {
   readonly settled: Promise<void>;
   /** Product ids the widget shows now. */
   shownIds(): readonly string[];
+  /** Higher goes first; equal priorities go in document order. */
+  readonly turn: number;
 }
 
 const widgets = new Set<PageWidget>();
@@ -26,7 +30,10 @@ export function leavePage(widget: PageWidget): void {
 export async function shownBefore(widget: PageWidget): Promise<string[]> {
   const root = widget.getRootNode();
   const earlier = [...widgets].filter(
-    (other) => other !== widget && other.getRootNode() === root && (widget.compareDocumentPosition(other) & Node.DOCUMENT_POSITION_PRECEDING) !== 0,
+    (other) =>
+      other !== widget &&
+      other.getRootNode() === root &&
+      (other.turn > widget.turn || (other.turn === widget.turn && (widget.compareDocumentPosition(other) & Node.DOCUMENT_POSITION_PRECEDING) !== 0)),
   );
   await Promise.all(earlier.map((other) => other.settled));
   const ids = new Set<string>();
