@@ -91,6 +91,28 @@ describe('the demo shop as a shopper sees it', () => {
     });
   }
 
+  it('says what a misspelt query became, and marks the matched words in the titles', async () => {
+    const page = await open(shop, DESKTOP);
+    await page.goto(shop.url('/shop/search.html?q=hanging%20hart'));
+    await settled(page);
+    const shown = await page.$eval('discovery-search-results', (element) => {
+      const root = element.shadowRoot!;
+      return {
+        summary: root.querySelector('[part~="summary"]')!.textContent,
+        correction: root.querySelector('[part~="correction"]')?.textContent?.replace(/\s+/g, ' ').trim(),
+        marks: [...root.querySelectorAll('[part~="title"] mark')].map((mark) => mark.textContent!.toLowerCase()),
+      };
+    });
+    assert.equal(shown.correction, 'Showing results for hanging heart (you searched for “hanging hart”)');
+    assert.match(shown.summary!, /^\d+ results for “hanging heart”$/);
+    assert.ok(shown.marks.length >= 2, JSON.stringify(shown.marks));
+    // Each query word is marked, whole, in any of its forms ("hearts" for heart).
+    assert.ok(shown.marks.every((mark) => /^(hanging|hearts?)$/.test(mark)), JSON.stringify(shown.marks));
+    assert.ok(shown.marks.includes('hanging') && shown.marks.some((mark) => mark.startsWith('heart')));
+    await page.screenshot({ path: join(IMAGES_DIR, 'search-results-corrected.png'), clip: { x: 0, y: 0, width: 1280, height: 560 } });
+    await page.close();
+  });
+
   it('brings the results into view on the next page', async () => {
     const page = await open(shop, DESKTOP);
     await page.goto(shop.url('/shop/search.html?q=heart'));
