@@ -14,6 +14,15 @@ const HOUR_MS = 60 * 60 * 1000;
 /** How a query's words matched the catalog the last time it was searched. */
 export type QuerySpelling = 'typed' | 'corrected' | 'none';
 
+/**
+ * Queries kept per tenant: past it, the oldest query nobody viewed (or, failing that, the oldest) is
+ * let go, so a stream of random searches cannot grow memory. Longer queries are not kept at all.
+ */
+export const MAX_QUERIES = 100_000;
+export const MAX_QUERY_LENGTH = 100;
+/** How many of the oldest queries eviction looks at for one nobody viewed. */
+const EVICTION_SCAN = 100;
+
 /** Shoppers remembered per query (the latest); a token's threshold cannot be above it (config schema). */
 export const SHOPPERS_KEPT = 32;
 
@@ -56,6 +65,14 @@ export function normalizeQuery(query: string): string {
 
 export class SearchQueries {
   private readonly queries = new Map<string, QueryStats>();
+
+  constructor(private readonly maxQueries = MAX_QUERIES) {}
+
+  /** Queries kept now. */
+  get size(): number {
+    return this.queries.size;
+  }
+
   /** The same queries in sorted order, so a prefix is a contiguous range found by binary search. */
   private readonly sorted: string[] = [];
 
@@ -120,13 +137,31 @@ export class SearchQueries {
 
   private stats(query: string): QueryStats | undefined {
     const key = normalizeQuery(query);
-    if (key === '') return undefined;
+    if (key === '' || key.length > MAX_QUERY_LENGTH) return undefined;
     let stats = this.queries.get(key);
     if (stats === undefined) {
+      if (this.queries.size >= this.maxQueries) this.evictOne();
       this.queries.set(key, (stats = { query: key, views: new Map(), shoppers: new Map(), searches: new Map(), lastResultCount: undefined, lastSpelling: undefined }));
       this.sorted.splice(lowerBound(this.sorted, key), 0, key);
     }
     return stats;
+  }
+
+  private evictOne(): void {
+    let victim: string | undefined;
+    let scanned = 0;
+    for (const [key, stats] of this.queries) {
+      victim ??= key;
+      if (stats.views.size === 0) {
+        victim = key;
+        break;
+      }
+      if (++scanned >= EVICTION_SCAN) break;
+    }
+    if (victim === undefined) return;
+    this.queries.delete(victim);
+    const at = lowerBound(this.sorted, victim);
+    if (this.sorted[at] === victim) this.sorted.splice(at, 1);
   }
 }
 
