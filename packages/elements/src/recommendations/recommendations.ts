@@ -67,7 +67,9 @@ export class DiscoveryRecommendations extends LitElement implements PageWidget {
   declare answer: RecommendationsAnswer | undefined;
 
   private request?: AbortController;
-  settled: Promise<void> = Promise.resolve();
+  private firstSettled!: () => void;
+  /** Until the first answer: widgets after this one wait for it even before its first request has started. */
+  settled: Promise<void> = new Promise((resolve) => (this.firstSettled = resolve));
   private viewedAnswer?: RecommendationsAnswer;
   private readonly visibility = new VisibilityController(this, () => this.reportView());
 
@@ -115,6 +117,7 @@ export class DiscoveryRecommendations extends LitElement implements PageWidget {
   /** Fetches again, replacing any request under way; never rejects. */
   load(): Promise<void> {
     const done = this.fetchAnswer();
+    void done.then(this.firstSettled);
     this.settled = done;
     return done;
   }
