@@ -90,9 +90,13 @@ function demoStorefront(products: Awaited<ReturnType<typeof loadDemoCatalog>>): 
     trackerKey: 'demo-tracker-key',
     searchToken: 'demo-search-token',
     widgets: {
-      home: ['demo-personalized', 'demo-recently-viewed', 'demo-trending'],
+      // Recently viewed last: empty for a new shopper, it then collapses below the fold rather than moving the page.
+      home: ['demo-personalized', 'demo-trending', 'demo-recently-viewed'],
       product: ['demo-bought-together', 'demo-similar', 'demo-also-viewed', 'demo-same-category'],
       category: 'demo-top-sellers',
+      searchEmpty: 'demo-popular',
+      // Recently viewed keeps what it exists to show; the other widgets leave those products out.
+      pickFirst: ['demo-recently-viewed'],
       afterPurchase: 'demo-personalized',
       email: 'demo-popular',
     },

@@ -104,6 +104,14 @@
     if (done) {
       done.querySelector('[data-order-id]').textContent = orderId;
       done.hidden = false;
+      // Asked for only now, after the order went to the data layer; the widget's own title says what it is,
+      // with no claim that it already knows this order (the purchase may still be on its way).
+      var holder = done.querySelector('[data-after-order-widget]');
+      if (holder) {
+        var widget = document.createElement('discovery-recommendations');
+        widget.setAttribute('widget-id', holder.getAttribute('data-after-order-widget'));
+        holder.appendChild(widget);
+      }
     }
   });
 

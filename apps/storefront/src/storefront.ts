@@ -35,7 +35,7 @@ export interface StorefrontOptions {
   /** Path or URL of the embed script; default `/sdk/discovery.js` on the same server. */
   sdkUrl?: string;
   /** Widget ids the pages show. */
-  widgets: { home: string[]; product: string[]; category?: string; afterPurchase: string; email: string };
+  widgets: { home: string[]; product: string[]; category?: string; afterPurchase: string; email: string; searchEmpty?: string; pickFirst?: string[] };
   /** Datasource and user of the newsletter preview's e-mail links. */
   emailDatasource: string;
   locale?: string;
@@ -160,7 +160,8 @@ ${body}
 
   private widgets(ids: readonly string[], attributes: { productId?: string; category?: string } = {}): Markup {
     return html`${ids.map(
-      (id) => html`<discovery-recommendations widget-id="${id}" product-id="${attributes.productId}" category="${attributes.category}"></discovery-recommendations>`,
+      (id) =>
+        html`<discovery-recommendations widget-id="${id}" product-id="${attributes.productId}" category="${attributes.category}" priority="${this.options.widgets.pickFirst?.includes(id) ? 1 : 0}"></discovery-recommendations>`,
     )}`;
   }
 
@@ -238,8 +239,8 @@ ${this.widgets(this.options.widgets.product, { productId: product.id, category: 
   }
 
   search(): Markup {
-    return this.layout('Search', html`<h1>Search results</h1>
-<discovery-search-results param="q" page-size="24"></discovery-search-results>`);
+    return this.layout('Search', html`<h1 class="search-title">Search results</h1>
+<discovery-search-results param="q" page-size="24" empty-widget-id="${this.options.widgets.searchEmpty}"></discovery-search-results>`);
   }
 
   cart(): Markup {
@@ -265,8 +266,7 @@ ${this.widgets([this.options.widgets.afterPurchase])}`,
 </form>
 <section data-order-done hidden>
   <h2>Thank you: order <span data-order-id></span> is placed.</h2>
-  <p>Your recommendations now know what you bought:</p>
-  ${this.widgets([this.options.widgets.afterPurchase])}
+  <div data-after-order-widget="${this.options.widgets.afterPurchase}"></div>
 </section>`,
     );
   }

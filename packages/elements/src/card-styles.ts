@@ -27,12 +27,29 @@ export const cardStyles = css`
     outline: 2px solid var(--dk-accent, #1a56db);
   }
   [part~='photo'] {
+    display: block;
     width: 100%;
     aspect-ratio: 1;
     object-fit: contain;
   }
+  /* Two lines of title and one of price whatever the text: every card of a row has one height, known ahead. */
+  [part~='title'] {
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
+    overflow: hidden;
+    line-height: 1.25;
+    height: 2.5em;
+  }
   [part~='price'] {
     font-weight: 600;
+    line-height: 1.25;
+    min-height: 1.25em;
     color: var(--dk-price-color, inherit);
+  }
+  [part~='mark'] {
+    background: var(--dk-mark-background, transparent);
+    color: inherit;
+    font-weight: var(--dk-mark-weight, 700);
   }
 `;

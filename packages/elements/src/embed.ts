@@ -10,9 +10,13 @@
  */
 import { embedScript, readEmbedOptions, startEmbeddedTracker } from '@discovery-kit/tracker/embed-options';
 import { configureToolkit } from './config.js';
-import { defineElements } from './define.js';
+import { defineEmbedElements } from './lazy-elements.js';
 
-const options = readEmbedOptions(embedScript());
+const script = embedScript();
+const options = readEmbedOptions(script);
+/** Beside this file: `.../sdk/discovery.js` loads `.../sdk/discovery-pages.js`. */
+const lazyUrl = new URL('discovery-pages.js', script?.src || `${options.apiBase}/sdk/`).href;
+const defineElements = () => defineEmbedElements(lazyUrl);
 configureToolkit({ apiBase: options.apiBase, searchToken: options.searchToken, trackerKey: options.trackerKey, locale: options.locale, currency: options.currency });
 if (window.DiscoveryKit === undefined) {
   // The tracker starts before the elements exist, so that it hears their first view events.

@@ -4,6 +4,7 @@ import type { TemplateResult } from 'lit';
 import { asRecord, asText } from './api.js';
 import { priceCurrency, priceLocale } from './config.js';
 import { formatPrice } from './format-price.js';
+import { fillMarked, renderMarked } from './highlight.js';
 import { safeImageUrl, safeLinkUrl } from './safe-url.js';
 
 export interface ProductCard {
@@ -16,6 +17,8 @@ export interface ProductCard {
   price: string;
   /** The product's other catalog attributes, for `data-field` in a shop template. */
   attributes: Record<string, unknown>;
+  /** Ranges of the title that matched the shopper's words (search results only). */
+  titleMarks?: Array<[number, number]>;
 }
 
 /** `productId` is the search item's id; a recommendation's product carries its catalog id in `_id.original_id`. */
@@ -36,7 +39,7 @@ export function toProductCard(product: unknown, productId?: string): ProductCard
 /** The default card: a link (when the URL is safe) holding photo, title and price, each a `::part`. */
 export function renderDefaultCard(card: ProductCard): TemplateResult {
   const body = html`${card.photo ? html`<img part="photo" src=${card.photo} alt="" loading="lazy" />` : nothing}<span part="title"
-      >${card.title}</span
+      >${renderMarked(card.title, card.titleMarks)}</span
     >${card.price ? html`<span part="price">${card.price}</span>` : nothing}`;
   return card.url ? html`<a part="card" href=${card.url}>${body}</a>` : html`<div part="card">${body}</div>`;
 }
@@ -59,7 +62,8 @@ export function fillCardTemplate(template: HTMLTemplateElement, card: ProductCar
         if (!element.hasAttribute('alt')) element.setAttribute('alt', '');
       }
     } else {
-      element.textContent = field === 'price' ? card.price : field === 'title' ? card.title : asText(card.attributes[field]);
+      if (field === 'title') fillMarked(element, card.title, card.titleMarks);
+      else element.textContent = field === 'price' ? card.price : asText(card.attributes[field]);
     }
   }
   return fragment;

@@ -4,9 +4,10 @@ import { apiUrl, toolkitConfig } from './config.js';
 import { toProductCard } from './product-card.js';
 import type { ProductCard } from './product-card.js';
 import { safeLinkUrl } from './safe-url.js';
+import { cleanRanges } from './highlight.js';
 
-/** Only what a card shows travels; the redirect item is kept whole. */
-const CARD_MASK = 'id,product(title,url,photo,price,currency),redirect';
+/** Only what a card shows travels; the redirect item is kept whole, and the title's matched words. */
+const CARD_MASK = 'id,product(title,url,photo,price,currency),redirect,highlights(title)';
 
 export interface SearchEndpoint {
   apiBase?: string | null;
@@ -21,6 +22,8 @@ export interface SearchOptions {
   facets?: Array<{ id: string; values: string[] }>;
   /** Leave out facet counts (the search box does not show them). */
   withoutFacets?: boolean;
+  /** A filter expression (docs/search.md), such as a price range. */
+  filter?: string;
 }
 
 export interface FacetValue {
@@ -43,6 +46,16 @@ export interface SearchAnswer {
   /** A merchandising redirect for this query (its URL already checked). */
   redirect?: { name: string; url: string };
   facets: Facet[];
+  /** The query the server ran instead of the typed one (a corrected typo, split or joined words). */
+  correctedQuery?: string;
+  /** No product matched every word: these match some of them. */
+  relaxed: boolean;
+}
+
+export interface Suggestion {
+  text: string;
+  /** The part matching what was typed. */
+  marks: Array<[number, number]>;
 }
 
 function tokenOf(endpoint: SearchEndpoint): string {
@@ -56,7 +69,7 @@ export async function search(endpoint: SearchEndpoint, query: string, options: S
   const body = {
     token: tokenOf(endpoint),
     query,
-    options: { ...rest, customResponseMask: CARD_MASK, ...(withoutFacets ? { disable: [{ name: 'facet' }] } : {}) },
+    options: { ...rest, highlight: true, customResponseMask: CARD_MASK, ...(withoutFacets ? { disable: [{ name: 'facet' }] } : {}) },
   };
   const answer = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search'), { body, signal }));
   const metadata = asRecord(answer.metadata);
@@ -68,7 +81,10 @@ export async function search(endpoint: SearchEndpoint, query: string, options: S
     const url = safeLinkUrl(target.url);
     if (url && !redirect) redirect = { name: asText(target.name) || url, url };
     const card = item.product === undefined ? undefined : toProductCard(item.product, asText(item.id));
-    if (card) cards.push(card);
+    if (card) {
+      const marks = cleanRanges(asRecord(item.highlights).title, card.title.length);
+      cards.push(marks.length > 0 ? { ...card, titleMarks: marks } : card);
+    }
   }
   const facets = asArray(metadata.facets).map((entry) => {
     const facet = asRecord(entry);
@@ -79,14 +95,26 @@ export async function search(endpoint: SearchEndpoint, query: string, options: S
     return { id: asText(facet.id), title: asText(facet.title) || asText(facet.id), values };
   });
   const count = typeof metadata.count === 'number' ? metadata.count : cards.length;
-  return { id: asText(metadata.id), count, cards, facets, ...(redirect ? { redirect } : {}) };
+  const corrected = asText(metadata.correctedQuery).trim();
+  return {
+    id: asText(metadata.id),
+    count,
+    cards,
+    facets,
+    relaxed: metadata.relaxed === true,
+    ...(corrected && corrected !== query.trim() ? { correctedQuery: corrected } : {}),
+    ...(redirect ? { redirect } : {}),
+  };
 }
 
 /** Earlier shoppers' queries that start with `query`, most frequent first. */
-export async function autocomplete(endpoint: SearchEndpoint, query: string, count: number, signal?: AbortSignal): Promise<string[]> {
+export async function autocomplete(endpoint: SearchEndpoint, query: string, count: number, signal?: AbortSignal): Promise<Suggestion[]> {
   const body = { token: tokenOf(endpoint), query, options: { numberOfSuggestions: Math.min(20, Math.max(1, count)) } };
   const answer = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search/autocomplete'), { body, signal }));
   return asArray(answer.suggestions)
-    .map((entry) => asText(asRecord(entry).suggestion))
-    .filter(Boolean);
+    .map((entry) => {
+      const text = asText(asRecord(entry).suggestion);
+      return { text, marks: cleanRanges(asRecord(entry).highlights, text.length) };
+    })
+    .filter((suggestion) => suggestion.text !== '');
 }

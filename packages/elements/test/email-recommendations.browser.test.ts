@@ -45,11 +45,34 @@ describe('<discovery-email-recommendations>', () => {
     expect(images.map((image) => image.getAttribute('src'))).to.deep.equal(
       [1, 2, 3].map((position) => `${server()}/widget/demo-popular/recommendations/crm/${user}/${position}/photo.png`),
     );
-    expect(images.map((image) => [image.getAttribute('width'), image.getAttribute('height'), image.alt])).to.deep.equal([
-      ['160', '160', 'Recommended product 1'],
-      ['160', '160', 'Recommended product 2'],
-      ['160', '160', 'Recommended product 3'],
+    expect(images.map((image) => [image.getAttribute('width'), image.getAttribute('height')])).to.deep.equal([
+      ['128', '128'],
+      ['128', '128'],
+      ['128', '128'],
     ]);
+  });
+
+  it('uses the products\' titles as alt texts of the copied HTML, and keeps the block within 600 px', async () => {
+    const element = mount<DiscoveryEmailRecommendations>(
+      '<discovery-email-recommendations widget-id="demo-popular" datasource-id="crm" user-id="alt@x.example" count="4" columns="4" image-size="200"></discovery-email-recommendations>',
+    );
+    const response = await fetch(`${server()}/widget/demo-popular/recommendations/crm/alt%40x.example?limit=4`);
+    const titles = ((await response.json()) as { recommendations: Array<{ product: { title: string } }> }).recommendations.map((entry) => entry.product.title);
+    expect(titles).to.have.length(4);
+    await until(() => element.titles.length === 4, 'the titles');
+    await element.updateComplete;
+    const pasted = parse(element.shadowRoot!.querySelector('textarea')!.value);
+    expect([...pasted.querySelectorAll('img')].map((image) => image.alt)).to.deep.equal(titles);
+    const table = pasted.querySelector('table')!;
+    expect(Number(table.getAttribute('width'))).to.be.at.most(600);
+    const sizes = [...pasted.querySelectorAll('img')].map((image) => Number(image.getAttribute('width')));
+    expect(sizes.reduce((sum, size) => sum + size + 16, 0)).to.be.at.most(600);
+    // The preview as a mail client lays it out, at desktop width and on a phone.
+    const frame = element.shadowRoot!.querySelector('iframe')!;
+    const shown = await until(() => frame.contentDocument?.querySelector('table'), 'the preview');
+    expect(shown.getBoundingClientRect().width).to.be.at.most(600);
+    element.style.width = '360px';
+    await until(() => shown.getBoundingClientRect().width <= 360 - 16, 'the block fitted to a phone');
   });
 
   it('previews the block with the photos the server serves for that user', async () => {
@@ -83,6 +106,9 @@ describe('<discovery-email-recommendations>', () => {
 
   it('copies the HTML to the clipboard', async () => {
     const element = mount<DiscoveryEmailRecommendations>('<discovery-email-recommendations widget-id="demo-popular" datasource-id="crm" user-id="u1"></discovery-email-recommendations>');
+    await element.updateComplete;
+    // The alt texts change the HTML once the titles arrive: copy the final one.
+    await until(() => element.titles.length > 0, 'the titles');
     await element.updateComplete;
     // Records what reaches the clipboard by either path (the page may not read it back), passing it on.
     const copied: string[] = [];

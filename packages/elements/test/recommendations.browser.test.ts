@@ -25,10 +25,13 @@ describe('<discovery-recommendations>', () => {
     const element = mount<DiscoveryRecommendations>('<discovery-recommendations widget-id="demo-similar" product-id="84029"></discovery-recommendations>');
     await element.updateComplete; // rendered (styles adopted), the request still on the network
     expect(element.state).to.equal('loading');
-    expect(getComputedStyle(element).display).to.equal('none');
+    // Loading, it holds the row's height so the page below does not move when the cards arrive.
+    const reserved = element.getBoundingClientRect().height;
+    expect(reserved).to.be.greaterThan(200);
     await settled(element);
     expect(element.state).to.equal('ready');
     expect(getComputedStyle(element).display).to.equal('block');
+    expect(element.getBoundingClientRect().height).to.equal(reserved);
     const root = element.shadowRoot!;
     expect(root.querySelector('[part=heading]')?.textContent).to.equal('Similar items');
     const cards = root.querySelectorAll('a[part=card]');
@@ -59,7 +62,7 @@ describe('<discovery-recommendations>', () => {
       await settled(element);
       const answer = element.answer!;
       await until(() => activities.intents.length === 1, 'the view intent');
-      expect(activities.intents[0]).to.deep.equal({ action: 'view', sourceId: answer.id, metadata: { widgetId: 'demo-similar' } });
+      expect(activities.intents[0]).to.deep.equal({ action: 'view', sourceId: answer.id, metadata: { widgetId: 'demo-similar', impression: true } });
       expect(answer.id).to.match(/^r_/);
 
       element.shadowRoot!.querySelectorAll<HTMLElement>('a[part=card]')[1]!.click();

@@ -40,7 +40,11 @@ describe('<discovery-search-box>', () => {
     defineElements();
     await seedSearches(['heart garland', 'heart wreath']);
   });
-  beforeEach(() => (navigation = interceptNavigation()));
+  beforeEach(() => {
+    // Searches submitted by earlier tests would be offered as recent searches on focus.
+    localStorage.removeItem('discovery-recent-searches');
+    navigation = interceptNavigation();
+  });
   afterEach(() => {
     navigation.stop();
     document.querySelectorAll('discovery-search-box').forEach((element) => element.remove());

@@ -7,7 +7,16 @@ import { validateConfig } from '../src/config/load.js';
 import { call, FIXTURES, startTestServer, type TestServer } from './support/test-server.js';
 import { loadCatalog, recommendationConfig, TENANT, type Product } from './support/recommendation-fixture.js';
 
-const SVG = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'%3E%3C/svg%3E";
+const svgPhoto = (body: string) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns='http://www.w3.org/2000/svg' width='160' height='160'>${body}</svg>`)}`;
+const SVG = svgPhoto("<rect width='160' height='160' fill='#c00'/><text x='80' y='90' font-size='30' text-anchor='middle'>Heart</text>");
+/** resvg would read a local file named by an SVG: such a photo gets the placeholder. */
+const SVG_FILE = svgPhoto("<image href='/etc/hostname' width='160' height='160'/>");
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(png: Buffer): [number, number] {
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+  return [png.readUInt32BE(16), png.readUInt32BE(20)];
+}
 
 /** In popularity order (views below), so slot n is the n-th product. */
 const SHOP: Array<Product & { views: number }> = [
@@ -16,6 +25,7 @@ const SHOP: Array<Product & { views: number }> = [
   { id: 'p-js', categories: 'a', brand: 'b', photo: 'javascript:alert(1)', url: 'javascript:alert(1)', views: 4 },
   { id: 'p-svg', categories: 'a', brand: 'b', photo: SVG, url: 'ftp://shop.example/d', views: 3 },
   { id: 'p-slash', categories: 'a', brand: 'b', photo: '/\\evil.example/x.png', url: '/\\evil.example/', views: 2 },
+  { id: 'p-file', categories: 'a', brand: 'b', photo: SVG_FILE, url: '/p/f', views: 1 },
 ];
 
 function config(): Record<string, unknown> {
@@ -74,12 +84,18 @@ describe('e-mail links', () => {
     assert.ok(!urls.includes('evil.example'), urls);
   });
 
-  it('serves inline images, and the placeholder for unsafe photos and empty slots', async () => {
-    const svg = await open('w-links', 4, 'photo.png');
-    assert.equal(svg.status, 200);
-    assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
-    assert.equal(svg.body, "<svg xmlns='http://www.w3.org/2000/svg'></svg>");
-    for (const index of [3, 5, 9]) {
+  it('serves inline SVG photos as 300 px PNGs that mail clients show, and the placeholder for unsafe photos and empty slots', async () => {
+    const res = await fetch(`${server.url}/widget/w-links/recommendations/crm/c-1/4/photo.png`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'image/png');
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    const png = Buffer.from(await res.arrayBuffer());
+    assert.deepEqual(pngSize(png), [300, 300]);
+    assert.ok(png.length > 500, 'a drawn photo, not the 1x1 placeholder');
+    const again = await fetch(`${server.url}/widget/w-links/recommendations/crm/c-1/4/photo.png`);
+    assert.deepEqual(Buffer.from(await again.arrayBuffer()), png);
+    for (const index of [3, 5, 6, 9]) {
       const res = await fetch(`${server.url}/widget/w-links/recommendations/crm/c-1/${index}/photo.png`, { redirect: 'manual' });
       assert.equal(res.status, 200, String(index));
       assert.equal(res.headers.get('content-type'), 'image/png');

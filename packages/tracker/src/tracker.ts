@@ -49,7 +49,10 @@ export interface Tracker {
   stop(): void;
 }
 
-const MAX_BACKOFF_MS = 5 * 60_000;
+/** A server that is down is asked again at most every 30 s (a few console errors a minute), and sooner on a sign of life. */
+const MAX_BACKOFF_MS = 30_000;
+/** During a back-off, a new activity tries at once when the last try is this old: a shopper's click finds a server that came back. */
+const PROMPT_MS = 2000;
 /** When another tab holds some of the queue, how soon to look again. */
 const RECHECK_MS = 2000;
 const DATA_LAYER_COMMANDS = ['track', 'purchase', 'login', 'logout', 'grantConsent', 'revokeConsent'];
@@ -81,6 +84,7 @@ export function startTracker(options: TrackerOptions): Tracker {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Infinity;
   let backoff = 0;
+  let lastTry = 0;
 
   const currentUser = (): ActivityUser | undefined =>
     profile || identities ? { ...(profile ? { profileId: profile } : {}), ...(identities ? { identities } : {}) } : undefined;
@@ -130,7 +134,7 @@ export function startTracker(options: TrackerOptions): Tracker {
     if (unsent.size > maxQueue) unsent.delete(unsent.keys().next().value!);
     writes = writes.then(() => queue.add(activity)).catch(warn);
     // While backing off, new activities wait for the retry rather than hammering a server that is down.
-    if (backoff === 0) schedule(batchDelay);
+    if (backoff === 0 || Date.now() - lastTry > PROMPT_MS) schedule(batchDelay);
   }
 
   function schedule(delay: number): void {
@@ -163,6 +167,7 @@ export function startTracker(options: TrackerOptions): Tracker {
     await writes;
     // Offline, trying is pointless: the `online` event starts the next attempt.
     if (navigator.onLine === false) return;
+    lastTry = Date.now();
     let retryIn = 0;
     try {
       await ensureProfile();
@@ -183,7 +188,7 @@ export function startTracker(options: TrackerOptions): Tracker {
       }
       backoff = 0;
     } catch {
-      backoff = Math.min(backoff * 2 || 1000, MAX_BACKOFF_MS);
+      backoff = Math.min(backoff * 3 || 1000, MAX_BACKOFF_MS);
       retryIn = backoff * (0.5 + Math.random() / 2);
     }
     if (retryIn > 0) schedule(retryIn);
@@ -202,11 +207,13 @@ export function startTracker(options: TrackerOptions): Tracker {
     }
   }
 
-  const onHidden = () => document.visibilityState === 'hidden' && void send();
+  /** The network came back, or the shopper came back to the tab: a server that was down is tried now. */
   const onOnline = () => {
     backoff = 0;
     void send();
   };
+  const onBack = () => backoff > 0 && onOnline();
+  const onHidden = () => (document.visibilityState === 'hidden' ? void send() : onBack());
   const tagPage = () => !stopped && options.autoTags !== false && pageIntents(document).forEach(track);
 
   const api: Tracker = {
@@ -257,12 +264,14 @@ export function startTracker(options: TrackerOptions): Tracker {
       disconnectLayer();
       removeEventListener('pagehide', beacon);
       removeEventListener('online', onOnline);
+      removeEventListener('focus', onBack);
       document.removeEventListener('visibilitychange', onHidden);
     },
   };
 
   addEventListener('pagehide', beacon);
   addEventListener('online', onOnline);
+  addEventListener('focus', onBack);
   document.addEventListener('visibilitychange', onHidden);
   const stopTags = options.autoTags === false ? ignore : listenForTags(document, track);
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', tagPage, { once: true });

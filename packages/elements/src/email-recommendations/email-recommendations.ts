@@ -1,7 +1,10 @@
 /** `<discovery-email-recommendations>`: builds the e-mail block of recommendation links, previews it, and copies its HTML. */
 import { LitElement, css, html, nothing } from 'lit';
+import type { PropertyValues } from 'lit';
+import { requestJson } from '../api.js';
 import { toolkitConfig } from '../config.js';
-import { emailRecommendationsHtml } from './email-html.js';
+import { readRecommendations } from '../recommendations/recommendations-request.js';
+import { emailImageSize, emailRecommendationsHtml } from './email-html.js';
 import type { EmailBlockOptions } from './email-html.js';
 
 /**
@@ -12,8 +15,8 @@ import type { EmailBlockOptions } from './email-html.js';
  * @attr widget-id, datasource-id, user-id - required; path segments, URL-encoded
  * @attr count - positions (default 4, at most 20)
  * @attr columns - positions per row (default 4)
- * @attr image-size - image width and height in pixels (default 160)
- * @attr alt - image alt text, followed by the position (default `Recommended product`)
+ * @attr image-size - image width and height in pixels (default 128; smaller when a row would pass 600 px)
+ * @attr alt - alt text of a position whose product title is not known, followed by the position (default `Recommended product`)
  * @attr merge-tag - boolean: `user-id` is the e-mail platform's merge tag, kept as written
  * @attr api-base - overrides `configureToolkit({apiBase})`; made absolute against the page
  * @csspart preview, code, copy, status
@@ -30,6 +33,7 @@ export class DiscoveryEmailRecommendations extends LitElement {
     mergeTag: { attribute: 'merge-tag', type: Boolean },
     apiBase: { attribute: 'api-base' },
     status: { state: true },
+    titles: { state: true },
   };
 
   static override styles = css`
@@ -64,6 +68,9 @@ export class DiscoveryEmailRecommendations extends LitElement {
   declare mergeTag: boolean;
   declare apiBase: string | null;
   declare status: string;
+  /** The user's current picks' titles, the alt texts of the copied HTML (none for a merge tag: the user is not known). */
+  declare titles: string[];
+  private request?: AbortController;
 
   constructor() {
     super();
@@ -72,11 +79,37 @@ export class DiscoveryEmailRecommendations extends LitElement {
     this.userId = null;
     this.count = 4;
     this.columns = 4;
-    this.imageSize = 160;
+    this.imageSize = 128;
     this.alt = 'Recommended product';
     this.mergeTag = false;
     this.apiBase = null;
     this.status = '';
+    this.titles = [];
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.request?.abort();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (['widgetId', 'datasourceId', 'userId', 'count', 'mergeTag', 'apiBase'].some((name) => changed.has(name))) void this.loadTitles();
+  }
+
+  /** The titles of what the user would be shown now; a failure leaves the generic alt text. */
+  private async loadTitles(): Promise<void> {
+    this.request?.abort();
+    this.titles = [];
+    const options = this.blockOptions;
+    if (!options || options.mergeTag) return;
+    const request = (this.request = new AbortController());
+    const path = `/widget/${encodeURIComponent(options.widgetId)}/recommendations/${encodeURIComponent(options.datasourceId)}/${encodeURIComponent(options.userId)}`;
+    try {
+      const answer = readRecommendations(await requestJson(`${options.apiBase.replace(/\/+$/, '')}${path}?limit=${options.count}`, { signal: request.signal }));
+      if (!request.signal.aborted) this.titles = answer.cards.map((card) => card.title);
+    } catch {
+      // Generic alt texts are still correct ones.
+    }
   }
 
   /** The options of the block, or undefined while a required attribute is missing. */
@@ -90,8 +123,9 @@ export class DiscoveryEmailRecommendations extends LitElement {
       userId: this.userId,
       count: whole(this.count, 4, 20),
       columns: whole(this.columns, 4, 20),
-      imageSize: whole(this.imageSize, 160, 600),
+      imageSize: whole(this.imageSize, 128, 600),
       alt: this.alt,
+      titles: this.titles,
       mergeTag: this.mergeTag,
     };
   }
@@ -124,7 +158,7 @@ export class DiscoveryEmailRecommendations extends LitElement {
         part="preview"
         title="E-mail preview"
         sandbox="allow-same-origin"
-        style="height:${rows * (options.imageSize + 16) + 24}px"
+        style="height:${rows * (emailImageSize(options.imageSize, options.columns) + 16) + 24}px;max-width:616px"
         .srcdoc=${`<!doctype html><body style="margin:8px">${text}</body>`}
       ></iframe>
       <textarea part="code" readonly aria-label="E-mail HTML" .value=${text}></textarea>

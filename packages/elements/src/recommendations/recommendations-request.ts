@@ -13,6 +13,8 @@ export interface RecommendationsInput {
   limit?: number | null;
   /** The shopper's profile id from the tracker's cookie; anonymous when absent. */
   profileId?: string;
+  /** Products to leave out: those other widgets on the page already show. */
+  idsToBan?: readonly string[];
 }
 
 export interface RecommendedCard extends ProductCard {
@@ -36,6 +38,7 @@ export function recommendationsUrl(input: RecommendationsInput): string {
   const query = new URLSearchParams();
   if (Object.keys(variables).length > 0) query.set('variables', JSON.stringify(variables));
   if (input.limit && input.limit > 0) query.set('limit', String(Math.floor(input.limit)));
+  if (input.idsToBan && input.idsToBan.length > 0) query.set('idsToBan', JSON.stringify(input.idsToBan));
   const search = query.toString();
   return apiUrl(input.apiBase, search ? `${path}?${search}` : path);
 }

@@ -10,6 +10,12 @@ export const searchBoxStyles = css`
     display: flex;
     gap: 0.25rem;
   }
+  /* A fixed height the page can reserve before the element is defined: 2.5rem (also a comfortable touch target). */
+  [part~='input'],
+  [part~='button'] {
+    box-sizing: border-box;
+    height: var(--dk-search-box-height, 2.5rem);
+  }
   [part~='input'] {
     flex: 1;
     min-width: 0;
@@ -67,5 +73,15 @@ export const searchBoxStyles = css`
   }
   [part~='price'] {
     font-weight: 600;
+  }
+  [part~='mark'] {
+    background: var(--dk-mark-background, transparent);
+    color: inherit;
+    font-weight: var(--dk-mark-weight, 700);
+  }
+  [part~='clear-recent'],
+  [part~='see-all'] {
+    color: var(--dk-accent, #1a56db);
+    font-size: 0.9em;
   }
 `;

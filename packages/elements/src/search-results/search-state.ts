@@ -8,6 +8,16 @@ export interface SearchState {
   sort: string;
   /** Selected values per facet id. */
   facets: Record<string, string[]>;
+  /** A price range typed by the shopper, in the shop's currency units (`min`, `max` in the URL). */
+  min?: number;
+  max?: number;
+}
+
+/** A non-negative amount from the URL, or undefined. */
+function amount(value: string | null): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) && number >= 0 && number <= 1e9 ? number : undefined;
 }
 
 /** Facet selections travel as `f.{facetId}=value`, repeated for several values. */
@@ -22,11 +32,15 @@ export function readSearchState(search: string, param: string): SearchState {
       (facets[key.slice(FACET_PREFIX.length)] ??= []).push(value);
     }
   }
+  const min = amount(params.get('min'));
+  const max = amount(params.get('max'));
   return {
     query: params.get(param) ?? '',
     page: Number.isInteger(page) && page > 1 ? page : 1,
     sort: /^[\w.]+:(asc|desc)$/.test(params.get('sort') ?? '') ? params.get('sort')! : '',
     facets,
+    ...(min === undefined ? {} : { min }),
+    ...(max === undefined ? {} : { max }),
   };
 }
 
@@ -34,13 +48,15 @@ export function readSearchState(search: string, param: string): SearchState {
 export function writeSearchState(state: SearchState, param: string, search: string): string {
   const params = new URLSearchParams(search);
   for (const key of [...params.keys()]) {
-    if (key === param || key === 'page' || key === 'sort' || key.startsWith(FACET_PREFIX)) params.delete(key);
+    if (key === param || key === 'page' || key === 'sort' || key === 'min' || key === 'max' || key.startsWith(FACET_PREFIX)) params.delete(key);
   }
   params.set(param, state.query);
   if (state.sort) params.set('sort', state.sort);
   for (const [id, values] of Object.entries(state.facets)) {
     for (const value of values) params.append(FACET_PREFIX + id, value);
   }
+  if (state.min !== undefined) params.set('min', String(state.min));
+  if (state.max !== undefined) params.set('max', String(state.max));
   if (state.page > 1) params.set('page', String(state.page));
   const text = params.toString();
   return text ? `?${text}` : '';
@@ -68,4 +84,22 @@ export function pageWindow(page: number, pages: number): number[] {
     else if (shown[shown.length - 1] !== 0) shown.push(0);
   }
   return shown;
+}
+
+/** The state without any filter: no facet value, no price range, first page. */
+export function clearFilters(state: SearchState): SearchState {
+  return { query: state.query, sort: state.sort, page: 1, facets: {} };
+}
+
+/** How many filters are on: each facet value, and a price range counts once. */
+export function filterCount(state: SearchState): number {
+  return Object.values(state.facets).reduce((sum, values) => sum + values.length, 0) + (state.min !== undefined || state.max !== undefined ? 1 : 0);
+}
+
+/** The filter expression for a price range; catalog prices are in minor units (`scale` 100). */
+export function rangeFilter(state: SearchState, attribute: string, scale: number): string | undefined {
+  const parts: string[] = [];
+  if (state.min !== undefined) parts.push(`${attribute} >= ${Math.round(state.min * scale)}`);
+  if (state.max !== undefined) parts.push(`${attribute} <= ${Math.round(state.max * scale)}`);
+  return parts.length > 0 ? parts.join(' AND ') : undefined;
 }

@@ -5,6 +5,10 @@
 import type { Context } from 'koa';
 import type { ProductView } from '../../catalog/product-view.js';
 import type { EmailSlots } from '../../recommendations/recommendation-service.js';
+import { SvgRasteriser } from '../../media/svg-raster.js';
+
+/** One per process: its cache is keyed by content, so tenants share renders of identical images only. */
+const rasteriser = new SvgRasteriser();
 
 /** A transparent 1×1 PNG: an empty slot in a mail shows nothing rather than a broken-image icon. */
 export const PLACEHOLDER_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -48,6 +52,9 @@ export const SAME_ORIGIN = 'http://same-origin.invalid';
 /** `base` resolves site-relative photos (the widget's shopUrl, else the server's public URL). */
 export function sendPhoto(ctx: Context, photo: string | undefined, base: string): void {
   ctx.set('Cache-Control', 'private, max-age=300');
+  // Whatever is served from our origin is an image, never a page: no scripts, no sniffing it into HTML.
+  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  ctx.set('X-Content-Type-Options', 'nosniff');
   const remote = followableUrl(photo, base);
   if (remote !== undefined) {
     ctx.redirect(remote);
@@ -57,9 +64,11 @@ export function sendPhoto(ctx: Context, photo: string | undefined, base: string)
   const inline = photo === undefined ? null : /^data:(image\/[a-z+]+)(;base64)?,(.*)$/is.exec(photo);
   ctx.status = 200;
   const image = inline === null ? undefined : decodeInline(inline[2] !== undefined, inline[3]!);
-  if (inline !== null && image !== undefined) {
-    ctx.type = inline[1]!;
-    ctx.body = image;
+  // Mail clients (Gmail, Outlook) show no SVG: it is rasterised; other inline images are sent as they are.
+  const body = image === undefined ? undefined : inline![1]!.toLowerCase() === 'image/svg+xml' ? rasteriser.toPng(image) : image;
+  if (inline !== null && body !== undefined) {
+    ctx.type = body === image ? inline[1]! : 'image/png';
+    ctx.body = body;
     return;
   }
   ctx.type = 'image/png';

@@ -1,0 +1,77 @@
+/**
+ * The server down, then back: the tracker asks rarely while it is down (back-off 1 s, 3 s, 9 s... up to
+ * 30 s) and sends promptly once the shopper is back (focus) or does something, not after a long back-off.
+ */
+import { expect } from '@esm-bundle/chai';
+import { eventually, historyOf, queued, resetTracking, startTestTracker, TEST_TIMEOUT_MS } from './tracker-helpers.js';
+
+describe('tracker with the server down', function () {
+  this.timeout(TEST_TIMEOUT_MS);
+  beforeEach(resetTracking);
+  afterEach(resetTracking);
+
+  it('asks rarely while the server is down and sends as soon as the shopper comes back', async () => {
+    // The browser's fetch refuses every call to the server the way a stopped server does, until `up`.
+    const realFetch = window.fetch;
+    let up = false;
+    const calls: number[] = [];
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('/identify') || url.includes('/collect/')) {
+        calls.push(performance.now());
+        if (!up) return Promise.reject(new TypeError('Failed to fetch'));
+      }
+      return realFetch.call(window, input, init);
+    };
+    try {
+      const started = performance.now();
+      const tracker = startTestTracker({ batchDelay: 50 });
+      tracker.track({ action: 'view', productId: '84029' });
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      // Start, first send, then back-offs of 0.5-1 s and 1.5-3 s: at most four calls in four seconds.
+      expect(calls.length).to.be.within(2, 4);
+      expect(await queued()).to.have.length(1);
+
+      up = true;
+      const back = performance.now();
+      dispatchEvent(new Event('focus'));
+      const profileId = await eventually(async () => tracker.profileId(), (id) => id !== undefined, 3000);
+      const history = await eventually(() => historyOf(profileId!), (h) => h.length > 0, 3000);
+      expect(history.map((a) => a.originalId)).to.deep.equal(['84029']);
+      expect(performance.now() - back).to.be.below(3000);
+      expect(back - started).to.be.below(6000);
+      await eventually(queued, (q) => q.length === 0);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+
+  it('tries again at once when the shopper acts during a long back-off', async () => {
+    const realFetch = window.fetch;
+    let up = false;
+    const calls: number[] = [];
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('/identify') || url.includes('/collect/')) {
+        calls.push(performance.now());
+        if (!up) return Promise.reject(new TypeError('Failed to fetch'));
+      }
+      return realFetch.call(window, input, init);
+    };
+    try {
+      const tracker = startTestTracker({ batchDelay: 50 });
+      tracker.track({ action: 'view', productId: '84029' });
+      // The fourth failure puts the next try 4.5 to 9 s away; 2.5 s later a shopper's action tries at once.
+      await eventually(async () => calls.length, (count) => count >= 4, 8000);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(calls).to.have.length(4);
+      up = true;
+      tracker.track({ action: 'view', productId: '85123A' });
+      const profileId = await eventually(async () => tracker.profileId(), (id) => id !== undefined, 1500);
+      const history = await eventually(() => historyOf(profileId!), (h) => h.length >= 2, 1500);
+      expect(history.map((a) => a.originalId).sort()).to.deep.equal(['84029', '85123A']);
+    } finally {
+      window.fetch = realFetch;
+    }
+  });
+});
