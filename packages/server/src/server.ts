@@ -69,6 +69,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     if (shuttingDown) ctx.set('Connection', 'close');
   });
   app.use(requestContext(logger));
+  app.use(deps.services.metrics.middleware());
   app.use(errorMiddleware());
 
   const apis: ApiModule[] = [];

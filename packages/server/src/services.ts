@@ -9,6 +9,11 @@ import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { RecommendationService } from './recommendations/recommendation-service.js';
 import { SearchService } from './search/search-service.js';
+import { ConfigAdmin } from './admin/config-admin.js';
+import { ConsoleSessions } from './admin/console-sessions.js';
+import { QueryAnalytics } from './analytics/query-analytics.js';
+import { WidgetAnalytics } from './analytics/widget-analytics.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 
 export interface Services {
   /** Token endpoint logic and the bearer guard's token checks (`requireBearer(deps.services.auth, ...)`). */
@@ -21,15 +26,52 @@ export interface Services {
   search: SearchService;
   /** Widgets' recommendations over the active catalog and the live activity aggregates. */
   recommendations: RecommendationService;
+  /** Runtime configuration changes (admin API) and their audit log. */
+  admin: ConfigAdmin;
+  /** Console sign-in sessions. */
+  sessions: ConsoleSessions;
+  /** Widget and query analytics folded from activities and searches. */
+  analytics: { widgets: WidgetAnalytics; queries: QueryAnalytics };
+  /** Prometheus metrics (/metrics). */
+  metrics: ServerMetrics;
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
   const auth = await createAuthService(deps);
   const catalog = new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry });
   deps.onClose(async () => catalog.close());
-  const activities = await ActivityService.open(deps);
-  const search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger });
+  // Stored runtime changes apply before anything reads the registry: the activity replay counts widgets
+  // created through the admin API, and the search indexes cover the fields the changes weigh.
+  let search: SearchService | undefined;
+  const admin = await ConfigAdmin.open({
+    store: deps.store,
+    registry: deps.registry,
+    fileConfig: deps.config,
+    clock: deps.clock,
+    onSearchChanged: async (scope) => void (await search?.refreshFields(scope.tenantId, scope.environmentId)),
+  });
+  const metrics = new ServerMetrics();
+  deps.onClose(async () => metrics.registry.clear());
+  const startedAt = deps.clock.now();
+  const now = () => deps.clock.now();
+  const widgetAnalytics = new WidgetAnalytics({
+    now,
+    retentionDays: deps.config.activityLog.retentionDays,
+    isWidgetOf: (tenantId, widgetId) => deps.registry.findTenant(tenantId)?.environments.some((e) => e.widgets.some((w) => w.id === widgetId)) ?? false,
+  });
+  const queryAnalytics = await QueryAnalytics.open({ store: deps.store, tenantIds: deps.config.tenants.map((t) => t.id), now });
+  deps.onClose(() => queryAnalytics.close());
+  const countCollected = (_tenantId: string, record: { kind: string; receivedAt: number }) => {
+    if (record.kind === 'activity' && record.receivedAt >= startedAt) metrics.activitiesCollected.inc();
+  };
+  const activities = await ActivityService.open(deps, {
+    folds: [widgetAnalytics.fold, queryAnalytics.fold, countCollected],
+    onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
+  });
+  activities.onSearch(queryAnalytics.recordSearch);
+  search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
   await search.start();
   const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, clock: deps.clock });
-  return { auth, catalog, activities, search, recommendations };
+  const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
+  return { auth, catalog, activities, search, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics, queries: queryAnalytics }, metrics };
 }
