@@ -31,7 +31,7 @@ const optionsSchema = z.object({
   disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
 });
 
-const searchSchema = z.object({
+export const searchSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000).default(''),
   configurationId: z.string().optional(),
@@ -39,7 +39,7 @@ const searchSchema = z.object({
   disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
 });
 
-const suggestSchema = z.object({
+export const suggestSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000).default(''),
   configurationId: z.string().optional(),
@@ -52,7 +52,7 @@ const suggestSchema = z.object({
     }),
 });
 
-const autocompleteSchema = z.object({
+export const autocompleteSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000),
   configurationId: z.string().optional(),
