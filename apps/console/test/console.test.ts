@@ -45,12 +45,14 @@ describe('console in Chromium', () => {
     return statusText();
   };
 
-  async function seriousViolations(): Promise<string[]> {
+  /** `within`: a selector to check instead of the whole page (the reference page is long; one API group shows every pattern it uses). */
+  async function seriousViolations(within?: string): Promise<string[]> {
     if ((await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe)) === 'undefined') await page.evaluate(`${AXE};undefined`); // through DevTools: the page's CSP rightly refuses inline scripts
-    const violations = (await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: unknown[] }> } }).axe;
-      return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-    })) as AxeViolation[];
+    const violations = (await page.evaluate(async (selector) => {
+      const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: unknown[] }> } }).axe;
+      const context = selector === undefined ? document : { include: [selector] };
+      return (await axe.run(context, { resultTypes: ['violations'] })).violations;
+    }, within)) as AxeViolation[];
     return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   }
 
@@ -173,6 +175,17 @@ describe('console in Chromium', () => {
     assert.deepEqual(await seriousViolations(), [], 'catalog page');
     await open('#keys', 'dk-keys-page ul.keys code');
     assert.deepEqual(await seriousViolations(), [], 'keys page');
+    assert.deepEqual(problems, []);
+  });
+
+  it('renders the API reference offline from the OpenAPI document of the server', async () => {
+    await page.goto(`${companion.url}/docs/`);
+    await page.waitForSelector('section.operation');
+    const titles = await page.$$eval('section.operation h3', (els) => els.map((el) => el.textContent ?? ''));
+    assert.ok(titles.some((t) => t.includes('PUT') && t.includes('/admin/widgets/{widgetId}')));
+    assert.ok(titles.some((t) => t.includes('POST') && t.includes('/search')));
+    assert.deepEqual(await seriousViolations('nav'), [], 'reference page navigation');
+    assert.deepEqual(await seriousViolations('#tag-health'), [], 'reference page, one API');
     assert.deepEqual(problems, []);
   });
 });

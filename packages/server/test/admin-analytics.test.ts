@@ -21,7 +21,7 @@ describe('admin analytics', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
   };
   const search = (query: string) => call(`${server.url}/search`, { json: { token: 'tenant-a-search', query } });
-  const widgetRow = (body: { widgets: Array<{ widgetId: string }> }, id: string) => body.widgets.find((w) => w.widgetId === id);
+  const widgetRow = (body: { widgets: Array<{ widgetId: string; impressions: number }> }, id: string) => body.widgets.find((w) => w.widgetId === id);
 
   before(async () => {
     config = await adminConfig();
