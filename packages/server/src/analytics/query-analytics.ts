@@ -4,12 +4,13 @@
  *
  * This is the console's own adapter until the search-relevance work's query analytics land in main;
  * the console reads it only through `topQueries` / `zeroResultQueries`, so swapping the source is local.
- * Search counts are not in the activity log, so they are kept in a stored document, written at most
- * every FLUSH_MS and on shutdown; click and conversion counts are rebuilt from the log at start.
+ * Search counts are not in the activity log, so they are kept in stored documents, one per tenant and
+ * day (a flush rewrites today's, not the history), written at most every FLUSH_MS and on shutdown;
+ * click and conversion counts are rebuilt from the log at start.
  */
 import type { LogRecord } from '../activities/activity-record.js';
 import type { QuerySpelling } from '../activities/search-queries.js';
-import type { DocumentStore, StoredDocument } from '../store/document-store.js';
+import type { DocumentStore } from '../store/document-store.js';
 import { BoundedLru } from './bounded-lru.js';
 import { DAY_MS } from './widget-analytics.js';
 
@@ -17,6 +18,8 @@ import { DAY_MS } from './widget-analytics.js';
 export const MAX_QUERIES_PER_DAY = 10_000;
 export const QUERY_DAYS_KEPT = 90;
 const FLUSH_MS = 10_000;
+
+const emptyDay = (): StoredDay => ({ queries: {}, otherSearches: 0 });
 
 interface SearchCounts {
   searches: number;
@@ -26,10 +29,11 @@ interface SearchCounts {
   lastAt: number;
 }
 
-interface StoredSearches {
-  /** day number → query → counts */
-  days: Record<string, Record<string, SearchCounts>>;
-  otherSearches: Record<string, number>;
+/** One tenant's searches of one day. */
+interface StoredDay {
+  queries: Record<string, SearchCounts>;
+  /** Searches of new queries past MAX_QUERIES_PER_DAY. */
+  otherSearches: number;
 }
 
 export interface QueryRow {
@@ -55,25 +59,38 @@ class TenantQueries {
   /** day → query → [clicks, conversions]; rebuilt from the log. */
   readonly engagement = new Map<number, Map<string, [number, number]>>();
   readonly clickedFrom = new BoundedLru<string>(20_000);
-  dirty = false;
-  /** The counts as they are now; the stored document gets a copy at each flush (it is read-only outside update). */
-  readonly live: StoredSearches;
-  constructor(readonly doc: StoredDocument<StoredSearches>) {
-    this.live = structuredClone(doc.data);
-  }
+  /** The counts as they are now, by day number; a stored document gets a copy at each flush (it is read-only outside update). */
+  readonly days = new Map<number, StoredDay>();
+  readonly dirty = new Set<number>();
 }
+
+const dayDocument = (tenantId: string, day: number) => `analytics/queries/${tenantId}/${day}`;
 
 export class QueryAnalytics {
   private readonly tenants = new Map<string, TenantQueries>();
   private timer: NodeJS.Timeout | undefined;
 
-  private constructor(private readonly now: () => number) {}
+  private constructor(
+    private readonly store: DocumentStore,
+    private readonly now: () => number,
+  ) {}
 
   static async open(deps: { store: DocumentStore; tenantIds: readonly string[]; now: () => number }): Promise<QueryAnalytics> {
-    const analytics = new QueryAnalytics(deps.now);
+    const analytics = new QueryAnalytics(deps.store, deps.now);
+    const oldest = Math.floor(deps.now() / DAY_MS) - QUERY_DAYS_KEPT;
     for (const tenantId of deps.tenantIds) {
-      const doc = await deps.store.document<StoredSearches>(`analytics/queries/${tenantId}`, () => ({ days: {}, otherSearches: {} }));
-      analytics.tenants.set(tenantId, new TenantQueries(doc));
+      const state = new TenantQueries();
+      for (const name of await deps.store.list(`analytics/queries/${tenantId}/`)) {
+        const day = Number(name.slice(name.lastIndexOf('/') + 1));
+        if (!Number.isInteger(day)) continue;
+        if (day < oldest) {
+          await deps.store.remove(name);
+          continue;
+        }
+        const doc = await deps.store.document<StoredDay>(name, emptyDay);
+        state.days.set(day, structuredClone(doc.data));
+      }
+      analytics.tenants.set(tenantId, state);
     }
     analytics.timer = setInterval(() => void analytics.flush().catch(() => undefined), FLUSH_MS);
     analytics.timer.unref();
@@ -85,14 +102,15 @@ export class QueryAnalytics {
     const state = this.tenants.get(tenantId);
     const key = normalize(query);
     if (state === undefined || key === '') return;
-    const data = state.live;
-    const day = String(Math.floor(at / DAY_MS));
-    const queries = (data.days[day] ??= {});
+    const day = Math.floor(at / DAY_MS);
+    let data = state.days.get(day);
+    if (data === undefined) state.days.set(day, (data = emptyDay()));
+    state.dirty.add(day);
+    const queries = data.queries;
     let counts = Object.hasOwn(queries, key) ? queries[key] : undefined;
     if (counts === undefined) {
       if (Object.keys(queries).length >= MAX_QUERIES_PER_DAY) {
-        data.otherSearches[day] = (data.otherSearches[day] ?? 0) + 1;
-        state.dirty = true;
+        data.otherSearches++;
         return;
       }
       queries[key] = counts = { searches: 0, zeroResults: 0, corrected: 0, lastResultCount: 0, lastAt: 0 };
@@ -102,7 +120,6 @@ export class QueryAnalytics {
     if (spelling === 'corrected') counts.corrected++;
     counts.lastResultCount = resultCount;
     counts.lastAt = at;
-    state.dirty = true;
   };
 
   /** Registered on the activity service: clicks on results of a query, and the carts and purchases that follow them. */
@@ -149,7 +166,7 @@ export class QueryAnalytics {
       return found;
     };
     for (let day = today - days + 1; day <= today; day++) {
-      for (const [query, counts] of Object.entries(state.live.days[String(day)] ?? {})) {
+      for (const [query, counts] of Object.entries(state.days.get(day)?.queries ?? {})) {
         const r = row(query);
         r.searches += counts.searches;
         r.zeroResults += counts.zeroResults;
@@ -174,12 +191,13 @@ export class QueryAnalytics {
 
   /** Searches per day (oldest first), for the overview chart. */
   searchesPerDay(tenantId: string, fromDay: number, toDay: number): Array<{ day: number; searches: number; zeroResults: number }> {
-    const data = this.tenants.get(tenantId)?.live;
+    const state = this.tenants.get(tenantId);
     const out: Array<{ day: number; searches: number; zeroResults: number }> = [];
     for (let day = fromDay; day <= toDay; day++) {
-      let searches = data?.otherSearches[String(day)] ?? 0;
+      const data = state?.days.get(day);
+      let searches = data?.otherSearches ?? 0;
       let zeroResults = 0;
-      for (const counts of Object.values(data?.days[String(day)] ?? {})) {
+      for (const counts of Object.values(data?.queries ?? {})) {
         searches += counts.searches;
         zeroResults += counts.zeroResults;
       }
@@ -188,20 +206,25 @@ export class QueryAnalytics {
     return out;
   }
 
-  /** Writes the search counts kept since the last flush, and forgets days past QUERY_DAYS_KEPT. */
+  /** Writes the days whose counts changed since the last flush, and forgets days past QUERY_DAYS_KEPT. */
   async flush(): Promise<void> {
-    const today = Math.floor(this.now() / DAY_MS);
-    for (const state of this.tenants.values()) {
-      if (!state.dirty) continue;
-      state.dirty = false;
-      const live = state.live;
-      for (const day of Object.keys(live.days)) if (Number(day) < today - QUERY_DAYS_KEPT) delete live.days[day];
-      for (const day of Object.keys(live.otherSearches)) if (Number(day) < today - QUERY_DAYS_KEPT) delete live.otherSearches[day];
-      const copy = structuredClone(live);
-      await state.doc.update((data) => {
-        data.days = copy.days;
-        data.otherSearches = copy.otherSearches;
-      });
+    const oldest = Math.floor(this.now() / DAY_MS) - QUERY_DAYS_KEPT;
+    for (const [tenantId, state] of this.tenants) {
+      for (const day of [...state.days.keys()]) {
+        if (day >= oldest) continue;
+        state.days.delete(day);
+        state.dirty.delete(day);
+        await this.store.remove(dayDocument(tenantId, day));
+      }
+      for (const day of [...state.dirty]) {
+        state.dirty.delete(day);
+        const copy = structuredClone(state.days.get(day)!);
+        const doc = await this.store.document<StoredDay>(dayDocument(tenantId, day), emptyDay);
+        await doc.update((data) => {
+          data.queries = copy.queries;
+          data.otherSearches = copy.otherSearches;
+        });
+      }
     }
   }
 
