@@ -8,7 +8,7 @@ export interface Bar {
 
 const WIDTH = 560;
 const HEIGHT = 180;
-const PAD = { top: 12, right: 12, bottom: 36, left: 48 };
+const PAD = { top: 12, right: 12, bottom: 56, left: 48 };
 
 function niceMax(value: number): number {
   if (value <= 0) return 1;
@@ -39,7 +39,7 @@ export function barChart(options: { title: string; bars: Bar[]; format?: (n: num
         const h = (bar.value / max) * inner.h;
         const x = PAD.left + i * slot + slot * 0.15;
         return svg`<rect class="bar" x=${x} y=${PAD.top + inner.h - h} width=${slot * 0.7} height=${h} data-value=${bar.value}><title>${bar.label}: ${format(bar.value)}</title></rect>
-          <text x=${x + slot * 0.35} y=${HEIGHT - PAD.bottom + 14} text-anchor="middle" class="tick">${bar.label.length > 12 ? `${bar.label.slice(0, 11)}…` : bar.label}</text>`;
+          <text x=${x + slot * 0.35} y=${HEIGHT - PAD.bottom + 14} text-anchor="end" transform="rotate(-35 ${x + slot * 0.35} ${HEIGHT - PAD.bottom + 14})" class="tick">${bar.label.length > 14 ? `${bar.label.slice(0, 13)}…` : bar.label}</text>`;
       })}
     </svg>
   </figure>`;

@@ -104,10 +104,10 @@ export class ConsoleApp extends ConsoleElement {
         <p class="brand">Discovery Kit console</p>
         <p>${s.username} · ${s.tenant}${s.role === 'read' ? ' (read only)' : ''}</p>
         ${s.environments.length > 1
-          ? html`<label for="environment">Environment</label>
+          ? html`<span class="environment"><label for="environment">Environment</label>
               <select id="environment" @change=${(e: Event) => this.pickEnvironment((e.target as HTMLSelectElement).value)}>
                 ${s.environments.map((env) => html`<option value=${env.id} ?selected=${env.id === this.environment}>${env.name}</option>`)}
-              </select>`
+              </select></span>`
           : nothing}
         <button type="button" @click=${() => this.signOut()}>Sign out</button>
       </header>

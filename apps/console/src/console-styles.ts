@@ -5,6 +5,8 @@ body { margin: 0; font-family: var(--discovery-font); color: var(--discovery-tex
 dk-console { display: block; }
 header.top { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; padding: .5rem 1rem; background: var(--discovery-surface); border-bottom: 1px solid var(--discovery-border); }
 header.top .brand { font-weight: 700; margin-right: auto; }
+header.top .environment { display: inline-flex; gap: .5rem; align-items: center; }
+header.top label { display: inline; margin: 0; }
 nav ul { display: flex; gap: .25rem; list-style: none; margin: 0; padding: .5rem 1rem; flex-wrap: wrap; }
 nav a { display: inline-block; padding: .4rem .75rem; border-radius: 4px; color: var(--discovery-accent); text-decoration: none; }
 nav a[aria-current='page'] { background: var(--discovery-accent); color: #fff; }

@@ -65,7 +65,7 @@ export class OverviewPage extends ConsoleElement {
         ${lineChart({ id: 'activities-per-minute', title: 'Activities per minute, last hour', points: this.minutes.map((m) => ({ label: m.at.slice(11, 16), value: m.count })) })}
         ${barChart({ id: 'searches-per-day', title: 'Searches per day', bars: a.days.map((d) => ({ label: d.date.slice(5), value: d.searches })) })}
         ${barChart({ id: 'ctr-per-widget', title: 'Click-through per widget, last 14 days', bars: a.widgets.map((w) => ({ label: w.widgetId, value: w.clickThrough })), format: percent })}
-        ${barChart({ id: 'revenue-per-widget', title: 'Revenue attributed per widget, last 14 days', bars: a.widgets.map((w) => ({ label: w.widgetId, value: w.revenue / 100 })), format: (n) => n.toFixed(0) })}
+        ${barChart({ id: 'revenue-per-widget', title: 'Revenue attributed per widget, last 14 days', bars: a.widgets.map((w) => ({ label: w.widgetId, value: w.revenue / 100 })), format: (n) => (n >= 100 ? n.toFixed(0) : n.toFixed(2)) })}
       </div>
       ${bestSeller !== undefined && bestSeller.revenue > 0 ? html`<p class="headline">The widget that sells most: <strong data-best-widget>${bestSeller.widgetId}</strong> (${money(bestSeller.revenue)}).</p>` : nothing}
       <table>
