@@ -9,9 +9,10 @@ import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
 import { RecommendationService } from './recommendations/recommendation-service.js';
 import { SearchService } from './search/search-service.js';
+import { QueryAnalytics } from './search/query-analytics.js';
 import { ConfigAdmin } from './admin/config-admin.js';
 import { ConsoleSessions } from './admin/console-sessions.js';
-import { QueryAnalytics } from './analytics/query-analytics.js';
+import { QueryAnalytics as ConsoleQueryAnalytics } from './analytics/query-analytics.js';
 import { WidgetAnalytics } from './analytics/widget-analytics.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 
@@ -24,6 +25,8 @@ export interface Services {
   activities: ActivityService;
   /** Search indexes over each environment's active catalog. */
   search: SearchService;
+  /** Query analytics per search token and day (search/query-analytics.ts). */
+  searchAnalytics: QueryAnalytics;
   /** Widgets' recommendations over the active catalog and the live activity aggregates. */
   recommendations: RecommendationService;
   /** Runtime configuration changes (admin API) and their audit log. */
@@ -31,7 +34,7 @@ export interface Services {
   /** Console sign-in sessions. */
   sessions: ConsoleSessions;
   /** Widget and query analytics folded from activities and searches. */
-  analytics: { widgets: WidgetAnalytics; queries: QueryAnalytics };
+  analytics: { widgets: WidgetAnalytics; queries: ConsoleQueryAnalytics };
   /** Prometheus metrics (/metrics). */
   metrics: ServerMetrics;
 }
@@ -59,7 +62,7 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
     retentionDays: deps.config.activityLog.retentionDays,
     isWidgetOf: (tenantId, widgetId) => deps.registry.findTenant(tenantId)?.environments.some((e) => e.widgets.some((w) => w.id === widgetId)) ?? false,
   });
-  const queryAnalytics = await QueryAnalytics.open({ store: deps.store, tenantIds: deps.config.tenants.map((t) => t.id), now });
+  const queryAnalytics = await ConsoleQueryAnalytics.open({ store: deps.store, tenantIds: deps.config.tenants.map((t) => t.id), now });
   deps.onClose(() => queryAnalytics.close());
   const countCollected = (_tenantId: string, record: { kind: string; receivedAt: number }) => {
     if (record.kind === 'activity' && record.receivedAt >= startedAt) metrics.activitiesCollected.inc();
@@ -71,7 +74,18 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   activities.onSearch(queryAnalytics.recordSearch);
   search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
   await search.start();
+  const searchAnalytics = await openSearchAnalytics(deps, activities);
   const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, clock: deps.clock });
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
-  return { auth, catalog, activities, search, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics, queries: queryAnalytics }, metrics };
+  return { auth, catalog, activities, search, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics, queries: queryAnalytics }, metrics };
+}
+
+/** Search analytics, fed clicks and conversions by the activity service; it gives autocomplete back its search counts. */
+async function openSearchAnalytics(deps: Omit<ServerDeps, 'services'>, activities: ActivityService): Promise<QueryAnalytics> {
+  const tenantIds = deps.config.tenants.map((t) => t.id);
+  const analytics = await QueryAnalytics.open({ store: deps.store, clock: deps.clock, logger: deps.logger, tenantIds });
+  deps.onClose(() => analytics.close());
+  activities.onRecorded((activity) => analytics.recordActivity(activity));
+  for (const tenantId of tenantIds) for (const { day, query, searches } of analytics.searchCounts(tenantId)) activities.restoreSearches(tenantId, query, Date.parse(`${day}T00:00:00Z`), searches);
+  return analytics;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { signInSchema } from '../apis/admin/admin-api.js';
-import { collectSchemas } from '../apis/collect/collect-schema.js';
+import { collectActivitySchema, collectBatchSchema } from '../apis/collect/collect-schema.js';
 import { autocompleteSchema, searchSchema, suggestSchema } from '../apis/search/search-api.js';
 import { historyQuerySchema, identifyBodySchema, trackerActivitySchema, trackerBatchSchema } from '../apis/tracker/tracker-schema.js';
 import { catalogInput } from '../catalog/catalogs.js';
@@ -32,10 +32,10 @@ export interface RouteDoc {
 
 const env = { tenant: "The caller's tenant (optional; another tenant's is refused with 403).", environment: 'Environment id (optional when the tenant has one).' };
 const admin = (summary: string, extra: Partial<RouteDoc> = {}): RouteDoc => ({ summary, security: 'admin', query: env, ...extra });
-const collect = collectSchemas([]);
 
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'health GET /health': { summary: 'Liveness and version.', ok: { description: 'The server is up.', schema: responses.healthResponse } },
+  'health GET /ready': { summary: 'Readiness: 503 until the catalog indexes and aggregates are loaded, then 200 (distinct from /health).', ok: { description: 'Ready to serve.' } },
   'metrics GET /metrics': { summary: 'Prometheus metrics: requests by route and status with latencies, activities collected, log append and index build durations, process memory.', ok: { description: 'Prometheus text exposition format.', type: 'text/plain' } },
 
   'auth POST /auth/realms/{realm}/protocol/openid-connect/token': { summary: 'OAuth 2.0 client credentials: exchange a signed JWT assertion (or client secret) for an access token.', bodyType: 'application/x-www-form-urlencoded', ok: { description: 'An access token.' } },
@@ -61,16 +61,20 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'legacy-items GET /items/contexts/{itemContextId}': { summary: 'Older item-context API: one item context by id.', security: 'masterBearer', ok: { description: 'The item context.' } },
   'legacy-items PUT /items/contexts': { summary: 'Older item-context API: rename an item context.', security: 'masterBearer', body: renameInput, ok: { description: 'The renamed context.' } },
   'legacy-items POST /items/contexts': { summary: 'Older item-context API: create an item context.', security: 'masterBearer', body: createInput, ok: { description: 'The new context.' } },
+  'legacy-items GET /items/versions/live': { summary: 'Older item API: the catalog version the older APIs serve.', security: 'masterBearer', ok: { description: 'The live version.' } },
+  'legacy-items POST /items/versions/{version}/activate': { summary: 'Older item API: make a version the live one.', security: 'masterBearer', ok: { description: 'Activated.' } },
   'legacy-items DELETE /items/contexts/{itemContextId}': { summary: 'Older item-context API: delete an item context.', security: 'masterBearer', ok: { description: 'Deleted.' } },
 
   'tracker POST /tracker/{trackerKey}/identify': { summary: 'Older tracker: identify a visitor (returns the profile id).', body: identifyBodySchema, ok: { description: 'The profile.' } },
   'tracker POST /tracker/{trackerKey}/activity': { summary: 'Older tracker: record activities.', body: z.union([trackerActivitySchema, trackerBatchSchema]), ok: { description: 'Recorded.' } },
   'tracker GET /tracker/{trackerKey}/profiles/{profileId}/activities': { summary: "Older tracker: a profile's recent activities.", query: Object.fromEntries(Object.keys(historyQuerySchema.shape).map((k) => [k, 'Filter.'])), ok: { description: 'Activities, newest first.' } },
-  'collect POST /{trackerKey}': { summary: 'Collect one activity or a batch (views, clicks, add-to-cart, purchases).', body: z.union([collect.single, collect.batch]), ok: { description: 'Recorded (idempotent by activity id).' } },
+  'collect POST /{trackerKey}': { summary: 'Collect one activity or a batch (views, clicks, add-to-cart, purchases).', body: z.union([collectActivitySchema, collectBatchSchema]), ok: { description: 'Recorded (idempotent by activity id).' } },
 
   'search POST /search': { summary: 'Search the active catalog with a search token.', body: searchSchema, ok: { description: 'Ranked items, facets and metadata.' } },
   'search POST /search/suggest': { summary: 'Suggest: matches grouped by an attribute.', body: suggestSchema, ok: { description: 'Groups of items.' } },
   'search POST /search/autocomplete': { summary: 'Autocomplete: earlier queries and matching items for a prefix.', body: autocompleteSchema, ok: { description: 'Suggestions.' } },
+  'search GET /search/suggest': { summary: 'Suggest with the request in the query string (`encoded=` JSON).', query: { encoded: 'The suggest request body, as JSON.' }, ok: { description: 'As POST /search/suggest.' } },
+  'search-analytics GET /search-analytics/{token}': { summary: "A search token's query analytics per day: searches, zero-result and corrected queries, clicks and conversions.", security: 'tenantBearer', query: { from: 'First day (YYYY-MM-DD).', to: 'Last day (YYYY-MM-DD).', limit: 'Queries per list.' }, ok: { description: 'Query analytics.' } },
   'search GET /search/{token}': { summary: 'Search with the request encoded in the URL (`encoded=` JSON), for links.', query: { encoded: 'The search request body without its token, as JSON.' }, ok: { description: 'As POST /search.' } },
 
   'recommendations GET /widget/multi/{widgetIds}/recommendations/{profileId}': { summary: "Several widgets' recommendations for one profile.", ok: { description: 'Recommendations keyed by widget id.' } },
