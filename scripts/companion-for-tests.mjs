@@ -21,7 +21,7 @@ export function companionServerPlugin() {
       });
       url = await new Promise((resolve, reject) => {
         let text = '';
-        const timer = setTimeout(() => reject(new Error(`The companion server did not start: ${text}`)), 120000);
+        const timer = setTimeout(() => reject(new Error(`The companion server did not start: ${text}`)), 300000); // generous: a loaded 2-core machine imports the demo history slowly
         child.stderr.on('data', (chunk) => {
           text += chunk.toString();
           const match = /listening on (http:\/\/\S+) /.exec(text);

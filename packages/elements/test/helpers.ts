@@ -81,6 +81,7 @@ export function watchSearchRequests(held: string[] = []): { sent: WatchedRequest
   return { sent, settled, release, restore: () => (window.fetch = original) };
 }
 
+/** Makes `queries` earlier shoppers' queries: searched, and their results pages viewed by two shoppers (autocomplete's rule). */
 export async function seedSearches(queries: string[]): Promise<void> {
   for (const query of queries) {
     const response = await fetch(`${server()}/search`, {
@@ -89,5 +90,11 @@ export async function seedSearches(queries: string[]): Promise<void> {
       body: JSON.stringify({ token: 'demo-search-token', query, options: { limit: 1 } }),
     });
     if (!response.ok) throw new Error(`Seeding "${query}" failed: ${response.status}`);
+    const { metadata } = (await response.json()) as { metadata: { id: string } };
+    for (const shopper of ['seed-shopper-1', 'seed-shopper-2']) {
+      const view = { action: 'view', target: { page: `/search?q=${encodeURIComponent(query)}` }, sourceId: metadata.id, user: { sessionId: shopper }, metadata: { query } };
+      const collected = await fetch(`${server()}/collect/demo-tracker-key`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(view) });
+      if (!collected.ok) throw new Error(`Seeding the results page of "${query}" failed: ${collected.status}`);
+    }
   }
 }

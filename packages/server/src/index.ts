@@ -40,7 +40,7 @@ export type { Logger, LogFormat } from './logger.js';
 export { systemClock, ManualClock } from './clock.js';
 export type { Clock } from './clock.js';
 export { LowdbStore } from './store/lowdb-store.js';
-export { DataDirectoryLockedError } from './store/data-dir-lock.js';
+export { DataDirectoryLockedError, holderIsAlive, parseLock } from './store/data-dir-lock.js';
 export type { DocumentStore, StoredDocument } from './store/document-store.js';
 export { VERSION } from './version.js';
 export { CatalogService } from './catalog/catalog-service.js';

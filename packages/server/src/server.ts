@@ -65,6 +65,8 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
   app.on('error', (error: unknown) => logger.error({ err: error }, 'unhandled application error'));
   let shuttingDown = false;
   app.use(async (ctx, next) => {
+    // No answer may be sniffed into another type (a catalog photo into a script, say).
+    ctx.set('X-Content-Type-Options', 'nosniff');
     await next();
     // Keep-alive connections would hold the shutdown open until they time out.
     if (shuttingDown) ctx.set('Connection', 'close');

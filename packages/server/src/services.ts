@@ -7,6 +7,7 @@ import type { ServerDeps } from './api-module.js';
 import { ActivityService } from './activities/activity-service.js';
 import { createAuthService, type AuthService } from './auth/auth-service.js';
 import { CatalogService } from './catalog/catalog-service.js';
+import { PublicRateLimits } from './http/public-rate-limit.js';
 import { RecommendationService } from './recommendations/recommendation-service.js';
 import { SearchService } from './search/search-service.js';
 import { QueryAnalytics } from './search/query-analytics.js';
@@ -37,6 +38,8 @@ export interface Services {
   analytics: { widgets: WidgetAnalytics; queries: ConsoleQueryAnalytics };
   /** Prometheus metrics (/metrics). */
   metrics: ServerMetrics;
+  /** Per-address and per-key rate limits, shared by the public API modules. */
+  limits: PublicRateLimits;
 }
 
 export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
@@ -77,7 +80,8 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   const searchAnalytics = await openSearchAnalytics(deps, activities);
   const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, clock: deps.clock });
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
-  return { auth, catalog, activities, search, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics, queries: queryAnalytics }, metrics };
+  const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now());
+  return { auth, catalog, activities, search, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics, queries: queryAnalytics }, metrics, limits };
 }
 
 /** Search analytics, fed clicks and conversions by the activity service; it gives autocomplete back its search counts. */

@@ -42,6 +42,55 @@ async function loggedKeys(dataDir: string): Promise<{ keys: Map<string, number>;
 }
 
 describe('activity log durability', () => {
+  it('keeps activities acknowledged to an overlapping retry (same ids sent twice at once) through kill -9', { timeout: 60_000 }, async () => {
+    const dataDir = await makeDataDir();
+    try {
+      const acknowledged = new Set<string>();
+      // Several rounds: the window between the first send's append and its fsync is short.
+      for (let round = 0; round < 3; round++) {
+        const { child, url } = await startChild(dataDir);
+        let stop = false;
+        const post = async (batch: unknown[]) => {
+          const res = await fetch(`${url}/collect/tenant-a-tracker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+          await res.arrayBuffer();
+          return res.status;
+        };
+        const sender = async (worker: number) => {
+          for (let n = 0; !stop; n++) {
+            const ids = Array.from({ length: 3 }, (_, i) => `r${round}-w${worker}-${n}-${i}`);
+            const batch = ids.map((id) => ({ id, action: 'view', target: { product: `item-${n % 50}` }, user: { sessionId: `retry-${worker}` } }));
+            // The tracker's beacon and its retry: the same ids, in flight together.
+            // Each answer counts the moment it arrives, as a tracker dropping its queue entry would.
+            let outstanding = 2;
+            const noteAnswer = (status: number) => {
+              outstanding--;
+              if (status !== 200) return;
+              for (const id of ids) acknowledged.add(id);
+              // Acknowledged while its twin is still being written: the moment a crash tells whether the answer waited for the disk.
+              if (outstanding === 1 && acknowledged.size >= killAfter) killNow();
+            };
+            const answers = await Promise.allSettled([post(batch).then(noteAnswer), post(batch).then(noteAnswer)]);
+            if (answers.some((a) => a.status === 'rejected')) return;
+          }
+        };
+        const killAfter = acknowledged.size + 300;
+        const exited = once(child, 'exit');
+        const killNow = () => child.kill('SIGKILL');
+        const senders = Array.from({ length: 12 }, (_, worker) => sender(worker));
+        const deadline = setTimeout(killNow, 8_000);
+        await exited;
+        clearTimeout(deadline);
+        stop = true;
+        await Promise.all(senders);
+        const { keys } = await loggedKeys(dataDir);
+        const missing = [...acknowledged].filter((id) => !keys.has(`id:${id}`));
+        assert.deepEqual(missing, [], `round ${round}`);
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps every acknowledged activity through kill -9', { timeout: 60_000 }, async () => {
     const dataDir = await makeDataDir();
     const { child, url } = await startChild(dataDir);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, type CryptoKey } from 'jose';
 import { ManualClock } from '../src/clock.js';
-import { assertionForm, b64json, fixturePem, postForm, privateKeyOf, signAssertion, tokenUrl } from './support/auth-helpers.js';
+import { assertionForm, b64json, fixturePem, postForm, postFormFrom, privateKeyOf, signAssertion, tokenUrl } from './support/auth-helpers.js';
 import { call, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 
 const AUTH_FAILED = {
@@ -313,25 +313,45 @@ describe('token endpoint', () => {
     assert.deepEqual(both.body, { error: 'invalid_request', error_description: 'Use exactly one client authentication method: an assertion, client_secret, or HTTP Basic.' });
   });
 
-  it('answers the 11th request inside one second with 429 and Retry-After, per realm, leaving other realms alone', async () => {
+  it('answers a client\'s 11th token inside one second with 429 and Retry-After, leaving other clients alone', async () => {
     clock.advance(5000);
     for (let i = 0; i < 10; i++) {
       const res = await postForm(url, assertionForm('client-a', await assertion()));
       assert.equal(res.status, 200, `request ${i + 1}`);
     }
-    for (const clientId of ['client-a', 'nobody']) {
-      const limited = await postForm(url, assertionForm(clientId, await assertion({}, keyA, clientId)));
-      assert.equal(limited.status, 429);
-      assert.equal(limited.headers.get('retry-after'), '1');
-      assert.equal(limited.headers.get('cache-control'), 'no-store');
-      assert.deepEqual(limited.body, {
-        error: 'slow_down',
-        error_description: 'More than 10 token requests in one second; retry in 1 s, and cache tokens until they expire.',
-      });
-    }
+    const limited = await postForm(url, assertionForm('client-a', await assertion()));
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '1');
+    assert.equal(limited.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(limited.body, {
+      error: 'slow_down',
+      error_description: 'More than 10 token requests in one second; retry in 1 s, and cache tokens until they expire.',
+    });
     const otherRealm = tokenUrl(server.url, 'tenant-b');
     const b = await postForm(otherRealm, assertionForm('client-b', await signAssertion({ key: keyB, clientId: 'client-b', aud: otherRealm, nowMs: clock.now() })));
     assert.equal(b.status, 200);
+    clock.advance(1000);
+    assert.equal((await postForm(url, assertionForm('client-a', await assertion()))).status, 200);
+  });
+
+  it('counts failures per source address: junk from another address, under any client id, never blocks a client that signs correctly', async () => {
+    clock.advance(5000);
+    // The attacker sends from 127.0.0.2 (still the loopback interface), the real client from 127.0.0.1.
+    const fromAttacker = (form: URLSearchParams | string) => postFormFrom('127.0.0.2', url, form.toString());
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const clientId = ['client-a', 'nobody', `junk-${i}`][i % 3]!;
+      statuses.push((await fromAttacker(assertionForm(clientId, await assertion({}, keyB, clientId)))).status);
+      if (i % 3 === 0) {
+        const real = await postForm(url, assertionForm('client-a', await assertion()));
+        assert.equal(real.status, 200, `real client after ${i + 1} junk requests`);
+      }
+    }
+    assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
+    assert.deepEqual(statuses.slice(10), Array(20).fill(429));
+    // The victim's id on another realm, junk included, changes nothing either.
+    const otherRealm = tokenUrl(server.url, 'tenant-b');
+    for (let i = 0; i < 12; i++) await postFormFrom('127.0.0.3', otherRealm, assertionForm('client-a', 'x.y.z').toString());
     clock.advance(1000);
     assert.equal((await postForm(url, assertionForm('client-a', await assertion()))).status, 200);
   });

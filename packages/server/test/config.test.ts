@@ -41,6 +41,16 @@ describe('configuration', () => {
     assert.ok(problems.some((p) => p.startsWith('tenants[0].environments[0].widgets[0].strategies[0]') && p.includes('popular')), problems.join('\n'));
   });
 
+  it('names a widget filter whose where does not parse, instead of answering 500 on every request', () => {
+    const raw = testConfig() as { tenants: Array<Record<string, any>> };
+    raw.tenants[0]!.environments[0].widgets[0].filters = [{ where: 'price < 5000' }, { where: 'price < 5000 AND brand ~ acme' }];
+    const problems = problemsOf(raw);
+    assert.deepEqual(
+      problems.filter((p) => p.includes('filters')),
+      ['tenants[0].environments[0].widgets[0].filters[1].where: cannot read "brand ~ acme"; expected comparisons such as price < 5000, joined by AND'],
+    );
+  });
+
   it('refuses ids used twice where URLs need them unique', () => {
     const raw = testConfig() as { tenants: Array<Record<string, any>> };
     raw.tenants[1]!.environments[0].trackerKeys = ['tenant-a-tracker'];

@@ -1,6 +1,7 @@
 /** E-mail photo.png and redirect.html over the real server: which photos and URLs are followed, resolved, or replaced. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { PLACEHOLDER_PNG } from '../src/apis/recommendations/email-links.js';
 import { validateConfig } from '../src/config/load.js';
 import { call, FIXTURES, startTestServer, type TestServer } from './support/test-server.js';
@@ -47,7 +48,30 @@ describe('e-mail links', () => {
     const relative = await open('w-links', 2, 'photo.png');
     assert.equal(relative.status, 302);
     assert.equal(relative.headers.get('location'), 'https://shop.example/img/b.jpg');
-    assert.equal((await open('w-links-origin', 2, 'photo.png')).headers.get('location'), `${server.url}/img/b.jpg`);
+    // Without a shop URL or a configured public URL, a path on the origin the link was opened on.
+    assert.equal((await open('w-links-origin', 2, 'photo.png')).headers.get('location'), '/img/b.jpg');
+  });
+
+  it('never lets the Host header choose where a link sends the shopper', async () => {
+    for (const file of ['photo.png', 'redirect.html']) {
+      const location = await new Promise<string | undefined>((resolve, reject) => {
+        const req = httpRequest(`${server.url}/widget/w-links-origin/recommendations/crm/c-1/2/${file}`, { headers: { host: 'evil.example' } }, (res) => {
+          res.resume();
+          resolve(res.headers.location);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.ok(location !== undefined && !location.includes('evil.example'), `${file}: ${location}`);
+    }
+  });
+
+  it('gives no product URL that a browser would read as another site (/\\host)', async () => {
+    const res = await call(`${server.url}/widget/w-links/recommendations?limit=5`);
+    assert.equal(res.status, 200);
+    const urls = JSON.stringify(res.body);
+    assert.ok(urls.includes('p-slash'), 'the product with the slash URL is recommended');
+    assert.ok(!urls.includes('evil.example'), urls);
   });
 
   it('serves inline images, and the placeholder for unsafe photos and empty slots', async () => {
@@ -66,7 +90,7 @@ describe('e-mail links', () => {
   it('redirects to absolute or resolved site URLs, and to the fallback for unsafe URLs and empty slots', async () => {
     assert.equal((await open('w-links', 1, 'redirect.html')).headers.get('location'), 'https://shop.example/a');
     assert.equal((await open('w-links', 2, 'redirect.html')).headers.get('location'), 'https://shop.example/p/b?x=1');
-    assert.equal((await open('w-links-origin', 2, 'redirect.html')).headers.get('location'), `${server.url}/p/b?x=1`);
+    assert.equal((await open('w-links-origin', 2, 'redirect.html')).headers.get('location'), '/p/b?x=1');
     for (const index of [3, 4, 5, 9]) {
       const res = await open('w-links', index, 'redirect.html');
       assert.equal(res.status, 302, String(index));

@@ -20,7 +20,13 @@ export function readProfileCookie(options: ProfileCookieOptions = {}, cookies = 
   for (const part of cookies.split(';')) {
     const [key, ...rest] = part.trim().split('=');
     if (key !== name) continue;
-    const value = decodeURIComponent(rest.join('='));
+    // Anything may sit in a cookie (another script, a hand edit): a malformed escape is no profile id, not an error.
+    let value: string;
+    try {
+      value = decodeURIComponent(rest.join('='));
+    } catch {
+      return undefined;
+    }
     return PROFILE_ID.test(value) ? value : undefined;
   }
   return undefined;

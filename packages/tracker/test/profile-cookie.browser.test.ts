@@ -17,6 +17,12 @@ describe('profile cookie', () => {
     expect(readProfileCookie()).to.equal(undefined);
   });
 
+  it('ignores a malformed escape instead of throwing (startTracker reads it first thing)', () => {
+    document.cookie = 'dk_pid=%E0%A4%A; Path=/';
+    expect(() => readProfileCookie()).not.to.throw();
+    expect(readProfileCookie()).to.equal(undefined);
+  });
+
   it('clears the cookie on logout', () => {
     writeProfileCookie('p_1');
     clearProfileCookie();

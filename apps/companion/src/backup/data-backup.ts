@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { holderIsAlive, parseLock } from '@discovery-kit/server';
 import { dirname, join, relative, sep } from 'node:path';
 
 export const MANIFEST = 'manifest.json';
@@ -158,15 +159,9 @@ export async function restoreDataDir(backup: string, dataDir: string, options: R
     if ((await sha256(path)) !== file.sha256) throw new BackupError(`${backup} is damaged: ${file.path} does not match its checksum.`);
   }
   if (existsSync(join(dataDir, LOCK_FILE))) {
-    const pid = Number.parseInt(await readFile(join(dataDir, LOCK_FILE), 'utf8'), 10);
-    let alive = false;
-    try {
-      process.kill(pid, 0);
-      alive = true;
-    } catch (error) {
-      alive = (error as NodeJS.ErrnoException).code === 'EPERM';
-    }
-    if (alive) throw new BackupError(`${dataDir} is in use by a running server (pid ${pid}): stop it before restoring.`);
+    // The lock names its holder by pid, start time, boot id and nonce: the server's own check tells a live holder from a stale lock.
+    const holder = parseLock(await readFile(join(dataDir, LOCK_FILE), 'utf8'));
+    if (holder !== undefined && holderIsAlive(holder)) throw new BackupError(`${dataDir} is in use by a running server (pid ${holder.pid}): stop it before restoring.`);
   }
   let movedAside: string | undefined;
   if (existsSync(dataDir) && (await listFiles(dataDir)).length > 0) {

@@ -94,22 +94,32 @@ export class ActivityService {
     return dropped;
   }
 
-  /** Logs activities as one durable group (all or none), then folds them into the aggregates. */
+  /**
+   * Logs activities as one durable group (all or none), then folds them into the aggregates. A retry
+   * of an activity whose first send is still being written waits for that write and answers with its
+   * outcome: acknowledging it sooner would lose it to a crash before the first write reaches the disk.
+   */
   async recordActivities(tenantId: string, inputs: readonly NewActivity[]): Promise<RecordedActivity[]> {
     const state = this.tenant(tenantId);
     const receivedAt = this.deps.clock.now();
-    const results: RecordedActivity[] = [];
+    const results: Array<RecordedActivity | Promise<RecordedActivity>> = [];
     const fresh: LoggedActivity[] = [];
     const reserved: string[] = [];
+    let settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+    const written = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+    // Nobody may be waiting on it when the append fails; the failure still reaches this caller below.
+    written.catch(() => undefined);
     for (const input of inputs) {
       const seen = input.clientKey === undefined ? undefined : state.recentKeys.get(tenantId, input.clientKey);
       const activity: LoggedActivity = { kind: 'activity', id: this.nextId(), tenant: tenantId, receivedAt, ...input };
       if (seen !== undefined) {
-        results.push({ activity: seen === 'pending' ? activity : seen, duplicate: true });
+        results.push(seen instanceof Promise ? seen.then((earlier) => ({ activity: earlier, duplicate: true })) : { activity: seen, duplicate: true });
         continue;
       }
       if (input.clientKey !== undefined) {
-        state.recentKeys.reserve(tenantId, input.clientKey);
+        const durable = written.then(() => activity);
+        durable.catch(() => undefined);
+        state.recentKeys.reserve(tenantId, input.clientKey, durable);
         reserved.push(input.clientKey);
       }
       fresh.push(activity);
@@ -121,8 +131,10 @@ export class ActivityService {
       if (fresh.length > 0) this.onAppend?.((performance.now() - appendStarted) / 1000, fresh.length);
     } catch (error) {
       for (const key of reserved) state.recentKeys.release(tenantId, key);
+      settle!.reject(error);
       throw error;
     }
+    settle!.resolve();
     if (fresh.length > 0) state.noteAppended(receivedAt);
     for (const activity of fresh) state.fold(activity);
     for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
@@ -134,7 +146,7 @@ export class ActivityService {
       log.push({ revision, items: fresh.filter((a) => a.type !== 'page').map((a) => a.itemId) });
       if (log.length > CHANGE_LOG) log.shift();
     }
-    return results;
+    return Promise.all(results);
   }
 
   /**

@@ -10,6 +10,19 @@ export const VISIT_GAP_MS = 30 * 60 * 1000;
 const MAX_GROUP_ITEMS = 50;
 const MAX_OPEN_GROUPS = 50_000;
 
+/**
+ * Partners kept per item: a popular item meets most of the catalog over time, and each partner costs
+ * memory. Past twice this, the row keeps its MAX_RELATED strongest partners (ties: the newest first
+ * kept); a pruned partner that meets the item again starts counting from one.
+ */
+export const MAX_RELATED = 200;
+
+function prune(row: Map<string, number>): void {
+  const kept = [...row].sort((x, y) => y[1] - x[1]).slice(0, MAX_RELATED);
+  row.clear();
+  for (const [partner, count] of kept) row.set(partner, count);
+}
+
 export type CoOccurrenceKind = 'visit' | 'order';
 
 interface Group {
@@ -61,6 +74,7 @@ class PairCounts {
     let row = this.pairs.get(a);
     if (row === undefined) this.pairs.set(a, (row = new Map()));
     row.set(b, (row.get(b) ?? 0) + 1);
+    if (row.size > 2 * MAX_RELATED) prune(row);
   }
 }
 

@@ -9,6 +9,7 @@
  * one file holding every shopper (which grew the cost of each new profile with the number of profiles).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { DomainError } from '../domain-error.js';
 import type { DocumentStore, StoredDocument } from '../store/document-store.js';
 
 export interface DatasourceRef {
@@ -51,6 +52,14 @@ interface IndexShard {
   index: Record<string, string>;
 }
 
+/**
+ * Bytes of JSON a profile's `infos` (and, apart, its `segments`) may hold once merged: identify is
+ * public, and every byte stays in memory and in the profile's shard file.
+ */
+export const PROFILE_DETAILS_BYTES = 16 * 1024;
+/** Datasource ids one profile keeps; each is also an index entry. */
+export const PROFILE_DATASOURCES = 20;
+
 /** Documents per kind and tenant; a shard holds about 1/128 of the tenant's shoppers. */
 export const PROFILE_SHARDS = 128;
 
@@ -85,10 +94,17 @@ export class ProfileDirectory {
   /** Shards with a write queued that has not started yet: a change made now is written by it. */
   private readonly queued = new Map<StoredDocument<object>, Promise<unknown>>();
 
+  /** Merged profile id → the profile it joined: a few per nominative shopper. */
+  private readonly mergedInto = new Map<string, string>();
+
   private constructor(
     private readonly profileShards: StoredDocument<ProfileShard>[],
     private readonly indexShards: StoredDocument<IndexShard>[],
-  ) {}
+  ) {
+    for (const shard of profileShards) {
+      for (const profile of Object.values(shard.data.profiles)) if (profile.mergedInto !== undefined) this.mergedInto.set(profile.id, profile.mergedInto);
+    }
+  }
 
   static async open(store: DocumentStore, tenant: string): Promise<ProfileDirectory> {
     const shard = (i: number) => String(i).padStart(3, '0');
@@ -110,7 +126,10 @@ export class ProfileDirectory {
     const old = await store.document<ProfilesData>(name, () => ({ profiles: {}, index: {} }));
     const entries = Object.keys(old.data.profiles ?? {}).length + Object.keys(old.data.index ?? {}).length;
     if (entries === 0) return;
-    for (const profile of Object.values(old.data.profiles)) this.profileShard(profile.id).data.profiles[profile.id] = profile;
+    for (const profile of Object.values(old.data.profiles)) {
+      this.profileShard(profile.id).data.profiles[profile.id] = profile;
+      if (profile.mergedInto !== undefined) this.mergedInto.set(profile.id, profile.mergedInto);
+    }
     for (const [key, id] of Object.entries(old.data.index)) this.indexShard(key).data.index[key] = id;
     await Promise.all([...this.profileShards, ...this.indexShards].map((doc) => doc.update(() => undefined)));
     await old.update((data) => {
@@ -127,12 +146,15 @@ export class ProfileDirectory {
     return this.indexShards[shardOf(key)]!;
   }
 
+  // Own keys only: ids come from the public, and "constructor" must not find Object's.
   private stored(id: string): Profile | undefined {
-    return this.profileShard(id).data.profiles[id];
+    const profiles = this.profileShard(id).data.profiles;
+    return Object.hasOwn(profiles, id) ? profiles[id] : undefined;
   }
 
   private indexed(key: string): string | undefined {
-    return this.indexShard(key).data.index[key];
+    const index = this.indexShard(key).data.index;
+    return Object.hasOwn(index, key) ? index[key] : undefined;
   }
 
   /** Writes `doc` soon; one write covers every change made before it starts. */
@@ -155,8 +177,15 @@ export class ProfileDirectory {
     return profile;
   }
 
+  /** Follows merges through a map of merged ids: called for every activity folded, it must not hash ids. */
   canonicalId(profileId: string): string {
-    return this.get(profileId)?.id ?? profileId;
+    let id = profileId;
+    for (let hops = 0; hops < 32; hops++) {
+      const next = this.mergedInto.get(id);
+      if (next === undefined) return id;
+      id = next;
+    }
+    return id;
   }
 
   /** Finds a profile by a datasource or identity-repository id, without creating one. */
@@ -173,6 +202,7 @@ export class ProfileDirectory {
   async resolve(claims: IdentityClaims, now: number): Promise<ResolvedProfile> {
     const quick = this.unchanged(claims);
     if (quick !== undefined) return { profile: quick, created: false, merged: [] };
+    this.checkDetails(claims);
     // The change is made in memory at once (so the next request sees it), then the shards it touched are written.
     const touched = new Set<StoredDocument<object>>();
     const resolved = this.link(claims, now, touched);
@@ -196,6 +226,19 @@ export class ProfileDirectory {
     }
     if (found.size !== 1) return undefined;
     return this.get([...found][0]!);
+  }
+
+  /** Refuses, before anything changes, details that would pass the size bound on the profile they reach. */
+  private checkDetails(claims: IdentityClaims): void {
+    const existing = this.find(claims);
+    for (const field of ['infos', 'segments'] as const) {
+      const added = claims[field];
+      if (added === undefined) continue;
+      const bytes = Buffer.byteLength(JSON.stringify({ ...existing?.[field], ...added }));
+      if (bytes > PROFILE_DETAILS_BYTES) throw new DomainError('invalid', `The profile's ${field} would hold ${bytes} bytes of JSON; the limit is ${PROFILE_DETAILS_BYTES}.`, field);
+    }
+    const datasources = new Set([...(existing?.datasources ?? []), ...(claims.datasources ?? [])].map((d) => `${d.id}\u0000${d.original_id}`));
+    if (datasources.size > PROFILE_DATASOURCES) throw new DomainError('invalid', `A profile keeps at most ${PROFILE_DATASOURCES} datasource ids.`, 'datasources');
   }
 
   private link(claims: IdentityClaims, now: number, touched: Set<StoredDocument<object>>): ResolvedProfile {
@@ -254,6 +297,7 @@ export class ProfileDirectory {
 
   private absorb(into: Profile, from: Profile, index: (key: string, id: string) => void): void {
     from.mergedInto = into.id;
+    this.mergedInto.set(from.id, into.id);
     for (const session of from.sessions) {
       if (!into.sessions.includes(session)) into.sessions.push(session);
       index(`session:${session}`, into.id);

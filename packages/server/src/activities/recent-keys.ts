@@ -6,20 +6,23 @@
 import type { LoggedActivity } from './activity-record.js';
 import { BoundedMap } from './bounded-map.js';
 
+/** An activity being appended: a retry waits for it, so that no answer comes before the disk has the activity. */
+export type PendingActivity = Promise<LoggedActivity>;
+
 export class RecentKeys {
-  private readonly entries: BoundedMap<string, LoggedActivity | 'pending'>;
+  private readonly entries: BoundedMap<string, LoggedActivity | PendingActivity>;
 
   constructor(limit = 100_000) {
     this.entries = new BoundedMap(limit);
   }
 
-  get(tenant: string, key: string): LoggedActivity | 'pending' | undefined {
+  get(tenant: string, key: string): LoggedActivity | PendingActivity | undefined {
     return this.entries.get(`${tenant}\u0000${key}`);
   }
 
   /** Marks a key as taken before its append, so that two concurrent retries cannot both be logged. */
-  reserve(tenant: string, key: string): void {
-    this.set(`${tenant}\u0000${key}`, 'pending');
+  reserve(tenant: string, key: string, durable: PendingActivity): void {
+    this.set(`${tenant}\u0000${key}`, durable);
   }
 
   remember(activity: LoggedActivity): void {
@@ -30,7 +33,7 @@ export class RecentKeys {
     this.entries.delete(`${tenant}\u0000${key}`);
   }
 
-  private set(key: string, value: LoggedActivity | 'pending'): void {
+  private set(key: string, value: LoggedActivity | PendingActivity): void {
     this.entries.set(key, value);
   }
 }

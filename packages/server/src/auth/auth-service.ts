@@ -2,6 +2,7 @@
  * The authentication service every guarded API shares: it authenticates service accounts at the
  * token endpoint, issues access tokens, and verifies them for the bearer guard.
  */
+import { createHash } from 'node:crypto';
 import { compactVerify } from 'jose';
 import type { ServerDeps } from '../api-module.js';
 import type { ServiceAccountConfig, TenantConfig } from '../config/schema.js';
@@ -39,8 +40,17 @@ export interface TokenResponse {
 
 type AuthDeps = Pick<ServerDeps, 'config' | 'registry' | 'store' | 'clock'>;
 
+function slowDown(retryAfterSeconds: number): OAuthError {
+  return new OAuthError(429, 'slow_down', `More than ${TOKEN_REQUESTS_PER_SECOND} token requests in one second; retry in ${retryAfterSeconds} s, and cache tokens until they expire.`, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
 export class AuthService {
-  private readonly limiter = new SlidingWindowLimiter(TOKEN_REQUESTS_PER_SECOND);
+  /** Failed requests per source address. */
+  private readonly failures = new SlidingWindowLimiter(TOKEN_REQUESTS_PER_SECOND);
+  /** Tokens issued per client and realm: a client that signs correctly but asks too often. */
+  private readonly issued = new SlidingWindowLimiter(TOKEN_REQUESTS_PER_SECOND);
   private readonly clientKeys: ClientKeys;
 
   constructor(
@@ -56,17 +66,25 @@ export class AuthService {
     return realm === MASTER_REALM || this.deps.registry.findTenant(realm) !== undefined;
   }
 
-  /** Counts one token request; throws 429 when the realm or the client passed the limit this second. */
-  countTokenRequest(realm: string, clientId: string | undefined): void {
-    const keys = [`realm:${realm}`];
-    // Only configured clients get their own counter, so that invented ids cannot grow the table.
-    if (clientId !== undefined && this.deps.registry.serviceAccount(clientId) !== undefined) keys.push(`client:${clientId}`);
-    const decision = this.limiter.hit(keys, this.deps.clock.now());
-    if (!decision.allowed) {
-      throw new OAuthError(429, 'slow_down', `More than ${TOKEN_REQUESTS_PER_SECOND} token requests in one second; retry in ${decision.retryAfterSeconds} s, and cache tokens until they expire.`, {
-        headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-      });
-    }
+  /**
+   * Refuses, before any work, a source address that sent more than TOKEN_REQUESTS_PER_SECOND failed
+   * token requests in the last second. Only failures count here, and only per address: junk sent by
+   * someone else, under any client id, never blocks a client that signs correctly from its own address.
+   */
+  checkSource(address: string): void {
+    const decision = this.failures.peek([`addr:${address}`], this.deps.clock.now());
+    if (!decision.allowed) throw slowDown(decision.retryAfterSeconds);
+  }
+
+  /** Counts a refused token request under its source address (and, for a configured client, under that client for the log). */
+  noteFailure(address: string): void {
+    this.failures.hit([`addr:${address}`], this.deps.clock.now());
+  }
+
+  /** Counts a token about to be issued to a client that authenticated: more than the limit in one second is 429. */
+  private countIssue(realm: string, clientId: string): void {
+    const decision = this.issued.hit([`client:${realm}:${clientId}`], this.deps.clock.now());
+    if (!decision.allowed) throw slowDown(decision.retryAfterSeconds);
   }
 
   async authenticate(credentials: ClientCredentials, realm: string, urls: RealmUrls): Promise<AuthenticatedClient> {
@@ -78,7 +96,8 @@ export class AuthService {
       // The same work as for a known client, so that the answer's timing says nothing either.
       if (credentials.method === 'private_key_jwt') await compactVerify(credentials.assertion, this.signingKey.publicKey).catch(() => undefined);
       else secretMatches(credentials.secret, UNUSED_HASH);
-      throw clientAuthenticationFailed(`unknown client id "${credentials.clientId}"`, basic);
+      // Whatever was sent as an id may be a secret pasted in the wrong field: only a digest goes to the log.
+      throw clientAuthenticationFailed(`unknown client id (sha256 ${createHash('sha256').update(credentials.clientId).digest('hex').slice(0, 12)})`, basic);
     }
     const { tenant, account } = found;
     if (credentials.method === 'private_key_jwt') {
@@ -91,6 +110,7 @@ export class AuthService {
         this.replays,
       );
       checkRealm(account, tenant, realm);
+      this.countIssue(realm, credentials.clientId);
       // Taken only once everything passed (a refused assertion must not burn its jti), and on disk before the token.
       if (!(await this.replays.claim(credentials.clientId, verified.jti, verified.expiresAtMs, nowMs))) {
         throw badAssertion(`jti "${verified.jti}" was already used; sign a new assertion with a new jti.`);
@@ -99,6 +119,7 @@ export class AuthService {
       if (account.clientSecretHash === undefined) throw clientAuthenticationFailed(`${credentials.clientId} uses a key but sent a secret`, basic);
       if (!secretMatches(credentials.secret, account.clientSecretHash)) throw clientAuthenticationFailed(`wrong secret for ${credentials.clientId}`, basic);
       checkRealm(account, tenant, realm);
+      this.countIssue(realm, credentials.clientId);
     }
     return { clientId: credentials.clientId, tenant, account };
   }

@@ -1,4 +1,4 @@
-/** A sliding one-second window per key: the token endpoint's "10 requests a second" per realm and per client. */
+/** A sliding window per key: the token endpoint's limits per client and per source address, and the public APIs' limits. */
 
 export interface RateDecision {
   allowed: boolean;
@@ -25,6 +25,16 @@ export class SlidingWindowLimiter {
       recent.push(nowMs);
       // Older hits than `limit` can never decide a refusal: keep the window bounded.
       this.hits.set(key, recent.slice(-this.limit));
+    }
+    return waitMs > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } : { allowed: true, retryAfterSeconds: 0 };
+  }
+
+  /** The decision `hit` would take, without counting anything. */
+  peek(keys: readonly string[], nowMs: number): RateDecision {
+    let waitMs = 0;
+    for (const key of keys) {
+      const recent = (this.hits.get(key) ?? []).filter((at) => at > nowMs - this.windowMs);
+      if (recent.length >= this.limit) waitMs = Math.max(waitMs, recent[recent.length - this.limit]! + this.windowMs - nowMs);
     }
     return waitMs > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) } : { allowed: true, retryAfterSeconds: 0 };
   }

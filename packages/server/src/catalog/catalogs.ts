@@ -119,8 +119,11 @@ export class Catalogs {
     });
   }
 
+  /** As stored on disk: a state being written (`active` after a promotion) shows once its write is durable. */
   async list(tenantId: string, environmentId: string): Promise<CatalogRecord[]> {
-    return (await this.doc(tenantId, environmentId)).data.catalogs.map((c) => ({ ...c }));
+    const doc = await this.doc(tenantId, environmentId);
+    await doc.settled();
+    return doc.data.catalogs.map((c) => ({ ...c }));
   }
 
   async find(tenantId: string, environmentId: string, version: number): Promise<CatalogRecord | undefined> {
@@ -130,6 +133,8 @@ export class Catalogs {
 
   /** The catalog, or a 404 naming `version`. */
   async get(tenantId: string, environmentId: string, version: number): Promise<CatalogRecord> {
+    // Waits for writes in progress, so that `active` is never reported before it is on disk.
+    await (await this.doc(tenantId, environmentId)).settled();
     const found = await this.find(tenantId, environmentId, version);
     if (found === undefined) throw notFound('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
     return found;

@@ -85,21 +85,24 @@ export class ItemStore {
   }
 
   /**
-   * Writes already-validated changes, touching only the shards they fall in. Callers validate the
-   * whole batch first; these mutators cannot throw, so every shard is written or the process died.
+   * Writes already-validated changes, touching only the shards they fall in, as one atomic write: after
+   * a crash every touched shard holds the batch or none does (a batch is never half loaded).
    */
   async write(scope: ItemScope, upserts: readonly StoredItem[], removedKeys: readonly string[] = []): Promise<void> {
     const ups = groupByShard(upserts, (item) => item.key);
     const dels = groupByShard(removedKeys, (key) => key);
-    const touched = new Set([...ups.keys(), ...dels.keys()]);
-    await Promise.all(
-      [...touched].map(async (index) => {
-        const shard = await this.shard(scope, index);
-        await shard.update((data) => {
-          for (const item of ups.get(index) ?? []) setOwn(data.items, item.key, item);
-          for (const key of dels.get(index) ?? []) deleteOwn(data.items, key);
-        });
-      }),
+    const touched = [...new Set([...ups.keys(), ...dels.keys()])].sort((a, b) => a - b);
+    if (touched.length === 0) return;
+    const shards = await Promise.all(touched.map((index) => this.shard(scope, index)));
+    await this.store.updateMany(
+      touched.map((index, n) => ({
+        document: shards[n]! as StoredDocument<object>,
+        mutate: (data: object) => {
+          const items = (data as Shard).items;
+          for (const item of ups.get(index) ?? []) setOwn(items, item.key, item);
+          for (const key of dels.get(index) ?? []) deleteOwn(items, key);
+        },
+      })),
     );
   }
 

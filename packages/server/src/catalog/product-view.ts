@@ -76,5 +76,6 @@ function safeImageUrl(value: string | undefined): string {
  */
 function safeUrl(value: string | undefined): string {
   if (value === undefined) return '';
+  // `/\\host` is read as `//host` by browsers: a site path starts with one slash and no backslash.
   return /^(https?:)?\/\/[^/\\\s]/i.test(value) || /^\/(?![/\\])/.test(value) ? value : '';
 }

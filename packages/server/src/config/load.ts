@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { configSchema, type DiscoveryConfig } from './schema.js';
 import { formatPath } from '../http/validate.js';
+import { unreadableWherePart } from '../recommendations/widget-filters.js';
 
 export class ConfigError extends Error {
   readonly file: string;
@@ -96,6 +97,10 @@ export function crossCheck(config: DiscoveryConfig): string[] {
       });
       env.widgets.forEach((widget, w) => {
         claim('widget id', widget.id, `${at}.widgets[${w}].id`);
+        widget.filters.forEach((filter, f) => {
+          const unreadable = 'where' in filter ? unreadableWherePart(filter.where) : undefined;
+          if (unreadable !== undefined) problems.push(`${at}.widgets[${w}].filters[${f}].where: cannot read "${unreadable}"; expected comparisons such as price < 5000, joined by AND`);
+        });
         if (widget.minResults > widget.maxResults) {
           problems.push(`${at}.widgets[${w}].minResults: ${widget.minResults} is more than maxResults (${widget.maxResults})`);
         }

@@ -217,6 +217,14 @@ export const configSchema = z.strictObject({
       catalogBodyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
     })
     .default({ bodyBytes: 1024 * 1024, catalogBodyBytes: 64 * 1024 * 1024 }),
+  /** Per-address and per-key limits of the public APIs (collect, tracker, search, recommendations); see docs/operations.md. */
+  publicRateLimits: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      perAddress: z.strictObject({ perSecond: z.number().positive(), burst: z.number().int().min(1) }).default({ perSecond: 1000, burst: 2000 }),
+      perKey: z.strictObject({ perSecond: z.number().positive(), burst: z.number().int().min(1) }).default({ perSecond: 5000, burst: 10000 }),
+    })
+    .default({ enabled: true, perAddress: { perSecond: 1000, burst: 2000 }, perKey: { perSecond: 5000, burst: 10000 } }),
   activityLog: z
     .strictObject({
       /** Days of activities kept; older segments are dropped after their aggregates are folded in. */

@@ -12,6 +12,8 @@ export interface BodyOptions {
   limit?: number;
   /** Accept `text/plain` as JSON: `navigator.sendBeacon` sends strings that way and cannot set a JSON type. */
   textPlainAsJson?: boolean;
+  /** Shape limits beyond the defaults (catalog batches hold more items than any other body). */
+  shape?: Partial<JsonShapeLimits>;
 }
 
 function mediaType(ctx: Context): string {
@@ -40,19 +42,66 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(413, 'body_too_large', `The request body is larger than the limit of ${limit} bytes.`);
 }
 
-/** Parses JSON text, answering 400 with the position of the first syntax error. */
-export function parseJson(text: string): unknown {
+/**
+ * Limits on the shape of a JSON body, checked before any handler sees it: a deeply nested value can
+ * overflow the stack of every later recursive step (validation, copying, writing the store), and long
+ * arrays or strings multiply the work of one request.
+ */
+export interface JsonShapeLimits {
+  maxDepth: number;
+  maxArrayLength: number;
+  maxStringLength: number;
+  /** Keys of one object. */
+  maxKeys: number;
+}
+
+export const DEFAULT_SHAPE: JsonShapeLimits = { maxDepth: 32, maxArrayLength: 10_000, maxStringLength: 100_000, maxKeys: 1_000 };
+
+function pathOf(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  const safe = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
+  return parent === '' ? safe : `${parent}.${safe}`;
+}
+
+/** Throws a 400 naming the first place where `value` passes a limit; recursion stops at `maxDepth`. */
+export function assertJsonShape(value: unknown, limits: JsonShapeLimits = DEFAULT_SHAPE, path = '', depth = 0): void {
+  const where = path === '' ? 'the body' : path;
+  if (typeof value === 'string') {
+    if (value.length > limits.maxStringLength) throw new HttpError(400, 'invalid_body', `${where} is longer than ${limits.maxStringLength} characters.`, { field: path || undefined });
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= limits.maxDepth) throw new HttpError(400, 'invalid_body', `${where} is nested deeper than ${limits.maxDepth} levels.`, { field: path || undefined });
+  if (Array.isArray(value)) {
+    if (value.length > limits.maxArrayLength) throw new HttpError(400, 'invalid_body', `${where} has more than ${limits.maxArrayLength} elements.`, { field: path || undefined });
+    for (let i = 0; i < value.length; i++) assertJsonShape(value[i], limits, pathOf(path, i), depth + 1);
+    return;
+  }
+  const keys = Object.keys(value);
+  if (keys.length > limits.maxKeys) throw new HttpError(400, 'invalid_body', `${where} has more than ${limits.maxKeys} keys.`, { field: path || undefined });
+  for (const key of keys) {
+    if (key.length > limits.maxStringLength) throw new HttpError(400, 'invalid_body', `A key of ${where} is longer than ${limits.maxStringLength} characters.`, { field: path || undefined });
+    assertJsonShape((value as Record<string, unknown>)[key], limits, pathOf(path, key), depth + 1);
+  }
+}
+
+/** Parses JSON text, answering 400 with the position of the first syntax error, or naming the part past a shape limit. */
+export function parseJson(text: string, shape: JsonShapeLimits = DEFAULT_SHAPE): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new HttpError(400, 'invalid_json', `The request body is not valid JSON: ${reason}.`);
   }
+  assertJsonShape(value, shape);
+  return value;
 }
 
 /** Middleware that puts the parsed JSON body in `ctx.request.body`. */
 export function jsonBody(options: BodyOptions = {}) {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
+  const shape = { ...DEFAULT_SHAPE, ...options.shape };
   return async function readJsonBody(ctx: Context, next: Next): Promise<void> {
     const type = mediaType(ctx);
     const isJson = type === 'application/json' || type.endsWith('+json');
@@ -63,7 +112,7 @@ export function jsonBody(options: BodyOptions = {}) {
     }
     const text = await readRawBody(ctx, limit);
     if (text.trim() === '') throw new HttpError(400, 'invalid_json', 'The request body is empty; a JSON value was expected.');
-    ctx.request.body = parseJson(text);
+    ctx.request.body = parseJson(text, shape);
     await next();
   };
 }

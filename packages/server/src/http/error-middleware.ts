@@ -1,6 +1,7 @@
 /** Registered first: turns every thrown error into the one documented error body, and logs what is not the caller's fault. */
 import type { Context, Next } from 'koa';
 import type { ErrorBody, ErrorCode } from '@discovery-kit/protocol';
+import { DomainError } from '../domain-error.js';
 import { HttpError } from './errors.js';
 
 /** Errors thrown by Koa itself or by its helpers (ctx.throw, http-errors) carry `status` and `expose`. */
@@ -20,6 +21,13 @@ const codeByStatus: Record<number, ErrorCode> = {
   413: 'body_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limited',
+};
+
+const domainStatus: Record<DomainError['kind'], [number, ErrorCode]> = {
+  invalid: [400, 'invalid_body'],
+  not_found: [404, 'not_found'],
+  conflict: [409, 'conflict'],
+  too_large: [413, 'body_too_large'],
 };
 
 export function writeError(ctx: Context, status: number, code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}): void {
@@ -45,6 +53,11 @@ export function errorMiddleware() {
           ...(error.field !== undefined ? { field: error.field } : {}),
           ...(error.issues !== undefined ? { issues: error.issues } : {}),
         });
+        return;
+      }
+      if (error instanceof DomainError) {
+        const [status, code] = domainStatus[error.kind];
+        writeError(ctx, status, code, error.message, error.field !== undefined ? { field: error.field } : {});
         return;
       }
       const koaError = error as KoaLikeError;

@@ -16,11 +16,20 @@ export function requestContext(logger: Logger) {
     try {
       await next();
     } finally {
-      // The path only: query strings can carry search tokens and assertions, which never go to logs.
+      // The route, not the path: paths carry e-mail addresses, customer and profile ids, and query
+      // strings carry search tokens and assertions; none of them go to logs.
       ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+        { method: ctx.method, route: loggedRoute(ctx), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
         'request',
       );
     }
   };
+}
+
+/** The matched route pattern (`/widget/:widgetId/recommendations{/*rest}`), or the first path segment when none matched. */
+export function loggedRoute(ctx: Context): string {
+  const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  if (typeof route === 'string') return route;
+  const first = ctx.path.split('/')[1] ?? '';
+  return /^[A-Za-z0-9._-]{1,40}$/.test(first) ? `/${first}/…` : '/…';
 }

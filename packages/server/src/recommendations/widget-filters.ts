@@ -52,6 +52,11 @@ function where(expression: string, variables: Record<string, unknown>): ItemPred
   return (view) => comparisons.every((c) => compare(view[c.attribute], c.operator, resolve(c.value, variables)));
 }
 
+/** The part of a `where` expression that does not read as a comparison, or undefined when all do: the configuration check. */
+export function unreadableWherePart(expression: string): string | undefined {
+  return expression.split(/\s+AND\s+/i).find((part) => COMPARISON.exec(part) === null);
+}
+
 function parseComparison(part: string, expression: string): Comparison {
   const match = COMPARISON.exec(part);
   if (match === null) {

@@ -95,8 +95,12 @@ function describe(token: Token): string {
   }
 }
 
+/** Parentheses and NOTs nested deeper than this are refused: parsing and evaluating recurse once per level. */
+export const MAX_FILTER_DEPTH = 32;
+
 class Parser {
   private at = 0;
+  private depth = 0;
   constructor(private readonly tokens: Token[]) {}
 
   private peek(): Token {
@@ -145,13 +149,20 @@ class Parser {
   }
 
   private not(): FilterNode {
-    if (this.keyword('NOT')) return { kind: 'not', operand: this.not() };
+    if (this.keyword('NOT')) return { kind: 'not', operand: this.nested(() => this.not()) };
     return this.primary();
+  }
+
+  private nested(parse: () => FilterNode): FilterNode {
+    if (++this.depth > MAX_FILTER_DEPTH) this.fail(`at most ${MAX_FILTER_DEPTH} nested parentheses or NOTs, not more`);
+    const node = parse();
+    this.depth--;
+    return node;
   }
 
   private primary(): FilterNode {
     if (this.punct('(')) {
-      const inner = this.or();
+      const inner = this.nested(() => this.or());
       if (!this.punct(')')) this.fail("')'");
       return inner;
     }

@@ -44,6 +44,9 @@ export type Slots = readonly (readonly number[] | undefined)[];
 
 const EMPTY: Slots = [];
 const NOT_TEXT = /^(https?:|data:|\/)/;
+/** Sort orders whose ranks are kept; requests may name any order, so older ones are recomputed when asked again. */
+const MAX_RANKED_ORDERS = 32;
+
 function fieldText(item: StoredItem, field: string): string {
   let value: unknown = item.attributes[field];
   if (value === undefined && field === 'title') value = item.title;
@@ -265,7 +268,11 @@ export class SearchIndex {
       this.rankKeys.set(sortBy, key);
     }
     let entry = this.ranks.get(key);
-    if (entry === undefined) this.ranks.set(key, (entry = { sortBy, ranks: this.computeRanks(sortBy), stale: false }));
+    if (entry === undefined) {
+      // Orders come from requests: keep the most recently added few, each is a catalog-sized array.
+      if (this.ranks.size >= MAX_RANKED_ORDERS) this.ranks.delete(this.ranks.keys().next().value!);
+      this.ranks.set(key, (entry = { sortBy, ranks: this.computeRanks(sortBy), stale: false }));
+    }
     else if (entry.stale) {
       entry.ranks = this.computeRanks(sortBy);
       entry.stale = false;

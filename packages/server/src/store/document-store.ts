@@ -9,6 +9,10 @@
  * - `update(mutate)` runs mutators one at a time per document, in call order, and resolves after the
  *   change is durably written. A mutator must validate before it changes anything: if it throws, the
  *   store rolls the in-memory data back to the last written state and writes nothing.
+ * - `updateMany(changes)` applies mutators to several documents as one atomic write: after a crash,
+ *   either every document holds its change or none does. It waits for the earlier updates of each.
+ * - `settled()` of a document resolves once every update started before the call is durable, so a
+ *   reader that must not report a state before it is on disk can wait for it.
  * - `flush()` resolves when every acknowledged update is on disk; `close()` flushes, then releases
  *   the data directory.
  */
@@ -17,6 +21,12 @@ export interface StoredDocument<T> {
   /** The current data. Treat as read-only outside `update`. */
   readonly data: T;
   update<R>(mutate: (data: T) => R): Promise<R>;
+  settled(): Promise<void>;
+}
+
+export interface DocumentChange {
+  document: StoredDocument<object>;
+  mutate(data: object): void;
 }
 
 export interface DocumentStore {
@@ -24,6 +34,8 @@ export interface DocumentStore {
   document<T extends object>(name: string, defaults: () => T): Promise<StoredDocument<T>>;
   /** Names of stored documents under a prefix, such as `tenants/demo/catalogs/`. */
   list(prefix: string): Promise<string[]>;
+  /** Changes several documents in one atomic write (all or none after a crash). */
+  updateMany(changes: readonly DocumentChange[]): Promise<void>;
   /** Removes a document and its file. */
   remove(name: string): Promise<void>;
   flush(): Promise<void>;

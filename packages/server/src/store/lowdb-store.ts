@@ -4,7 +4,8 @@ import { dirname, join, relative, sep } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { lockDataDirectory } from './data-dir-lock.js';
-import { assertDocumentName, type DocumentStore, type StoredDocument } from './document-store.js';
+import { assertDocumentName, type DocumentChange, type DocumentStore, type StoredDocument } from './document-store.js';
+import { commitFiles, recoverJournals, removeStaleTemporaries } from './write-journal.js';
 
 class LowDocument<T extends object> implements StoredDocument<T> {
   private readonly db: Low<T>;
@@ -12,14 +13,35 @@ class LowDocument<T extends object> implements StoredDocument<T> {
   private readonly track: (write: Promise<unknown>) => void;
   private readonly defaults: () => T;
 
-  constructor(db: Low<T>, defaults: () => T, track: (write: Promise<unknown>) => void) {
+  /** The file, relative to the data directory. */
+  readonly path: string;
+
+  constructor(db: Low<T>, path: string, defaults: () => T, track: (write: Promise<unknown>) => void) {
     this.db = db;
+    this.path = path;
     this.defaults = defaults;
     this.track = track;
   }
 
   get data(): T {
     return this.db.data;
+  }
+
+  settled(): Promise<void> {
+    return this.tail.then(() => undefined);
+  }
+
+  /** Holds this document's queue until `done` settles; resolves when the updates queued before are finished. */
+  enqueue(done: Promise<unknown>): Promise<unknown> {
+    const before = this.tail;
+    this.tail = done.catch(() => undefined);
+    this.track(done);
+    return before;
+  }
+
+  /** Puts the data back to what the file holds, after a mutator threw. */
+  async reload(): Promise<void> {
+    this.db.data = (await this.db.adapter.read()) ?? this.defaults();
   }
 
   update<R>(mutate: (data: T) => R): Promise<R> {
@@ -56,6 +78,14 @@ export class LowdbStore implements DocumentStore {
   constructor(options: LowdbStoreOptions) {
     this.location = options.directory;
     this.release = lockDataDirectory(options.directory);
+    try {
+      // Under the lock and before any read: finish the atomic writes a crash interrupted, drop temp files.
+      recoverJournals(options.directory);
+      removeStaleTemporaries(join(options.directory, 'documents'));
+    } catch (error) {
+      this.release();
+      throw error;
+    }
   }
 
   private fileOf(name: string): string {
@@ -76,13 +106,47 @@ export class LowdbStore implements DocumentStore {
       opened = (async () => {
         await mkdir(dirname(file), { recursive: true });
         const db = new Low<T>(new JSONFile<T>(file), defaults());
-        await db.read();
-        return new LowDocument<T>(db, defaults, (write) => this.trackWrite(write)) as unknown as LowDocument<object>;
+        try {
+          await db.read();
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          throw new Error(
+            `The store file ${file} is not valid JSON (${reason}). A full disk or an edit by hand can cut a file short: ` +
+              'restore it from a backup, or move it away to start without its data.',
+          );
+        }
+        return new LowDocument<T>(db, relative(this.location, file), defaults, (write) => this.trackWrite(write)) as unknown as LowDocument<object>;
       })();
       this.documents.set(name, opened);
       opened.catch(() => this.documents.delete(name));
     }
     return opened as unknown as Promise<StoredDocument<T>>;
+  }
+
+  async updateMany(changes: readonly DocumentChange[]): Promise<void> {
+    const docs = changes.map((change) => {
+      if (!(change.document instanceof LowDocument)) throw new Error('updateMany takes documents of this store only');
+      return change.document;
+    });
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    // Queued on every document in the same tick, so that two transactions meet in the same order everywhere.
+    const before = docs.map((doc) => doc.enqueue(done));
+    try {
+      await Promise.all(before);
+      try {
+        for (const [index, change] of changes.entries()) change.mutate(docs[index]!.data);
+      } catch (error) {
+        await Promise.all(docs.map((doc) => doc.reload()));
+        throw error;
+      }
+      await commitFiles(
+        this.location,
+        docs.map((doc) => ({ path: doc.path, text: JSON.stringify(doc.data, null, 2) })),
+      );
+    } finally {
+      finish();
+    }
   }
 
   private trackWrite(write: Promise<unknown>): void {

@@ -1,4 +1,5 @@
 /** Builds client assertions and token requests for the auth tests, from the fixture keys. */
+import { request as httpRequest } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,4 +47,18 @@ export function postForm(url: string, form: URLSearchParams | string, headers: R
 /** base64url of a JSON value, for hand-made JWTs (alg none, forged headers). */
 export function b64json(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/** The same POST from a chosen local address (any 127.x address reaches a server on the loopback), to act as another client. */
+export function postFormFrom(localAddress: string, url: string, form: string): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', localAddress, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(form) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text === '' ? undefined : JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(form);
+  });
 }

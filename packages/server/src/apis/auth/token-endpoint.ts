@@ -69,10 +69,14 @@ function readTokenForm(deps: ServerDeps) {
 
 function limitTokenRate(deps: ServerDeps) {
   return async function limitRate(ctx: Context, next: Next): Promise<void> {
-    const { realm, form } = tokenState(ctx);
-    const basic = parseBasicAuthorization(ctx.get('authorization'));
-    deps.services.auth.countTokenRequest(realm, form.get('client_id') ?? basic?.clientId);
-    await next();
+    deps.services.auth.checkSource(ctx.ip);
+    try {
+      await next();
+    } catch (error) {
+      // A refusal for going too fast is not a failed authentication: counting it would extend the block.
+      if (!(error instanceof OAuthError && error.status === 429)) deps.services.auth.noteFailure(ctx.ip);
+      throw error;
+    }
   };
 }
 
@@ -123,5 +127,5 @@ function issueToken(deps: ServerDeps) {
 }
 
 export function tokenEndpoint(deps: ServerDeps) {
-  return [answerInOAuthForm, readTokenForm(deps), limitTokenRate(deps), authenticateClient(deps), issueToken(deps)];
+  return [answerInOAuthForm, limitTokenRate(deps), readTokenForm(deps), authenticateClient(deps), issueToken(deps)];
 }

@@ -54,7 +54,7 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
   const catalog = deps.services.catalog;
   const smallBody = jsonBody({ limit: deps.config.limits.bodyBytes });
   // Item loads are the one place large bodies are expected (batches of thousands of items).
-  const itemsBody = jsonBody({ limit: deps.config.limits.catalogBodyBytes });
+  const itemsBody = jsonBody({ limit: deps.config.limits.catalogBodyBytes, shape: { maxArrayLength: 1_000_000, maxStringLength: 1_000_000 } });
 
   async function resolveScope(ctx: Context, next: Next): Promise<void> {
     const { tenant, environment } = deps.registry.environment(singleQuery(ctx, 'tenant'), singleQuery(ctx, 'environment'));

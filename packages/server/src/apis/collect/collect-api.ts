@@ -20,7 +20,8 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
   const router = new Router();
   const activities = deps.services.activities;
 
-  router.post('/:trackerKey', jsonBody({ limit: COLLECT_BODY_LIMIT, textPlainAsJson: true }), async (ctx) => {
+  const { limits } = deps.services;
+  router.post('/:trackerKey', limits.byAddress, limits.byKey((ctx) => ctx.params.trackerKey), jsonBody({ limit: COLLECT_BODY_LIMIT, textPlainAsJson: true }), async (ctx) => {
     const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
     const body: unknown = ctx.request.body;
     const batch = Array.isArray(body);

@@ -14,9 +14,9 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   const router = new Router();
   const catalog = deps.services.catalog;
   const auth = deps.services.auth;
-  const body = jsonBody({ limit: deps.config.limits.bodyBytes });
+  const body = jsonBody({ limit: deps.config.limits.bodyBytes, shape: { maxArrayLength: 100_000 } });
   // 500 actions of realistic size (a few KB each) pass 1 MiB: item batches get the catalog API's batch limit.
-  const actionsBody = jsonBody({ limit: Math.max(deps.config.limits.bodyBytes, deps.config.limits.catalogBodyBytes) });
+  const actionsBody = jsonBody({ limit: Math.max(deps.config.limits.bodyBytes, deps.config.limits.catalogBodyBytes), shape: { maxArrayLength: 100_000, maxStringLength: 1_000_000 } });
   const guard = requireBearer(auth, { realm: 'master' });
   // The path names a tenant: it must be the token's, or the caller learns nothing about another tenant's contexts.
   const tenantPathGuard = requireBearer(auth, { realm: 'master', requestedTenant: (ctx) => ctx.params.tenantId });

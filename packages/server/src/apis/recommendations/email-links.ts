@@ -34,8 +34,16 @@ export function followableUrl(value: string | undefined, base: string): string |
   } catch {
     return undefined;
   }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  // Resolved against "this server" with no configured address: the browser resolves the path itself.
+  return url.origin === SAME_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : url.href;
 }
+
+/**
+ * The base for site paths when neither the widget's shop URL nor the server's public URL is set:
+ * links then carry a path only, so the Host header of a request never chooses where they point.
+ */
+export const SAME_ORIGIN = 'http://same-origin.invalid';
 
 /** `base` resolves site-relative photos (the widget's shopUrl, else the server's public URL). */
 export function sendPhoto(ctx: Context, photo: string | undefined, base: string): void {

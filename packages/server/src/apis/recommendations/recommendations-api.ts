@@ -4,14 +4,14 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { publicBaseUrl, type ApiModule, type ServerDeps } from '../../api-module.js';
+import { type ApiModule, type ServerDeps } from '../../api-module.js';
 import type { EnvironmentRef } from '../../config/registry.js';
 import type { WidgetConfig } from '../../config/schema.js';
 import { HttpError, notFound } from '../../http/errors.js';
 import { isVariablesSegment, readParams } from './recommendation-params.js';
 import { applyMask, parseMask } from '../../http/response-mask.js';
 import { singleParam } from '../../http/query.js';
-import { followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
+import { SAME_ORIGIN, followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
 import { SESSION_IDENTITY } from '../collect/collect-schema.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
@@ -21,6 +21,7 @@ type UserRef = { kind: 'anonymous' } | { kind: 'profile'; profileId: string } | 
 
 export function createRecommendationsApi(deps: ServerDeps): ApiModule {
   const router = new Router();
+  const { limits } = deps.services;
   const { activities, recommendations } = deps.services;
 
   const profileOf = (ref: WidgetRef, user: UserRef): string | undefined => {
@@ -32,7 +33,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     return found?.id;
   };
 
-  router.get('/widget/multi/:widgetIds/recommendations/:profileId{/:variables}', async (ctx) => {
+  router.get('/widget/multi/:widgetIds/recommendations/:profileId{/:variables}', limits.byAddress, limits.byKey((ctx) => ctx.params.widgetIds), async (ctx) => {
     const params = readParams(ctx.query, ctx.params.variables);
     const mask = fieldsMask(ctx);
     const body: Record<string, unknown> = {};
@@ -45,7 +46,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     ctx.body = body;
   });
 
-  router.get('/widget/:widgetId/recommendations{/*rest}', async (ctx) => {
+  router.get('/widget/:widgetId/recommendations{/*rest}', limits.byAddress, limits.byKey((ctx) => ctx.params.widgetId), async (ctx) => {
     const ref = deps.registry.widget(ctx.params.widgetId!);
     const segments = pathSegments(ctx);
     const last = segments.at(-1);
@@ -69,8 +70,8 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const profileId = profileOf(ref, user);
     const response = await recommendations.emailList({ ref, profileId, ...params, offset: 0, limit: undefined, userKey: `${user.kind}:${source}:${userId}` });
     const slot = slotAt(response, index);
-    // Without a shop URL, the origin this link was requested on (the configured public URL when set).
-    const base = ref.widget.shopUrl ?? publicBaseUrl(deps.config, ctx);
+    // Without a shop URL, the configured public URL; else a path on the origin the link was opened on (never the Host header).
+    const base = ref.widget.shopUrl ?? deps.config.publicUrl ?? SAME_ORIGIN;
     if (file === 'photo.png') {
       sendPhoto(ctx, slot?.photo || undefined, base);
       return;

@@ -22,6 +22,7 @@ const MAX_LIMIT = 1000;
 const MAX_OFFSET = 10_000;
 /** Autocomplete checks at most this many never-searched candidates against the index per request. */
 const MAX_PROBES = 50;
+const MAX_SORT_KEYS = 8;
 
 const optionsSchema = z.object({
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0),
@@ -29,7 +30,9 @@ const optionsSchema = z.object({
   limit: z.number().int().min(0).default(10).transform((n) => Math.min(n, MAX_LIMIT)),
   // The interface shows `asc`; clients written against it also send `ASC`/`DESC`, so case is not significant.
   sortBy: z
-    .array(z.strictObject({ attribute: z.string().min(1), order: z.string().transform((o) => o.toLowerCase()).pipe(z.enum(['asc', 'desc'])).default('asc') }))
+    .array(z.strictObject({ attribute: z.string().min(1).max(200), order: z.string().transform((o) => o.toLowerCase()).pipe(z.enum(['asc', 'desc'])).default('asc') }))
+    // Each distinct order ranks the whole catalog once: a few keys are all any shop sorts by.
+    .max(MAX_SORT_KEYS)
     .default([]),
   facets: z.array(z.strictObject({ id: z.string().min(1), values: z.array(z.string()).default([]) })).default([]),
   filter: z.string().max(10_000).optional(),
@@ -89,6 +92,9 @@ function encodedParams(ctx: Context): Record<string, unknown> {
 
 export function createSearchApi(deps: ServerDeps): ApiModule {
   const router = new Router();
+  const { limits } = deps.services;
+  // POST bodies name their search token: counted once the body is read.
+  const bodyToken = limits.byKey((ctx) => (ctx.request.body as { token?: unknown } | undefined)?.token);
   const { search, activities } = deps.services;
 
   const answer = (ctx: Context, raw: unknown): void => {
@@ -147,7 +153,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.body = `{"items":[${items.map(hitJson).join(',')}],"metadata":${JSON.stringify(metadata)}}`;
   };
 
-  router.post('/search', jsonBody(), async (ctx) => answer(ctx, ctx.request.body));
+  router.post('/search', limits.byAddress, jsonBody(), bodyToken, async (ctx) => answer(ctx, ctx.request.body));
 
   const suggest = (ctx: Context, raw: unknown): void => {
     const started = performance.now();
@@ -184,13 +190,13 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     };
   };
 
-  router.post('/search/suggest', jsonBody(), async (ctx) => suggest(ctx, ctx.request.body));
+  router.post('/search/suggest', limits.byAddress, jsonBody(), bodyToken, async (ctx) => suggest(ctx, ctx.request.body));
 
   // What suggest's `metadata.url` names: the same request, every parameter (token included) in `encoded`.
   // Registered before `/search/:token`, which would otherwise read "suggest" as a search token.
-  router.get('/search/suggest', async (ctx) => suggest(ctx, encodedParams(ctx)));
+  router.get('/search/suggest', limits.byAddress, async (ctx) => suggest(ctx, encodedParams(ctx)));
 
-  router.post('/search/autocomplete', jsonBody(), async (ctx) => {
+  router.post('/search/autocomplete', limits.byAddress, jsonBody(), bodyToken, async (ctx) => {
     const started = performance.now();
     const input = parseInput(autocompleteSchema, ctx.request.body);
     const ref = deps.registry.searchToken(input.token);
@@ -224,7 +230,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     };
   });
 
-  router.get('/search/:token', async (ctx) => {
+  router.get('/search/:token', limits.byAddress, limits.byKey((ctx) => ctx.params.token), async (ctx) => {
     answer(ctx, { ...encodedParams(ctx), token: ctx.params.token });
   });
 

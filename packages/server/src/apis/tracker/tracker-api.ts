@@ -29,9 +29,11 @@ const ORDER_VERBS = new Set(['buy', 'purchase']);
 export function createTrackerApi(deps: ServerDeps): ApiModule {
   const router = new Router();
   const activities = deps.services.activities;
+  const { limits } = deps.services;
+  const limited = [limits.byAddress, limits.byKey((ctx) => ctx.params.trackerKey)];
   const body = jsonBody({ limit: TRACKER_BODY_LIMIT, textPlainAsJson: true });
 
-  router.post('/tracker/:trackerKey/identify', body, async (ctx) => {
+  router.post('/tracker/:trackerKey/identify', ...limited, body, async (ctx) => {
     const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
     const { profile: request } = parseInput(identifyBodySchema, ctx.request.body);
     const issues = (request.datasources ?? []).flatMap((ds, index) =>
@@ -50,7 +52,7 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     ctx.body = { profile: profileView(profile), created };
   });
 
-  router.post('/tracker/:trackerKey/activity', body, async (ctx) => {
+  router.post('/tracker/:trackerKey/activity', ...limited, body, async (ctx) => {
     const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
     const envelope = ctx.request.body;
     const value = typeof envelope === 'object' && envelope !== null ? (envelope as { activity?: unknown }).activity : undefined;
@@ -97,7 +99,7 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     ctx.body = { activities: recorded.map(({ activity }) => activityView(activity)) };
   });
 
-  router.get('/tracker/:trackerKey/profiles/:profileId/activities', async (ctx) => {
+  router.get('/tracker/:trackerKey/profiles/:profileId/activities', ...limited, async (ctx) => {
     const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
     const profile = activities.findProfile(tenant.id, { profileId: ctx.params.profileId! });
     if (profile === undefined) throw notFound('not_found', `No profile "${ctx.params.profileId}".`, 'profileId');

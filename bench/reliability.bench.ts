@@ -1,0 +1,141 @@
+/**
+ * `npm run bench -- reliability`: memory and restart time at scale. Writes a data directory holding
+ * 1,000,000 activities from 200,000 shoppers over 100,000 products (RELIABILITY_ACTIVITIES to change
+ * it), starts the server on it in a child process (restart time, heap after a full GC, RSS), floods
+ * it with public collect traffic from new shoppers, then restarts it once more. Bars: RSS under
+ * 1.5 GB, restart under 15 s.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Benchmark, BenchResult } from './run.js';
+
+const ACTIVITIES = Number(process.env.RELIABILITY_ACTIVITIES ?? 1_000_000);
+const SHOPPERS = 200_000;
+const PRODUCTS = 100_000;
+const FLOOD = Number(process.env.RELIABILITY_FLOOD ?? 50_000);
+const CHILD = fileURLToPath(new URL('./reliability-child.ts', import.meta.url));
+
+/** Deterministic pseudo-random integers, so that every run writes the same directory. */
+function sequence(seed: number): (n: number) => number {
+  let state = seed >>> 0;
+  return (n) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state % n;
+  };
+}
+
+/** The log a long public run leaves: visits of a few products per shopper, some orders, some searches. */
+export async function writeLog(dataDir: string): Promise<void> {
+  const dir = join(dataDir, 'activities', 'bench');
+  await mkdir(dir, { recursive: true });
+  const next = sequence(7);
+  const start = Date.now() - 20 * 24 * 60 * 60 * 1000;
+  const perSegment = 250_000;
+  for (let segment = 0; segment * perSegment < ACTIVITIES; segment++) {
+    const out = createWriteStream(join(dir, `segment-${String(segment + 1).padStart(6, '0')}.jsonl`));
+    for (let i = segment * perSegment; i < Math.min(ACTIVITIES, (segment + 1) * perSegment); i++) {
+      const at = start + Math.floor((i / ACTIVITIES) * 20 * 24 * 60 * 60 * 1000);
+      const shopper = next(SHOPPERS);
+      const roll = next(100);
+      const base = `"kind":"activity","id":"a_${i.toString(36)}","tenant":"bench","profileId":"p_shopper${shopper}","source":"collect","timestamp":${at},"receivedAt":${at},"clientKey":"id:c${i}","sessionId":"s${shopper}"`;
+      const line =
+        roll < 5
+          ? `{${base},"verb":"view","type":"page","itemId":"/search","query":"query ${next(50_000)}"}\n`
+          : roll < 8
+            ? `{${base},"verb":"purchase","type":"product","itemId":"sku-${next(PRODUCTS)}","orderId":"o-${shopper}-${Math.floor(i / 1000)}","price":1999,"quantity":1,"currency":"EUR"}\n`
+            : `{${base},"verb":"${roll < 20 ? 'add-to-cart' : 'view'}","type":"product","itemId":"sku-${next(PRODUCTS)}"}\n`;
+      if (!out.write(line)) await once(out, 'drain');
+    }
+    out.end();
+    await once(out, 'finish');
+  }
+}
+
+interface Child {
+  process: ChildProcess;
+  lines: Interface;
+  url: string;
+  startMs: number;
+}
+
+async function startChild(dataDir: string): Promise<Child> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const [line] = (await once(lines, 'line')) as [string];
+  const { url, startMs } = JSON.parse(line) as { url: string; startMs: number };
+  return { process: child, lines, url, startMs };
+}
+
+async function memory(child: Child): Promise<{ heapMb: number; rssMb: number; peakRssMb: number }> {
+  child.process.stdin!.write('mem\n');
+  const [line] = (await once(child.lines, 'line')) as [string];
+  return JSON.parse(line) as { heapMb: number; rssMb: number; peakRssMb: number };
+}
+
+async function stopChild(child: Child): Promise<void> {
+  child.process.stdin!.end();
+  await once(child.process, 'exit');
+}
+
+/** Public collect traffic from shoppers never seen before, over the same products. */
+async function flood(url: string, count: number): Promise<number> {
+  const next = sequence(11);
+  let sent = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (sent < count) {
+      const batch = Array.from({ length: 50 }, () => {
+        const n = sent++;
+        return { id: `flood-${n}`, action: next(10) === 0 ? 'add-to-cart' : 'view', target: { product: `sku-${next(PRODUCTS)}` }, user: { sessionId: `flood-shopper-${Math.floor(n / 5)}` } };
+      });
+      const res = await fetch(`${url}/collect/bench-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`flood answered ${res.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return Math.round(count / ((performance.now() - started) / 1000));
+}
+
+const benchmark: Benchmark = async (): Promise<BenchResult> => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-reliability-'));
+  const rows: BenchResult['rows'] = [];
+  try {
+    await writeLog(dataDir);
+    const first = await startChild(dataDir);
+    const afterStart = await memory(first);
+    rows.push({ case: `start on ${ACTIVITIES.toLocaleString('en')} logged activities`, seconds: first.startMs / 1000, 'heap MB': afterStart.heapMb, 'RSS MB': afterStart.rssMb, 'peak RSS MB': afterStart.peakRssMb, 'activities/s': '-' });
+    const rate = await flood(first.url, FLOOD);
+    const afterFlood = await memory(first);
+    rows.push({ case: `+${FLOOD.toLocaleString('en')} over HTTP from new shoppers`, seconds: '-', 'heap MB': afterFlood.heapMb, 'RSS MB': afterFlood.rssMb, 'peak RSS MB': afterFlood.peakRssMb, 'activities/s': rate });
+    await stopChild(first);
+    const second = await startChild(dataDir);
+    const afterRestart = await memory(second);
+    rows.push({ case: 'restart after a clean stop', seconds: second.startMs / 1000, 'heap MB': afterRestart.heapMb, 'RSS MB': afterRestart.rssMb, 'peak RSS MB': afterRestart.peakRssMb, 'activities/s': '-' });
+    second.process.kill('SIGKILL');
+    await once(second.process, 'exit');
+    const third = await startChild(dataDir);
+    const afterCrash = await memory(third);
+    rows.push({ case: 'restart after kill -9', seconds: third.startMs / 1000, 'heap MB': afterCrash.heapMb, 'RSS MB': afterCrash.rssMb, 'peak RSS MB': afterCrash.peakRssMb, 'activities/s': '-' });
+    await stopChild(third);
+    const growth = Math.round(((afterFlood.heapMb - afterStart.heapMb) * 2 ** 20) / FLOOD);
+    return {
+      name: 'Reliability: memory and restart at scale',
+      rows,
+      notes: [
+        `${ACTIVITIES.toLocaleString('en')} activities from ${SHOPPERS.toLocaleString('en')} shoppers over ${PRODUCTS.toLocaleString('en')} products; bars: RSS < 1536 MB, restart < 15 s.`,
+        `Heap growth during the flood: about ${growth} bytes per activity (new shoppers, new profiles).`,
+      ],
+    };
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+};
+
+export default benchmark;

@@ -1,0 +1,38 @@
+/** What reaches the request log: route patterns, never the e-mail addresses, customer ids or client ids a request carried. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { createDiscoveryServer } from '../src/server.js';
+import { validateConfig } from '../src/config/load.js';
+import { FIXTURES, call, makeDataDir, testConfig } from './support/test-server.js';
+import { assertionForm, postForm, tokenUrl } from './support/auth-helpers.js';
+
+describe('log privacy', () => {
+  it('logs routes instead of paths, and no unknown client id verbatim', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const dataDir = await makeDataDir();
+    const server = await createDiscoveryServer({ config: validateConfig(testConfig(), '(test)', FIXTURES), dataDir, logger: pino({ level: 'info' }, sink) });
+    const { url } = await server.listen(0);
+    try {
+      await call(`${url}/widget/tenant-a-popular/recommendations/crm/jane.doe@example.com/1/photo.png`, { redirect: 'manual' });
+      await call(`${url}/tracker/tenant-a-tracker/profiles/p_secretprofile/activities`);
+      await call(`${url}/nothing-here/jane.doe@example.com`);
+      await postForm(tokenUrl(url, 'tenant-a'), assertionForm('my-secret-password-in-the-id-field', 'a.b.c'));
+      await server.close();
+      const log = lines.join('');
+      assert.ok(log.includes('/widget/:widgetId/recommendations'), log);
+      for (const secret of ['jane.doe', 'p_secretprofile', 'my-secret-password-in-the-id-field']) assert.ok(!log.includes(secret), `${secret} reached the log`);
+    } finally {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
