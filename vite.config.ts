@@ -40,6 +40,12 @@ export const SDK_BUILDS: SdkBuild[] = [
   { file: 'discovery-pages.js', entry: 'packages/elements/src/lazy-entry.ts', format: 'es', sharedLit: true },
 ];
 
+/** The console's pages (dist/console, `npm run build`): not part of the shop's bundle, built with the same settings. */
+export const CONSOLE_BUILDS: SdkBuild[] = [
+  { file: 'console.js', entry: 'apps/console/src/main.ts', format: 'es' },
+  { file: 'reference.js', entry: 'apps/console/src/reference/main.ts', format: 'es' },
+];
+
 export function sdkConfig(sdk: SdkBuild, outDir = 'dist/sdk'): UserConfig {
   return {
     logLevel: 'warn',

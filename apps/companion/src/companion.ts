@@ -1,5 +1,6 @@
 /** The runnable server: the Discovery Kit APIs plus the companion's own pages, over the configured data directory. */
-import { createDiscoveryServer, loadConfigFile, type DiscoveryServer, type Logger } from '@discovery-kit/server';
+import { createConsolePages, createDiscoveryServer, loadConfigFile, type DiscoveryServer, type Logger } from '@discovery-kit/server';
+import { dirname, join } from 'node:path';
 import type { CompanionOptions } from './options.js';
 import { seedDemoActivities, seedDemoCatalog } from './demo-seed.js';
 import { loadDemoCatalog } from './demo-data.js';
@@ -30,7 +31,8 @@ export interface StartOptions {
 
 export async function startCompanion(options: CompanionOptions, logger: Logger, start: StartOptions = {}): Promise<RunningCompanion> {
   const config = loadConfigFile(options.configFile);
-  const extraApis = [createSdkApi(options.sdkDir)];
+  // The console's bundle is built beside the SDK's (dist/console next to dist/sdk).
+  const extraApis = [createSdkApi(options.sdkDir), createConsolePages(join(dirname(options.sdkDir), 'console'))];
   if (options.demo) extraApis.push(createStorefrontApi(demoStorefront(await loadDemoCatalog())));
   const server = await createDiscoveryServer({ config, dataDir: options.dataDir, logger, extraApis });
   const stopHistory = new AbortController();

@@ -59,5 +59,7 @@ export type {
   StoredItem,
 } from './catalog/types.js';
 export { StaticDirectory } from './http/static-files.js';
+export { createConsolePages } from './apis/console/console-pages.js';
+export { hashPassword } from './admin/console-sessions.js';
 export type { StaticDirectoryOptions } from './http/static-files.js';
 export { singleParam } from './http/query.js';

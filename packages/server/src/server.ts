@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { apiFactories, type ApiFactory } from './apis/index.js';
+import { createOpenApiApi } from './apis/openapi/openapi-api.js';
 import type { ApiModule, ServerDeps } from './api-module.js';
 import { systemClock, type Clock } from './clock.js';
 import type { LoadedConfig } from './config/load.js';
@@ -71,11 +72,12 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     if (shuttingDown) ctx.set('Connection', 'close');
   });
   app.use(requestContext(logger));
+  app.use(deps.services.metrics.middleware());
   app.use(errorMiddleware());
 
   const apis: ApiModule[] = [];
   try {
-    for (const factory of [...apiFactories, ...(options.extraApis ?? [])]) {
+    for (const factory of [...apiFactories, ...(options.extraApis ?? []), createOpenApiApi(() => apis)]) {
       const api = await factory(deps);
       const prefix = options.config.mounts[api.mount];
       if (api.public) allowCrossOrigin(api.router);

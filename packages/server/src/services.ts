@@ -11,6 +11,11 @@ import { PublicRateLimits } from './http/public-rate-limit.js';
 import { RecommendationService } from './recommendations/recommendation-service.js';
 import { SearchService } from './search/search-service.js';
 import { QueryAnalytics } from './search/query-analytics.js';
+import { ConfigAdmin } from './admin/config-admin.js';
+import { ConsoleSessions } from './admin/console-sessions.js';
+import { QueryAnalytics as ConsoleQueryAnalytics } from './analytics/query-analytics.js';
+import { WidgetAnalytics } from './analytics/widget-analytics.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 
 export interface Services {
   /** Token endpoint logic and the bearer guard's token checks (`requireBearer(deps.services.auth, ...)`). */
@@ -25,6 +30,14 @@ export interface Services {
   searchAnalytics: QueryAnalytics;
   /** Widgets' recommendations over the active catalog and the live activity aggregates. */
   recommendations: RecommendationService;
+  /** Runtime configuration changes (admin API) and their audit log. */
+  admin: ConfigAdmin;
+  /** Console sign-in sessions. */
+  sessions: ConsoleSessions;
+  /** Widget and query analytics folded from activities and searches. */
+  analytics: { widgets: WidgetAnalytics; queries: ConsoleQueryAnalytics };
+  /** Prometheus metrics (/metrics). */
+  metrics: ServerMetrics;
   /** Per-address and per-key rate limits, shared by the public API modules. */
   limits: PublicRateLimits;
 }
@@ -33,13 +46,42 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   const auth = await createAuthService(deps);
   const catalog = new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry });
   deps.onClose(async () => catalog.close());
-  const activities = await ActivityService.open(deps);
-  const search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger });
+  // Stored runtime changes apply before anything reads the registry: the activity replay counts widgets
+  // created through the admin API, and the search indexes cover the fields the changes weigh.
+  let search: SearchService | undefined;
+  const admin = await ConfigAdmin.open({
+    store: deps.store,
+    registry: deps.registry,
+    fileConfig: deps.config,
+    clock: deps.clock,
+    onSearchChanged: async (scope) => void (await search?.refreshFields(scope.tenantId, scope.environmentId)),
+  });
+  const metrics = new ServerMetrics();
+  deps.onClose(async () => metrics.registry.clear());
+  const startedAt = deps.clock.now();
+  const now = () => deps.clock.now();
+  const widgetAnalytics = new WidgetAnalytics({
+    now,
+    retentionDays: deps.config.activityLog.retentionDays,
+    isWidgetOf: (tenantId, widgetId) => deps.registry.findTenant(tenantId)?.environments.some((e) => e.widgets.some((w) => w.id === widgetId)) ?? false,
+  });
+  const queryAnalytics = await ConsoleQueryAnalytics.open({ store: deps.store, tenantIds: deps.config.tenants.map((t) => t.id), now });
+  deps.onClose(() => queryAnalytics.close());
+  const countCollected = (_tenantId: string, record: { kind: string; receivedAt: number }) => {
+    if (record.kind === 'activity' && record.receivedAt >= startedAt) metrics.activitiesCollected.inc();
+  };
+  const activities = await ActivityService.open(deps, {
+    folds: [widgetAnalytics.fold, queryAnalytics.fold, countCollected],
+    onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
+  });
+  activities.onSearch(queryAnalytics.recordSearch);
+  search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
   await search.start();
   const searchAnalytics = await openSearchAnalytics(deps, activities);
   const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, clock: deps.clock });
+  const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
   const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now());
-  return { auth, catalog, activities, search, searchAnalytics, recommendations, limits };
+  return { auth, catalog, activities, search, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics, queries: queryAnalytics }, metrics, limits };
 }
 
 /** Search analytics, fed clicks and conversions by the activity service; it gives autocomplete back its search counts. */

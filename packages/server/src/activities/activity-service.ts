@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerDeps } from '../api-module.js';
-import type { LoggedActivity, LoggedRecommendation } from './activity-record.js';
+import type { LoggedActivity, LoggedRecommendation, LogRecord } from './activity-record.js';
 import type { CoOccurrenceKind, RelatedItem } from './co-occurrence.js';
 import { DAY_MS, type PopularItem } from './popularity.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
@@ -25,6 +25,12 @@ export interface RecordedActivity {
 
 export type ServiceDeps = Pick<ServerDeps, 'config' | 'store' | 'clock' | 'logger' | 'onClose'>;
 
+/** Extra aggregates (analytics) folded from every durable record, at start-up replay and as records arrive. */
+export type ActivityFold = (tenantId: string, record: LogRecord) => void;
+
+/** Told of every search request (they are not logged): query analytics. */
+export type SearchListener = (tenantId: string, query: string, at: number, resultCount: number, spelling: QuerySpelling | undefined) => void;
+
 /** Revisions whose changed items are remembered for `changedItemsSince`. */
 const CHANGE_LOG = 256;
 
@@ -38,6 +44,8 @@ export class ActivityService {
   /** Per tenant, the items each recent revision touched (the last CHANGE_LOG revisions), for incremental readers. */
   private readonly changes = new Map<string, { revision: number; items: string[] }[]>();
   private retentionTimer: NodeJS.Timeout | undefined;
+  /** Metrics: told how long each durable append took. */
+  private onAppend: ((seconds: number, records: number) => void) | undefined;
 
   private readonly recordedListeners: ((activity: LoggedActivity) => void)[] = [];
 
@@ -46,8 +54,9 @@ export class ActivityService {
   }
 
   /** Opens every tenant's log and rebuilds its aggregates; the logs are flushed and closed on shutdown. */
-  static async open(deps: ServiceDeps): Promise<ActivityService> {
+  static async open(deps: ServiceDeps, options: { folds?: ActivityFold[]; onAppend?: (seconds: number, records: number) => void } = {}): Promise<ActivityService> {
     const service = new ActivityService(deps);
+    service.onAppend = options.onAppend;
     const { retentionDays, segmentBytes } = deps.config.activityLog;
     const recentKeys = new RecentKeys();
     deps.onClose(() => service.close());
@@ -60,6 +69,7 @@ export class ActivityService {
         retentionMs: retentionDays * DAY_MS,
         now: deps.clock.now(),
         recentKeys,
+        folds: options.folds,
       });
       service.tenants.set(tenant.id, state);
       service.logRebuild(tenant.id, stats, performance.now() - started);
@@ -115,8 +125,10 @@ export class ActivityService {
       fresh.push(activity);
       results.push({ activity, duplicate: false });
     }
+    const appendStarted = performance.now();
     try {
       await state.log.append(fresh);
+      if (fresh.length > 0) this.onAppend?.((performance.now() - appendStarted) / 1000, fresh.length);
     } catch (error) {
       for (const key of reserved) state.recentKeys.release(tenantId, key);
       settle!.reject(error);
@@ -237,7 +249,15 @@ export class ActivityService {
    * cost more than the search (the results page view the storefront sends is logged durably).
    */
   recordSearch(tenantId: string, query: string, resultCount: number, spelling?: QuerySpelling): void {
-    this.tenant(tenantId).searches.recordSearch(query, this.deps.clock.now(), resultCount, spelling);
+    const at = this.deps.clock.now();
+    this.tenant(tenantId).searches.recordSearch(query, at, resultCount, spelling);
+    for (const listener of this.searchListeners) listener(tenantId, query, at, resultCount, spelling);
+  }
+
+  private readonly searchListeners: SearchListener[] = [];
+
+  onSearch(listener: SearchListener): void {
+    this.searchListeners.push(listener);
   }
 
   /** Calls `listener` with each newly recorded activity once it is durable (search analytics counts clicks and conversions). */

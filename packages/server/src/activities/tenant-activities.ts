@@ -47,10 +47,12 @@ export class TenantActivities {
     retentionMs: number;
     now: number;
     recentKeys: RecentKeys;
+    folds?: ReadonlyArray<(tenantId: string, record: LogRecord) => void>;
   }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
     const log = await ActivityLog.open({ directory: join(options.store.location, 'activities', options.tenant), segmentBytes: options.segmentBytes });
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
     const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys);
+    state.extraFolds = options.folds ?? [];
     const stats = await state.rebuild(options.now - options.retentionMs);
     return { state, stats };
   }
@@ -86,8 +88,11 @@ export class TenantActivities {
     this.segmentNewest.set(segment, Math.max(this.segmentNewest.get(segment) ?? 0, receivedAt));
   }
 
+  private extraFolds: ReadonlyArray<(tenantId: string, record: LogRecord) => void> = [];
+
   /** Updates every aggregate with one durable record. */
   fold(record: LogRecord): void {
+    for (const extra of this.extraFolds) extra(this.tenant, record);
     if (record.kind === 'recommendation') {
       this.recommendations.fold(record);
       return;

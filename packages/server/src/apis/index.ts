@@ -1,5 +1,7 @@
 /** Every API module the server mounts, in mount order. Each issue's API adds its factory here. */
 import type { ApiModule, ServerDeps } from '../api-module.js';
+import { createAdminApi } from './admin/admin-api.js';
+import { createMetricsApi } from './metrics/metrics-api.js';
 import { createAuthApi } from './auth/auth-api.js';
 import { createCatalogApi } from './catalog/catalog-api.js';
 import { createCollectApi } from './collect/collect-api.js';
@@ -22,4 +24,6 @@ export const apiFactories: ApiFactory[] = [
   createSearchApi,
   createSearchAnalyticsApi,
   createRecommendationsApi,
+  createAdminApi,
+  createMetricsApi,
 ];

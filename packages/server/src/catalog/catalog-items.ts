@@ -23,7 +23,7 @@ import type { ItemSchemaRecord, ItemScope, StoredItem } from './types.js';
 export const MAX_ITEMS_PER_BATCH = 10_000;
 
 const ID = z.string().min(1).max(256);
-const itemInput = z.strictObject({
+export const itemInput = z.strictObject({
   id: ID,
   catalogVersion: z.number().int().min(1),
   type: z.string().min(1),

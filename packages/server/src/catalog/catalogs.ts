@@ -18,7 +18,7 @@ import type { ChangeFeed } from './change-feed.js';
 
 export const MAX_CATALOGS = 2;
 
-const catalogInput = z.strictObject({
+export const catalogInput = z.strictObject({
   catalogItemSchemas: z.array(z.strictObject({ name: z.string().min(1), version: z.number().int().min(1) })).min(1).max(20),
 });
 

@@ -20,8 +20,8 @@ export interface ItemContextRecord {
 }
 
 const CONTEXT_NAME = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"');
-const createInput = z.strictObject({ name: CONTEXT_NAME, tenant_ids: z.array(z.string().min(1)).min(1).max(100) });
-const renameInput = z.strictObject({ id: z.string().min(1), name: CONTEXT_NAME });
+export const createInput = z.strictObject({ name: CONTEXT_NAME, tenant_ids: z.array(z.string().min(1)).min(1).max(100) });
+export const renameInput = z.strictObject({ id: z.string().min(1), name: CONTEXT_NAME });
 
 interface ContextsDocument {
   contexts: ItemContextRecord[];

@@ -30,7 +30,7 @@ const attributes = z
     });
   });
 
-const schemaInput = z
+export const schemaInput = z
   .strictObject({
     name: NAME,
     attributes: attributes.default([]),

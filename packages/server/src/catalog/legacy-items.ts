@@ -52,7 +52,7 @@ const itemData = z.looseObject({
 });
 type ItemData = z.output<typeof itemData>;
 
-const actionInput = z.object({
+export const actionInput = z.object({
   action: z.enum(['create', 'replace', 'patch', 'delete']),
   id: z.unknown(),
   data: z.unknown().optional(),

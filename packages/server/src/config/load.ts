@@ -75,7 +75,7 @@ export function validateConfig(raw: unknown, source = '(inline)', baseDir = proc
 }
 
 /** Rules that span several objects: ids that URLs use without a tenant must be unique across the file. */
-function crossCheck(config: DiscoveryConfig): string[] {
+export function crossCheck(config: DiscoveryConfig): string[] {
   const problems: string[] = [];
   const seen = new Map<string, string>();
   const claim = (kind: string, value: string, where: string) => {

@@ -9,7 +9,8 @@ export interface EnvironmentRef {
 }
 
 export class ConfigRegistry {
-  readonly config: LoadedConfig;
+  /** The effective configuration: the file's, with the admin API's stored changes applied (see admin/overrides.ts). */
+  config: LoadedConfig;
   private readonly tenants = new Map<string, TenantConfig>();
   private readonly trackerKeys = new Map<string, EnvironmentRef>();
   private readonly searchTokens = new Map<string, EnvironmentRef & { token: SearchTokenConfig }>();
@@ -18,6 +19,17 @@ export class ConfigRegistry {
 
   constructor(config: LoadedConfig) {
     this.config = config;
+    this.index(config);
+  }
+
+  /** Swaps in a new effective configuration at once: the next lookup sees it, no restart needed. */
+  replace(config: LoadedConfig): void {
+    for (const map of [this.tenants, this.trackerKeys, this.searchTokens, this.widgets, this.accounts]) map.clear();
+    this.config = config;
+    this.index(config);
+  }
+
+  private index(config: LoadedConfig): void {
     for (const tenant of config.tenants) {
       this.tenants.set(tenant.id, tenant);
       for (const account of tenant.serviceAccounts) this.accounts.set(account.clientId, { tenant, account });

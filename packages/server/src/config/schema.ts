@@ -48,6 +48,8 @@ const serviceAccountSchema = z
       .optional(),
     assertionMaxLifetimeSeconds: z.number().int().min(1).max(3600).default(60),
     accessTokenLifetimeSeconds: z.number().int().min(10).max(86400).default(300),
+    /** What this account may do with the admin API (docs/admin-api.md): nothing, read, or read and edit. */
+    adminRole: z.enum(['none', 'read', 'edit']).default('none'),
   })
   .superRefine((account, ctx) => {
     const keyed = account.publicKey !== undefined || account.publicKeyFile !== undefined;
@@ -88,7 +90,7 @@ const merchandisingRuleSchema = z.strictObject({
   bury: z.array(z.string()).default([]),
 });
 
-const searchConfigurationSchema = z.strictObject({
+export const searchConfigurationSchema = z.strictObject({
   id: identifier,
   /** Text attributes searched, with their relative weights. */
   fields: z
@@ -115,7 +117,7 @@ const searchConfigurationSchema = z.strictObject({
   keepApart: z.array(z.string().min(1).max(100)).max(1_000).default([]),
 });
 
-const searchTokenSchema = z
+export const searchTokenSchema = z
   .strictObject({
     token: identifier,
     configurations: z.array(searchConfigurationSchema).min(1),
@@ -139,7 +141,7 @@ const widgetFilterSchema = z.union([
   z.strictObject({ where: z.string().min(1) }),
 ]);
 
-const widgetSchema = z.strictObject({
+export const widgetSchema = z.strictObject({
   id: identifier,
   title: z.string().max(200).default(''),
   attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
@@ -170,6 +172,15 @@ const environmentSchema = z.strictObject({
   widgets: z.array(widgetSchema).default([]),
 });
 
+const consoleUserSchema = z.strictObject({
+  username: identifier,
+  /** `scrypt:<N>:<r>:<p>:<salt base64url>:<hash base64url>`, never the password itself. */
+  passwordHash: z
+    .string()
+    .regex(/^scrypt:\d{1,7}:\d{1,2}:\d{1,2}:[A-Za-z0-9_-]{16,}:[A-Za-z0-9_-]{32,}$/, 'write the hash printed by `npm run console:password`'),
+  role: z.enum(['read', 'edit']).default('edit'),
+});
+
 const tenantSchema = z.strictObject({
   id: identifier.refine((id) => id !== 'master', '"master" is the realm of the older APIs and cannot be a tenant id'),
   name: z.string().max(200).optional(),
@@ -180,6 +191,8 @@ const tenantSchema = z.strictObject({
   identityRepositories: z.array(identifier).default([]),
   /** Datasources of the older tracker (`profile.datasources[].id`). */
   datasources: z.array(identifier).default([]),
+  /** People who sign in to the console (/console/), with a scrypt password hash (`npm run console:password`). */
+  consoleUsers: z.array(consoleUserSchema).default([]),
 });
 
 const mountPath = z.string().regex(/^\/([A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)?$/, 'a path such as "/" or "/catalog"');
@@ -231,3 +244,4 @@ export type SearchConfiguration = SearchTokenConfig['configurations'][number];
 export type FacetConfig = SearchConfiguration['facets'][number];
 export type WidgetConfig = EnvironmentConfig['widgets'][number];
 export type WidgetFilter = WidgetConfig['filters'][number];
+export type ConsoleUserConfig = TenantConfig['consoleUsers'][number];

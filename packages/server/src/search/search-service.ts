@@ -96,7 +96,7 @@ export class SearchService {
   /** Entries each environment's result cache holds; the benchmark sets 0 to measure the engine alone. */
   resultCacheSize = RESULT_CACHE_SIZE;
 
-  constructor(private readonly deps: { catalog: CatalogService; registry: ConfigRegistry; logger: Logger }) {
+  constructor(private readonly deps: { catalog: CatalogService; registry: ConfigRegistry; logger: Logger; onIndexBuilt?: (seconds: number) => void }) {
     deps.catalog.onActivate(async (tenantId, environmentId, version, items) => {
       this.build(tenantId, environmentId, version, items);
     });
@@ -118,6 +118,21 @@ export class SearchService {
   /** Waits until queued item changes have reached the index, so tests read an index that includes their writes. */
   async settled(): Promise<void> {
     while (this.draining.size > 0) await Promise.all(this.draining.values());
+  }
+
+  /**
+   * After a runtime configuration change (admin API): rebuilds the environment's index when its
+   * configurations now weigh a field the index does not hold; otherwise nothing to do.
+   */
+  async refreshFields(tenantId: string, environmentId: string): Promise<boolean> {
+    const current = this.indexes.get(key(tenantId, environmentId));
+    if (current === undefined) return false;
+    const indexed = new Set(current.index.fields);
+    if (this.searchedFields(tenantId, environmentId).every((field) => indexed.has(field))) return false;
+    await this.settled();
+    const items = await this.deps.catalog.allItems(tenantId, environmentId, current.version);
+    this.build(tenantId, environmentId, current.version, items);
+    return true;
   }
 
   /** Text fields any search configuration of the environment weighs: only those are indexed. */
@@ -142,6 +157,7 @@ export class SearchService {
     for (const language of this.languages(tenantId, environmentId)) index.vocabulary.prepareForms(language);
     this.indexes.set(key(tenantId, environmentId), { version, index, cache: new ResultCache(this.resultCacheSize) });
     this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
+    this.deps.onIndexBuilt?.((performance.now() - started) / 1000);
   }
 
   private enqueue(change: ItemsChanged): void {

@@ -41,7 +41,7 @@ const optionsSchema = z.object({
   highlight: z.union([z.literal(true), z.literal(false), z.array(z.string().min(1).max(100)).max(20)]).optional(),
 });
 
-const searchSchema = z.object({
+export const searchSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000).default(''),
   configurationId: z.string().optional(),
@@ -49,7 +49,7 @@ const searchSchema = z.object({
   disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
 });
 
-const suggestSchema = z.object({
+export const suggestSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000).default(''),
   configurationId: z.string().optional(),
@@ -62,7 +62,7 @@ const suggestSchema = z.object({
     }),
 });
 
-const autocompleteSchema = z.object({
+export const autocompleteSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000),
   configurationId: z.string().optional(),

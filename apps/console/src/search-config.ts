@@ -1,0 +1,70 @@
+/** Search configuration shapes as the admin API returns them, and the pure edits the search page makes to them. */
+
+export interface Rule {
+  query: string;
+  pin: string[];
+  boost: string[];
+  bury: string[];
+}
+
+export interface Redirect {
+  id: string;
+  name: string;
+  url: string;
+  queries: string[];
+}
+
+export interface SearchConfiguration {
+  id: string;
+  fields: Array<{ attribute: string; weight: number }>;
+  synonyms: string[][];
+  redirects: Redirect[];
+  rules: Rule[];
+  [other: string]: unknown;
+}
+
+export interface SearchToken {
+  token: string;
+  configurations: SearchConfiguration[];
+  defaultConfigurationId?: string;
+}
+
+export type Placement = 'pin' | 'boost' | 'bury' | 'clear';
+
+export const normalizeQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
+
+/** The configuration with `itemId` pinned, boosted, buried or freed for `query` (one rule per query). */
+export function placeItem(config: SearchConfiguration, query: string, itemId: string, placement: Placement): SearchConfiguration {
+  const wanted = normalizeQuery(query);
+  const existing = config.rules.find((r) => normalizeQuery(r.query) === wanted) ?? { query: wanted, pin: [], boost: [], bury: [] };
+  const rule: Rule = {
+    query: existing.query,
+    pin: existing.pin.filter((id) => id !== itemId),
+    boost: existing.boost.filter((id) => id !== itemId),
+    bury: existing.bury.filter((id) => id !== itemId),
+  };
+  if (placement !== 'clear') rule[placement].push(itemId);
+  const others = config.rules.filter((r) => normalizeQuery(r.query) !== wanted);
+  const empty = rule.pin.length + rule.boost.length + rule.bury.length === 0;
+  return { ...config, rules: empty ? others : [...others, rule] };
+}
+
+/** One group per line, words separated by commas: `sneakers, trainers, shoes`. */
+export function parseSynonyms(text: string): string[][] {
+  return text
+    .split('\n')
+    .map((line) => line.split(',').map((w) => w.trim()).filter((w) => w !== ''))
+    .filter((group) => group.length > 0);
+}
+
+export function synonymsText(groups: readonly string[][]): string {
+  return groups.map((g) => g.join(', ')).join('\n');
+}
+
+/** A redirect id from its name: the safe alphabet of configuration ids. */
+export function redirectId(name: string, taken: readonly Redirect[]): string {
+  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'redirect';
+  let id = base;
+  for (let n = 2; taken.some((r) => r.id === id); n++) id = `${base}-${n}`;
+  return id;
+}

@@ -1,0 +1,185 @@
+/**
+ * The admin API (`/admin/...`, docs/admin-api.md): console sign-in, and reading and changing at
+ * runtime the widgets, search tokens with their configurations, and tracker keys of an environment,
+ * with the audit log, analytics, search tuning, widget previews and the catalog's versions.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { ApiModule, ServerDeps } from '../../api-module.js';
+import { AdminError } from '../../admin/admin-error.js';
+import { SESSION_COOKIE, SESSION_HOURS } from '../../admin/console-sessions.js';
+import { explainSearch } from '../../admin/search-explain.js';
+import { jsonBody } from '../../http/body.js';
+import { HttpError } from '../../http/errors.js';
+import { singleParam } from '../../http/query.js';
+import { parseInput } from '../../http/validate.js';
+import { parseVersion } from '../catalog/catalog-api.js';
+import { adminScope, mapAdminErrors, requireAdmin } from './admin-auth.js';
+import { analyticsRoutes } from './analytics-routes.js';
+
+export const signInSchema = z.strictObject({
+  tenant: z.string().min(1).max(128),
+  username: z.string().min(1).max(128),
+  password: z.string().min(1).max(1024),
+});
+
+function intParam(ctx: Context, name: string, min: number, max: number, fallback: number): number {
+  const raw = singleParam(ctx.query[name], name, `query.${name}`);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new HttpError(400, 'invalid_parameter', `query.${name} must be an integer from ${min} to ${max}.`, { field: `query.${name}` });
+  }
+  return value;
+}
+
+export function createAdminApi(deps: ServerDeps): ApiModule {
+  const router = new Router({ prefix: '/admin' });
+  const { admin, sessions, catalog, search, recommendations, activities } = deps.services;
+  const body = jsonBody({ limit: deps.config.limits.bodyBytes });
+  const guard = requireAdmin(deps);
+  router.use(mapAdminErrors);
+
+  router.post('/session', body, async (ctx) => {
+    const input = parseInput(signInSchema, ctx.request.body);
+    const { cookie, session } = await sessions.signIn(input.tenant, input.username, input.password);
+    ctx.cookies.set(SESSION_COOKIE, cookie, { httpOnly: true, sameSite: 'strict', path: '/', secure: ctx.secure, maxAge: SESSION_HOURS * 3_600_000, overwrite: true });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { tenant: session.tenantId, username: session.username, role: session.role, csrfToken: sessions.csrfToken(session), expiresAt: new Date(session.expiresAt).toISOString() };
+  });
+
+  router.get('/session', guard, (ctx) => {
+    const session = ctx.state.consoleSession;
+    const actor = ctx.state.adminActor!;
+    const tenant = deps.registry.findTenant(actor.tenantId)!;
+    ctx.body = {
+      tenant: actor.tenantId,
+      username: session?.username ?? actor.id,
+      role: actor.role,
+      csrfToken: session === undefined ? undefined : sessions.csrfToken(session),
+      environments: tenant.environments.map((e) => ({ id: e.id, name: e.name ?? e.id })),
+    };
+  });
+
+  router.delete('/session', guard, (ctx) => {
+    if (ctx.state.consoleSession !== undefined) sessions.signOut(ctx.state.consoleSession);
+    ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: '/', maxAge: 0, overwrite: true });
+    ctx.status = 204;
+  });
+
+  router.get('/widgets', guard, (ctx) => {
+    ctx.body = { widgets: admin.widgets(adminScope(deps, ctx)) };
+  });
+  router.get('/widgets/:widgetId', guard, (ctx) => {
+    ctx.body = admin.widget(adminScope(deps, ctx), ctx.params.widgetId!);
+  });
+  router.put('/widgets/:widgetId', guard, body, async (ctx) => {
+    ctx.body = await admin.putWidget(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.widgetId!, ctx.request.body);
+  });
+  router.delete('/widgets/:widgetId', guard, async (ctx) => {
+    await admin.deleteWidget(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.widgetId!);
+    ctx.status = 204;
+  });
+  router.get('/widgets/:widgetId/preview', guard, async (ctx) => {
+    const scope = adminScope(deps, ctx);
+    const widget = admin.widget(scope, ctx.params.widgetId!);
+    const productId = singleParam(ctx.query.productId, 'productId', 'query.productId');
+    const profileId = singleParam(ctx.query.profileId, 'profileId', 'query.profileId');
+    const tenant = deps.registry.findTenant(scope.tenantId)!;
+    const profile = profileId === undefined ? undefined : activities.findProfile(scope.tenantId, { profileId });
+    if (profileId !== undefined && profile === undefined) throw new HttpError(404, 'not_found', `No profile "${profileId}".`, { field: 'query.profileId' });
+    ctx.body = await recommendations.recommend({
+      ref: { tenant, environment: admin.environment(scope), widget },
+      profileId: profile?.id,
+      variables: productId === undefined ? {} : { $productId: productId },
+      idsToBan: [],
+      offset: 0,
+      limit: undefined,
+    });
+  });
+
+  router.get('/search-tokens', guard, (ctx) => {
+    ctx.body = { searchTokens: admin.searchTokens(adminScope(deps, ctx)) };
+  });
+  router.post('/search-tokens', guard, body, async (ctx) => {
+    ctx.body = await admin.createSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.request.body);
+    ctx.status = 201;
+  });
+  router.get('/search-tokens/:token', guard, (ctx) => {
+    ctx.body = admin.searchToken(adminScope(deps, ctx), ctx.params.token!);
+  });
+  router.put('/search-tokens/:token', guard, body, async (ctx) => {
+    ctx.body = await admin.putSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!, ctx.request.body);
+  });
+  router.delete('/search-tokens/:token', guard, async (ctx) => {
+    await admin.revokeSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!);
+    ctx.status = 204;
+  });
+  router.post('/search-tokens/:token/rotate', guard, async (ctx) => {
+    ctx.body = await admin.rotateSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!);
+  });
+  router.put('/search-tokens/:token/configurations/:configurationId', guard, body, async (ctx) => {
+    ctx.body = await admin.putSearchConfiguration(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!, ctx.params.configurationId!, ctx.request.body);
+  });
+  router.get('/search-tokens/:token/explain', guard, (ctx) => {
+    const scope = adminScope(deps, ctx);
+    const token = admin.searchToken(scope, ctx.params.token!);
+    const query = singleParam(ctx.query.q, 'q', 'query.q') ?? '';
+    if (query.length > 500) throw new HttpError(400, 'invalid_parameter', 'query.q is longer than 500 characters.', { field: 'query.q' });
+    const wanted = singleParam(ctx.query.configurationId, 'configurationId', 'query.configurationId') ?? token.defaultConfigurationId ?? token.configurations[0]!.id;
+    const configuration = token.configurations.find((c) => c.id === wanted);
+    if (configuration === undefined) throw new AdminError('not_found', `No configuration "${wanted}" in this search token.`, { field: 'query.configurationId' });
+    ctx.body = explainSearch({ search, tenantId: scope.tenantId, environmentId: scope.environmentId, configuration, query, limit: intParam(ctx, 'limit', 1, 100, 20) });
+  });
+
+  router.get('/tracker-keys', guard, (ctx) => {
+    ctx.body = { trackerKeys: admin.trackerKeys(adminScope(deps, ctx)) };
+  });
+  router.post('/tracker-keys', guard, async (ctx) => {
+    ctx.body = { trackerKey: await admin.createTrackerKey(ctx.state.adminActor!, adminScope(deps, ctx)) };
+    ctx.status = 201;
+  });
+  router.post('/tracker-keys/:trackerKey/rotate', guard, async (ctx) => {
+    ctx.body = { trackerKey: await admin.rotateTrackerKey(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.trackerKey!) };
+  });
+  router.delete('/tracker-keys/:trackerKey', guard, async (ctx) => {
+    await admin.revokeTrackerKey(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.trackerKey!);
+    ctx.status = 204;
+  });
+
+  router.get('/audit', guard, async (ctx) => {
+    const actor = ctx.state.adminActor!;
+    const environment = singleParam(ctx.query.environment, 'environment', 'query.environment');
+    ctx.body = { entries: await admin.audit.list(actor.tenantId, { limit: intParam(ctx, 'limit', 1, 500, 100), environment }) };
+  });
+
+  router.get('/catalogs', guard, async (ctx) => {
+    const scope = adminScope(deps, ctx);
+    ctx.body = { catalogs: await catalog.catalogs.list(scope.tenantId, scope.environmentId) };
+  });
+  router.post('/catalogs/:version/promote', guard, async (ctx) => {
+    const actor = ctx.state.adminActor!;
+    if (actor.role !== 'edit') throw new HttpError(403, 'forbidden', 'This account may read but not promote (its role is "read").');
+    const scope = adminScope(deps, ctx);
+    const version = parseVersion(ctx.params.version, 'version');
+    const promotion = await catalog.catalogs.promote(scope.tenantId, scope.environmentId, version);
+    void promotion.activation;
+    await admin.audit.append(scope.tenantId, { at: new Date(deps.clock.now()).toISOString(), actor: actor.id, action: 'catalog.promote', environment: scope.environmentId, target: `catalog:${version}`, before: null, after: promotion.catalog.state });
+    ctx.status = promotion.catalog.state === 'active' ? 200 : 202;
+    ctx.body = promotion.catalog;
+  });
+  router.get('/items/:id', guard, async (ctx) => {
+    const scope = adminScope(deps, ctx);
+    const active = await catalog.catalogs.active(scope.tenantId, scope.environmentId);
+    const raw = singleParam(ctx.query.catalogVersion, 'catalogVersion', 'query.catalogVersion');
+    const version = raw === undefined ? active?.version : parseVersion(raw, 'query.catalogVersion');
+    if (version === undefined) throw new HttpError(404, 'not_found', 'No catalog is active yet: name one with catalogVersion.', { field: 'query.catalogVersion' });
+    const item = await catalog.getItem(scope.tenantId, scope.environmentId, version, ctx.params.id!);
+    if (item === undefined) throw new HttpError(404, 'not_found', `No item "${ctx.params.id}" in catalog version ${version}.`, { field: 'id' });
+    ctx.body = { id: item.id, catalogVersion: version, type: item.type, attributes: item.attributes };
+  });
+
+  analyticsRoutes(router, deps, guard, intParam);
+  return { name: 'admin', mount: 'base', router, public: false };
+}

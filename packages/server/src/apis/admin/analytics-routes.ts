@@ -1,0 +1,74 @@
+/**
+ * Analytics for the console's charts: per day activities, searches and per-widget results, the
+ * queries shoppers type (top, zero-result, corrected), and activities per minute. Everything is read
+ * from aggregates folded as activities arrive; no request rescans the log.
+ */
+import type Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { ServerDeps } from '../../api-module.js';
+import { DAY_MS, emptyWidgetCounts, type WidgetCounts } from '../../analytics/widget-analytics.js';
+import { adminScope } from './admin-auth.js';
+
+type IntParam = (ctx: Context, name: string, min: number, max: number, fallback: number) => number;
+
+const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : 0);
+
+function add(into: WidgetCounts, counts: WidgetCounts): void {
+  into.impressions += counts.impressions;
+  into.clicks += counts.clicks;
+  into.addToCarts += counts.addToCarts;
+  into.purchases += counts.purchases;
+  into.revenue += counts.revenue;
+}
+
+export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middleware, intParam: IntParam): void {
+  const { widgets, queries } = deps.services.analytics;
+
+  router.get('/analytics', guard, (ctx) => {
+    const scope = adminScope(deps, ctx);
+    const days = intParam(ctx, 'days', 1, 90, 7);
+    const today = Math.floor(deps.clock.now() / DAY_MS);
+    const widgetIds = deps.registry.findTenant(scope.tenantId)!.environments.find((e) => e.id === scope.environmentId)!.widgets.map((w) => w.id);
+    const searchDays = queries.searchesPerDay(scope.tenantId, today - days + 1, today);
+    const totals = new Map(widgetIds.map((id) => [id, emptyWidgetCounts()]));
+    const perDay = widgets.daysBetween(scope.tenantId, today - days + 1, today).map(({ day, counts }, i) => {
+      const dayWidgets: Record<string, WidgetCounts & { clickThrough: number }> = {};
+      for (const id of widgetIds) {
+        const c = counts.widgets.get(id) ?? emptyWidgetCounts();
+        add(totals.get(id)!, c);
+        dayWidgets[id] = { ...c, clickThrough: ratio(c.clicks, c.impressions) };
+      }
+      return { date: isoDay(day), activities: counts.activities, verbs: { ...counts.verbs }, searches: searchDays[i]!.searches, zeroResultSearches: searchDays[i]!.zeroResults, widgets: dayWidgets };
+    });
+    ctx.body = {
+      environment: scope.environmentId,
+      days: perDay,
+      widgets: widgetIds.map((id) => {
+        const c = totals.get(id)!;
+        return { widgetId: id, ...c, clickThrough: ratio(c.clicks, c.impressions), conversionRate: ratio(c.purchases, c.clicks) };
+      }),
+    };
+  });
+
+  router.get('/analytics/queries', guard, (ctx) => {
+    const scope = adminScope(deps, ctx);
+    const days = intParam(ctx, 'days', 1, 90, 7);
+    const limit = intParam(ctx, 'limit', 1, 500, 50);
+    const rows = queries.queries(scope.tenantId, days);
+    const round = <T extends { clickThrough: number; conversionRate: number }>(row: T) => ({ ...row, clickThrough: ratio(row.clickThrough * 10_000, 10_000), conversionRate: ratio(row.conversionRate * 10_000, 10_000) });
+    ctx.body = {
+      days,
+      top: rows.slice(0, limit).map(round),
+      // A query counts as zero-result while its latest search still finds nothing: fixing it takes it off the list.
+      zeroResult: rows.filter((r) => r.lastResultCount === 0).slice(0, limit).map(round),
+      corrected: rows.filter((r) => r.corrected > 0).sort((a, b) => b.corrected - a.corrected).slice(0, limit).map(round),
+    };
+  });
+
+  router.get('/analytics/activities-per-minute', guard, (ctx) => {
+    const scope = adminScope(deps, ctx);
+    const minutes = intParam(ctx, 'minutes', 1, 1440, 60);
+    ctx.body = { minutes: widgets.perMinute(scope.tenantId, minutes).map(({ minute, count }) => ({ at: new Date(minute * 60_000).toISOString(), count })) };
+  });
+}

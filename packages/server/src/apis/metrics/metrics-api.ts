@@ -1,0 +1,14 @@
+/** `GET /metrics`: Prometheus text for operators' scrapers (route patterns and counts only: no tenant or shopper data). */
+import Router from '@koa/router';
+import type { ApiModule, ServerDeps } from '../../api-module.js';
+
+export function createMetricsApi(deps: ServerDeps): ApiModule {
+  const router = new Router();
+  router.get('/metrics', async (ctx) => {
+    const { contentType, body } = await deps.services.metrics.text();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = contentType;
+    ctx.body = body;
+  });
+  return { name: 'metrics', mount: 'base', router, public: false };
+}

@@ -1,0 +1,60 @@
+/**
+ * The operator's Prometheus metrics (prom-client), one registry per server so that several servers in
+ * one process (tests) never share counters. Labels are route patterns and status codes, never raw
+ * paths or tenant data, so the number of series stays bounded whatever the public sends.
+ */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  readonly requests: Counter<'method' | 'route' | 'status'>;
+  readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
+  readonly activitiesCollected: Counter;
+  readonly logAppendSeconds: Histogram;
+  readonly indexBuildSeconds: Histogram;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'discovery_' });
+    this.requests = new Counter({ name: 'discovery_http_requests_total', help: 'HTTP requests answered, by route pattern and status.', labelNames: ['method', 'route', 'status'], registers });
+    this.requestSeconds = new Histogram({
+      name: 'discovery_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+      registers,
+    });
+    this.activitiesCollected = new Counter({ name: 'discovery_activities_collected_total', help: 'Activities durably logged since the server started.', registers });
+    this.logAppendSeconds = new Histogram({
+      name: 'discovery_activity_log_append_seconds',
+      help: 'Time to append (and fsync) one group of activities to the log.',
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    this.indexBuildSeconds = new Histogram({
+      name: 'discovery_search_index_build_seconds',
+      help: 'Time to build a search index over an active catalog.',
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+  }
+
+  /** Middleware registered before the routers: times every request and labels it with the route that answered. */
+  middleware() {
+    return async (ctx: { method: string; status: number; _matchedRoute?: unknown }, next: () => Promise<unknown>): Promise<void> => {
+      const end = process.hrtime.bigint();
+      try {
+        await next();
+      } finally {
+        const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched';
+        const labels = { method: ctx.method.length <= 10 ? ctx.method : 'other', route, status: String(ctx.status) };
+        this.requests.inc(labels);
+        this.requestSeconds.observe(labels, Number(process.hrtime.bigint() - end) / 1e9);
+      }
+    };
+  }
+
+  async text(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,89 @@
+/** Zod schemas of the responses the OpenAPI document describes precisely; the test validates real answers against the document made from them. */
+import { z } from 'zod';
+
+export const errorResponse = z.object({
+  error: z.object({
+    status: z.number().int(),
+    code: z.string(),
+    message: z.string(),
+    field: z.string().optional(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    requestId: z.string().optional(),
+  }),
+});
+
+export const healthResponse = z.object({ status: z.literal('ok'), version: z.string(), uptimeSeconds: z.number().int().min(0), tenants: z.number().int().min(0) });
+
+export const sessionResponse = z.object({
+  tenant: z.string(),
+  username: z.string(),
+  role: z.enum(['read', 'edit']),
+  csrfToken: z.string().optional(),
+  expiresAt: z.string().optional(),
+  environments: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+});
+
+const widgetCounts = {
+  impressions: z.number().int().min(0),
+  clicks: z.number().int().min(0),
+  addToCarts: z.number().int().min(0),
+  purchases: z.number().int().min(0),
+  /** Minor currency units (cents). */
+  revenue: z.number(),
+  clickThrough: z.number().min(0),
+};
+
+export const analyticsResponse = z.object({
+  environment: z.string(),
+  days: z.array(
+    z.object({
+      date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      activities: z.number().int().min(0),
+      verbs: z.record(z.string(), z.number().int()),
+      searches: z.number().int().min(0),
+      zeroResultSearches: z.number().int().min(0),
+      widgets: z.record(z.string(), z.object(widgetCounts)),
+    }),
+  ),
+  widgets: z.array(z.object({ widgetId: z.string(), ...widgetCounts, conversionRate: z.number().min(0) })),
+});
+
+const queryRow = z.object({
+  query: z.string(),
+  searches: z.number().int(),
+  zeroResults: z.number().int(),
+  corrected: z.number().int(),
+  lastResultCount: z.number().int(),
+  clicks: z.number().int(),
+  conversions: z.number().int(),
+  clickThrough: z.number(),
+  conversionRate: z.number(),
+});
+
+export const queriesResponse = z.object({ days: z.number().int(), top: z.array(queryRow), zeroResult: z.array(queryRow), corrected: z.array(queryRow) });
+
+export const perMinuteResponse = z.object({ minutes: z.array(z.object({ at: z.string(), count: z.number().int().min(0) })) });
+
+export const auditResponse = z.object({
+  entries: z.array(z.object({ at: z.string(), actor: z.string(), action: z.string(), environment: z.string(), target: z.string(), before: z.unknown(), after: z.unknown() })),
+});
+
+export const explainResponse = z.object({
+  query: z.string(),
+  configurationId: z.string(),
+  count: z.number().int(),
+  synonyms: z.array(z.array(z.string())),
+  hits: z.array(
+    z.object({
+      position: z.number().int(),
+      id: z.string(),
+      score: z.number(),
+      title: z.string(),
+      rule: z.enum(['pinned', 'boosted', 'buried']).optional(),
+      matchedFields: z.array(z.object({ attribute: z.string(), weight: z.number(), words: z.array(z.string()) })),
+    }),
+  ),
+});
+
+export const trackerKeyResponse = z.object({ trackerKey: z.string() });
+export const trackerKeysResponse = z.object({ trackerKeys: z.array(z.string()) });

@@ -1,0 +1,87 @@
+/** Analytics through the admin API: per-widget attribution, query analytics, activities per minute, the same after a restart. */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ManualClock } from '../src/clock.js';
+import { adminConfig, adminToken } from './support/admin-fixture.js';
+import { loadCatalog } from './support/recommendation-fixture.js';
+import { call, startTestServer, type TestServer } from './support/test-server.js';
+
+describe('admin analytics', () => {
+  let server: TestServer;
+  let config: Record<string, unknown>;
+  const clock = new ManualClock();
+  let headers: Record<string, string>;
+  const get = async (path: string) => {
+    const res = await call(`${server.url}/admin${path}${path.includes('?') ? '&' : '?'}environment=prod`, { headers });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body;
+  };
+  const collect = async (activity: Record<string, unknown>, sessionId = 'shopper-1') => {
+    const res = await call(`${server.url}/collect/tenant-a-tracker`, { json: { user: { sessionId }, ...activity } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  };
+  const search = (query: string) => call(`${server.url}/search`, { json: { token: 'tenant-a-search', query } });
+  const widgetRow = (body: { widgets: Array<{ widgetId: string; impressions: number }> }, id: string) => body.widgets.find((w) => w.widgetId === id);
+
+  before(async () => {
+    config = await adminConfig();
+    server = await startTestServer({ config, clock });
+    await loadCatalog(server.server);
+    headers = { authorization: `Bearer ${await adminToken(server, clock.now(), 'client-a')}` };
+  });
+  after(() => server.cleanup());
+
+  it('attributes clicks, carts, purchases and revenue to the widget that showed the item', async () => {
+    // Two impressions of w-popular, one click on shoe-1 from it, then a cart and a purchase of shoe-1 without widget data.
+    await collect({ action: 'view', target: { page: '/' }, sourceId: 'answer-a', metadata: { widgetId: 'w-popular' } });
+    await collect({ action: 'view', target: { page: '/p' }, sourceId: 'answer-b', metadata: { widgetId: 'w-popular' } });
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: 'answer-a' });
+    await collect({ action: 'add-to-cart', target: { product: 'shoe-1' } });
+    await collect({ action: 'purchase', target: { product: 'shoe-1' }, metadata: { price: 9000, quantity: 2, orderId: 'o1' } });
+    // A purchase by someone who never clicked a widget is nobody's; an unknown widget id is not counted.
+    await collect({ action: 'purchase', target: { product: 'sock-1' }, metadata: { price: 500, orderId: 'o2' } }, 'shopper-2');
+    await collect({ action: 'view', target: { page: '/' }, metadata: { widgetId: 'made-up-widget' } }, 'shopper-2');
+    const body = await get('/analytics?days=7');
+    assert.deepEqual(widgetRow(body, 'w-popular'), { widgetId: 'w-popular', impressions: 2, clicks: 1, addToCarts: 1, purchases: 1, revenue: 18000, clickThrough: 0.5, conversionRate: 1 });
+    assert.equal(widgetRow(body, 'made-up-widget'), undefined);
+    assert.equal(widgetRow(body, 'w-trending')!.impressions, 0);
+    const today = body.days.at(-1);
+    assert.equal(today.activities, 7);
+    assert.equal(today.verbs.purchase, 2);
+    assert.equal(body.days.length, 7);
+    const minutes = (await get('/analytics/activities-per-minute?minutes=5')).minutes;
+    assert.equal(minutes.at(-1).count, 7);
+  });
+
+  it('counts searches per query, the ones that found nothing, and the clicks on their results', async () => {
+    await search('shoes');
+    await search('Shoes ');
+    await search('unicorn');
+    await collect({ action: 'click', target: { product: 'shoe-2' }, metadata: { query: 'shoes' } }, 'searcher');
+    await collect({ action: 'purchase', target: { product: 'shoe-2' }, metadata: { price: 8000, orderId: 'o3' } }, 'searcher');
+    const body = await get('/analytics/queries');
+    const shoes = body.top.find((q: { query: string }) => q.query === 'shoes');
+    assert.deepEqual({ searches: shoes.searches, clicks: shoes.clicks, conversions: shoes.conversions, clickThrough: shoes.clickThrough }, { searches: 2, clicks: 1, conversions: 1, clickThrough: 0.5 });
+    assert.deepEqual(body.zeroResult.map((q: { query: string }) => q.query), ['unicorn']);
+    const days = await get('/analytics?days=1');
+    assert.deepEqual({ searches: days.days[0].searches, zero: days.days[0].zeroResultSearches }, { searches: 3, zero: 1 });
+  });
+
+  it('answers the same after a restart', async () => {
+    const before = { widgets: await get('/analytics?days=7'), queries: await get('/analytics/queries') };
+    const dataDir = server.dataDir;
+    await server.close();
+    server = await startTestServer({ config, clock, dataDir });
+    headers = { authorization: `Bearer ${await adminToken(server, clock.now() + 1000, 'client-a')}` };
+    assert.deepEqual(await get('/analytics?days=7'), before.widgets);
+    assert.deepEqual(await get('/analytics/queries'), before.queries);
+  });
+
+  it('drops a query from the zero-result list once a search for it finds something', async () => {
+    const current = (await get('/search-tokens/tenant-a-search')).configurations[0];
+    const res = await call(`${server.url}/admin/search-tokens/tenant-a-search/configurations/default?environment=prod`, { method: 'PUT', headers, json: { ...current, synonyms: [['unicorn', 'bags']] } });
+    assert.equal(res.status, 200);
+    assert.ok((await search('unicorn')).body.items.length > 0);
+    assert.deepEqual((await get('/analytics/queries')).zeroResult, []);
+  });
+});
