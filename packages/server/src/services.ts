@@ -30,6 +30,8 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   const activities = await ActivityService.open(deps);
   const search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger });
   await search.start();
-  const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, clock: deps.clock });
+  const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, clock: deps.clock, logger: deps.logger, config: deps.config });
+  await recommendations.models.start(deps.config.tenants.map((t) => t.id));
+  deps.onClose(() => recommendations.models.close());
   return { auth, catalog, activities, search, recommendations };
 }

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiModule, ServerDeps } from '../../api-module.js';
 import { clientKeyFor } from '../../activities/activity-record.js';
+import { IMPRESSION_TYPE } from '../../activities/tenant-activities.js';
 import type { NewActivity } from '../../activities/activity-service.js';
 import { HttpError } from '../../http/errors.js';
 import { jsonBody } from '../../http/body.js';
@@ -62,12 +63,14 @@ function toNewActivity(activity: CollectActivity, profileId: string, clientKey: 
   if (Object.keys(metadataRest).length > 0) details.metadata = metadataRest;
   if (activity.user.traits !== undefined) details.traits = activity.user.traits;
   if (activity.user.segments !== undefined) details.userSegments = activity.user.segments;
+  // A view of a page that names a widget is the widget being seen (the elements send it on impression), not a page view.
+  const impression = activity.action === 'view' && product === undefined && widgetId !== undefined;
   return {
     profileId,
     source: 'collect',
     verb: activity.action,
-    type: product !== undefined ? 'product' : 'page',
-    itemId: (product ?? page ?? pathToPage)!,
+    type: product !== undefined ? 'product' : impression ? IMPRESSION_TYPE : 'page',
+    itemId: impression ? widgetId : (product ?? page ?? pathToPage)!,
     timestamp: activity.timestamp === undefined ? now : Date.parse(activity.timestamp),
     ...(clientKey === undefined ? {} : { clientKey }),
     ...(price === undefined ? {} : { price }),
