@@ -75,18 +75,32 @@ class PairCounts {
     if (group.items.length < MAX_GROUP_ITEMS) group.items.push(item);
   }
 
-  /** Best first by score; `tieBreak` (higher first) orders equal scores before the id does. */
+  /**
+   * Best first by score; `tieBreak` (higher first) orders equal scores before the id does. Keeps a
+   * running top `limit` rather than sorting every partner: a bestseller meets thousands of items.
+   */
   related(itemId: string, limit: number, tieBreak?: (itemId: string) => number): RelatedItem[] {
     const item = this.numbers.get(itemId);
-    if (item === undefined) return [];
+    if (item === undefined || limit <= 0) return [];
     const scale = this.recency ? this.newestWeight : 1;
-    const list = [...this.pairs[item]!].map(([other, weighted]) => {
+    const best: Array<{ itemId: string; weight: number; tie: number }> = [];
+    const before = (a: { itemId: string; weight: number; tie: number }, b: { itemId: string; weight: number; tie: number }) =>
+      a.weight > b.weight || (a.weight === b.weight && (a.tie > b.tie || (a.tie === b.tie && a.itemId < b.itemId)));
+    for (const [other, weight] of this.pairs[item]!) {
+      const last = best[best.length - 1];
+      if (best.length >= limit && weight < last!.weight) continue;
       const id = this.names[other]!;
-      const count = Math.round((weighted / scale) * 1e6) / 1e6;
-      return { itemId: id, count, score: count, tie: tieBreak?.(id) ?? 0 };
+      const candidate = { itemId: id, weight, tie: tieBreak?.(id) ?? 0 };
+      if (best.length >= limit && !before(candidate, last!)) continue;
+      let at = best.length;
+      while (at > 0 && before(candidate, best[at - 1]!)) at--;
+      best.splice(at, 0, candidate);
+      if (best.length > limit) best.pop();
+    }
+    return best.map((b) => {
+      const count = Math.round((b.weight / scale) * 1e6) / 1e6;
+      return { itemId: b.itemId, count, score: count };
     });
-    list.sort((a, b) => b.score - a.score || b.tie - a.tie || a.itemId.localeCompare(b.itemId));
-    return list.slice(0, limit).map(({ itemId: other, count, score }) => ({ itemId: other, count, score }));
   }
 
   /** Follows a profile merge: the anonymous profile's open visit continues as the nominative one's. */

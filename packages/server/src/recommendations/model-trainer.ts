@@ -92,12 +92,12 @@ export class ModelTrainer {
     if (state !== undefined) state.forced = reason;
   }
 
-  /** Trains now (or waits for the training under way) and resolves when the new model is in place. */
-  async trainNow(tenantId: string): Promise<void> {
+  /** Trains now (after the training under way, if any) unless nothing is new (`force`: even then); resolves when the new model is in place. */
+  async trainNow(tenantId: string, options: { force?: boolean } = {}): Promise<void> {
     const state = this.tenants.get(tenantId);
     if (state === undefined) return;
     if (state.training !== undefined) await state.training;
-    if (this.activities.interactions(tenantId).touches > state.trainedTouches || state.model === undefined) await this.train(tenantId, state, 'asked');
+    if (options.force === true || this.activities.interactions(tenantId).touches > state.trainedTouches || state.model === undefined) await this.train(tenantId, state, 'asked');
   }
 
   /** Resolves once no training runs and none is due by the growth rules: for evaluations and tests. */
