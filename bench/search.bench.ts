@@ -19,6 +19,12 @@ import { validateConfig } from '../packages/server/src/config/load.js';
 import { createLogger } from '../packages/server/src/logger.js';
 import { SearchIndex } from '../packages/server/src/search/search-index.js';
 import type { SearchQuery } from '../packages/server/src/search/search-service.js';
+import { startCompanion } from '../apps/companion/src/companion.js';
+import { DEMO_CONFIG } from '../apps/companion/src/options.js';
+import { judgeSet, type SetOutcome } from './relevance/judge.js';
+import { DEMO_QUERIES } from './relevance/demo-queries.js';
+import { GENERATED_QUERIES } from './relevance/generated-queries.js';
+import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, pick, product, rng } from './relevance/generated-catalog.js';
 
 /**
  * A full collection on demand, so the index heap figure is steady under plain `npm run bench` (no
@@ -32,47 +38,6 @@ const BATCH = 5_000;
 const TENANT = 'bench';
 const ENV = 'prod';
 const TOKEN = 'bench-search';
-
-const ADJECTIVES = ['vintage', 'classic', 'modern', 'rustic', 'elegant', 'cosy', 'bright', 'sturdy', 'gentle', 'little', 'giant', 'soft', 'woven', 'painted', 'glass', 'wooden', 'ceramic', 'linen', 'cotton', 'leather'];
-const COLOURS = ['red', 'blue', 'green', 'white', 'black', 'pink', 'ivory', 'silver', 'golden', 'purple', 'orange', 'yellow', 'brown'];
-const NOUNS = ['heart', 'lantern', 'candle', 'holder', 'mug', 'teapot', 'cushion', 'blanket', 'basket', 'frame', 'mirror', 'clock', 'garland', 'bunting', 'doormat', 'notebook', 'pencil', 'umbrella', 'shopper', 'wallet', 'bottle', 'jar', 'bowl', 'plate', 'spoon', 'apron', 'towel', 'lamp', 'shade', 'vase', 'planter', 'sign', 'hook', 'drawer', 'knob', 'trinket', 'box', 'tin', 'bag', 'purse'];
-const EXTRAS = ['hanging', 'decoration', 'christmas', 'party', 'garden', 'kitchen', 'bathroom', 'travel', 'children', 'wedding', 'birthday', 'retro', 'spotty', 'stripy', 'floral', 'paisley', 'regency', 'edwardian', 'victorian', 'scandi'];
-const BRANDS = Array.from({ length: 200 }, (_, i) => `${ADJECTIVES[i % 20]!.replace(/^./, (c) => c.toUpperCase())} ${['Home', 'Studio', 'Works', 'Living', 'Goods', 'Crafts', 'Trading', 'House', 'Company', 'Originals'][i % 10]}`);
-const CATEGORIES = ['Home', 'Kitchen', 'Gifts', 'Christmas', 'Garden', 'Stationery', 'Bags', 'Lighting', 'Textiles', 'Party'];
-
-/** A small deterministic generator, so every run measures the same catalog and queries. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
-
-function product(n: number): Record<string, string | number> {
-  const r = rng(n + 1);
-  const title = `${pick(r, ADJECTIVES)} ${pick(r, COLOURS)} ${pick(r, EXTRAS)} ${pick(r, NOUNS)}`;
-  return {
-    title,
-    description: `A ${pick(r, ADJECTIVES)} ${pick(r, NOUNS)} for the ${pick(r, EXTRAS)} ${pick(r, NOUNS)}, made in ${pick(r, COLOURS)} ${pick(r, ADJECTIVES)} material.`,
-    brand: pick(r, BRANDS),
-    categories: `${pick(r, CATEGORIES)}, ${pick(r, CATEGORIES)}`,
-    color: pick(r, COLOURS),
-    price: 100 + Math.floor(r() * 5_000),
-    popularity: Math.floor(r() * 1_000),
-    in_stock: r() < 0.8 ? 1 : 0,
-  };
-}
-
-function batchOf(start: number, version: number): unknown[] {
-  return Array.from({ length: BATCH }, (_, i) => {
-    const n = start + i;
-    return n % 4 === 3
-      ? { id: `v${n}`, catalogVersion: version, type: 'variant', parentId: `p${n - 1}`, attributes: { title: `${pick(rng(n), ['small', 'medium', 'large'])} ${pick(rng(n + 7), COLOURS)}` } }
-      : { id: `p${n}`, catalogVersion: version, type: 'product', attributes: product(n) };
-  });
-}
 
 /** One edit (substitution, deletion or insertion) at a random place, as a shopper's typo. */
 function misspell(word: string, r: () => number): string {
@@ -131,16 +96,9 @@ const benchmark: Benchmark = async () => {
     const { url } = await server.listen(0);
     const catalog = server.deps.services.catalog;
     const search = server.deps.services.search;
-    const schema = await catalog.schemas.create(TENANT, ENV, {
-      name: 'product',
-      attributes: [
-        ...['title', 'description', 'brand', 'categories', 'color'].map((name) => ({ name, type: 'TEXT' })),
-        ...['price', 'popularity', 'in_stock'].map((name) => ({ name, type: 'INTEGER' })),
-      ],
-      nestedItemSchemas: [{ name: 'variant', attributes: [{ name: 'title', type: 'TEXT' }] }],
-    });
+    const schema = await catalog.schemas.create(TENANT, ENV, GENERATED_SCHEMA);
     const { version } = await catalog.catalogs.create(TENANT, ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
-    for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, batchOf(start, version));
+    for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, batchOf(start, version, BATCH));
     const promoteStart = performance.now();
     await (await catalog.catalogs.promote(TENANT, ENV, version)).activation;
     const promoteMs = performance.now() - promoteStart;
@@ -203,6 +161,27 @@ const benchmark: Benchmark = async () => {
       if (found >= 0) hits++;
     }
 
+    // Our relevance set on this catalog (bench/relevance): first-page precision, judged on titles.
+    const relevance = await judgeSet(GENERATED_QUERIES, async (query) => search.search({ ...request(query), facets: [], filter: undefined }).items.map((hit) => String(hit.product?.title ?? '')));
+
+    // Bad input must still get a normal answer quickly: the slowest of a few runs of each.
+    const BAD_INPUT: Record<string, string> = {
+      '1,000 characters': 'vintage lantern '.repeat(63).slice(0, 1_000),
+      'only stop words': 'the and of for with a',
+      emoji: '🎄🎁❤️ 🕯️',
+      'mixed scripts': 'лампа 灯笼 lantern ランタン',
+      '200 one-letter words': Array.from({ length: 200 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(' '),
+    };
+    const badInput = Object.entries(BAD_INPUT).map(([label, query]) => {
+      let worst = 0;
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        search.search(request(query));
+        worst = Math.max(worst, performance.now() - started);
+      }
+      return { step: `bad input: ${label}, slowest of 5`, ms: round(worst, 2) };
+    });
+
     // Text similarity as recommendations call it, for random items.
     const similar = await measure(1_000, (i) => search.similarText(TENANT, ENV, `p${(i * 7919) % (TOTAL / 4) * 4}`, 10));
 
@@ -232,6 +211,8 @@ const benchmark: Benchmark = async () => {
       { step: 'in process, 1,000 queries with facets and a filter', medianMs: inProcess.medianMs, p99Ms: inProcess.p99Ms },
       { step: 'in process, a word in most items ("the")', medianMs: commonWord.medianMs, p99Ms: commonWord.p99Ms },
       { step: `one-typo queries found (${TYPOS})`, hitRate: round(hits / TYPOS, 3) },
+      { step: `relevance set, ${GENERATED_QUERIES.length} judged queries, mean first-page precision`, precision: relevance.mean, empty: relevance.empty.length },
+      ...badInput,
       { step: 'similarText, 10 similar items', medianMs: similar.medianMs, p99Ms: similar.p99Ms },
       { step: `PATCH 100 titles until searchable (found ${afterWrite})`, seconds: round(writeMs / 1000, 3) },
       { step: `HTTP POST /search, 1,000 rotating queries (result cache of ${cacheSize})`, requestsPerSecond: http.requestsPerSecond, p99Ms: http.p99Ms, non2xx: http.non2xx },
@@ -240,12 +221,31 @@ const benchmark: Benchmark = async () => {
       { step: 'HTTP bare Koa, same run', requestsPerSecond: baseline.requestsPerSecond, p99Ms: baseline.p99Ms },
       { step: 'heap used at the end', mb: heapUsedMb() },
     ];
-    return { name: 'search (100,000 generated items)', rows };
+    const demo = await demoRelevance();
+    rows.push({ step: `relevance on the demo catalog, ${DEMO_QUERIES.length} judged queries, mean first-page precision`, precision: demo.mean, empty: demo.empty.length });
+    const notes = [`demo catalog precision by kind: ${JSON.stringify(demo.byKind)}`, `generated catalog precision by kind: ${JSON.stringify(relevance.byKind)}`];
+    return { name: 'search (100,000 generated items)', rows, notes };
   } finally {
     await bare.close();
     await server.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 };
+
+/** The demo catalog's relevance set, through the companion's real server with the demo configuration. */
+async function demoRelevance(): Promise<SetOutcome> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'discovery-bench-relevance-'));
+  const companion = await startCompanion({ configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, demoActivities: false, logLevel: 'silent', sdkDir: dataDir }, createLogger('silent'));
+  try {
+    return await judgeSet(DEMO_QUERIES, async (query) => {
+      const res = await fetch(`${companion.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: JSON.stringify({ token: 'demo-search-token', query, options: { limit: 10 } }) });
+      const body = (await res.json()) as { items: { product?: { title?: string } }[] };
+      return body.items.map((item) => String(item.product?.title ?? ''));
+    });
+  } finally {
+    await companion.server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
 
 export default benchmark;

@@ -13,6 +13,8 @@ export type {
   SearchResponse,
   AutocompleteRequest,
   AutocompleteResponse,
+  AutocompleteSuggestion,
+  HighlightRange,
   RecommendationResponse,
   CollectAction,
   CollectActivity,

@@ -47,9 +47,14 @@ export interface SearchRequest {
     filter?: string;
     customResponseMask?: string;
     disable?: { name: DisableName }[];
+    /** `true` (the title) or the field names to mark: each item then carries `highlights`. */
+    highlight?: true | string[];
   };
   disable?: { name: DisableName }[];
 }
+
+/** Half-open `[start, end)` UTF-16 offsets into a string as the product carries it. */
+export type HighlightRange = [number, number];
 
 export interface SearchFacet {
   id: string;
@@ -66,6 +71,8 @@ export interface SearchItem {
   context: string;
   product?: ProductView;
   redirect?: { id: string; name: string; url: string };
+  /** Only when `options.highlight` asked: per field, the ranges of its value that matched the query. */
+  highlights?: { [field: string]: HighlightRange[] };
 }
 
 export interface SearchResponse {
@@ -83,6 +90,10 @@ export interface SearchResponse {
     id: string;
     configurationId: string;
     defaultConfigurationId: string;
+    /** The query that was run, only when it differs from what was typed (typo, split or joined words). */
+    correctedQuery?: string;
+    /** Only when no item matched every word and a looser match was served instead of nothing. */
+    relaxed?: true;
   };
 }
 
@@ -91,11 +102,20 @@ export interface AutocompleteRequest {
   token: string;
   query: string;
   configurationId?: string;
-  options?: { numberOfSuggestions?: number };
+  /** `categories`: also suggest "query in <facet value>" from the query's results (see docs/search.md). */
+  options?: { numberOfSuggestions?: number; categories?: boolean };
+}
+
+export interface AutocompleteSuggestion {
+  suggestion: string;
+  /** The part of `suggestion` matching the typed prefix, as half-open UTF-16 ranges. */
+  highlights?: HighlightRange[];
+  /** Category suggestions only (`options.categories`): the facet and value to search within. */
+  category?: { facetId: string; attribute: string; value: string; count: number };
 }
 
 export interface AutocompleteResponse {
-  suggestions: { suggestion: string }[];
+  suggestions: AutocompleteSuggestion[];
   metadata: { time: number; token: string; id: string; configurationId: string };
 }
 
@@ -116,20 +136,22 @@ export interface CollectActivity {
   id?: string;
   action: CollectAction;
   /** Exactly one of `product`, `page` or `pathToPage`; other keys are kept. */
-  target: { product?: string; page?: string; pathToPage?: string; 'search-terms'?: string; campaign?: string; [key: string]: unknown };
+  target: { product?: string | number; page?: string; pathToPage?: string; 'search-terms'?: string; campaign?: string; [key: string]: unknown };
   sourceId?: string;
-  user: {
+  /** Optional: without it the activity counts in the aggregates but belongs to no profile. `identities.sessionid` is an anonymous id. */
+  user?: {
     identities?: Record<string, string>;
     sessionId?: string;
     profileId?: string;
     traits?: Record<string, unknown>;
     segments?: string[] | Record<string, unknown>;
   };
-  /** `price` is integer cents, `currency` ISO 4217; extra keys are kept. */
-  metadata?: { quantity?: number; orderId?: string; widgetId?: string; locale?: string; price?: number; currency?: string; query?: string; variant?: string; [key: string]: unknown };
+  /** `price` is integer cents, `currency` ISO 4217; extra keys are kept. A string is read as JSON, or kept as sent. */
+  metadata?: string | { quantity?: number; orderId?: string; widgetId?: string; locale?: string; price?: number; currency?: string; query?: string; variant?: string; [key: string]: unknown };
   segments?: string[];
-  /** ISO 8601 with offset; the server's time when absent. */
+  /** ISO 8601 (without an offset it is read as UTC); the server's time when absent. */
   timestamp?: string;
+  opposite?: boolean;
 }
 
 /** `POST /tracker/{trackerKey}/identify`. */

@@ -13,21 +13,22 @@ const DAY = 24 * HOUR;
 
 function config(): Record<string, unknown> {
   const base = testConfig() as { tenants: { environments: Record<string, unknown>[] }[] };
-  const configuration = { id: 'default', offensiveTerms: ['desk'] };
+  const configuration = { id: 'default', offensiveTerms: ['desk'], facets: [{ id: 'category', title: 'Category', attribute: 'categories' }] };
   base.tenants[0]!.environments[0]!.searchTokens = [
     { token: 'week-search', configurations: [configuration, { id: 'plain' }] },
     { token: 'day-search', configurations: [configuration], autocompleteWindowDays: 1 },
+    { token: 'strict-search', configurations: [configuration], autocompleteMinShoppers: 3 },
   ];
   return base;
 }
 
 const PRODUCTS = [
-  { id: 'a1', title: 'Floor Lamp' },
-  { id: 'a2', title: 'Desk Lamp' },
-  { id: 'a3', title: 'Lampshade' },
-  { id: 'a4', title: 'Hanging Heart Holder' },
-  { id: 'a5', title: 'Holy Shit Mug' },
-  { id: 'a6', title: 'Lantern' },
+  { id: 'a1', title: 'Floor Lamp', categories: 'Lighting' },
+  { id: 'a2', title: 'Desk Lamp', categories: 'Lighting, Office' },
+  { id: 'a3', title: 'Lampshade', categories: 'Lighting' },
+  { id: 'a4', title: 'Hanging Heart Holder', categories: 'Home' },
+  { id: 'a5', title: 'Holy Shit Mug', categories: 'Kitchen' },
+  { id: 'a6', title: 'Lantern', categories: 'Garden' },
 ];
 
 let server: TestServer;
@@ -42,10 +43,13 @@ async function searched(query: string, times = 1): Promise<void> {
   for (let i = 0; i < times; i++) assert.equal((await post('/search', { token: 'week-search', query })).status, 200);
 }
 
-/** A search-results page view, as the browser toolkit sends it. */
-async function viewed(query: string, times = 1): Promise<void> {
+let shoppers = 0;
+
+/** Search-results page views, as the browser toolkit sends them, each by another shopper unless one is named. */
+async function viewed(query: string, times = 1, shopper?: string): Promise<void> {
   for (let i = 0; i < times; i++) {
-    const res = await post('/collect/tenant-a-tracker', { action: 'view', target: { page: '/search' }, sourceId: 's', user: { sessionId: 'shopper' }, metadata: { query } });
+    const sessionId = shopper ?? `shopper-${++shoppers}`;
+    const res = await post('/collect/tenant-a-tracker', { action: 'view', target: { page: '/search' }, sourceId: 's', user: { sessionId }, metadata: { query } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   }
 }
@@ -56,12 +60,18 @@ async function suggestions(query: string, options: Record<string, unknown> = {},
   return res.body.suggestions.map((s: { suggestion: string }) => s.suggestion);
 }
 
+async function rawSuggestions(query: string, options: Record<string, unknown> = {}): Promise<Record<string, any>[]> {
+  const res = await post('/search/autocomplete', { token: 'week-search', query, ...options });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body.suggestions;
+}
+
 before(async () => {
   server = await startTestServer({ config: config(), clock });
   const catalog = server.server.deps.services.catalog;
-  const schema = await catalog.schemas.create(T, E, { name: 'product', attributes: [{ name: 'title', type: 'TEXT' }] });
+  const schema = await catalog.schemas.create(T, E, { name: 'product', attributes: [{ name: 'title', type: 'TEXT' }, { name: 'categories', type: 'TEXT' }] });
   const record = await catalog.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
-  await catalog.items.load(T, E, PRODUCTS.map(({ id, title }) => ({ id, catalogVersion: record.version, type: 'product', attributes: { title } })));
+  await catalog.items.load(T, E, PRODUCTS.map(({ id, title, categories }) => ({ id, catalogVersion: record.version, type: 'product', attributes: { title, categories } })));
   await (await catalog.catalogs.promote(T, E, record.version)).activation;
 });
 
@@ -70,10 +80,11 @@ after(async () => server.cleanup());
 describe('autocomplete', () => {
   it('orders by results-page views, not by searches, and starts each suggestion with the typed query', async () => {
     await searched('floor lamp', 5);
-    await viewed('floor lamp', 1);
+    await viewed('floor lamp', 2);
     await searched('lampshade', 1);
     await viewed('lampshade', 3);
-    await searched('lantern', 2);
+    await searched('lantern', 9);
+    await viewed('lantern', 2);
     assert.deepEqual(await suggestions('  LA '), ['lampshade', 'lantern']);
     assert.deepEqual(await suggestions('lamp'), ['lampshade']);
     assert.deepEqual(await suggestions('fl'), ['floor lamp']);
@@ -108,7 +119,7 @@ describe('autocomplete', () => {
     await searched('hanging hart');
     await viewed('hanging hart', 9);
     await searched('hanging heart');
-    await viewed('hanging heart', 1);
+    await viewed('hanging heart', 2);
     await searched('lamb chops');
     await viewed('lamb chops', 9);
     assert.deepEqual(await suggestions('hang'), ['hanging heart']);
@@ -116,20 +127,34 @@ describe('autocomplete', () => {
   });
 
   it('checks queries only seen as page views (their searches predate a restart) against the catalog', async () => {
-    await viewed('floor', 2);
+    await viewed('floor', 3);
     await viewed('flor lamp', 9);
     await viewed('florist', 9);
     assert.deepEqual(await suggestions('flo'), ['floor', 'floor lamp']);
   });
 
-  it('ignores the half-typed words a search box searches while the shopper types, unless their results page was opened', async () => {
+  it('offers a query only once enough distinct shoppers opened its results page: searches alone, or one shopper, never do', async () => {
     await searched('hol');
     await searched('hold');
     await searched('holde');
-    await searched('holder');
-    assert.deepEqual(await suggestions('hol'), ['holder']);
-    await viewed('hold');
-    assert.deepEqual(await suggestions('hol'), ['hold', 'holder']);
+    await searched('holder', 20);
+    assert.deepEqual(await suggestions('hol'), [], 'searched, never viewed');
+    await viewed('holder', 12, 'one-visitor');
+    assert.deepEqual(await suggestions('hol'), [], 'one visitor, however often');
+    await viewed('holder', 1);
+    assert.deepEqual(await suggestions('hol'), ['holder'], 'a second shopper: the default threshold of 2');
+    assert.deepEqual(await suggestions('hol', {}, 'strict-search'), [], 'this token wants 3');
+    await viewed('holder', 1);
+    assert.deepEqual(await suggestions('hol', {}, 'strict-search'), ['holder']);
+  });
+
+  it('marks the typed prefix, and offers category suggestions from the results when asked', async () => {
+    const plain = await rawSuggestions('Lamp');
+    assert.deepEqual(plain[0], { suggestion: 'lampshade', highlights: [[0, 4]] });
+    assert.ok(plain.every((s) => s.category === undefined), 'no categories unless asked');
+    const withCategories = await rawSuggestions('lamp', { options: { categories: true } });
+    assert.equal(withCategories[0].suggestion, 'lampshade');
+    assert.deepEqual(withCategories[1], { suggestion: 'lampshade', highlights: [[0, 4]], category: { facetId: 'category', attribute: 'categories', value: 'Lighting', count: 1 } });
   });
 
   it('refuses a number of suggestions outside 1 to 20, naming the field', async () => {

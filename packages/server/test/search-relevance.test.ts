@@ -94,7 +94,10 @@ describe('relevance', () => {
   it('corrects one typo in a long word and ranks the corrected title match first', async () => {
     assert.equal(ids(await search('hanging hart'))[0], 'r3');
     assert.equal(ids(await search('runing shoes'))[0], 'r1');
-    assert.deepEqual(ids(await search('lampshdae')), [], 'two edits (a swap) are not one typo');
+    const swapped = await search('lampshdae');
+    assert.deepEqual(ids(swapped), ['r5'], 'two neighbouring letters swapped are one typo (Damerau)');
+    assert.equal(swapped.metadata.correctedQuery, 'lampshade');
+    assert.deepEqual(ids(await search('lmapshdae')), [], 'two typos are not one');
     assert.deepEqual(ids(await search('blue shurt')), ['r8']);
   });
 

@@ -223,15 +223,20 @@ describe('response mask', () => {
 });
 
 describe('autocomplete', () => {
-  it('suggests earlier queries with results within the window, most searched first', async () => {
+  it('suggests earlier queries with results within the window, viewed by two shoppers or more', async () => {
+    const view = async (query: string, shopper: string): Promise<void> => {
+      const res = await post('/collect/tenant-a-tracker', { action: 'view', target: { page: '/search' }, sourceId: 's', user: { sessionId: shopper }, metadata: { query } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
     for (const q of ['lamp', 'Lamp ', 'lamp', 'lampshade', 'lamb chops']) await search(q);
+    for (const q of ['lamp', 'lamb chops']) for (const shopper of ['s1', 's2']) await view(q, shopper);
     clock.advance(8 * 24 * 3600 * 1000);
     await search('lampshade');
-    await search('lampshade');
-    await search('lampshade');
+    await view('lampshade', 's1');
+    await view('lampshade', 's2');
     let res = await post('/search/autocomplete', { token: TOKEN, query: 'LAM' });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.suggestions, [{ suggestion: 'lampshade' }]);
+    assert.deepEqual(res.body.suggestions, [{ suggestion: 'lampshade', highlights: [[0, 3]] }]);
     clock.advance(-8 * 24 * 3600 * 1000);
     res = await post('/search/autocomplete', { token: TOKEN, query: 'lam', options: { numberOfSuggestions: 1 } });
     assert.equal(res.status, 200);

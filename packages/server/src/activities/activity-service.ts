@@ -9,6 +9,8 @@ import type { CoOccurrenceKind, RelatedItem } from './co-occurrence.js';
 import type { Interactions } from './interactions.js';
 import { DAY_MS, type PopularItem } from './popularity.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
+import { readHistoryPage, type HistoryPageResult } from './history-pages.js';
+import { matchesHistoryFilters, type HistoryFilters } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
 import type { QuerySpelling, QuerySuggestion } from './search-queries.js';
 import { TenantActivities, type RebuildStats } from './tenant-activities.js';
@@ -37,6 +39,8 @@ export class ActivityService {
   /** Per tenant, the items each recent revision touched (the last CHANGE_LOG revisions), for incremental readers. */
   private readonly changes = new Map<string, { revision: number; items: string[] }[]>();
   private retentionTimer: NodeJS.Timeout | undefined;
+
+  private readonly recordedListeners: ((activity: LoggedActivity) => void)[] = [];
 
   private constructor(deps: ServiceDeps) {
     this.deps = deps;
@@ -110,6 +114,7 @@ export class ActivityService {
     }
     if (fresh.length > 0) state.noteAppended(receivedAt);
     for (const activity of fresh) state.fold(activity);
+    for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
     if (fresh.length > 0) {
       const revision = this.revision(tenantId) + 1;
       this.revisions.set(tenantId, revision);
@@ -163,11 +168,19 @@ export class ActivityService {
   }
 
   /** A profile's activities, newest first (the most recent 500 are kept in memory). */
-  history(tenantId: string, profileId: string, filters: { type?: string; verb?: string } = {}): LoggedActivity[] {
+  history(tenantId: string, profileId: string, filters: HistoryFilters & { type?: string; verb?: string } = {}): LoggedActivity[] {
     const state = this.tenant(tenantId);
-    return state.history
-      .list(state.profiles.canonicalId(profileId))
-      .filter((a) => (filters.type === undefined || a.type === filters.type) && (filters.verb === undefined || a.verb === filters.verb));
+    const lists: HistoryFilters = {
+      ...(filters.types ?? filters.type) === undefined ? {} : { types: filters.types ?? [filters.type!] },
+      ...(filters.verbs ?? filters.verb) === undefined ? {} : { verbs: filters.verbs ?? [filters.verb!] },
+    };
+    return state.history.list(state.profiles.canonicalId(profileId)).filter((a) => matchesHistoryFilters(a, lists));
+  }
+
+  /** One page of a profile's whole history (see history-pages.ts): past the newest 500 it is read from the log. */
+  historyPage(tenantId: string, profileId: string, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
+    const state = this.tenant(tenantId);
+    return readHistoryPage(state, state.profiles.canonicalId(profileId), filters, range);
   }
 
   /** Distinct items a profile touched recently, newest first, with the verb of the latest touch. */
@@ -227,12 +240,23 @@ export class ActivityService {
     this.tenant(tenantId).searches.recordSearch(query, this.deps.clock.now(), resultCount, spelling);
   }
 
+  /** Calls `listener` with each newly recorded activity once it is durable (search analytics counts clicks and conversions). */
+  onRecorded(listener: (activity: LoggedActivity) => void): void {
+    this.recordedListeners.push(listener);
+  }
+
+  /** Search counts kept by search analytics, restored at start: searches are not logged, so the log cannot give them back. */
+  restoreSearches(tenantId: string, query: string, at: number, count: number): void {
+    this.tenant(tenantId).searches.restoreSearches(query, at, count);
+  }
+
   /** Autocomplete's candidates: earlier queries starting with `prefix`, most viewed within the window first. */
-  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number; accept?: (candidate: QuerySuggestion) => boolean } = {}): QuerySuggestion[] {
+  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number; minShoppers?: number; accept?: (candidate: QuerySuggestion) => boolean } = {}): QuerySuggestion[] {
     return this.tenant(tenantId).searches.suggest(prefix, {
       now: this.deps.clock.now(),
       sinceDays: options.sinceDays ?? 7,
       limit: options.limit ?? 10,
+      minShoppers: options.minShoppers,
       accept: options.accept,
     });
   }

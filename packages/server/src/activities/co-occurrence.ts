@@ -13,7 +13,7 @@ const MAX_GROUP_ITEMS = 100;
  * because raw counts predicted baskets best (docs/recommendations.md) and recency only tips near-ties.
  * Weights grow as 2^(t / half-life) from a fixed epoch, so they never need rescaling.
  */
-const ORDER_HALF_LIFE_MS = 180 * 24 * 60 * 60 * 1000;
+const ORDER_HALF_LIFE_MS = 730 * 24 * 60 * 60 * 1000;
 const RECENCY_EPOCH = Date.UTC(2020, 0, 1);
 const MAX_OPEN_GROUPS = 50_000;
 
@@ -29,7 +29,7 @@ export interface RelatedItem {
   itemId: string;
   /**
    * How often the items met. For orders, recency-weighted: a meeting in the newest order counts 1,
-   * one a half-life (180 days) older counts 0.5.
+   * one a half-life (730 days) older counts 0.5.
    */
   count: number;
   /** The same as `count` (kept for callers that rank by it). */

@@ -14,9 +14,23 @@ const HOUR_MS = 60 * 60 * 1000;
 /** How a query's words matched the catalog the last time it was searched. */
 export type QuerySpelling = 'typed' | 'corrected' | 'none';
 
+/**
+ * Queries kept per tenant: past it, the oldest query nobody viewed (or, failing that, the oldest) is
+ * let go, so a stream of random searches cannot grow memory. Longer queries are not kept at all.
+ */
+export const MAX_QUERIES = 100_000;
+export const MAX_QUERY_LENGTH = 100;
+/** How many of the oldest queries eviction looks at for one nobody viewed. */
+const EVICTION_SCAN = 100;
+
+/** Shoppers remembered per query (the latest); a token's threshold cannot be above it (config schema). */
+export const SHOPPERS_KEPT = 32;
+
 interface QueryStats {
   query: string;
   views: Map<number, number>;
+  /** Shopper (profile id) → hour of their latest results-page view of this query, the latest SHOPPERS_KEPT only. */
+  shoppers: Map<string, number>;
   searches: Map<number, number>;
   lastResultCount: number | undefined;
   lastSpelling: QuerySpelling | undefined;
@@ -28,6 +42,8 @@ export interface QuerySuggestion {
   count: number;
   /** Searches within the window: the tie-break. */
   searches: number;
+  /** Distinct shoppers who viewed its results page within the window (counted up to SHOPPERS_KEPT). */
+  shoppers: number;
   resultCount: number | undefined;
   spelling: QuerySpelling | undefined;
 }
@@ -37,6 +53,8 @@ export interface SuggestOptions {
   /** The window, in days (fractions allowed): activity older than this does not count. */
   sinceDays: number;
   limit: number;
+  /** Distinct shoppers whose results-page views a query needs within the window (1 when absent). */
+  minShoppers?: number;
   /** Whether a candidate may be suggested (offensive words, zero results, typo-only matches); all pass when absent. */
   accept?: (candidate: QuerySuggestion) => boolean;
 }
@@ -47,13 +65,29 @@ export function normalizeQuery(query: string): string {
 
 export class SearchQueries {
   private readonly queries = new Map<string, QueryStats>();
+
+  constructor(private readonly maxQueries = MAX_QUERIES) {}
+
+  /** Queries kept now. */
+  get size(): number {
+    return this.queries.size;
+  }
+
   /** The same queries in sorted order, so a prefix is a contiguous range found by binary search. */
   private readonly sorted: string[] = [];
 
-  /** Counts one search-results page view of `query` (from the activity log, so also at start-up). */
-  recordView(query: string, at: number): void {
+  /** Counts one search-results page view of `query` by `shopper` (from the activity log, so also at start-up). */
+  recordView(query: string, at: number, shopper = ''): void {
     const stats = this.stats(query);
-    if (stats !== undefined) bump(stats.views, at);
+    if (stats === undefined) return;
+    bump(stats.views, at);
+    const hour = Math.floor(at / HOUR_MS);
+    const seen = stats.shoppers.get(shopper);
+    if (seen !== undefined && seen >= hour) return;
+    // Re-inserted, so the map's order is oldest view first and the oldest shopper is the one let go.
+    stats.shoppers.delete(shopper);
+    stats.shoppers.set(shopper, hour);
+    if (stats.shoppers.size > SHOPPERS_KEPT) stats.shoppers.delete(stats.shoppers.keys().next().value!);
   }
 
   /** Counts one search request, with how many items it found and how its words matched. */
@@ -65,8 +99,15 @@ export class SearchQueries {
     stats.lastSpelling = spelling ?? (resultCount === 0 ? 'none' : stats.lastSpelling);
   }
 
+  /** Searches of a query per hour, restored from the persisted analytics after a restart (searches are not logged). */
+  restoreSearches(query: string, at: number, count: number): void {
+    const hour = Math.floor(at / HOUR_MS);
+    const stats = this.stats(query);
+    if (stats !== undefined) stats.searches.set(hour, Math.max(stats.searches.get(hour) ?? 0, count));
+  }
+
   /**
-   * Queries starting with `prefix` seen (viewed or searched) within the window, most viewed first, then
+   * Queries starting with `prefix` viewed by enough distinct shoppers within the window, most viewed first, then
    * most searched, then alphabetical; `accept` decides which may be offered.
    */
   suggest(prefix: string, options: SuggestOptions): QuerySuggestion[] {
@@ -77,10 +118,13 @@ export class SearchQueries {
     for (let at = lowerBound(this.sorted, start); at < this.sorted.length && this.sorted[at]!.startsWith(start); at++) {
       const stats = this.queries.get(this.sorted[at]!)!;
       if (stats.lastResultCount === 0 || stats.lastSpelling === 'none') continue;
+      let shoppers = 0;
+      for (const hour of stats.shoppers.values()) if (hour >= firstHour && hour <= lastHour) shoppers++;
+      // One visitor's query, however often they opened it, never reaches other shoppers.
+      if (shoppers < (options.minShoppers ?? 1)) continue;
       const count = within(stats.views, firstHour, lastHour);
       const searches = within(stats.searches, firstHour, lastHour);
-      if (count + searches === 0) continue;
-      candidates.push({ query: stats.query, count, searches, resultCount: stats.lastResultCount, spelling: stats.lastSpelling });
+      candidates.push({ query: stats.query, count, searches, shoppers, resultCount: stats.lastResultCount, spelling: stats.lastSpelling });
     }
     candidates.sort((a, b) => b.count - a.count || b.searches - a.searches || (a.query < b.query ? -1 : a.query > b.query ? 1 : 0));
     const out: QuerySuggestion[] = [];
@@ -93,13 +137,31 @@ export class SearchQueries {
 
   private stats(query: string): QueryStats | undefined {
     const key = normalizeQuery(query);
-    if (key === '') return undefined;
+    if (key === '' || key.length > MAX_QUERY_LENGTH) return undefined;
     let stats = this.queries.get(key);
     if (stats === undefined) {
-      this.queries.set(key, (stats = { query: key, views: new Map(), searches: new Map(), lastResultCount: undefined, lastSpelling: undefined }));
+      if (this.queries.size >= this.maxQueries) this.evictOne();
+      this.queries.set(key, (stats = { query: key, views: new Map(), shoppers: new Map(), searches: new Map(), lastResultCount: undefined, lastSpelling: undefined }));
       this.sorted.splice(lowerBound(this.sorted, key), 0, key);
     }
     return stats;
+  }
+
+  private evictOne(): void {
+    let victim: string | undefined;
+    let scanned = 0;
+    for (const [key, stats] of this.queries) {
+      victim ??= key;
+      if (stats.views.size === 0) {
+        victim = key;
+        break;
+      }
+      if (++scanned >= EVICTION_SCAN) break;
+    }
+    if (victim === undefined) return;
+    this.queries.delete(victim);
+    const at = lowerBound(this.sorted, victim);
+    if (this.sorted[at] === victim) this.sorted.splice(at, 1);
   }
 }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DocumentStore } from '../store/document-store.js';
 import { ActivityLog } from './activity-log.js';
 import { RecommendationLedger } from './recommendation-ledger.js';
-import { isLogRecord, type LoggedActivity, type LogRecord } from './activity-record.js';
+import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
 import { CoOccurrence } from './co-occurrence.js';
 import { Interactions } from './interactions.js';
 import { Popularity } from './popularity.js';
@@ -98,21 +98,22 @@ export class TenantActivities {
     }
     const activity: LoggedActivity = record;
     this.recentKeys.remember(activity);
+    const attributed = activity.profileId !== UNATTRIBUTED;
     const profileId = this.profiles.canonicalId(activity.profileId);
-    this.history.add(profileId, activity);
+    if (attributed) this.history.add(profileId, activity);
     if (activity.type === 'page') {
-      if (activity.query !== undefined) this.searches.recordView(activity.query, activity.timestamp);
+      if (activity.query !== undefined) this.searches.recordView(activity.query, activity.timestamp, profileId);
       return;
     }
     // A widget impression says nothing about the products on it (see collect-api.ts).
     if (activity.type === IMPRESSION_TYPE) return;
     this.popularity.add(activity.verb, activity.itemId, activity.timestamp);
-    this.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
-    if (activity.type === 'product') this.interactions.add(profileId, activity.verb, activity.itemId, activity.timestamp);
+    if (attributed) this.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
+    if (attributed && activity.type === 'product') this.interactions.add(profileId, activity.verb, activity.itemId, activity.timestamp);
     if (ORDER_VERBS.has(activity.verb)) {
       // Without an order id, one shopper's purchases close together in time make one order.
       if (activity.orderId !== undefined) this.coOccurrence.addOrderItem(activity.orderId, activity.itemId, activity.timestamp);
-      else this.coOccurrence.addPurchaseWithoutOrder(profileId, activity.itemId, activity.timestamp);
+      else if (attributed) this.coOccurrence.addPurchaseWithoutOrder(profileId, activity.itemId, activity.timestamp);
     }
   }
 

@@ -7,6 +7,7 @@ import { createHealthApi } from './health/health-api.js';
 import { createLegacyItemsApi } from './legacy-items/legacy-items-api.js';
 import { createRecommendationsApi } from './recommendations/recommendations-api.js';
 import { createSearchApi } from './search/search-api.js';
+import { createSearchAnalyticsApi } from './search/search-analytics-api.js';
 import { createTrackerApi } from './tracker/tracker-api.js';
 
 export type ApiFactory = (deps: ServerDeps) => ApiModule | Promise<ApiModule>;
@@ -19,5 +20,6 @@ export const apiFactories: ApiFactory[] = [
   createTrackerApi,
   createCollectApi,
   createSearchApi,
+  createSearchAnalyticsApi,
   createRecommendationsApi,
 ];

@@ -1,5 +1,6 @@
 /** The configuration file's schema: tenants, environments and everything a merchandiser configures. */
 import { z } from 'zod';
+import { LANGUAGES } from '../search/language.js';
 
 /** Ids appear in URLs and file names: keep them to a safe alphabet. */
 export const identifier = z
@@ -108,6 +109,10 @@ const searchConfigurationSchema = z.strictObject({
   defaultSort: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
   /** Words or phrases autocomplete never suggests, on top of its built-in list of offensive words. */
   offensiveTerms: z.array(z.string().min(1).max(200)).max(10_000).default([]),
+  /** How words fold into their other forms (mugs → mug): see search/language.ts and docs/search.md. */
+  language: z.enum(LANGUAGES).default('english'),
+  /** Words never folded with their other forms ("glasses" stays apart from "glass"). */
+  keepApart: z.array(z.string().min(1).max(100)).max(1_000).default([]),
 });
 
 const searchTokenSchema = z
@@ -117,6 +122,8 @@ const searchTokenSchema = z
     defaultConfigurationId: identifier.optional(),
     /** Days of query history behind autocomplete. */
     autocompleteWindowDays: z.number().positive().max(365).default(7),
+    /** Distinct shoppers whose results-page views a query needs before autocomplete offers it. */
+    autocompleteMinShoppers: z.number().int().min(1).max(32).default(2),
   })
   .superRefine((token, ctx) => {
     const ids = token.configurations.map((c) => c.id);

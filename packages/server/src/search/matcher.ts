@@ -13,14 +13,11 @@
  */
 import type { SearchConfiguration } from '../config/schema.js';
 import { words } from './analyzer.js';
+import type { PlannedWord } from './query-plan.js';
 import { firstInOrder } from './ranking.js';
 import { titleKey } from './title-key.js';
 import { TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, type SearchIndex, type Slots } from './search-index.js';
 
-/** Score multipliers per way a word matched: a typed word beats its completion, which beats a typo. */
-const WHOLE_WORD = 1;
-const SYNONYM = 0.9;
-const TYPO = 0.5;
 /** A completion of the last word (likely still being typed), and of an earlier word. */
 const COMPLETION_LAST = 0.7;
 const COMPLETION_OTHER = 0.56;
@@ -48,6 +45,8 @@ interface Alternative {
   allWhole: boolean;
   fields: { weight: number; slots: Slots; title: boolean }[];
   size: number;
+  /** Only documents holding the whole word match (see PlannedTerm.prefix); `whole` then lists them. */
+  wholeOnly: boolean;
 }
 
 /** Per-index scratch arrays, one entry per slot, reused by every query (queries run one at a time). */
@@ -115,33 +114,38 @@ export function queryWords(query: string): string[] {
   return words(query);
 }
 
-function alternatives(index: SearchIndex, config: SearchConfiguration, weights: { field: number; weight: number }[], word: string): Alternative[] {
+function alternatives(index: SearchIndex, weights: { field: number; weight: number }[], word: PlannedWord): Alternative[] {
   const out: Alternative[] = [];
   const titleField = index.fields.indexOf('title');
-  const add = (term: string, factor: number, typo: boolean): void => {
+  for (const { term, factor, typo, prefix } of word.terms) {
+    const isWord = index.vocabulary.frequency(term) > 0;
+    // A whole-word-only term the catalog does not hold as a word matches nothing.
+    if (!prefix && !isWord) continue;
     const fields = weights.map(({ field, weight }) => ({ weight, slots: index.fieldSlots(field, term), title: field === titleField }));
     const size = fields.reduce((n, f) => n + slotsSize(f.slots), 0);
-    if (size === 0) return;
-    const isWord = index.vocabulary.frequency(term) > 0;
+    if (size === 0) continue;
     const mixed = isWord && index.vocabulary.hasCompletions(term);
-    out.push({ factor, typo, whole: mixed ? index.wordSlots(term) : [], allWhole: isWord, fields, size });
-  };
-  add(word, WHOLE_WORD, false);
-  for (const group of config.synonyms) {
-    const folded = group.map((s) => words(s).join(' '));
-    if (!folded.includes(word)) continue;
-    for (const other of folded) if (other !== word && other !== '' && !other.includes(' ')) add(other, SYNONYM, false);
+    out.push({ factor, typo, whole: mixed ? index.wordSlots(term) : [], allWhole: isWord, fields, size, wholeOnly: !prefix && mixed });
   }
-  for (const correction of index.vocabulary.corrections(word)) add(correction, TYPO, true);
   return out;
 }
 
-export function matchQuery(index: SearchIndex, config: SearchConfiguration, queryText: string[]): Matches {
-  const weights = config.fields.flatMap(({ attribute, weight }) => {
+/** How many items some term of `word` reaches (0: the word matches nothing, relaxation drops it first). */
+export function wordReach(index: SearchIndex, config: SearchConfiguration, word: PlannedWord): number {
+  return alternatives(index, weightsOf(index, config), word).reduce((n, alt) => n + alt.size, 0);
+}
+
+function weightsOf(index: SearchIndex, config: SearchConfiguration): { field: number; weight: number }[] {
+  return config.fields.flatMap(({ attribute, weight }) => {
     const field = index.fields.indexOf(attribute);
     return field < 0 ? [] : [{ field, weight }];
   });
-  const perWord = queryText.map((word, i) => ({ alts: alternatives(index, config, weights, word), last: i === queryText.length - 1 }));
+}
+
+export function matchQuery(index: SearchIndex, config: SearchConfiguration, planned: readonly PlannedWord[]): Matches {
+  const weights = weightsOf(index, config);
+  const queryText = planned.map((w) => w.word);
+  const perWord = planned.map((word, i) => ({ alts: alternatives(index, weights, word), last: i === planned.length - 1 }));
   if (perWord.some((w) => w.alts.length === 0)) return { docs: new Int32Array(0), scores: new Float32Array(0), spelledRight: true };
   // The rarest word first: it decides the candidates, and every later word can only drop some.
   perWord.sort((a, b) => a.alts.reduce((n, x) => n + x.size, 0) - b.alts.reduce((n, x) => n + x.size, 0));
@@ -168,7 +172,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, quer
           if (list === undefined) continue;
           const base = weight * alt.factor * (1 - POSITION_STEP * position);
           const inTitle = title && perWord.length > 1;
-          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle }, spare, touched);
+          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, wholeOnly: alt.wholeOnly, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle }, spare, touched);
         }
       }
     }
@@ -246,6 +250,8 @@ interface Pass {
   whole: number;
   /** Some documents carry the `whole` mark; otherwise every one scores `base * completion` without reading marks. */
   marked: boolean;
+  /** Documents without the `whole` mark do not match at all (a completion of a form, synonym or correction). */
+  wholeOnly: boolean;
   generation: number;
   /** The previous word's generation: only documents it left alive may match (-1 for the first word). */
   alive: number;
@@ -265,7 +271,7 @@ interface Pass {
  */
 function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList: Int32Array, touched: number): number {
   const { stamp, mark, best, typo, total, titleStamp, titleWords } = s;
-  const { base, completion, whole, marked, generation, alive, second, typo: isTypo, inTitle } = pass;
+  const { base, completion, whole, marked, wholeOnly, generation, alive, second, typo: isTypo, inTitle } = pass;
   const partial = base * completion;
   if (alive === -1 && !marked && !inTitle && !pass.typos) {
     // A query without typo corrections: no typo flags to keep (matchQuery does not read them).
@@ -298,6 +304,7 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
   if (alive === -1) {
     for (let i = 0; i < list.length; i++) {
       const doc = list[i]!;
+      if (wholeOnly && mark[doc] !== whole) continue;
       const score = mark[doc] === whole ? base : partial;
       if (inTitle) titleStamp[doc] = generation;
       if (stamp[doc] !== generation) {
@@ -315,6 +322,7 @@ function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList
   // A later word: most of a common word's documents were dropped by rarer words, so test that first.
   for (let i = 0; i < list.length; i++) {
     const doc = list[i]!;
+    if (wholeOnly && mark[doc] !== whole) continue;
     const seen = stamp[doc]!;
     if (seen === alive) {
       // The first word's documents start their total and title count here, when the second word reaches them.

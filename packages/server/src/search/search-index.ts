@@ -329,6 +329,7 @@ export class SearchIndex {
     const doc = this.docs[slot];
     if (doc === undefined) return;
     this.setTexts(slot, doc, this.fields.map(() => ''));
+    this.vocabulary.titlePairs(doc.title, -1);
     this.byId.delete(doc.item.id);
     this.docs[slot] = undefined;
     this.size--;
@@ -337,8 +338,14 @@ export class SearchIndex {
   /** Recomputes a slot's texts (the item's own, then its variants') and hands FlexSearch the fields that changed. */
   private reindex(slot: number): void {
     const doc = this.docs[slot]!;
+    // A placed document has its title but nothing indexed yet: its pairs are not counted.
+    const before = doc.texts.length === 0 ? '' : doc.title;
     doc.title = titleOf(doc.item);
     doc.view = undefined;
+    if (before !== doc.title) {
+      this.vocabulary.titlePairs(before, -1);
+      this.vocabulary.titlePairs(doc.title, 1);
+    }
     if (slot >= this.titleKeys.length) {
       const size = Math.max(slot + 1, this.titleKeys.length * 2);
       const keys = new Int32Array(size);

@@ -15,7 +15,9 @@ import { fold } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
 import { countFacets, type FacetResult } from './facets.js';
 import { compileBatchFilter, parseFilter, type FilterNode } from './filter.js';
-import { allDocuments, matchQuery, queryWords, similarDocuments, type Matches } from './matcher.js';
+import type { HighlightTerms } from './highlight.js';
+import { allDocuments, matchQuery, queryWords, similarDocuments, wordReach, type Matches } from './matcher.js';
+import { planQuery, TYPO, type PlannedWord, type QueryPlan } from './query-plan.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
 import { ResultCache } from './result-cache.js';
 import { SearchIndex, type SearchDoc, type SortKey } from './search-index.js';
@@ -45,6 +47,8 @@ export interface SearchHit {
   context: string;
   product?: Record<string, unknown>;
   redirect?: { id: string; name: string; url: string };
+  /** Only when the request asked (`options.highlight`): matched ranges per field. */
+  highlights?: Record<string, [number, number][]>;
 }
 
 export interface SearchResult {
@@ -59,8 +63,19 @@ export interface SearchResult {
   matched: number;
   /** How the query's words matched: as typed (or as prefixes/synonyms), only through typo correction, or not at all. */
   spelling: QuerySpelling;
+  /** The query as run, when it differs from the typed one (typo corrected, word split). */
+  corrected: string | undefined;
+  /** No item matched every word: some words were left out rather than answer nothing. */
+  relaxed: boolean;
+  /** What highlighting marks in the answered items. */
+  highlight: HighlightTerms;
   version: number | undefined;
 }
+
+const NO_HIGHLIGHT: HighlightTerms = { terms: [], typing: undefined };
+
+/** Leaving one word out at a time is tried up to this many words; longer queries keep their rarest word. */
+const RELAX_ONE_BY_ONE = 6;
 
 interface ActiveIndex {
   version: number;
@@ -113,9 +128,18 @@ export class SearchService {
     return [...fields];
   }
 
+  /** Languages the environment's search configurations use. */
+  private languages(tenantId: string, environmentId: string): Set<SearchConfiguration['language']> {
+    const environment = this.deps.registry.findTenant(tenantId)?.environments.find((e) => e.id === environmentId);
+    const out = new Set<SearchConfiguration['language']>();
+    for (const token of environment?.searchTokens ?? []) for (const c of token.configurations) out.add(c.language);
+    return out;
+  }
+
   private build(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): void {
     const started = performance.now();
     const index = new SearchIndex(items, this.searchedFields(tenantId, environmentId));
+    for (const language of this.languages(tenantId, environmentId)) index.vocabulary.prepareForms(language);
     this.indexes.set(key(tenantId, environmentId), { version, index, cache: new ResultCache(this.resultCacheSize) });
     this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
   }
@@ -201,23 +225,26 @@ export class SearchService {
     const active = this.indexes.get(key(tenantId, environmentId));
     const queryText = queryWords(query);
     if (active === undefined || queryText.length === 0) return 'none';
-    return spellingOf(matchQuery(active.index, configuration, queryText));
+    const run = relaxedMatch(active.index, configuration, queryText);
+    return spellingOf(run.matches, run.plan, run.relaxed);
   }
 
   /**
-   * Whether every word of `query` is a whole word of the active catalog. A search box asks for instant
-   * results while the shopper types ("han", "hang"), and each of those is a recorded search; a query
-   * ending in half a word is never worth suggesting unless shoppers opened its results page.
+   * "heart in Home Décor": the most frequent values of the configuration's first value facet among
+   * `query`'s results (before paging), for autocomplete's category suggestions.
    */
-  wholeWords(tenantId: string, environmentId: string, query: string): boolean {
-    const active = this.indexes.get(key(tenantId, environmentId));
-    const queryText = queryWords(query);
-    return active !== undefined && queryText.length > 0 && queryText.every((word) => active.index.vocabulary.frequency(word) > 0);
+  categorySuggestions(request: { tenantId: string; environmentId: string; configuration: SearchConfiguration; query: string; limit: number }): { facetId: string; attribute: string; value: string; count: number }[] {
+    const facet = request.configuration.facets.find((f) => f.type !== 'range');
+    if (facet === undefined) return [];
+    const result = this.search({ ...request, offset: 0, limit: 0, sortBy: [], facets: [], filter: undefined, disabled: new Set(['item', 'redirect']) });
+    if (result.relaxed || result.count === 0) return [];
+    const counted = result.facets.find((f) => f.id === facet.id);
+    return (counted?.values ?? []).slice(0, request.limit).map((v) => ({ facetId: facet.id, attribute: facet.attribute, value: v.value, count: v.count }));
   }
 
   search(request: SearchQuery): SearchResult {
     const active = this.indexes.get(key(request.tenantId, request.environmentId));
-    if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: [], matched: 0, spelling: 'none', version: undefined };
+    if (active === undefined) return { items: [], count: 0, exact: true, facets: [], ordered: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined };
     const { index, version } = active;
     const config = request.configuration;
     const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : parsedFilter(request.filter);
@@ -241,7 +268,8 @@ export class SearchService {
     const { index, version } = active;
     const config = request.configuration;
     const normalised = queryText.join(' ');
-    const matches = normalised === '' ? allDocuments(index) : matchQuery(index, config, queryText);
+    const run = normalised === '' ? undefined : relaxedMatch(index, config, queryText);
+    const matches = run === undefined ? allDocuments(index) : run.matches;
     const { docs, scores } = matches;
     let length = docs.length;
 
@@ -325,7 +353,10 @@ export class SearchService {
       facets,
       ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })) : [],
       matched: matches.docs.length,
-      spelling: spellingOf(matches),
+      spelling: run === undefined ? 'none' : spellingOf(matches, run.plan, run.relaxed),
+      corrected: run?.plan.corrected,
+      relaxed: run?.relaxed ?? false,
+      highlight: run === undefined ? NO_HIGHLIGHT : highlightTermsOf(run.words, queryText),
       version,
     };
   }
@@ -346,9 +377,86 @@ function parsedFilter(text: string): FilterNode {
   return node;
 }
 
-function spellingOf(matches: Matches): QuerySpelling {
+/** Autocomplete offers only queries found as typed: a corrected, split or relaxed query is not one to repeat to others. */
+function spellingOf(matches: Matches, plan: QueryPlan, relaxed: boolean): QuerySpelling {
   if (matches.docs.length === 0) return 'none';
-  return matches.spelledRight ? 'typed' : 'corrected';
+  return matches.spelledRight && !plan.rewritten && !relaxed ? 'typed' : 'corrected';
+}
+
+interface MatchRun {
+  plan: QueryPlan;
+  /** The planned words that were run (fewer than the plan's when relaxed). */
+  words: readonly PlannedWord[];
+  matches: Matches;
+  relaxed: boolean;
+}
+
+/**
+ * Matches every word when some item has them all; otherwise serves a looser match rather than nothing:
+ * words matching no item are left out, then (three to six words) the one word whose absence finds the
+ * most, then the rarest word alone (of two words, the more specific one is what the shopper is after);
+ * when no word matches at all, the longest start of each word the catalog has.
+ */
+function relaxedMatch(index: SearchIndex, config: SearchConfiguration, queryText: string[]): MatchRun {
+  const plan = planQuery(index.vocabulary, config, queryText);
+  const full = matchQuery(index, config, plan.words);
+  if (full.docs.length > 0) return { plan, words: plan.words, matches: full, relaxed: false };
+  const found = plan.words.filter((word) => wordReach(index, config, word) > 0);
+  if (plan.words.length >= 2 && found.length > 0) {
+    if (found.length < plan.words.length) {
+      const matches = matchQuery(index, config, found);
+      if (matches.docs.length > 0) return { plan, words: found, matches, relaxed: true };
+    }
+    if (found.length >= 3 && found.length <= RELAX_ONE_BY_ONE) {
+      let bestWords: PlannedWord[] | undefined;
+      let bestCount = 0;
+      for (let leave = 0; leave < found.length; leave++) {
+        const rest = found.filter((_, i) => i !== leave);
+        const count = matchQuery(index, config, rest).docs.length;
+        if (count > bestCount) {
+          bestCount = count;
+          bestWords = rest;
+        }
+      }
+      if (bestWords !== undefined) return { plan, words: bestWords, matches: matchQuery(index, config, bestWords), relaxed: true };
+    }
+    let rarest = found[0]!;
+    for (const word of found) if (wordReach(index, config, word) < wordReach(index, config, rarest)) rarest = word;
+    return { plan, words: [rarest], matches: matchQuery(index, config, [rarest]), relaxed: true };
+  }
+  // No word matched anything, not even corrected ("cushoinz"): the longest start of each that the
+  // catalog has ("cush") rather than nothing.
+  const starts = plan.words.flatMap((word): PlannedWord[] => {
+    const start = knownStart(index, word.word);
+    return start === undefined ? [] : [{ word: start, terms: [{ term: start, factor: TYPO, typo: true, prefix: true }] }];
+  });
+  const tries = starts.length > 1 ? [starts, ...starts.map((start) => [start])] : [starts];
+  for (const words of tries) {
+    if (words.length === 0) continue;
+    const matches = matchQuery(index, config, words);
+    if (matches.docs.length > 0) return { plan, words, matches, relaxed: true };
+  }
+  // Nothing at all: `full` is an empty view, which later queries' scratch writes cannot change.
+  return { plan, words: plan.words, matches: full, relaxed: false };
+}
+
+/** Shortest start of a word worth serving alone: two letters match half a catalog. */
+const MIN_START = 3;
+
+/** The longest proper start of `word` (MIN_START letters or more) that some catalog word begins with. */
+function knownStart(index: SearchIndex, word: string): string | undefined {
+  for (let length = word.length - 1; length >= MIN_START; length--) {
+    const start = word.slice(0, length);
+    if (index.vocabulary.hasCompletions(start) || index.vocabulary.frequency(start) > 0) return start;
+  }
+  return undefined;
+}
+
+function highlightTermsOf(words: readonly PlannedWord[], queryText: readonly string[]): HighlightTerms {
+  const terms = [...new Set(words.flatMap((w) => w.terms.map((t) => t.term)))];
+  const lastTyped = queryText[queryText.length - 1];
+  const typing = lastTyped !== undefined && words.some((w) => w.word === lastTyped) ? lastTyped : undefined;
+  return { terms, typing };
 }
 
 function hitOf(tenantId: string, version: number, doc: SearchDoc, score: number): SearchHit {
@@ -373,7 +481,8 @@ export function hitJson(hit: SearchHit): string {
   }
   let text = viewTexts.get(product);
   if (text === undefined) viewTexts.set(product, (text = JSON.stringify(product)));
-  return `{"id":${JSON.stringify(hit.id)},"score":${JSON.stringify(hit.score)},"kind":${JSON.stringify(hit.kind)},"context":${JSON.stringify(hit.context)},"product":${text}}`;
+  const highlights = hit.highlights === undefined ? '' : `,"highlights":${JSON.stringify(hit.highlights)}`;
+  return `{"id":${JSON.stringify(hit.id)},"score":${JSON.stringify(hit.score)},"kind":${JSON.stringify(hit.kind)},"context":${JSON.stringify(hit.context)},"product":${text}${highlights}}`;
 }
 
 /** 1 boosted, -1 buried, 0 otherwise: a merchandising tier above relevance. */

@@ -12,8 +12,11 @@ import { jsonBody, parseJson } from '../../http/body.js';
 import { HttpError } from '../../http/errors.js';
 import { applyMask, parseMask } from '../../http/response-mask.js';
 import { parseInput } from '../../http/validate.js';
+import { highlightProduct } from '../../search/highlight.js';
 import { offensiveCheck } from '../../search/offensive-terms.js';
 import { hitJson } from '../../search/search-service.js';
+import { normalizeQuery } from '../../activities/search-queries.js';
+import type { AutocompleteSuggestion } from '@discovery-kit/protocol';
 
 const MAX_LIMIT = 1000;
 const MAX_OFFSET = 10_000;
@@ -24,11 +27,15 @@ const optionsSchema = z.object({
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0),
   // Larger pages are clamped rather than refused: a client asking for "everything" still gets an answer.
   limit: z.number().int().min(0).default(10).transform((n) => Math.min(n, MAX_LIMIT)),
-  sortBy: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
+  // The interface shows `asc`; clients written against it also send `ASC`/`DESC`, so case is not significant.
+  sortBy: z
+    .array(z.strictObject({ attribute: z.string().min(1), order: z.string().transform((o) => o.toLowerCase()).pipe(z.enum(['asc', 'desc'])).default('asc') }))
+    .default([]),
   facets: z.array(z.strictObject({ id: z.string().min(1), values: z.array(z.string()).default([]) })).default([]),
   filter: z.string().max(10_000).optional(),
   customResponseMask: z.string().max(2_000).optional(),
   disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
+  highlight: z.union([z.literal(true), z.literal(false), z.array(z.string().min(1).max(100)).max(20)]).optional(),
 });
 
 const searchSchema = z.object({
@@ -56,14 +63,28 @@ const autocompleteSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000),
   configurationId: z.string().optional(),
-  options: z.object({ numberOfSuggestions: z.number().int().min(1).max(20).default(10) }).default({ numberOfSuggestions: 10 }),
+  options: z.object({ numberOfSuggestions: z.number().int().min(1).max(20).default(10), categories: z.boolean().default(false) }).default({ numberOfSuggestions: 10, categories: false }),
 });
+
+/** Category suggestions answered at most, after the first query suggestion. */
+const CATEGORY_SUGGESTIONS = 3;
 
 function configurationOf(token: SearchTokenConfig, id: string | undefined): SearchConfiguration {
   const wanted = id ?? token.defaultConfigurationId ?? token.configurations[0]!.id;
   const found = token.configurations.find((c) => c.id === wanted);
   if (found === undefined) throw new HttpError(400, 'invalid_parameter', `No configuration ${wanted} exists for this search token.`, { field: 'configurationId' });
   return found;
+}
+
+/** The `encoded` query parameter of the GET forms: a URL-encoded JSON object of the request's parameters. */
+function encodedParams(ctx: Context): Record<string, unknown> {
+  const encoded = ctx.query.encoded;
+  let params: unknown = {};
+  if (typeof encoded === 'string' && encoded !== '') params = parseJson(encoded);
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw new HttpError(400, 'invalid_parameter', 'encoded must be a URL-encoded JSON object.', { field: 'encoded' });
+  }
+  return params as Record<string, unknown>;
 }
 
 export function createSearchApi(deps: ServerDeps): ApiModule {
@@ -89,7 +110,11 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       filter: input.options.filter,
       disabled,
     });
-    if (input.query.trim() !== '') activities.recordSearch(ref.tenant.id, input.query, result.matched, result.spelling);
+    const id = randomUUID();
+    if (input.query.trim() !== '') {
+      activities.recordSearch(ref.tenant.id, input.query, result.matched, result.spelling);
+      deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id, query: normalizeQuery(input.query), count: result.matched, corrected: result.corrected, relaxed: result.relaxed });
+    }
     const { token, ...rest } = raw as Record<string, unknown>;
     const url = `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`;
     ctx.set('Cache-Control', 'no-store');
@@ -102,25 +127,30 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       offset: input.options.offset,
       limit: input.options.limit,
       facets: result.facets,
-      id: randomUUID(),
+      id,
       configurationId: configuration.id,
       defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
+      ...(result.corrected === undefined ? {} : { correctedQuery: result.corrected }),
+      ...(result.relaxed ? { relaxed: true as const } : {}),
     };
+    const { highlight } = input.options;
+    const fields = highlight === true ? ['title'] : highlight === false || highlight === undefined ? [] : highlight;
+    // Highlights are per request (cached answers are shared), and only for the page's items.
+    const items = fields.length === 0 ? result.items : result.items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, result.highlight) }));
     if (mask !== undefined) {
-      ctx.body = { items: result.items.map((item) => applyMask(item, mask)), metadata };
+      ctx.body = { items: items.map((item) => applyMask(item, mask)), metadata };
       return;
     }
     // Unmasked, the body is written as text so each product view's JSON is made once, not per response
     // (the same bytes `JSON.stringify` of the object would give).
     ctx.type = 'application/json';
-    ctx.body = `{"items":[${result.items.map(hitJson).join(',')}],"metadata":${JSON.stringify(metadata)}}`;
+    ctx.body = `{"items":[${items.map(hitJson).join(',')}],"metadata":${JSON.stringify(metadata)}}`;
   };
 
   router.post('/search', jsonBody(), async (ctx) => answer(ctx, ctx.request.body));
 
-  router.post('/search/suggest', jsonBody(), async (ctx) => {
+  const suggest = (ctx: Context, raw: unknown): void => {
     const started = performance.now();
-    const raw: unknown = ctx.request.body;
     const input = parseInput(suggestSchema, raw);
     const ref = deps.registry.searchToken(input.token);
     const configuration = configurationOf(ref.token, input.configurationId);
@@ -152,7 +182,13 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
         configurationId: configuration.id,
       },
     };
-  });
+  };
+
+  router.post('/search/suggest', jsonBody(), async (ctx) => suggest(ctx, ctx.request.body));
+
+  // What suggest's `metadata.url` names: the same request, every parameter (token included) in `encoded`.
+  // Registered before `/search/:token`, which would otherwise read "suggest" as a search token.
+  router.get('/search/suggest', async (ctx) => suggest(ctx, encodedParams(ctx)));
 
   router.post('/search/autocomplete', jsonBody(), async (ctx) => {
     const started = performance.now();
@@ -164,31 +200,32 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const suggestions = activities.suggestQueries(ref.tenant.id, input.query, {
       sinceDays: ref.token.autocompleteWindowDays,
       limit: input.options.numberOfSuggestions,
+      minShoppers: ref.token.autocompleteMinShoppers,
       accept: (candidate) => {
         if (offensive(candidate.query)) return false;
-        // Searched but never opened as a results page: only whole words (not the prefixes a search box sends while typing).
-        if (candidate.count === 0 && !search.wholeWords(ref.tenant.id, ref.environment.id, candidate.query)) return false;
         // A query only seen as a page view since the last restart: ask the live index (a bounded number of times).
         const spelling = candidate.spelling ?? (probes++ < MAX_PROBES ? search.spelling(ref.tenant.id, ref.environment.id, configuration, candidate.query) : 'none');
         // "hanging hart" found items only through typo correction: its correctly spelt form is the one to offer.
         return spelling === 'typed';
       },
     });
+    // Suggestions start with the typed text as normalised (case, spaces): that part is what matched.
+    const typed = normalizeQuery(input.query).length;
+    const answered: AutocompleteSuggestion[] = suggestions.map((s) => ({ suggestion: s.query, ...(typed > 0 ? { highlights: [[0, Math.min(typed, s.query.length)] as [number, number]] } : {}) }));
+    if (input.options.categories) {
+      const head = suggestions[0]?.query ?? normalizeQuery(input.query);
+      const categories = head === '' ? [] : search.categorySuggestions({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, query: head, limit: CATEGORY_SUGGESTIONS });
+      answered.splice(Math.min(1, answered.length), 0, ...categories.map((c) => ({ suggestion: head, highlights: [[0, Math.min(typed, head.length)] as [number, number]], category: c })));
+    }
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
-      suggestions: suggestions.map((s) => ({ suggestion: s.query })),
+      suggestions: answered,
       metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: randomUUID(), configurationId: configuration.id },
     };
   });
 
   router.get('/search/:token', async (ctx) => {
-    const encoded = ctx.query.encoded;
-    let params: unknown = {};
-    if (typeof encoded === 'string' && encoded !== '') params = parseJson(encoded);
-    if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-      throw new HttpError(400, 'invalid_parameter', 'encoded must be a URL-encoded JSON object.', { field: 'encoded' });
-    }
-    answer(ctx, { ...params, token: ctx.params.token });
+    answer(ctx, { ...encodedParams(ctx), token: ctx.params.token });
   });
 
   return { name: 'search', mount: 'search', router, public: true };
