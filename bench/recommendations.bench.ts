@@ -21,6 +21,7 @@ import type { NewActivity } from '../packages/server/src/activities/activity-ser
 import type { StrategyName, WidgetConfig } from '../packages/server/src/config/schema.js';
 import { buildCatalogIndex, type CatalogIndex } from '../packages/server/src/recommendations/catalog-index.js';
 import { RecommendationEngine } from '../packages/server/src/recommendations/recommendation-engine.js';
+import { ModelTrainer } from '../packages/server/src/recommendations/model-trainer.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -91,7 +92,7 @@ async function loadCatalog(server: DiscoveryServer, count: number): Promise<void
 }
 
 const config = () =>
-  validateConfig({ tenants: [{ id: 'bench', identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['bench-key'], searchTokens: [{ token: 'bench-search', configurations: [{ id: 'default' }] }] }] }] }, '(bench)', tmpdir());
+  validateConfig({ tenants: [{ id: 'bench', identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['bench-key'], searchTokens: [{ token: 'bench-search', configurations: [{ id: 'default' }] }], widgets: [widget('personalized'), widget('popular'), widget('bought-together')] }] }] }, '(bench)', tmpdir());
 
 /** 1M activities written straight to the log: sessions of 8 items of one cluster, the last two bought in one order. */
 async function writeLog(dataDir: string, now: number): Promise<void> {
@@ -136,6 +137,17 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   const index = (await recommendations.indexes.active('bench', 'prod'))!;
   const indexMs = Math.round(performance.now() - indexStarted);
   const indexMb = round(settledHeapMb() - heapBeforeIndex, 1);
+  // No model file yet: the server started training on its worker at the first poll after start.
+  const trainStarted = performance.now();
+  await recommendations.models.settled();
+  const model = recommendations.models.model('bench');
+  rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model, ${model?.info.touches ?? 0} touches; waited ${Math.round(performance.now() - trainStarted)} ms after the index; peak RSS of the process so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` });
+  const loadStarted2 = performance.now();
+  const reloaded = new ModelTrainer({ activities: server.deps.services.activities, dataDir, logger: createLogger('silent'), clock: server.deps.clock });
+  await reloaded.start(['bench']);
+  rows.push({ case: 'model loaded from its file (as at start)', 'median ms': Math.round(performance.now() - loadStarted2), 'p99 ms': '-', 'hit@10': '-', note: reloaded.model('bench') === undefined ? 'NOT loaded' : `${reloaded.model('bench')!.rows} items` });
+  await reloaded.close();
+  await endpointDuringTraining(server, rows);
   const engine = recommendations.engine;
   const rand = random(11);
   for (const strategy of ['popular', 'trending', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed', 'similar'] as const) {
@@ -187,6 +199,38 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   rows.push({ case: 'catalog loaded, promoted, indexed', 'median ms': loadMs, 'p99 ms': '-', 'hit@10': '-', note: `heap ${settledHeapMb()} MB with catalog, search and recommendation indexes` });
   await server.close();
   await rm(dataDir, { recursive: true, force: true });
+}
+
+/** p50/p99 of HTTP requests to three widgets while idle, then while a training runs on the worker. */
+async function endpointDuringTraining(server: DiscoveryServer, rows: BenchResult['rows']): Promise<void> {
+  const { url } = await server.listen(0, '127.0.0.1');
+  const rand = random(5);
+  const paths = ['w-personalized', 'w-popular', 'w-bought-together'].map((id) => () => `${url}/widget/${id}/recommendations/p_${Math.floor(rand() * 50_000)}?variables=${encodeURIComponent(JSON.stringify({ $productId: `sku-${Math.floor(rand() * PRODUCTS)}` }))}`);
+  const run = async (count: number): Promise<number[]> => {
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const started = performance.now();
+      const response = await fetch(paths[i % paths.length]!());
+      await response.arrayBuffer();
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b);
+  };
+  await run(100);
+  const idle = await run(600);
+  const models = server.deps.services.recommendations.models;
+  const training = models.trainNow('bench', { force: true });
+  const busy: number[] = [];
+  // Requests keep going for as long as the training runs (at least 600 of them).
+  while (busy.length < 600 || !(await Promise.race([training.then(() => true), new Promise((r) => setTimeout(() => r(false), 0))]))) {
+    busy.push(...(await run(30)));
+    if (busy.length > 20_000) break;
+  }
+  await training;
+  busy.sort((a, b) => a - b);
+  const pct = (list: number[], p: number) => round(list[Math.min(list.length - 1, Math.floor(list.length * p))]!, 2);
+  rows.push({ case: 'endpoint, idle (3 widgets over HTTP)', 'median ms': pct(idle, 0.5), 'p99 ms': pct(idle, 0.99), 'hit@10': '-', note: `${idle.length} requests` });
+  rows.push({ case: 'endpoint, while a training runs', 'median ms': pct(busy, 0.5), 'p99 ms': pct(busy, 0.99), 'hit@10': '-', note: `${busy.length} requests; p99 ${round(pct(busy, 0.99) / pct(idle, 0.99), 2)}x idle (bar: within 2x)` });
 }
 
 /**

@@ -91,11 +91,12 @@ describe('activity aggregates', () => {
     ]);
     assert.deepEqual(live.viewsOnly.map((p) => p.itemId), ['p1', 'p2', 'p3']);
     assert.deepEqual(live.visitP1, [
-      { itemId: 'p2', count: 2 },
-      { itemId: 'p4', count: 1 },
+      { itemId: 'p2', count: 2, score: 2 },
+      { itemId: 'p4', count: 1, score: 1 },
     ]);
     assert.deepEqual(live.visitP3, []);
-    assert.deepEqual(live.orderP1, [{ itemId: 'p4', count: 1 }]);
+    // Orders are recency-weighted: a pair met in the newest order counts 1.
+    assert.deepEqual(live.orderP1, [{ itemId: 'p4', count: 1, score: 1 }]);
     assert.deepEqual(live.recentS2.map((i) => [i.itemId, i.verb]), [
       ['p4', 'purchase'],
       ['p1', 'purchase'],

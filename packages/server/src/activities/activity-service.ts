@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServerDeps } from '../api-module.js';
 import type { LoggedActivity, LoggedRecommendation, LogRecord } from './activity-record.js';
 import type { CoOccurrenceKind, RelatedItem } from './co-occurrence.js';
+import type { Interactions } from './interactions.js';
 import { DAY_MS, type PopularItem } from './popularity.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
 import { readHistoryPage, type HistoryPageResult } from './history-pages.js';
@@ -211,7 +212,7 @@ export class ActivityService {
     const seen = new Set<string>();
     const out: Array<{ itemId: string; verb: string; timestamp: number }> = [];
     for (const activity of this.history(tenantId, profileId)) {
-      if (activity.type === 'page' || seen.has(activity.itemId)) continue;
+      if (activity.type === 'page' || activity.type === 'widget' || seen.has(activity.itemId)) continue;
       seen.add(activity.itemId);
       out.push({ itemId: activity.itemId, verb: activity.verb, timestamp: activity.timestamp });
       if (out.length >= limit) break;
@@ -239,8 +240,19 @@ export class ActivityService {
     return new Map(itemIds.map((id) => [id, popularity.scoreOf(id, query)]));
   }
 
-  coOccurring(tenantId: string, itemId: string, kind: CoOccurrenceKind, limit = 20): RelatedItem[] {
-    return this.tenant(tenantId).coOccurrence.related(kind, itemId, limit);
+  /** Items met with `itemId` in visits or orders, best first; equal scores go to the item `tieBreak` rates higher. */
+  coOccurring(tenantId: string, itemId: string, kind: CoOccurrenceKind, limit = 20, tieBreak?: (itemId: string) => number): RelatedItem[] {
+    return this.tenant(tenantId).coOccurrence.related(kind, itemId, limit, tieBreak);
+  }
+
+  /** Who touched which product (compact, live): the recommendation model trains from it and reads shoppers' rows. */
+  interactions(tenantId: string): Interactions {
+    return this.tenant(tenantId).interactions;
+  }
+
+  /** The profile id activities are kept under (after merges). */
+  canonicalProfileId(tenantId: string, profileId: string): string {
+    return this.tenant(tenantId).profiles.canonicalId(profileId);
   }
 
   /**

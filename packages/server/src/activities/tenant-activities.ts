@@ -5,6 +5,7 @@ import { ActivityLog } from './activity-log.js';
 import { RecommendationLedger } from './recommendation-ledger.js';
 import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
 import { CoOccurrence } from './co-occurrence.js';
+import { Interactions } from './interactions.js';
 import { Popularity } from './popularity.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
@@ -12,6 +13,8 @@ import { RecentKeys } from './recent-keys.js';
 import { SearchQueries } from './search-queries.js';
 
 const ORDER_VERBS = new Set(['buy', 'purchase']);
+/** The stored `type` of a widget impression: neither a page view nor a product view. */
+export const IMPRESSION_TYPE = 'widget';
 
 export interface RebuildStats {
   records: number;
@@ -27,6 +30,7 @@ export class TenantActivities {
   readonly popularity = new Popularity();
   readonly coOccurrence = new CoOccurrence();
   readonly history = new ProfileHistory();
+  readonly interactions = new Interactions();
   readonly searches = new SearchQueries();
   readonly recommendations = new RecommendationLedger();
   readonly recentKeys: RecentKeys;
@@ -106,10 +110,15 @@ export class TenantActivities {
       if (activity.query !== undefined) this.searches.recordView(activity.query, activity.timestamp, profileId);
       return;
     }
+    // A widget impression says nothing about the products on it (see collect-api.ts).
+    if (activity.type === IMPRESSION_TYPE) return;
     this.popularity.add(activity.verb, activity.itemId, activity.timestamp);
     if (attributed) this.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
-    if (activity.orderId !== undefined && ORDER_VERBS.has(activity.verb)) {
-      this.coOccurrence.addOrderItem(activity.orderId, activity.itemId, activity.timestamp);
+    if (attributed && activity.type === 'product') this.interactions.add(profileId, activity.verb, activity.itemId, activity.timestamp);
+    if (ORDER_VERBS.has(activity.verb)) {
+      // Without an order id, one shopper's purchases close together in time make one order.
+      if (activity.orderId !== undefined) this.coOccurrence.addOrderItem(activity.orderId, activity.itemId, activity.timestamp);
+      else if (attributed) this.coOccurrence.addPurchaseWithoutOrder(profileId, activity.itemId, activity.timestamp);
     }
   }
 
@@ -118,6 +127,7 @@ export class TenantActivities {
     for (const from of merged) {
       this.history.merge(from, into);
       this.coOccurrence.mergeProfile(from, into);
+      this.interactions.merge(from, into);
     }
   }
 }

@@ -149,6 +149,12 @@ export const widgetSchema = z.strictObject({
   maxResults: z.number().int().min(1).max(100).default(10),
   strategies: z.array(z.enum(STRATEGIES)).min(1),
   filters: z.array(widgetFilterSchema).default([]),
+  /** Leave out items the shopper bought; default: yes when the widget runs `personalized`, else no. */
+  excludePurchased: z.boolean().optional(),
+  /** `personalized`: weight of recent popularity against the model's scores (each scaled to at most 1). */
+  popularityWeight: z.number().min(0).max(10).optional(),
+  /** What tops the widget up to `minResults`: `popular` (then catalog order) or `none`; default `none` for `recently-viewed` alone. */
+  fallback: z.enum(['popular', 'none']).optional(),
   /** Minutes an e-mail's recommendation list stays fixed for one user (photo.png and redirect.html agree). */
   emailCacheMinutes: z.number().int().min(0).max(60 * 24 * 30).default(60 * 24),
   /** Where redirect.html sends a shopper when there is no item at the index (or its URL is unusable). */
@@ -232,6 +238,15 @@ export const configSchema = z.strictObject({
       segmentBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
     })
     .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024 }),
+  /** The trained item-to-item model behind `personalized` (docs/recommendations.md). */
+  recommendationModel: z
+    .strictObject({
+      lambda: z.number().min(1).max(100_000).default(300),
+      maxItems: z.number().int().min(10).max(8_000).default(2_500),
+      neighbours: z.number().int().min(10).max(2_000).default(200),
+      retrainMinutes: z.number().int().min(1).max(7 * 24 * 60).default(360),
+    })
+    .default({ lambda: 300, maxItems: 2_500, neighbours: 200, retrainMinutes: 360 }),
   tenants: z.array(tenantSchema).min(1),
 });
 

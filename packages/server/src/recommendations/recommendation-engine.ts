@@ -7,6 +7,7 @@ import type { ActivityService } from '../activities/activity-service.js';
 import type { ProductView } from '../catalog/product-view.js';
 import type { StrategyName, WidgetConfig } from '../config/schema.js';
 import type { CatalogIndex } from './catalog-index.js';
+import type { ModelTrainer } from './model-trainer.js';
 import { strategies, type TextSimilarity } from './strategies.js';
 import { compileFilters } from './widget-filters.js';
 
@@ -34,10 +35,12 @@ export interface RecommendedItem {
 export class RecommendationEngine {
   private readonly activities: ActivityService;
   private readonly textSimilarity: TextSimilarity | undefined;
+  private readonly models: ModelTrainer | undefined;
 
-  constructor(deps: { activities: ActivityService; textSimilarity?: TextSimilarity }) {
+  constructor(deps: { activities: ActivityService; textSimilarity?: TextSimilarity; models?: ModelTrainer }) {
     this.activities = deps.activities;
     this.textSimilarity = deps.textSimilarity;
+    this.models = deps.models;
   }
 
   /** The widget's whole list (at most `maxResults` items), best first. */
@@ -48,16 +51,24 @@ export class RecommendationEngine {
     const context = productIds.length > 0 ? index.byId.get(productIds[0]!)?.view : undefined;
     const keep = compileFilters(widget.filters, request.variables, context);
     const excluded = new Set([...productIds, ...request.idsToBan]);
+    if (request.profileId !== undefined && excludesPurchased(widget)) {
+      const profileId = this.activities.canonicalProfileId(request.tenantId, request.profileId);
+      for (const itemId of this.activities.interactions(request.tenantId).boughtBy(profileId)) excluded.add(itemId);
+    }
+    const model = this.models?.model(request.tenantId);
     const chosen: Array<{ itemId: string; strategy: string; score: number; product: ProductView }> = [];
     const want = widget.maxResults;
 
     const tiers: Array<{ strategy: string; run: () => Iterable<{ itemId: string; score: number }> }> = widget.strategies.map((name: StrategyName) => ({
       strategy: name,
       run: () =>
-        strategies[name]({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: request.profileId, want: want * 3, textSimilarity: this.textSimilarity }),
+        strategies[name]({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: request.profileId, want: want * 3, textSimilarity: this.textSimilarity, model, widget }),
     }));
-    tiers.push({ strategy: POPULAR_FALLBACK_STRATEGY, run: () => strategies.popular({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: undefined, want: want * 3 }) });
-    tiers.push({ strategy: FALLBACK_STRATEGY, run: () => catalogOrder(index) });
+    const fallback = fallbackOf(widget);
+    if (fallback !== 'none') {
+      tiers.push({ strategy: POPULAR_FALLBACK_STRATEGY, run: () => strategies.popular({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: undefined, want: want * 3 }) });
+      tiers.push({ strategy: FALLBACK_STRATEGY, run: () => catalogOrder(index) });
+    }
 
     for (const [tierNumber, tier] of tiers.entries()) {
       const isFallback = tierNumber >= widget.strategies.length;
@@ -85,6 +96,19 @@ export class RecommendationEngine {
     }
     return chosen;
   }
+}
+
+/** Left out by default where a shop expects discoveries: a widget with `personalized` (see docs/recommendations.md). */
+export function excludesPurchased(widget: WidgetConfig): boolean {
+  return widget.excludePurchased ?? widget.strategies.includes('personalized');
+}
+
+/**
+ * What tops a widget up to `minResults`: popularity then catalog order, except for a widget of
+ * `recently-viewed` alone, which shows only what the shopper viewed unless its configuration says otherwise.
+ */
+export function fallbackOf(widget: WidgetConfig): 'popular' | 'none' {
+  return widget.fallback ?? (widget.strategies.every((s) => s === 'recently-viewed') ? 'none' : 'popular');
 }
 
 /** A booster of 1 doubles an item's score within its strategy; negative boosters lower it, never below a tenth. */

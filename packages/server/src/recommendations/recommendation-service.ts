@@ -15,6 +15,9 @@ import { CatalogIndexes } from './catalog-index.js';
 import { EmailLists } from './email-lists.js';
 import { RecommendationIds } from './recommendation-ids.js';
 import { RecommendationEngine, type RecommendedItem } from './recommendation-engine.js';
+import { ModelTrainer } from './model-trainer.js';
+import type { Logger } from '../logger.js';
+import type { DiscoveryConfig } from '../config/schema.js';
 
 export interface RecommendationResponse {
   id: string;
@@ -44,14 +47,20 @@ export class RecommendationService {
   private readonly clock: Clock;
   private readonly emailLists: EmailLists;
   private readonly ids: RecommendationIds;
+  /** Each tenant's trained item-to-item model: trained off the request path, persisted, swapped in whole. */
+  readonly models: ModelTrainer;
 
-  constructor(deps: { catalog: CatalogService; activities: ActivityService; search: SearchService; store: DocumentStore; clock: Clock }) {
+  constructor(deps: { catalog: CatalogService; activities: ActivityService; search: SearchService; store: DocumentStore; clock: Clock; logger: Logger; config: DiscoveryConfig }) {
     this.emailLists = new EmailLists(deps.store);
     this.ids = new RecommendationIds(deps);
     this.indexes = new CatalogIndexes(deps.catalog);
+    this.models = new ModelTrainer({ activities: deps.activities, dataDir: deps.store.location, logger: deps.logger, clock: deps.clock, options: deps.config.recommendationModel });
+    // A promotion changes what may be recommended: a fresh model starts from the current activity.
+    deps.catalog.onActivate(async (tenantId) => this.models.requestRetrain(tenantId, 'catalog promoted'));
     this.engine = new RecommendationEngine({
       activities: deps.activities,
       textSimilarity: (tenantId, environmentId, itemId, limit) => deps.search.similarText(tenantId, environmentId, itemId, limit),
+      models: this.models,
     });
     this.clock = deps.clock;
   }

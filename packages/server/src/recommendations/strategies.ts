@@ -3,9 +3,11 @@
  * read from the live activity aggregates or the catalog index, so a new activity shows in the next call.
  */
 import type { ActivityService } from '../activities/activity-service.js';
-import type { StrategyName } from '../config/schema.js';
+import type { StrategyName, WidgetConfig } from '../config/schema.js';
 import type { CatalogIndex } from './catalog-index.js';
+import type { ItemModel } from './item-model.js';
 import { byScore } from '../activities/popularity.js';
+import { personalized } from './personalized-strategy.js';
 import { similar } from './similar-strategy.js';
 
 export interface Candidate {
@@ -24,6 +26,10 @@ export interface StrategyInput {
   want: number;
   /** Title likeness from the search index (`SearchService.similarText`); `similar` uses content alone without it. */
   textSimilarity?: TextSimilarity;
+  /** The tenant's trained item-to-item model, once there is one. */
+  model?: ItemModel;
+  /** The widget asking, for its per-widget settings (popularity weight...). */
+  widget?: WidgetConfig;
 }
 
 export type TextSimilarity = (tenantId: string, environmentId: string, itemId: string, limit: number) => Array<{ id: string; score: number }>;
@@ -36,13 +42,9 @@ export const strategies: Record<StrategyName, (input: StrategyInput) => Candidat
   'top-sellers': (input) => popularity(input, { verbs: BUY_VERBS }),
   trending: (input) => popularity(input, { sinceDays: TRENDING_DAYS }),
   'also-viewed': (input) => related(input, input.productIds, 'visit'),
-  'bought-together': (input) => related(input, input.productIds, 'order'),
+  'bought-together': boughtTogether,
   personalized: personalized,
-  'recently-viewed': ({ tenantId, activities, profileId, want }) => {
-    if (profileId === undefined) return [];
-    const recent = activities.recentItems(tenantId, profileId, want).filter((r) => r.verb === 'view');
-    return recent.map((r, rank) => ({ itemId: r.itemId, score: recent.length - rank }));
-  },
+  'recently-viewed': recentlyViewed,
   similar: similar,
 };
 
@@ -102,34 +104,64 @@ function toCandidates(items: ReadonlyArray<{ itemId: string; score?: number; cou
   return items.map((i) => ({ itemId: i.itemId, score: i.score ?? i.count ?? 0 }));
 }
 
-/** Sums co-occurrence counts over several seed items, each seed weighted (recent seeds count more). */
-function related(input: StrategyInput, seeds: readonly string[], kind: 'visit' | 'order', weights?: readonly number[]): Candidate[] {
+/** Sums co-occurrence counts over several seed items; equal counts go to the more bought item. */
+function related(input: StrategyInput, seeds: readonly string[], kind: 'visit' | 'order'): Candidate[] {
+  const interactions = input.activities.interactions(input.tenantId);
+  const bought = (itemId: string) => interactions.purchaseCount(interactions.numberOf(itemId) ?? -1);
   const scores = new Map<string, number>();
-  seeds.forEach((seed, i) => {
-    const weight = weights?.[i] ?? 1;
-    for (const r of input.activities.coOccurring(input.tenantId, seed, kind, input.want)) {
-      scores.set(r.itemId, (scores.get(r.itemId) ?? 0) + r.count * weight);
+  for (const seed of seeds) {
+    for (const r of input.activities.coOccurring(input.tenantId, seed, kind, input.want, bought)) {
+      scores.set(r.itemId, (scores.get(r.itemId) ?? 0) + r.score);
     }
-  });
-  return sorted(scores);
-}
-
-/** The profile's recent items through the item-to-item model; a purchase together counts twice a view together. */
-function personalized(input: StrategyInput): Candidate[] {
-  if (input.profileId === undefined) return [];
-  const recent = input.activities.recentItems(input.tenantId, input.profileId, 10);
-  const seeds = recent.map((r) => r.itemId);
-  const weights = recent.map((_, rank) => 1 / (rank + 1));
-  const scores = new Map<string, number>();
-  for (const c of related(input, seeds, 'visit', weights)) scores.set(c.itemId, c.score);
-  for (const c of related(input, seeds, 'order', weights)) scores.set(c.itemId, (scores.get(c.itemId) ?? 0) + 2 * c.score);
-  // What the shopper already touched is "recently viewed", not a discovery.
-  for (const seed of seeds) scores.delete(seed);
-  return sorted(scores);
-}
-
-function sorted(scores: Map<string, number>): Candidate[] {
+  }
+  // Seeds' lists are each cut at `want`: an item found by several seeds wins; then purchases break ties.
   return [...scores]
-    .map(([itemId, score]) => ({ itemId, score }))
-    .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
+    .map(([itemId, score]) => ({ itemId, score, tie: bought(itemId) }))
+    .sort((a, b) => b.score - a.score || b.tie - a.tie || a.itemId.localeCompare(b.itemId))
+    .map(({ itemId, score }) => ({ itemId, score }));
 }
+
+/**
+ * Items bought in the same orders as `$productId`, by raw (recency-weighted) count: on real baskets
+ * raw counts beat every normalisation tried (docs/recommendations.md). When orders run out, the
+ * trained model's neighbours of the seeds ("shoppers who bought this also bought") fill the rest,
+ * below every co-occurring item.
+ */
+function boughtTogether(input: StrategyInput): Candidate[] {
+  const together = related(input, input.productIds, 'order');
+  if (together.length >= input.want || input.model === undefined) return together;
+  const interactions = input.activities.interactions(input.tenantId);
+  const scores = new Map<number, number>();
+  const board = { add: (item: number, value: number) => scores.set(item, (scores.get(item) ?? 0) + value) };
+  for (const seed of input.productIds) {
+    const n = interactions.numberOf(seed);
+    if (n !== undefined) input.model.accumulate(n, 1, board);
+  }
+  const floor = together.at(-1)?.score ?? 1;
+  let best = 0;
+  for (const value of scores.values()) best = Math.max(best, value);
+  const have = new Set(together.map((c) => c.itemId));
+  const more = [...scores]
+    .filter(([item, value]) => value > 0 && !have.has(interactions.itemIds[item]!))
+    .map(([item, value]) => ({ itemId: interactions.itemIds[item]!, score: (floor * value) / best / 2 }))
+    .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
+  return [...together, ...more];
+}
+
+/** Items the shopper viewed, newest view first, whatever happened to them since (a basket keeps them here). */
+function recentlyViewed({ tenantId, activities, profileId, want }: StrategyInput): Candidate[] {
+  if (profileId === undefined) return [];
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const activity of activities.history(tenantId, profileId, { type: 'product' })) {
+    if (!VIEW_VERBS.has(activity.verb) || seen.has(activity.itemId)) continue;
+    seen.add(activity.itemId);
+    out.push({ itemId: activity.itemId, score: 0 });
+    if (out.length >= want) break;
+  }
+  return out.map((c, rank) => ({ itemId: c.itemId, score: out.length - rank }));
+}
+
+/** What counts as having looked at a product. */
+const VIEW_VERBS = new Set(['view', 'click', 'click-on-reco']);
+

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiModule, ServerDeps } from '../../api-module.js';
 import { clientKeyFor, UNATTRIBUTED } from '../../activities/activity-record.js';
+import { IMPRESSION_TYPE } from '../../activities/tenant-activities.js';
 import type { NewActivity } from '../../activities/activity-service.js';
 import { HttpError } from '../../http/errors.js';
 import { jsonBody } from '../../http/body.js';
@@ -73,12 +74,14 @@ function toNewActivity(activity: CollectActivity, who: Attribution, clientKey: s
   const hasUserSegments = userSegments !== undefined && (Array.isArray(userSegments) ? userSegments.length > 0 : Object.keys(userSegments).length > 0);
   const profileSegments = who.profileSegments !== undefined && Object.keys(who.profileSegments).length > 0 ? { ...who.profileSegments } : undefined;
   const segments = activity.segments ?? (hasUserSegments ? userSegments : profileSegments);
+  // A view of a page that names a widget is the widget being seen (the elements send it on impression), not a page view.
+  const impression = activity.action === 'view' && product === undefined && widgetId !== undefined;
   return {
     profileId: who.profileId,
     source: 'collect',
     verb: activity.action,
-    type: product !== undefined ? 'product' : 'page',
-    itemId: (product ?? page ?? pathToPage)!,
+    type: product !== undefined ? 'product' : impression ? IMPRESSION_TYPE : 'page',
+    itemId: impression ? widgetId : (product ?? page ?? pathToPage)!,
     timestamp: activity.timestamp ?? now,
     ...(clientKey === undefined ? {} : { clientKey }),
     ...(price === undefined ? {} : { price }),

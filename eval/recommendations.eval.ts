@@ -1,0 +1,265 @@
+/**
+ * Recommendation quality on real shopping histories, through the real server: products go in
+ * through the older item API's service, every training purchase through the activity service that
+ * `POST /collect/{key}` calls (customer identity, order id, the invoice's time; in large groups to
+ * keep the run short), and widgets are asked over HTTP right after the replay, as a shop would.
+ * Split: each customer with 3+ orders has their last order held out. Two tasks:
+ * - next order: the held-out order's items the customer never bought before, asked by customer;
+ * - basket: the rest of a held-out order from its first item (`$productId`).
+ * EVAL_CUSTOMERS (default 600) caps the seeded sample of test customers; EVAL_SEED changes it.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EvalResult, Evaluation } from './run.js';
+import { readRetail, type RetailOrder } from './retail-data.js';
+import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/server.js';
+import type { NewActivity } from '../packages/server/src/activities/activity-service.js';
+import { validateConfig } from '../packages/server/src/config/load.js';
+import { createLogger } from '../packages/server/src/logger.js';
+import { STRATEGIES } from '../packages/server/src/config/schema.js';
+
+const DATA = fileURLToPath(new URL('../../shared/data/online-retail.csv.gz', import.meta.url));
+const DATA_FILE = process.env.EVAL_DATA ?? (existsSync(DATA) ? DATA : '/work/shared/data/online-retail.csv.gz');
+const DEMO_CONFIG = fileURLToPath(new URL('../apps/companion/config/demo.json', import.meta.url));
+const TENANT = 'eval-shop';
+const ENV = 'production';
+const KEY = 'eval-tracker';
+const K = 10;
+
+interface TestCase {
+  customer: string;
+  /** What the list is scored against. */
+  target: Set<string>;
+  /** The customer's earlier purchases (the second baseline leaves them out). */
+  bought: Set<string>;
+  seed?: string;
+}
+
+const evaluation: Evaluation = async () => {
+  if (!existsSync(DATA_FILE)) {
+    console.log(`recommendations evaluation: ${DATA_FILE} is absent; nothing to evaluate (set EVAL_DATA to its path).`);
+    return undefined;
+  }
+  const seed = Number(process.env.EVAL_SEED ?? 13);
+  const sampleSize = Number(process.env.EVAL_CUSTOMERS ?? 600);
+  const data = await readRetail(DATA_FILE);
+  // The history ends in 2011: shifted so its last order is now, as the demo import does, or every popularity window would be empty.
+  const shift = Date.now() - data.orders.at(-1)!.at;
+  for (const order of data.orders) order.at += shift;
+  const byCustomer = new Map<string, RetailOrder[]>();
+  for (const order of data.orders) {
+    let list = byCustomer.get(order.customer);
+    if (list === undefined) byCustomer.set(order.customer, (list = []));
+    list.push(order);
+  }
+  const heldOut = new Set<RetailOrder>();
+  for (const orders of byCustomer.values()) if (orders.length >= 3) heldOut.add(orders.at(-1)!);
+  const training = data.orders.filter((o) => !heldOut.has(o));
+  const sample = shuffle([...heldOut], seed).slice(0, sampleSize);
+
+  const boughtBefore = (customer: string, order: RetailOrder) => new Set(byCustomer.get(customer)!.filter((o) => o !== order).flatMap((o) => o.items));
+  const nextOrder: TestCase[] = [];
+  const baskets: TestCase[] = [];
+  for (const order of sample) {
+    const bought = boughtBefore(order.customer, order);
+    const fresh = order.items.filter((i) => !bought.has(i));
+    if (fresh.length > 0) nextOrder.push({ customer: order.customer, target: new Set(fresh), bought });
+    if (order.items.length >= 2) baskets.push({ customer: order.customer, target: new Set(order.items.slice(1)), bought, seed: order.items[0] });
+  }
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'eval-recs-'));
+  const demoWidgets = await demoWidgetConfigs();
+  const strategyWidgets = STRATEGIES.map((s) => ({ id: `only-${s}`, title: s, strategies: [s], minResults: 0, maxResults: K }));
+  const config = validateConfig(
+    {
+      tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: ENV, trackerKeys: [KEY], widgets: [...demoWidgets, ...strategyWidgets] }] }],
+    },
+    '(eval)',
+    tmpdir(),
+  );
+  const server = await createDiscoveryServer({ config, dataDir, logger: createLogger('silent') });
+  const { url } = await server.listen(0, '127.0.0.1');
+  try {
+    const started = performance.now();
+    const actions = [...data.products].map(([id, p]) => ({ action: 'create', id, data: { title: p.title, price: p.price, url: `/p/${id}` } }));
+    for (let i = 0; i < actions.length; i += 500) await server.deps.services.catalog.legacy.apply(TENANT, ENV, actions.slice(i, i + 500));
+    console.error(`  catalog loaded (${Math.round(performance.now() - started)} ms); replaying ${training.length} orders`);
+    const replayed = await replay(server, training);
+    const replayMs = performance.now() - started;
+    console.error(`  replayed ${replayed} purchases in ${Math.round(replayMs)} ms`);
+
+    // EVAL_QUICK=1: only the two widgets the issue's bars are about.
+    const widgetIds = process.env.EVAL_QUICK === '1' ? ['demo-personalized', 'demo-bought-together'] : [...strategyWidgets.map((w) => w.id), ...demoWidgets.map((w) => w.id)];
+    const immediate = await measureAll(url, widgetIds, nextOrder, baskets, data.products.size);
+    const settleStarted = performance.now();
+    await server.deps.services.recommendations.models.settled();
+    const settleMs = performance.now() - settleStarted;
+    const settled = await measureAll(url, ['only-personalized', 'only-bought-together', 'demo-personalized', 'demo-bought-together'], nextOrder, baskets, data.products.size);
+    const model = server.deps.services.recommendations.models.model(TENANT);
+
+    const popularity = globalPopularity(training);
+    const baselineRows = [
+      { list: 'baseline: global popularity', ...score(nextOrder, () => popularity.slice(0, K), data.products.size, 'next'), ...score(baskets, (c) => popularity.filter((i) => i !== c.seed).slice(0, K), data.products.size, 'basket') },
+      {
+        list: 'baseline: popularity without bought',
+        ...score(nextOrder, (c) => popularity.filter((i) => !c.bought.has(i)).slice(0, K), data.products.size, 'next'),
+        ...score(baskets, (c) => popularity.filter((i) => i !== c.seed && !c.bought.has(i)).slice(0, K), data.products.size, 'basket'),
+      },
+    ];
+    const result: EvalResult = {
+      name: 'recommendations (UCI Online Retail, through HTTP)',
+      setup: {
+        data: `${DATA_FILE}: ${data.products.size} products, ${data.orders.length} customer orders, ${byCustomer.size} customers`,
+        time: 'order times shifted so the last order is now (popularity windows count back from now)',
+        split: `last order of each customer with 3+ orders held out (${heldOut.size} orders); ${training.length} orders (${replayed} purchases) replayed in time order through the activity service`,
+        seed,
+        sample: `${sample.length} held-out orders (seeded shuffle): ${nextOrder.length} next-order cases (orders with an item new to the customer), ${baskets.length} basket cases (orders of 2+ items)`,
+        'replay (s)': round(replayMs / 1000, 1),
+        'model at first ask': model === undefined ? 'none' : 'see below',
+        'settle (s)': round(settleMs / 1000, 1),
+        'model after settle': model === undefined ? 'none' : `${model.rows} items, trained on ${model.info.touches} touches in ${model.info.trainingMs} ms (λ ${model.info.lambda})`,
+      },
+      tables: [
+        { title: `asked right after the replay: HR@${K}, NDCG@${K}, recall@${K}, catalog coverage`, rows: [...baselineRows, ...immediate] },
+        { title: 'asked again once the model caught up with the replay', rows: settled },
+      ],
+      notes: [
+        'next: the held-out order\'s items new to the customer, asked as /widget/{id}/recommendations/customer-id/{customer}/',
+        'basket: the rest of the held-out order, asked with $productId = its first item, for the same customer',
+        'HR = share of cases with at least one hit in the top 10; recall = hits / target size; coverage = distinct items shown / products',
+      ],
+    };
+    return result;
+  } finally {
+    await server.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+};
+
+export default evaluation;
+
+async function demoWidgetConfigs(): Promise<Array<Record<string, unknown> & { id: string }>> {
+  const demo = JSON.parse(await readFile(DEMO_CONFIG, 'utf8')) as { tenants: Array<{ environments: Array<{ widgets?: Array<Record<string, unknown> & { id: string }> }> }> };
+  return demo.tenants[0]!.environments[0]!.widgets ?? [];
+}
+
+/**
+ * Every training purchase, in time order, as the collection API records it (profile resolved from
+ * the customer id, one durable group per 2,000 purchases): the same services POST /collect calls,
+ * without 700 HTTP round trips and fsyncs that would make the run too slow to rerun often.
+ */
+async function replay(server: DiscoveryServer, orders: readonly RetailOrder[]): Promise<number> {
+  const activities = server.deps.services.activities;
+  const profiles = new Map<string, string>();
+  let batch: NewActivity[] = [];
+  let count = 0;
+  for (const order of orders) {
+    let profileId = profiles.get(order.customer);
+    if (profileId === undefined) {
+      profileId = (await activities.resolveProfile(TENANT, { identities: { 'customer-id': order.customer } })).profile.id;
+      profiles.set(order.customer, profileId);
+    }
+    for (const [i, item] of order.items.entries()) {
+      batch.push({ profileId, source: 'collect', verb: 'purchase', type: 'product', itemId: item, timestamp: order.at, orderId: order.invoice, price: order.prices[i]!, quantity: 1 });
+    }
+    if (batch.length >= 2000) {
+      count += batch.length;
+      await activities.recordActivities(TENANT, batch);
+      batch = [];
+    }
+  }
+  count += batch.length;
+  if (batch.length > 0) await activities.recordActivities(TENANT, batch);
+  return count;
+}
+
+async function measureAll(url: string, widgetIds: readonly string[], nextOrder: TestCase[], baskets: TestCase[], catalogSize: number): Promise<Array<Record<string, string | number>>> {
+  const rows: Array<Record<string, string | number>> = [];
+  for (const widgetId of widgetIds) {
+    const next = await askAll(nextOrder, (c) => `${url}/widget/${widgetId}/recommendations/customer-id/${c.customer}/?limit=${K}`);
+    const basket = await askAll(baskets, (c) => `${url}/widget/${widgetId}/recommendations/customer-id/${c.customer}/?limit=${K}&variables=${encodeURIComponent(JSON.stringify({ $productId: c.seed }))}`);
+    console.error(`  ${widgetId} asked (${nextOrder.length + baskets.length} requests)`);
+    rows.push({ list: widgetId, ...score(nextOrder, (_, i) => next[i]!, catalogSize, 'next'), ...score(baskets, (_, i) => basket[i]!, catalogSize, 'basket') });
+  }
+  return rows;
+}
+
+async function askAll(cases: TestCase[], address: (c: TestCase) => string): Promise<string[][]> {
+  const lists: string[][] = new Array(cases.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const i = next++;
+      const response = await fetchWithRetry(address(cases[i]!));
+      if (!response.ok) throw new Error(`${address(cases[i]!)} answered ${response.status}`);
+      const body = (await response.json()) as { recommendations: Array<{ product: { _id: { original_id: string } } }> };
+      lists[i] = body.recommendations.map((r) => r.product._id.original_id).slice(0, K);
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  return lists;
+}
+
+/** A kept-alive connection the server closed just as a request went out is retried once, as a browser would. */
+async function fetchWithRetry(address: string): Promise<Response> {
+  try {
+    return await fetch(address);
+  } catch {
+    return fetch(address);
+  }
+}
+
+function score(cases: TestCase[], listOf: (c: TestCase, i: number) => readonly string[], catalogSize: number, task: 'next' | 'basket'): Record<string, number> {
+  let hits = 0;
+  let ndcg = 0;
+  let recall = 0;
+  const shown = new Set<string>();
+  cases.forEach((c, i) => {
+    const list = listOf(c, i);
+    let dcg = 0;
+    let found = 0;
+    list.forEach((item, rank) => {
+      shown.add(item);
+      if (!c.target.has(item)) return;
+      found++;
+      dcg += 1 / Math.log2(rank + 2);
+    });
+    let ideal = 0;
+    for (let r = 0; r < Math.min(K, c.target.size); r++) ideal += 1 / Math.log2(r + 2);
+    if (found > 0) hits++;
+    ndcg += dcg / ideal;
+    recall += found / c.target.size;
+  });
+  const n = Math.max(cases.length, 1);
+  return { [`${task} HR`]: round(hits / n, 3), [`${task} NDCG`]: round(ndcg / n, 3), [`${task} recall`]: round(recall / n, 3), [`${task} cover`]: round(shown.size / catalogSize, 3) };
+}
+
+function globalPopularity(orders: readonly RetailOrder[]): string[] {
+  const counts = new Map<string, number>();
+  for (const order of orders) for (const item of order.items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id).slice(0, 1000);
+}
+
+/** Fisher-Yates with a small seeded generator, so a seed always picks the same sample. */
+function shuffle<T>(list: T[], seed: number): T[] {
+  let s = seed >>> 0;
+  const random = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+  return list;
+}
+
+function round(n: number, digits: number): number {
+  return Math.round(n * 10 ** digits) / 10 ** digits;
+}

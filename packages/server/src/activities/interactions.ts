@@ -1,0 +1,171 @@
+/**
+ * Who touched which product, compactly: interned item and profile ids, and per profile a small
+ * growable pair of typed arrays (item number, strongest touch). The recommendation model trains from
+ * a snapshot of it, and `personalized` reads a shopper's live row at query time, so an activity
+ * counts in the very next response even before any retraining.
+ */
+
+/** How much one touch says about wanting an item: a purchase is the unit; a view says a little. */
+export const TOUCH_WEIGHTS: Readonly<Record<string, number>> = {
+  buy: 1,
+  purchase: 1,
+  'add-to-cart': 0.6,
+  like: 0.5,
+  'click-on-reco': 0.3,
+  click: 0.3,
+  view: 0.3,
+};
+/** A row entry at this weight or above is an item the shopper bought. */
+export const BOUGHT = 1;
+
+/** Half-life of the recency weight of recent popularity (days). */
+const RECENT_HALF_LIFE_DAYS = 45;
+const HALF_LIFE_MS = RECENT_HALF_LIFE_DAYS * 24 * 60 * 60 * 1000;
+/** Recency weights grow as 2^(t / half-life) from here: relative weights then never need rescaling (good past 2100). */
+const RECENCY_EPOCH = Date.UTC(2020, 0, 1);
+
+interface Row {
+  items: Int32Array<ArrayBuffer>;
+  weights: Float32Array<ArrayBuffer>;
+  length: number;
+}
+
+export interface InteractionSnapshot {
+  /** Item numbers are indexes into this list (a copy: later items may be appended to the live one). */
+  itemIds: string[];
+  /** Rows of profiles with at least one touched item, in CSR form. */
+  offsets: Int32Array;
+  items: Int32Array;
+  weights: Float32Array;
+}
+
+export class Interactions {
+  private readonly itemNumbers = new Map<string, number>();
+  readonly itemIds: string[] = [];
+  private readonly rows = new Map<string, Row>();
+  /** Per item number: recency-weighted touches (weighted as TOUCH_WEIGHTS) and all-time purchase count. */
+  private recent: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private bought: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  /** Purchases and touches folded so far: the trainer retrains when these have grown enough. */
+  purchases = 0;
+  touches = 0;
+
+  add(profileId: string, verb: string, itemId: string, at: number): void {
+    const weight = TOUCH_WEIGHTS[verb];
+    if (weight === undefined) return;
+    const item = this.intern(itemId);
+    this.touches++;
+    if (weight >= BOUGHT) {
+      this.purchases++;
+      this.bought[item]! += 1;
+    }
+    this.recent[item]! += weight * 2 ** ((at - RECENCY_EPOCH) / HALF_LIFE_MS);
+    let row = this.rows.get(profileId);
+    if (row === undefined) this.rows.set(profileId, (row = { items: new Int32Array(4), weights: new Float32Array(4), length: 0 }));
+    setMax(row, item, weight);
+  }
+
+  /** The shopper's touched items (item number → strongest weight), oldest first. */
+  row(profileId: string): { items: Int32Array; weights: Float32Array } | undefined {
+    const row = this.rows.get(profileId);
+    return row === undefined ? undefined : { items: row.items.subarray(0, row.length), weights: row.weights.subarray(0, row.length) };
+  }
+
+  /** Item ids the shopper bought. */
+  boughtBy(profileId: string): Set<string> {
+    const out = new Set<string>();
+    const row = this.rows.get(profileId);
+    if (row === undefined) return out;
+    for (let i = 0; i < row.length; i++) if (row.weights[i]! >= BOUGHT) out.add(this.itemIds[row.items[i]!]!);
+    return out;
+  }
+
+  numberOf(itemId: string): number | undefined {
+    return this.itemNumbers.get(itemId);
+  }
+
+  /** Recency-weighted touches of an item; only ratios between items mean anything. */
+  recentScore(item: number): number {
+    return this.recent[item] ?? 0;
+  }
+
+  purchaseCount(item: number): number {
+    return this.bought[item] ?? 0;
+  }
+
+  /** Item numbers by recency-weighted touches, best first. */
+  topRecent(limit: number): number[] {
+    const order: number[] = [];
+    for (let i = 0; i < this.itemIds.length; i++) if (this.recent[i]! > 0) order.push(i);
+    order.sort((a, b) => this.recent[b]! - this.recent[a]! || a - b);
+    return order.slice(0, limit);
+  }
+
+  /** Follows a profile merge: the anonymous profile's touches join the nominative one's. */
+  merge(from: string, into: string): void {
+    const moved = this.rows.get(from);
+    if (moved === undefined) return;
+    this.rows.delete(from);
+    let target = this.rows.get(into);
+    if (target === undefined) {
+      this.rows.set(into, moved);
+      return;
+    }
+    for (let i = 0; i < moved.length; i++) setMax(target, moved.items[i]!, moved.weights[i]!);
+  }
+
+  snapshot(): InteractionSnapshot {
+    let nnz = 0;
+    for (const row of this.rows.values()) nnz += row.length;
+    const offsets = new Int32Array(this.rows.size + 1);
+    const items = new Int32Array(nnz);
+    const weights = new Float32Array(nnz);
+    let r = 0;
+    let at = 0;
+    for (const row of this.rows.values()) {
+      items.set(row.items.subarray(0, row.length), at);
+      weights.set(row.weights.subarray(0, row.length), at);
+      at += row.length;
+      offsets[++r] = at;
+    }
+    return { itemIds: [...this.itemIds], offsets, items, weights };
+  }
+
+  private intern(itemId: string): number {
+    let n = this.itemNumbers.get(itemId);
+    if (n !== undefined) return n;
+    n = this.itemIds.length;
+    this.itemNumbers.set(itemId, n);
+    this.itemIds.push(itemId);
+    if (n >= this.recent.length) {
+      this.recent = grow(this.recent);
+      this.bought = grow(this.bought);
+    }
+    return n;
+  }
+}
+
+function setMax(row: Row, item: number, weight: number): void {
+  for (let i = row.length - 1; i >= 0; i--) {
+    if (row.items[i] !== item) continue;
+    if (weight > row.weights[i]!) row.weights[i] = weight;
+    return;
+  }
+  if (row.length === row.items.length) {
+    const items = new Int32Array(row.length * 2);
+    items.set(row.items);
+    const weights = new Float32Array(row.length * 2);
+    weights.set(row.weights);
+    row.items = items;
+    row.weights = weights;
+  }
+  row.items[row.length] = item;
+  row.weights[row.length] = weight;
+  row.length++;
+}
+
+function grow(array: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
+  const bigger = new Float64Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}

@@ -1,0 +1,167 @@
+/**
+ * A trained item-to-item model as requests read it, and its file in the data directory. The file is
+ * a JSON header line (format, version, sizes), a JSON line of item ids, then the sparse weights as
+ * little-endian typed arrays. Anything that does not read back exactly — missing, truncated, another
+ * version — is refused with a reason, and the caller retrains.
+ */
+import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { SparseWeights } from './ease.js';
+
+export const MODEL_FORMAT = 'discovery-kit/item-model';
+/** Bump when the file layout or the meaning of the weights changes: older files are then retrained. */
+export const MODEL_VERSION = 1;
+
+export interface ModelInfo {
+  trainedAt: number;
+  /** Touches and purchases folded when the snapshot was taken. */
+  touches: number;
+  purchases: number;
+  trainingMs: number;
+  lambda: number;
+}
+
+export interface StoredModel {
+  info: ModelInfo;
+  /** Item ids of the numbers the weights use. */
+  itemIds: string[];
+  weights: SparseWeights;
+}
+
+/** A model bound to the live item numbering of one tenant's interactions. */
+export class ItemModel {
+  readonly info: ModelInfo;
+  private readonly rowOf: Int32Array;
+  private readonly rowOffsets: Int32Array;
+  private readonly columns: Int32Array;
+  private readonly values: Float32Array;
+
+  /** `numberOf` maps an item id to its live number (undefined: not known here, its weights are dropped). */
+  constructor(stored: StoredModel, liveCount: number, numberOf: (itemId: string) => number | undefined) {
+    this.info = stored.info;
+    const live = Int32Array.from(stored.itemIds, (id) => numberOf(id) ?? -1);
+    const { rowItems, rowOffsets, values } = stored.weights;
+    this.rowOf = new Int32Array(Math.max(liveCount, 1)).fill(-1);
+    rowItems.forEach((item, row) => {
+      const n = live[item]!;
+      if (n >= 0 && n < this.rowOf.length) this.rowOf[n] = row;
+    });
+    this.rowOffsets = rowOffsets;
+    this.columns = Int32Array.from(stored.weights.columns, (c) => live[c]!);
+    this.values = values;
+  }
+
+  /** Whether the model has weights for this live item number. */
+  covers(item: number): boolean {
+    return item < this.rowOf.length && this.rowOf[item]! >= 0;
+  }
+
+  /** Adds weight × the item's row into `scores` (by live item number). */
+  accumulate(item: number, weight: number, scores: Pick<ScoreBoard, 'add'>): void {
+    if (item >= this.rowOf.length) return;
+    const row = this.rowOf[item]!;
+    if (row < 0) return;
+    for (let k = this.rowOffsets[row]!; k < this.rowOffsets[row + 1]!; k++) {
+      const column = this.columns[k]!;
+      if (column >= 0) scores.add(column, weight * this.values[k]!);
+    }
+  }
+
+  get rows(): number {
+    return this.rowOffsets.length - 1;
+  }
+}
+
+export async function writeModelFile(path: string, model: StoredModel): Promise<void> {
+  const { rowItems, rowOffsets, columns, values } = model.weights;
+  const header = { format: MODEL_FORMAT, version: MODEL_VERSION, ...model.info, items: model.itemIds.length, rows: rowItems.length, weights: columns.length };
+  const parts = [Buffer.from(`${JSON.stringify(header)}\n${JSON.stringify(model.itemIds)}\n`), bytes(rowItems), bytes(rowOffsets), bytes(columns), bytes(values)];
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, Buffer.concat(parts));
+  await rename(temporary, path);
+}
+
+/** The stored model, or the reason it cannot be used. */
+export async function readModelFile(path: string): Promise<StoredModel | { problem: string }> {
+  let data: Buffer;
+  try {
+    data = await readFile(path);
+  } catch (error) {
+    return { problem: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no model file yet' : `unreadable model file (${(error as Error).message})` };
+  }
+  try {
+    const firstLine = data.indexOf(10);
+    const secondLine = firstLine < 0 ? -1 : data.indexOf(10, firstLine + 1);
+    if (secondLine < 0) return { problem: 'truncated model file (no header)' };
+    const header = JSON.parse(data.subarray(0, firstLine).toString('utf8')) as Record<string, unknown>;
+    if (header.format !== MODEL_FORMAT) return { problem: 'not a model file' };
+    if (header.version !== MODEL_VERSION) return { problem: `model file of version ${String(header.version)}, this server reads ${MODEL_VERSION}` };
+    const itemIds = JSON.parse(data.subarray(firstLine + 1, secondLine).toString('utf8')) as unknown;
+    const rows = Number(header.rows);
+    const weights = Number(header.weights);
+    if (!Array.isArray(itemIds) || itemIds.length !== header.items || !Number.isInteger(rows) || !Number.isInteger(weights)) return { problem: 'damaged model header' };
+    const expected = secondLine + 1 + 4 * (rows + rows + 1 + weights + weights);
+    if (data.length !== expected) return { problem: `truncated model file (${data.length} bytes, expected ${expected})` };
+    let at = secondLine + 1;
+    const take = (count: number): ArrayBuffer => {
+      const copy = new Uint8Array(4 * count);
+      copy.set(data.subarray(at, at + 4 * count));
+      at += 4 * count;
+      return copy.buffer;
+    };
+    const stored: StoredModel = {
+      info: {
+        trainedAt: Number(header.trainedAt),
+        touches: Number(header.touches),
+        purchases: Number(header.purchases),
+        trainingMs: Number(header.trainingMs),
+        lambda: Number(header.lambda),
+      },
+      itemIds: itemIds.map(String),
+      weights: { rowItems: new Int32Array(take(rows)), rowOffsets: new Int32Array(take(rows + 1)), columns: new Int32Array(take(weights)), values: new Float32Array(take(weights)) },
+    };
+    const bad = stored.weights.columns.some((c) => c < 0 || c >= itemIds.length) || stored.weights.rowItems.some((c) => c < 0 || c >= itemIds.length) || stored.weights.rowOffsets[rows] !== weights;
+    return bad ? { problem: 'damaged model weights' } : stored;
+  } catch (error) {
+    return { problem: `damaged model file (${(error as Error).message})` };
+  }
+}
+
+function bytes(array: Int32Array | Float32Array): Buffer {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/**
+ * Scores by item number in one reusable array, with the list of items touched so that a reset costs
+ * only what was used: a query adds tens of thousands of weights, too many for a Map per request.
+ */
+export class ScoreBoard {
+  private scores = new Float64Array(1024);
+  private readonly seen: number[] = [];
+
+  add(item: number, value: number): void {
+    if (item >= this.scores.length) {
+      const bigger = new Float64Array(Math.max(item + 1, this.scores.length * 2));
+      bigger.set(this.scores);
+      this.scores = bigger;
+    }
+    if (this.scores[item] === 0) this.seen.push(item);
+    this.scores[item]! += value;
+    // A sum that lands back on exactly 0 would be listed twice; a tiny nudge keeps it listed once.
+    if (this.scores[item] === 0) this.scores[item] = Number.MIN_VALUE;
+  }
+
+  get(item: number): number {
+    return item < this.scores.length ? this.scores[item]! : 0;
+  }
+
+  items(): readonly number[] {
+    return this.seen;
+  }
+
+  clear(): void {
+    for (const item of this.seen) this.scores[item] = 0;
+    this.seen.length = 0;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * The trained model behind `personalized`, through HTTP: it learns which items go together from
+ * every shopper, leaves out what the shopper bought (per widget), counts a new purchase at once,
+ * survives a restart without retraining, and a damaged model file is rebuilt rather than served.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { call, makeDataDir, startTestServer, testConfig, type TestServer } from './support/test-server.js';
+import { loadCatalog, TENANT, type Product } from './support/recommendation-fixture.js';
+
+const GARDEN = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'];
+const KITCHEN = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
+const PRODUCTS: Product[] = [...GARDEN, ...KITCHEN, 'bestseller'].map((id) => ({ id, categories: id[0] === 'g' ? 'garden' : 'kitchen', brand: 'B' }));
+
+function config(widgetExtras: Record<string, unknown> = {}): Record<string, unknown> {
+  const base = testConfig() as { tenants: Array<{ environments: Array<{ widgets?: unknown[] }> }> };
+  base.tenants[0]!.environments[0]!.widgets = [
+    { id: 'picked', strategies: ['personalized'], minResults: 0, maxResults: 10, ...widgetExtras },
+    { id: 'picked-all', strategies: ['personalized'], minResults: 0, maxResults: 10, excludePurchased: false },
+  ];
+  return base;
+}
+
+const ids = (body: { recommendations: Array<{ product: { _id: { original_id: string } } }> }) => body.recommendations.map((r) => r.product._id.original_id);
+
+/** 24 shoppers, each buying four items of one department in one order; everyone also buys the bestseller. */
+async function sendHistories(url: string): Promise<void> {
+  const batch: unknown[] = [];
+  for (let s = 0; s < 24; s++) {
+    const department = s % 2 === 0 ? GARDEN : KITCHEN;
+    const picks = [0, 1, 2, 3].map((k) => department[(s + k) % department.length]!);
+    for (const product of [...picks, 'bestseller']) {
+      batch.push({ action: 'purchase', target: { product }, user: { identities: { 'customer-id': `c${s}` } }, metadata: { orderId: `o${s}` } });
+    }
+  }
+  batch.push(...['g1', 'g2'].map((product) => ({ action: 'purchase', target: { product }, user: { identities: { 'customer-id': 'me' } }, metadata: { orderId: 'mine-1' } })));
+  const res = await call(`${url}/collect/tenant-a-tracker`, { json: batch });
+  assert.equal(res.status, 200);
+}
+
+describe('personalized recommendations from the trained model', () => {
+  let dataDir: string;
+  let server: TestServer;
+  const me = (widget = 'picked') => call(`${server.url}/widget/${widget}/recommendations/customer-id/me/`);
+
+  before(async () => {
+    dataDir = await makeDataDir();
+    server = await startTestServer({ config: config(), dataDir });
+    await loadCatalog(server.server, PRODUCTS);
+    await sendHistories(server.url);
+    await server.server.deps.services.recommendations.models.trainNow(TENANT);
+  });
+  after(() => server.cleanup());
+
+  it("recommends the shopper's department first and leaves out what they bought", async () => {
+    const res = await me();
+    assert.equal(res.status, 200);
+    const list = ids(res.body);
+    assert.ok(!list.includes('g1') && !list.includes('g2'), list.join());
+    // The rest of the garden ranks above every kitchen item.
+    const lastGarden = Math.max(...['g3', 'g4', 'g5', 'g6'].map((id) => list.indexOf(id)));
+    const firstKitchen = Math.min(...KITCHEN.map((id) => list.indexOf(id)).filter((i) => i >= 0));
+    assert.ok(lastGarden >= 0 && !list.slice(0, 5).includes('-1') && lastGarden < firstKitchen, list.join());
+    assert.ok(['g3', 'g4', 'g5', 'g6'].every((id) => list.includes(id)), list.join());
+    assert.ok(res.body.recommendations.every((r: { strategy: string }) => r.strategy === 'personalized'));
+  });
+
+  it('keeps bought items when the widget says so', async () => {
+    const list = ids((await me('picked-all')).body);
+    assert.ok(list.includes('g1') || list.includes('g2'), list.join());
+  });
+
+  it('counts a purchase in the next response, before any retraining', async () => {
+    const trainedAt = server.server.deps.services.recommendations.models.model(TENANT)!.info.trainedAt;
+    await call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'purchase', target: { product: 'g3' }, user: { identities: { 'customer-id': 'me' } }, metadata: { orderId: 'mine-2' } } });
+    const list = ids((await me()).body);
+    assert.ok(!list.includes('g3'), list.join());
+    assert.ok(list.filter((id) => id !== 'bestseller').slice(0, 3).every((id) => GARDEN.includes(id)), list.join());
+    assert.equal(server.server.deps.services.recommendations.models.model(TENANT)!.info.trainedAt, trainedAt);
+  });
+
+  it('loads the saved model at start instead of retraining, and rebuilds a truncated one', async () => {
+    await server.server.deps.services.recommendations.models.trainNow(TENANT);
+    const saved = server.server.deps.services.recommendations.models.model(TENANT)!.info;
+    const before = ids((await me()).body);
+    await server.close();
+    const file = join(dataDir, 'models', `${TENANT}.item-model`);
+    assert.ok((await stat(file)).size > 0);
+
+    server = await startTestServer({ config: config(), dataDir });
+    const loaded = server.server.deps.services.recommendations.models.model(TENANT);
+    assert.deepEqual(loaded?.info, saved);
+    assert.deepEqual(ids((await me()).body), before);
+    await server.close();
+
+    const bytes = await readFile(file);
+    await writeFile(file, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    server = await startTestServer({ config: config(), dataDir });
+    assert.equal(server.server.deps.services.recommendations.models.model(TENANT), undefined);
+    // Served meanwhile from co-occurrence, never a 5xx.
+    const meanwhile = await me();
+    assert.equal(meanwhile.status, 200);
+    assert.ok(ids(meanwhile.body).length > 0);
+    await server.server.deps.services.recommendations.models.settled();
+    assert.ok(server.server.deps.services.recommendations.models.model(TENANT) !== undefined);
+    assert.deepEqual(ids((await me()).body), before);
+  });
+});
+
+describe('recommendation configuration', () => {
+  it('refuses an unknown strategy or an out-of-range weight at start, naming the field', async () => {
+    const unknown = testConfig() as { tenants: Array<{ environments: Array<{ widgets?: unknown[] }> }> };
+    unknown.tenants[0]!.environments[0]!.widgets = [{ id: 'w', strategies: ['telepathy'] }];
+    await assert.rejects(startTestServer({ config: unknown }), (error: Error) => /widgets\[0\]\.strategies\[0\]/.test(error.message));
+    await assert.rejects(startTestServer({ config: config({ popularityWeight: 11 }) }), (error: Error) => /widgets\[0\]\.popularityWeight/.test(error.message));
+    await assert.rejects(startTestServer({ config: { ...config(), recommendationModel: { lambda: 0 } } }), (error: Error) => /recommendationModel\.lambda/.test(error.message));
+  });
+});
+
+
+
+describe('EASE training', () => {
+  it('inverts the regularised Gram matrix exactly (A · A⁻¹ = I)', async () => {
+    const { invertInPlace } = await import('../src/recommendations/ease.js');
+    const n = 40;
+    let seed = 7;
+    const bit = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 5 === 0 ? 1 : 0);
+    const rows = Array.from({ length: 150 }, () => Array.from({ length: n }, bit));
+    const a = new Float64Array(n * n);
+    for (const row of rows) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) a[i * n + j]! += row[i]! * row[j]!;
+    for (let i = 0; i < n; i++) a[i * n + i]! += 2;
+    const original = a.slice();
+    invertInPlace(a, n);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        let sum = 0;
+        for (let k = 0; k < n; k++) sum += original[i * n + k]! * a[k * n + j]!;
+        assert.ok(Math.abs(sum - (i === j ? 1 : 0)) < 1e-9, `(${i}, ${j}): ${sum}`);
+      }
+    }
+  });
+});

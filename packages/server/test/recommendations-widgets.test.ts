@@ -1,0 +1,76 @@
+/**
+ * Widgets that tell the truth: recently-viewed shows only what the shopper viewed (and keeps what went
+ * into the basket), idsToBan holds on single and multi-widget calls, and a widget impression sent
+ * through the collection API is not stored as a page view.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, startTestServer, type TestServer } from './support/test-server.js';
+import { loadCatalog, recommendationConfig, TENANT } from './support/recommendation-fixture.js';
+
+const ids = (body: { recommendations: Array<{ product: { _id: { original_id: string } } }> }) => body.recommendations.map((r) => r.product._id.original_id);
+
+describe('widgets that tell the truth', () => {
+  let server: TestServer;
+  const get = (path: string) => call(`${server.url}${path}`);
+  const collect = (body: unknown) => call(`${server.url}/collect/tenant-a-tracker`, { json: body });
+  const as = (sessionId: string, action: string, product: string) => collect({ action, target: { product }, user: { sessionId } });
+  const profileOf = (sessionId: string) => server.server.deps.services.activities.findProfile(TENANT, { sessionId })!.id;
+
+  before(async () => {
+    const config = recommendationConfig() as { tenants: Array<{ environments: Array<{ widgets: unknown[] }> }> };
+    config.tenants[0]!.environments[0]!.widgets.push({ id: 'w-recent-or-popular', strategies: ['recently-viewed'], minResults: 3, maxResults: 10, fallback: 'popular' });
+    server = await startTestServer({ config });
+    await loadCatalog(server.server);
+    // Someone else makes shoes popular, so a fallback would have something to show.
+    for (const product of ['shoe-1', 'shoe-2', 'shoe-3']) await as('crowd', 'view', product);
+  });
+  after(() => server.cleanup());
+
+  it('recently-viewed is empty for a shopper who viewed nothing, unless the widget names a fallback', async () => {
+    await as('buyer-only', 'purchase', 'sock-2');
+    const empty = await get(`/widget/w-recent/recommendations/${profileOf('buyer-only')}`);
+    assert.equal(empty.status, 200);
+    assert.deepEqual(ids(empty.body), []);
+    assert.equal(empty.body.pagination.total, 0);
+    const filled = await get(`/widget/w-recent-or-popular/recommendations/${profileOf('buyer-only')}`);
+    assert.ok(ids(filled.body).length >= 3);
+    assert.ok(filled.body.recommendations.every((r: { strategy: string }) => r.strategy !== 'recently-viewed'));
+  });
+
+  it('recently-viewed keeps a product that went into the basket, newest view first', async () => {
+    await as('browser', 'view', 'shoe-1');
+    await as('browser', 'view', 'sock-1');
+    await as('browser', 'add-to-cart', 'shoe-1');
+    await as('browser', 'add-to-cart', 'bag-1');
+    assert.deepEqual(ids((await get(`/widget/w-recent/recommendations/${profileOf('browser')}`)).body), ['sock-1', 'shoe-1']);
+  });
+
+  it('idsToBan leaves items out of single and multi-widget calls', async () => {
+    const profile = profileOf('browser');
+    const all = ids((await get('/widget/w-popular/recommendations')).body);
+    assert.ok(all.length >= 3);
+    const banned = all.slice(0, 2);
+    const single = ids((await get(`/widget/w-popular/recommendations?idsToBan=${banned.join(',')}`)).body);
+    assert.ok(single.length > 0 && single.every((id) => !banned.includes(id)), single.join());
+    const multi = await get(`/widget/multi/w-popular,w-recent/recommendations/${profile}?idsToBan=${encodeURIComponent(JSON.stringify(['shoe-1', banned[0]]))}`);
+    assert.equal(multi.status, 200);
+    assert.ok(!ids(multi.body['w-popular']).includes('shoe-1') && !ids(multi.body['w-popular']).includes(banned[0]!));
+    assert.deepEqual(ids(multi.body['w-recent']), ['sock-1']);
+  });
+
+  it('a widget impression is not a page view and does not make products popular', async () => {
+    const before = ids((await get('/widget/w-popular/recommendations')).body);
+    const res = await collect({ action: 'view', target: { page: '/home' }, user: { sessionId: 'looker' }, metadata: { widgetId: 'w-popular' }, sourceId: 'r_x' });
+    assert.equal(res.status, 200);
+    const history = server.server.deps.services.activities.history(TENANT, profileOf('looker'));
+    assert.equal(history.length, 1);
+    assert.equal(history[0]!.type, 'widget');
+    assert.equal(history[0]!.itemId, 'w-popular');
+    assert.equal(server.server.deps.services.activities.history(TENANT, profileOf('looker'), { type: 'page' }).length, 0);
+    // A real page view is still one.
+    await collect({ action: 'view', target: { page: '/home' }, user: { sessionId: 'looker' } });
+    assert.equal(server.server.deps.services.activities.history(TENANT, profileOf('looker'), { type: 'page' }).length, 1);
+    assert.deepEqual(ids((await get('/widget/w-popular/recommendations')).body), before);
+  });
+});
