@@ -60,6 +60,15 @@ interface Context {
   keepApart: ReadonlySet<string>;
 }
 
+const synonymGroups = new WeakMap<SearchConfiguration, string[][]>();
+
+/** The configuration's synonym groups, folded as queries are, once per configuration. */
+function foldedSynonyms(config: SearchConfiguration): string[][] {
+  let groups = synonymGroups.get(config);
+  if (groups === undefined) synonymGroups.set(config, (groups = config.synonyms.map((group) => group.map((s) => words(s).join(' ')))));
+  return groups;
+}
+
 const keepApartSets = new WeakMap<SearchConfiguration, ReadonlySet<string>>();
 
 function keepApartOf(config: SearchConfiguration): ReadonlySet<string> {
@@ -131,8 +140,7 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
     withForms(word, AS_TYPED, false, true);
     // Synonyms of the word or of any of its forms ("mugs" → "cup", "cups").
     const own = new Set(terms.map((t) => t.term));
-    for (const group of config.synonyms) {
-      const folded = group.map((s) => words(s).join(' '));
+    for (const folded of foldedSynonyms(config)) {
       if (!folded.some((s) => own.has(s))) continue;
       for (const other of folded) if (!own.has(other) && !other.includes(' ')) withForms(other, SYNONYM, false);
     }
