@@ -21,11 +21,13 @@ export function companionServerPlugin() {
       });
       url = await new Promise((resolve, reject) => {
         let text = '';
-        const timer = setTimeout(() => reject(new Error(`The companion server did not start: ${text}`)), 30000);
+        const timer = setTimeout(() => reject(new Error(`The companion server did not start: ${text}`)), 120000);
         child.stderr.on('data', (chunk) => {
           text += chunk.toString();
           const match = /listening on (http:\/\/\S+) /.exec(text);
-          if (match) {
+          // Ready, and the demo history (imported in the background on a first start) complete,
+          // so that every test sees the same recommendations.
+          if (match && /is ready after/.test(text) && /history: done/.test(text)) {
             clearTimeout(timer);
             resolve(match[1]);
           }

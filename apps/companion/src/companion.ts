@@ -4,27 +4,83 @@ import type { CompanionOptions } from './options.js';
 import { seedDemoActivities, seedDemoCatalog } from './demo-seed.js';
 import { loadDemoCatalog } from './demo-data.js';
 import { createSdkApi } from './sdk-api.js';
+import { createProgress, type Progress } from './progress.js';
+import type { StartupGate } from './startup-gate.js';
 import { createStorefrontApi, type StorefrontOptions } from '@discovery-kit/storefront';
 
 export interface RunningCompanion {
   server: DiscoveryServer;
   url: string;
+  /** The demo history still importing after the server became ready (first demo start with a gate). */
+  history?: Promise<number>;
+  /** Stops taking requests, lets those in flight finish, stops the history import, flushes every write. */
+  close(): Promise<void>;
 }
 
-export async function startCompanion(options: CompanionOptions, logger: Logger): Promise<RunningCompanion> {
+export interface StartOptions {
+  /**
+   * A socket already listening (main.ts opens it first, so the port answers at once). With it, the
+   * first demo start imports the shoppers' history after the server is ready, in the background,
+   * as if shoppers were sending it; without it, the history is imported before this resolves.
+   */
+  gate?: StartupGate;
+  /** Prints the history import's progress on stderr. */
+  showProgress?: boolean;
+}
+
+export async function startCompanion(options: CompanionOptions, logger: Logger, start: StartOptions = {}): Promise<RunningCompanion> {
   const config = loadConfigFile(options.configFile);
   const extraApis = [createSdkApi(options.sdkDir)];
   if (options.demo) extraApis.push(createStorefrontApi(demoStorefront(await loadDemoCatalog())));
   const server = await createDiscoveryServer({ config, dataDir: options.dataDir, logger, extraApis });
+  const stopHistory = new AbortController();
+  let history: Promise<number> | undefined;
   try {
     // Activities follow the catalog's first seeding only: a restart must not import the history twice.
-    if (options.demo && (await seedDemoCatalog(server, logger)) && options.demoActivities !== false) await seedDemoActivities(server, logger);
-    const { url } = await server.listen(options.port, options.host);
-    return { server, url };
+    const seeded = options.demo && (await seedDemoCatalog(server, logger));
+    if (seeded && options.demoActivities !== false) {
+      history = importHistory(server, logger, stopHistory.signal, start.showProgress === true);
+      if (start.gate === undefined) await history;
+    }
+    let url: string;
+    if (start.gate === undefined) ({ url } = await server.listen(options.port, options.host));
+    else {
+      start.gate.open(server.app.callback());
+      url = start.gate.url;
+    }
+    const running: RunningCompanion = {
+      server,
+      url,
+      async close() {
+        await start.gate?.close();
+        stopHistory.abort();
+        await history?.catch(() => 0);
+        await server.close();
+      },
+    };
+    if (history !== undefined) running.history = history;
+    return running;
   } catch (error) {
+    stopHistory.abort();
+    await history?.catch(() => 0);
     await server.close();
     throw error;
   }
+}
+
+function importHistory(server: DiscoveryServer, logger: Logger, signal: AbortSignal, showProgress: boolean): Promise<number> {
+  let progress: Progress | undefined;
+  return seedDemoActivities(server, logger, {
+    signal,
+    onProgress(done, total) {
+      progress ??= createProgress({ label: 'Importing the demo shoppers\' history', total, enabled: showProgress });
+      progress.update(done);
+      if (done === total) progress.finish('recommendations now use all of it');
+    },
+  }).catch((error: unknown) => {
+    logger.error({ err: error }, 'the demo history import failed');
+    throw error;
+  });
 }
 
 /** The demo shop at /shop/: the demo catalog, the demo tracker key and search token, and the demo widgets. */

@@ -79,7 +79,15 @@ export async function seedDemoCatalog(server: DiscoveryServer, logger: Logger): 
 }
 
 /** Activities per durable group: large enough that the log's fsyncs do not dominate, small enough to bound memory. */
-const ACTIVITY_BATCH = 5000;
+const ACTIVITY_BATCH = 10_000;
+
+export interface SeedActivitiesOptions {
+  limit?: number;
+  /** Stops between two durable groups (a shutdown during the import). */
+  signal?: AbortSignal;
+  /** Called after each durable group with the activities imported so far and the total. */
+  onProgress?: (done: number, total: number) => void;
+}
 
 /**
  * Imports the demo shoppers' history through the activity service, as the collection API would have
@@ -87,27 +95,32 @@ const ACTIVITY_BATCH = 5000;
  * The history is from 2010–2011: it is shifted so that its last activity is now, otherwise
  * "popular" and "trending" (windows of days before now) would see nothing.
  */
-export async function seedDemoActivities(server: DiscoveryServer, logger: Logger, options: { limit?: number } = {}): Promise<number> {
+export async function seedDemoActivities(server: DiscoveryServer, logger: Logger, options: SeedActivitiesOptions = {}): Promise<number> {
   const activities = server.deps.services.activities;
   const started = performance.now();
   let last = 0;
   let total = 0;
+  const customers = new Set<string>();
   for await (const activity of readDemoActivities()) {
+    if (options.limit !== undefined && total >= options.limit) break;
     last = Math.max(last, Date.parse(activity.timestamp));
-    if (options.limit !== undefined && ++total >= options.limit) break;
+    customers.add(activity.user.identities['customer-id']);
+    total++;
   }
   const shift = server.deps.clock.now() - last;
+  // Resolved together, so that the profile store writes them in a few grouped writes instead of one each.
   const profiles = new Map<string, string>();
+  await Promise.all(
+    [...customers].map(async (customer) => {
+      const { profile } = await activities.resolveProfile(DEMO_TENANT, { identities: { 'customer-id': customer } });
+      profiles.set(customer, profile.id);
+    }),
+  );
   let batch: NewActivity[] = [];
   let count = 0;
   for await (const activity of readDemoActivities()) {
-    if (options.limit !== undefined && count >= options.limit) break;
-    const customer = activity.user.identities['customer-id'];
-    let profileId = profiles.get(customer);
-    if (profileId === undefined) {
-      profileId = (await activities.resolveProfile(DEMO_TENANT, { identities: { 'customer-id': customer } })).profile.id;
-      profiles.set(customer, profileId);
-    }
+    if (count >= total || options.signal?.aborted === true) break;
+    const profileId = profiles.get(activity.user.identities['customer-id'])!;
     const { orderId, quantity, price, currency } = activity.metadata ?? {};
     batch.push({
       profileId,
@@ -126,9 +139,11 @@ export async function seedDemoActivities(server: DiscoveryServer, logger: Logger
     if (batch.length >= ACTIVITY_BATCH) {
       await activities.recordActivities(DEMO_TENANT, batch);
       batch = [];
+      options.onProgress?.(count, total);
     }
   }
   if (batch.length > 0) await activities.recordActivities(DEMO_TENANT, batch);
+  options.onProgress?.(count, total);
   logger.info({ tenant: DEMO_TENANT, activities: count, profiles: profiles.size, ms: Math.round(performance.now() - started) }, 'seeded the demo activities');
   return count;
 }

@@ -1,7 +1,14 @@
-/** Entry point of `npm run dev`: loads the configuration, starts every API on one port, and shuts down cleanly on a signal. */
-import { ConfigError, DataDirectoryLockedError, createLogger } from '@discovery-kit/server';
-import { startCompanion } from './companion.js';
+/**
+ * Entry point of `npm run dev` and `npm start`: opens the port at once (answering 503 on /ready
+ * while loading), loads the configuration, store, indexes and aggregates, then serves every API;
+ * SIGINT or SIGTERM drains requests and flushes every write before exiting.
+ */
+import type { RunningCompanion } from './companion.js';
 import { USAGE, UsageError, parseCompanionOptions } from './options.js';
+import { openStartupGate, type StartupGate } from './startup-gate.js';
+
+// Only the two small modules above load before the port opens; the server and its libraries take
+// a while to load (seconds under tsx), so they are imported after.
 
 async function main(): Promise<void> {
   const options = parseCompanionOptions(process.argv.slice(2), process.env);
@@ -9,17 +16,22 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const logger = createLogger(options.logLevel as 'info');
-  const companion = await startCompanion(options, logger);
-  logger.info({ url: companion.url, dataDir: options.dataDir, config: options.configFile, demo: options.demo }, 'Discovery Kit is listening');
-  console.error(`\nDiscovery Kit is listening on ${companion.url} (health: ${companion.url}/health). Ctrl-C stops it.\n`);
+  const started = performance.now();
+  const gate: StartupGate = await openStartupGate(options.port, options.host);
+  console.error(`\nDiscovery Kit is listening on ${gate.url} (health: ${gate.url}/health, ready: ${gate.url}/ready). Ctrl-C stops it.`);
+  const [{ createLogger, defaultLogFormat }, { startCompanion }] = await Promise.all([import('@discovery-kit/server'), import('./companion.js')]);
+  const format = options.logFormat ?? defaultLogFormat(process.env, process.stdout.isTTY === true);
+  const logger = createLogger(options.logLevel as 'info', { format });
 
+  let companion: RunningCompanion | undefined;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: finishing requests and flushing writes');
-    companion.server.close().then(
+    // While still loading, the start-up below notices `stopping` and closes what it opened.
+    if (companion === undefined) return;
+    companion.close().then(
       () => {
         logger.info('stopped');
         process.exit(0);
@@ -32,10 +44,28 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+
+  try {
+    companion = await startCompanion(options, logger, { gate, showProgress: options.logLevel !== 'silent' });
+  } catch (error) {
+    await gate.close();
+    throw error;
+  }
+  const readyMs = Math.round(performance.now() - started);
+  logger.info({ url: companion.url, dataDir: options.dataDir, config: options.configFile, demo: options.demo, readyMs }, 'Discovery Kit is ready');
+  console.error(`Discovery Kit is ready after ${(readyMs / 1000).toFixed(1)} s: ${companion.url}/ready answers 200.\n`);
+  companion.history?.catch(() => undefined);
+  if (stopping) {
+    stopping = false;
+    stop('signal during start-up');
+  }
 }
 
+/** Errors an operator fixes (options, configuration, a second server on one data directory): the message alone. */
+const OPERATOR_ERRORS = new Set(['ConfigError', 'DataDirectoryLockedError']);
+
 main().catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirectoryLockedError) {
+  if (error instanceof UsageError || (error instanceof Error && OPERATOR_ERRORS.has(error.constructor.name))) {
     console.error(error.message);
     process.exit(2);
   }

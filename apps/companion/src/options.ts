@@ -16,6 +16,8 @@ export interface CompanionOptions {
   /** With `demo`, also import the demo shoppers' history (env DEMO_ACTIVITIES=off skips it, for quick starts and tests). */
   demoActivities?: boolean;
   logLevel: string;
+  /** json or pretty; undefined picks by context (defaultLogFormat: pretty on a terminal, JSON otherwise and in production). */
+  logFormat?: 'json' | 'pretty';
   /** The built browser bundle served at /sdk/ (env SDK_DIR; default dist/sdk of this checkout). */
   sdkDir: string;
 }
@@ -30,6 +32,8 @@ export const USAGE = `Usage: npm run dev -- [options]
   --data-dir <dir>   data directory (env DATA_DIR; default ./.data)
   --no-demo          start without demo data or the demo shop, as in production (env DEMO=off)
   --log-level <lvl>  trace, debug, info, warn, error or silent (env LOG_LEVEL; default info)
+  --log-format <f>   pretty or json (env LOG_FORMAT; default pretty on a terminal, json otherwise
+                     and whenever NODE_ENV=production)
   --help             show this text`;
 
 export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): CompanionOptions | 'help' {
@@ -44,6 +48,7 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
         'data-dir': { type: 'string' },
         'no-demo': { type: 'boolean' },
         'log-level': { type: 'string' },
+        'log-format': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -60,7 +65,10 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
   if (demoOff && configFile === undefined) {
     throw new UsageError('Without demo data, give your own configuration with --config <file> (or CONFIG=<file>).');
   }
+  const logFormat = values['log-format'];
+  if (logFormat !== undefined && logFormat !== 'json' && logFormat !== 'pretty') throw new UsageError(`--log-format must be json or pretty, not "${logFormat}".`);
   return {
+    ...(logFormat === undefined ? {} : { logFormat }),
     configFile: resolve(configFile ?? DEMO_CONFIG),
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',

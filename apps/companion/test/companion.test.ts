@@ -28,7 +28,7 @@ interface Started {
   output: () => string;
 }
 
-/** Starts `npm run dev`'s entry point in a child process and waits for it to print its address. */
+/** Starts `npm run dev`'s entry point in a child process and waits until it says it is ready. */
 async function startCompanion(args: string[]): Promise<Started> {
   // The full demo history takes seconds to import; these tests only need the server up.
   const env = { ...process.env, DEMO_ACTIVITIES: 'off' };
@@ -39,7 +39,7 @@ async function startCompanion(args: string[]): Promise<Started> {
     child.stderr!.on('data', (chunk: Buffer) => {
       text += chunk.toString();
       const match = /listening on (http:\/\/\S+) /.exec(text);
-      if (match) resolve({ child, url: match[1]!, output: () => text });
+      if (match && /is ready after/.test(text)) resolve({ child, url: match[1]!, output: () => text });
     });
     child.on('exit', (code) => reject(new Error(`exited with ${code}: ${text}`)));
   });

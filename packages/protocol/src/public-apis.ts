@@ -136,20 +136,22 @@ export interface CollectActivity {
   id?: string;
   action: CollectAction;
   /** Exactly one of `product`, `page` or `pathToPage`; other keys are kept. */
-  target: { product?: string; page?: string; pathToPage?: string; 'search-terms'?: string; campaign?: string; [key: string]: unknown };
+  target: { product?: string | number; page?: string; pathToPage?: string; 'search-terms'?: string; campaign?: string; [key: string]: unknown };
   sourceId?: string;
-  user: {
+  /** Optional: without it the activity counts in the aggregates but belongs to no profile. `identities.sessionid` is an anonymous id. */
+  user?: {
     identities?: Record<string, string>;
     sessionId?: string;
     profileId?: string;
     traits?: Record<string, unknown>;
     segments?: string[] | Record<string, unknown>;
   };
-  /** `price` is integer cents, `currency` ISO 4217; extra keys are kept. */
-  metadata?: { quantity?: number; orderId?: string; widgetId?: string; locale?: string; price?: number; currency?: string; query?: string; variant?: string; [key: string]: unknown };
+  /** `price` is integer cents, `currency` ISO 4217; extra keys are kept. A string is read as JSON, or kept as sent. */
+  metadata?: string | { quantity?: number; orderId?: string; widgetId?: string; locale?: string; price?: number; currency?: string; query?: string; variant?: string; [key: string]: unknown };
   segments?: string[];
-  /** ISO 8601 with offset; the server's time when absent. */
+  /** ISO 8601 (without an offset it is read as UTC); the server's time when absent. */
   timestamp?: string;
+  opposite?: boolean;
 }
 
 /** `POST /tracker/{trackerKey}/identify`. */

@@ -1,5 +1,11 @@
 /** The shape of one line of the activity log, shared by the log, the aggregates and both tracking APIs. */
 
+/**
+ * The `profileId` of an activity that names no shopper (a collected activity without a usable `user`,
+ * an older-tracker activity without `profile`): it counts for popularity and orders, never for a profile.
+ */
+export const UNATTRIBUTED = '';
+
 /** One shopper activity as stored; both the collection API and the older tracker write this shape. */
 export interface LoggedActivity {
   kind: 'activity';

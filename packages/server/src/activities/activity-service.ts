@@ -8,6 +8,8 @@ import type { LoggedActivity, LoggedRecommendation } from './activity-record.js'
 import type { CoOccurrenceKind, RelatedItem } from './co-occurrence.js';
 import { DAY_MS, type PopularItem } from './popularity.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
+import { readHistoryPage, type HistoryPageResult } from './history-pages.js';
+import { matchesHistoryFilters, type HistoryFilters } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
 import type { QuerySpelling, QuerySuggestion } from './search-queries.js';
 import { TenantActivities, type RebuildStats } from './tenant-activities.js';
@@ -165,11 +167,19 @@ export class ActivityService {
   }
 
   /** A profile's activities, newest first (the most recent 500 are kept in memory). */
-  history(tenantId: string, profileId: string, filters: { type?: string; verb?: string } = {}): LoggedActivity[] {
+  history(tenantId: string, profileId: string, filters: HistoryFilters & { type?: string; verb?: string } = {}): LoggedActivity[] {
     const state = this.tenant(tenantId);
-    return state.history
-      .list(state.profiles.canonicalId(profileId))
-      .filter((a) => (filters.type === undefined || a.type === filters.type) && (filters.verb === undefined || a.verb === filters.verb));
+    const lists: HistoryFilters = {
+      ...(filters.types ?? filters.type) === undefined ? {} : { types: filters.types ?? [filters.type!] },
+      ...(filters.verbs ?? filters.verb) === undefined ? {} : { verbs: filters.verbs ?? [filters.verb!] },
+    };
+    return state.history.list(state.profiles.canonicalId(profileId)).filter((a) => matchesHistoryFilters(a, lists));
+  }
+
+  /** One page of a profile's whole history (see history-pages.ts): past the newest 500 it is read from the log. */
+  historyPage(tenantId: string, profileId: string, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
+    const state = this.tenant(tenantId);
+    return readHistoryPage(state, state.profiles.canonicalId(profileId), filters, range);
   }
 
   /** Distinct items a profile touched recently, newest first, with the verb of the latest touch. */

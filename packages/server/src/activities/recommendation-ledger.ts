@@ -16,6 +16,15 @@ export function parseRecommendationId(id: string): { prefix: string; n: number }
   return match === null ? undefined : { prefix: match[1]!, n: Number.parseInt(match[2]!, 36) };
 }
 
+/**
+ * The response id inside a per-item id: the recommendation API numbers the items of a response
+ * `<response id>-<position>`, and click-on-reco may name either.
+ */
+function responseIdOf(itemId: string): string | undefined {
+  const match = /^(.+)-\d{1,6}$/.exec(itemId);
+  return match === null ? undefined : match[1];
+}
+
 export class RecommendationLedger {
   /** Ids logged one per line (earlier versions, `registerRecommendation`), with what was logged about them. */
   private readonly single = new Map<string, Record<string, unknown>>();
@@ -36,6 +45,11 @@ export class RecommendationLedger {
    * an id of the block not handed out yet also counts); undefined when never issued.
    */
   find(id: string): Record<string, unknown> | undefined {
+    return this.findResponse(id) ?? this.findResponse(responseIdOf(id));
+  }
+
+  private findResponse(id: string | undefined): Record<string, unknown> | undefined {
+    if (id === undefined) return undefined;
     const single = this.single.get(id);
     if (single !== undefined) return single;
     const parsed = parseRecommendationId(id);

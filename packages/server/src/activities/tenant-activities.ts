@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DocumentStore } from '../store/document-store.js';
 import { ActivityLog } from './activity-log.js';
 import { RecommendationLedger } from './recommendation-ledger.js';
-import { isLogRecord, type LoggedActivity, type LogRecord } from './activity-record.js';
+import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
 import { CoOccurrence } from './co-occurrence.js';
 import { Popularity } from './popularity.js';
 import { ProfileDirectory } from './profiles.js';
@@ -94,14 +94,15 @@ export class TenantActivities {
     }
     const activity: LoggedActivity = record;
     this.recentKeys.remember(activity);
+    const attributed = activity.profileId !== UNATTRIBUTED;
     const profileId = this.profiles.canonicalId(activity.profileId);
-    this.history.add(profileId, activity);
+    if (attributed) this.history.add(profileId, activity);
     if (activity.type === 'page') {
       if (activity.query !== undefined) this.searches.recordView(activity.query, activity.timestamp, profileId);
       return;
     }
     this.popularity.add(activity.verb, activity.itemId, activity.timestamp);
-    this.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
+    if (attributed) this.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
     if (activity.orderId !== undefined && ORDER_VERBS.has(activity.verb)) {
       this.coOccurrence.addOrderItem(activity.orderId, activity.itemId, activity.timestamp);
     }

@@ -50,7 +50,7 @@ export class CatalogService {
       tenantExists: (tenantId) => deps.registry.findTenant(tenantId) !== undefined,
       itemsUsing: (tenantId, name) => this.countContextUse(tenantId, name),
     });
-    this.legacy = new LegacyItems({ clock, items: this.store, contexts: this.contexts, queue, feed: this.feed });
+    this.legacy = new LegacyItems({ store: deps.store, clock, items: this.store, contexts: this.contexts, queue, feed: this.feed });
   }
 
   /** Called on server shutdown, before the store closes. */
@@ -100,6 +100,12 @@ export class CatalogService {
 
   allLegacyItems(tenantId: string, environmentId: string, version = 0): Promise<StoredItem[]> {
     return this.store.all({ tenantId, environmentId, api: 'legacy', version });
+  }
+
+  /** The older-API items being served: those of the live version (0 until another is activated), with that version. */
+  async liveLegacyItems(tenantId: string, environmentId: string): Promise<{ version: number; items: StoredItem[] }> {
+    const version = await this.legacy.liveVersion(tenantId, environmentId);
+    return { version, items: await this.allLegacyItems(tenantId, environmentId, version) };
   }
 
   private async countContextUse(tenantId: string, name: string): Promise<number> {

@@ -2,10 +2,13 @@
  * The older item API: batches of up to 500 create / replace / patch / delete actions over composite
  * ids, written to the same item model as the catalog API. A batch is all-or-nothing: one bad action
  * refuses the whole call, and the refusal names every bad action, so a client fixes them and resends.
+ * A retried batch succeeds: `create` of an existing item replaces it and `delete` of a missing one is
+ * reported `absent` (docs/catalog.md, "Retries").
  */
 import { z } from 'zod';
 import type { FieldIssue } from '@discovery-kit/protocol';
 import type { Clock } from '../clock.js';
+import type { DocumentStore } from '../store/document-store.js';
 import { HttpError } from '../http/errors.js';
 import { batchRefusal } from './batch-issues.js';
 import { formatPath } from '../http/validate.js';
@@ -20,10 +23,16 @@ import type { ItemScope, StoredItem } from './types.js';
 
 export const MAX_ACTIONS = 500;
 
-/** No `javascript:` or `data:` URL may reach a storefront's `href` or `src`. */
-const SAFE_URL = z.string().max(2048).refine((value) => /^https?:\/\//i.test(value) || /^\/(?!\/)/.test(value), 'must be an http(s) URL or a path starting with "/"');
+/**
+ * No `javascript:` or `data:` URL may reach a storefront's `href` or `src`: http(s), protocol-relative
+ * (`//cdn.example/a.png`, the page's own scheme) or a path on the shop.
+ */
+const SAFE_URL = z.string().max(2048).refine((value) => /^(https?:)?\/\/[^/\\\s]/i.test(value) || /^\/(?![/\\])/.test(value), 'must be an http(s) URL, a protocol-relative "//host/..." URL or a path starting with "/"');
+/** Keys of `data` beyond the listed fields become custom attributes; this many at most per item. */
+const MAX_EXTRA_KEYS = 100;
+const LISTED_FIELDS = ['title', 'image', 'url', 'tags', 'booster', 'price', 'recommended', 'attributes', 'l10n'];
 
-const itemData = z.strictObject({
+const itemData = z.looseObject({
   title: z.string().max(1000).optional(),
   image: SAFE_URL.optional(),
   url: SAFE_URL.optional(),
@@ -37,6 +46,9 @@ const itemData = z.strictObject({
       for (const key of Object.keys(l10n)) if (!isLanguageCode(key)) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" is not an ISO 639-1 language code` });
     })
     .optional(),
+}).superRefine((data, ctx) => {
+  const extra = Object.keys(data).filter((key) => !LISTED_FIELDS.includes(key));
+  if (extra.length > MAX_EXTRA_KEYS) ctx.addIssue({ code: 'custom', path: [extra[MAX_EXTRA_KEYS]!], message: `at most ${MAX_EXTRA_KEYS} keys beyond the listed fields` });
 });
 type ItemData = z.output<typeof itemData>;
 
@@ -53,7 +65,8 @@ export interface LegacyActionResult {
   action: LegacyActionName;
   /** The full `TENANT#VERSION#CONTEXT#KIND#ID` id of the item. */
   id: string;
-  status: 'created' | 'replaced' | 'patched' | 'deleted';
+  /** `absent`: a delete of an item that does not exist (already deleted by an earlier try of the batch). */
+  status: 'created' | 'replaced' | 'patched' | 'deleted' | 'absent';
 }
 
 interface CheckedAction {
@@ -64,6 +77,7 @@ interface CheckedAction {
 }
 
 export interface LegacyItemsOptions {
+  store: DocumentStore;
   clock: Clock;
   items: ItemStore;
   contexts: ItemContexts;
@@ -76,6 +90,34 @@ export class LegacyItems {
 
   constructor(options: LegacyItemsOptions) {
     this.options = options;
+  }
+
+  /**
+   * The version whose items are served (recommended); 0 until another is activated. The other versions
+   * are where the next catalog is built, then switched to in one step (docs/catalog.md, "Versions").
+   */
+  async liveVersion(tenantId: string, environmentId: string): Promise<number> {
+    return (await this.liveDocument(tenantId, environmentId)).data.version;
+  }
+
+  /** Serves `version` from now on; the previous live version's items stay stored, so switching back is one call too. */
+  async activateVersion(tenantId: string, environmentId: string, version: number): Promise<{ version: number; previous: number; items: number }> {
+    return this.options.queue.run(`${tenantId}/${environmentId}/legacy`, async () => {
+      const doc = await this.liveDocument(tenantId, environmentId);
+      const previous = doc.data.version;
+      const items = await this.options.items.count(scopeOf(tenantId, environmentId, version));
+      await doc.update((data) => {
+        data.version = version;
+        data.activatedAt = new Date(this.options.clock.now()).toISOString();
+      });
+      // Readers of older-API items (the recommendation index) rebuild from the newly live version.
+      this.options.feed.publish({ scope: scopeOf(tenantId, environmentId, version), upserted: [], removedKeys: [] }, true);
+      return { version, previous, items };
+    });
+  }
+
+  private liveDocument(tenantId: string, environmentId: string) {
+    return this.options.store.document<{ version: number; activatedAt?: string }>(`tenants/${tenantId}/envs/${environmentId}/legacy-live`, () => ({ version: 0 }));
   }
 
   async apply(tenantId: string, environmentId: string, input: unknown): Promise<LegacyActionResult[]> {
@@ -105,10 +147,11 @@ export class LegacyItems {
         const current = working.get(key) ?? null;
         const path = `[${action.index}].id`;
         const shown = formatLegacyId(tenantId, action.id);
-        if (action.action === 'create' && current !== null) { issues.push({ path, message: `item ${shown} already exists; use replace or patch` }); continue; }
-        if (action.action !== 'create' && current === null) { issues.push({ path, message: `no item ${shown}` }); continue; }
+        // Retries are safe: a create that finds the item replaces it, a delete that finds nothing has nothing to do.
+        if (action.action === 'delete' && current === null) { results.push({ index: action.index, action: action.action, id: shown, status: 'absent' }); continue; }
+        if ((action.action === 'replace' || action.action === 'patch') && current === null) { issues.push({ path, message: `no item ${shown}; use create` }); continue; }
         working.set(key, action.action === 'delete' ? null : build(action, action.action === 'patch' ? current : null, now));
-        const status = ({ create: 'created', replace: 'replaced', patch: 'patched', delete: 'deleted' } as const)[action.action];
+        const status = action.action === 'create' && current !== null ? 'replaced' : ({ create: 'created', replace: 'replaced', patch: 'patched', delete: 'deleted' } as const)[action.action];
         results.push({ index: action.index, action: action.action, id: shown, status });
       }
       if (issues.length > 0) throw refusal(issues, input.length);
@@ -164,7 +207,10 @@ export class LegacyItems {
 }
 
 function build(action: CheckedAction, current: StoredItem | null, updated: string): StoredItem {
-  const { attributes, l10n, ...fields } = action.data;
+  const { title, image, url, tags, booster, price, recommended, attributes: listed, l10n, ...extra } = action.data;
+  const fields = Object.fromEntries(Object.entries({ title, image, url, tags, booster, price, recommended }).filter(([, v]) => v !== undefined));
+  // Keys outside the listed fields (`description`, ...) are the shop's own attributes, like those in `attributes`.
+  const attributes = Object.keys(extra).length === 0 ? listed : { ...extra, ...(listed ?? {}) };
   // A patch merges one level deep into attributes and l10n; replace and create start from nothing.
   const base: StoredItem = current ?? { key: legacyKey(action.id), id: action.id.id, type: action.id.kind, context: action.id.context, kind: action.id.kind, attributes: {}, updated };
   const next: StoredItem = { ...base, ...fields, attributes: { ...base.attributes, ...(attributes ?? {}) }, updated };

@@ -70,8 +70,11 @@ function safeImageUrl(value: string | undefined): string {
   return safeUrl(value);
 }
 
-/** Catalog text is untrusted: anything but http(s) or a site path becomes empty rather than a `javascript:` link. */
+/**
+ * Catalog text is untrusted: anything but http(s), a protocol-relative `//host/...` URL (the page's own
+ * scheme, so http or https) or a site path becomes empty rather than a `javascript:` link.
+ */
 function safeUrl(value: string | undefined): string {
   if (value === undefined) return '';
-  return /^https?:\/\//i.test(value) || /^\/(?!\/)/.test(value) ? value : '';
+  return /^(https?:)?\/\/[^/\\\s]/i.test(value) || /^\/(?![/\\])/.test(value) ? value : '';
 }

@@ -89,10 +89,10 @@ export class CatalogIndexes {
 
   private async build(tenantId: string, environmentId: string, version: number): Promise<CatalogIndex | undefined> {
     const stored = version === NO_CATALOG ? [] : await this.catalog.allItems(tenantId, environmentId, version);
-    // The older API keeps its live items at version 0 (its other versions build the next catalog).
-    const legacy = await this.catalog.allLegacyItems(tenantId, environmentId, 0);
+    // The older API serves its live version (0 unless another was activated; the others build the next catalog).
+    const { version: legacyVersion, items: legacy } = await this.catalog.liveLegacyItems(tenantId, environmentId);
     if (version === NO_CATALOG && legacy.length === 0) return undefined;
-    const index = buildCatalogIndex(stored, { tenantId, environmentId, version }, legacy);
+    const index = buildCatalogIndex(stored, { tenantId, environmentId, version }, legacy, legacyVersion);
     const k = key(tenantId, environmentId);
     const previous = this.last.get(k);
     if (previous !== undefined && previous.version === version) index.textNeighbours = previous.textNeighbours;
@@ -105,17 +105,18 @@ export class CatalogIndexes {
 const NO_CATALOG = -1;
 
 /**
- * `legacy` are older-item-API items: recommended alongside the catalog's, with version 0 in their view.
+ * `legacy` are older-item-API items: recommended alongside the catalog's, with their live version in their view.
  * An id the catalog already has (or an earlier legacy item in another context) keeps the first item.
  */
 export function buildCatalogIndex(
   stored: readonly StoredItem[],
   options: { tenantId: string; environmentId: string; version: number },
   legacy: readonly StoredItem[] = [],
+  legacyVersion = 0,
 ): CatalogIndex {
   const seen = new Set<string>();
   const products: Array<{ item: StoredItem; version: number }> = [];
-  for (const [items, version] of [[stored, options.version], [legacy, 0]] as const) {
+  for (const [items, version] of [[stored, options.version], [legacy, legacyVersion]] as const) {
     for (const item of items) {
       if (item.parentId !== undefined || seen.has(item.id)) continue;
       seen.add(item.id);

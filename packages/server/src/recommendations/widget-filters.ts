@@ -25,11 +25,26 @@ export function compileFilters(filters: readonly WidgetFilter[], variables: Reco
 }
 
 function sameAs(attribute: string, variables: Record<string, unknown>, context: ProductView | undefined): ItemPredicate {
-  const wanted = variables[`$${attribute}`] ?? context?.[attribute];
+  const wanted = variableFor(attribute, variables) ?? context?.[attribute];
   // Without a reference value the filter cannot say what "same" means; it keeps everything rather than nothing.
   if (wanted === undefined) return () => true;
   const wantedSet = new Set(valuesOf(wanted).map(norm));
   return (view) => valuesOf(view[attribute]).some((v) => wantedSet.has(norm(v)));
+}
+
+/**
+ * The request variable naming the attribute: `$categories`, or the singular the interface's examples
+ * use (`$category` for the `categories` attribute); a plural variable for a singular attribute likewise.
+ */
+function variableFor(attribute: string, variables: Record<string, unknown>): unknown {
+  const singular = attribute.endsWith('ies') ? `${attribute.slice(0, -3)}y` : attribute.endsWith('s') ? attribute.slice(0, -1) : undefined;
+  const plural = attribute.endsWith('y') ? `${attribute.slice(0, -1)}ies` : `${attribute}s`;
+  for (const name of [attribute, singular, plural]) {
+    if (name === undefined) continue;
+    const value = variables[`$${name}`];
+    if (value !== undefined) return value;
+  }
+  return undefined;
 }
 
 function where(expression: string, variables: Record<string, unknown>): ItemPredicate {

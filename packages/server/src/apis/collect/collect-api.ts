@@ -6,12 +6,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { clientKeyFor } from '../../activities/activity-record.js';
+import { clientKeyFor, UNATTRIBUTED } from '../../activities/activity-record.js';
 import type { NewActivity } from '../../activities/activity-service.js';
 import { HttpError } from '../../http/errors.js';
 import { jsonBody } from '../../http/body.js';
 import { parseInput } from '../../http/validate.js';
-import { collectSchemas, type CollectActivity } from './collect-schema.js';
+import { collectActivitySchema, collectBatchSchema, type CollectActivity } from './collect-schema.js';
+import { attributeUser } from './collect-user.js';
 
 export const COLLECT_BODY_LIMIT = 256 * 1024;
 
@@ -23,21 +24,15 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
     const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
     const body: unknown = ctx.request.body;
     const batch = Array.isArray(body);
-    const schemas = collectSchemas(tenant.identityRepositories);
-    const parsed: CollectActivity[] = batch ? parseInput(schemas.batch, body) : [parseInput(schemas.single, body)];
+    const parsed: CollectActivity[] = batch ? parseInput(collectBatchSchema, body) : [parseInput(collectActivitySchema, body)];
 
     const idempotencyKey = idempotencyHeader(ctx);
     const inputs: NewActivity[] = [];
     for (const [index, activity] of parsed.entries()) {
-      const { profileId, sessionId } = activity.user;
-      const known = profileId !== undefined && activities.findProfile(tenant.id, { profileId }) !== undefined;
-      // A profile id we never issued (a stale cookie) stands in as the session id, so its sends still share one profile.
-      const { profile } = await activities.resolveProfile(tenant.id, {
-        ...(known ? { profileId } : {}),
-        identities: activity.user.identities,
-        sessionId: sessionId ?? (known ? undefined : profileId),
-      });
-      inputs.push(toNewActivity(activity, profile.id, clientKeyFor(activity.id, idempotencyKey, index), deps.clock.now()));
+      const { claims, unlinked } = attributeUser(activity.user, tenant.identityRepositories, (profileId) => activities.findProfile(tenant.id, { profileId }) !== undefined);
+      const profile = claims === undefined ? undefined : (await activities.resolveProfile(tenant.id, claims)).profile;
+      const attribution = { profileId: profile?.id ?? UNATTRIBUTED, sessionId: claims?.sessionId, profileSegments: profile?.segments, unlinked };
+      inputs.push(toNewActivity(activity, attribution, clientKeyFor(activity.id, idempotencyKey, index), deps.clock.now()));
     }
     await activities.recordActivities(tenant.id, inputs);
     ctx.set('Cache-Control', 'no-store');
@@ -54,31 +49,46 @@ export function idempotencyHeader(ctx: Context): string | undefined {
   return key;
 }
 
-function toNewActivity(activity: CollectActivity, profileId: string, clientKey: string | undefined, now: number): NewActivity {
+interface Attribution {
+  profileId: string;
+  sessionId: string | undefined;
+  profileSegments: Record<string, unknown> | undefined;
+  unlinked: Record<string, string>;
+}
+
+function toNewActivity(activity: CollectActivity, who: Attribution, clientKey: string | undefined, now: number): NewActivity {
   const { product, page, pathToPage, ...targetRest } = activity.target;
-  const { quantity, orderId, widgetId, price, currency, query, ...metadataRest } = activity.metadata ?? {};
+  const { quantity, orderId, widgetId, price, currency, query, ...metadataRest } = activity.metadata?.fields ?? {};
   const details: Record<string, unknown> = {};
   if (Object.keys(targetRest).length > 0) details.target = targetRest;
   if (Object.keys(metadataRest).length > 0) details.metadata = metadataRest;
-  if (activity.user.traits !== undefined) details.traits = activity.user.traits;
-  if (activity.user.segments !== undefined) details.userSegments = activity.user.segments;
+  if (activity.metadata?.raw !== undefined) details.metadata = activity.metadata.raw;
+  if (activity.user?.traits !== undefined && Object.keys(activity.user.traits).length > 0) details.traits = activity.user.traits;
+  if (activity.user?.segments !== undefined) details.userSegments = activity.user.segments;
+  if (Object.keys(who.unlinked).length > 0) details.identities = who.unlinked;
+  if (activity.opposite !== undefined) details.opposite = activity.opposite;
+  // The activity's own segments, else the user's, else the profile's (set by identify): segments filter activities.
+  const userSegments = activity.user?.segments;
+  const hasUserSegments = userSegments !== undefined && (Array.isArray(userSegments) ? userSegments.length > 0 : Object.keys(userSegments).length > 0);
+  const profileSegments = who.profileSegments !== undefined && Object.keys(who.profileSegments).length > 0 ? { ...who.profileSegments } : undefined;
+  const segments = activity.segments ?? (hasUserSegments ? userSegments : profileSegments);
   return {
-    profileId,
+    profileId: who.profileId,
     source: 'collect',
     verb: activity.action,
     type: product !== undefined ? 'product' : 'page',
     itemId: (product ?? page ?? pathToPage)!,
-    timestamp: activity.timestamp === undefined ? now : Date.parse(activity.timestamp),
+    timestamp: activity.timestamp ?? now,
     ...(clientKey === undefined ? {} : { clientKey }),
     ...(price === undefined ? {} : { price }),
     ...(quantity === undefined ? {} : { quantity }),
     ...(currency === undefined ? {} : { currency }),
     ...(orderId === undefined ? {} : { orderId }),
-    ...(activity.user.sessionId === undefined ? {} : { sessionId: activity.user.sessionId }),
+    ...(who.sessionId === undefined ? {} : { sessionId: who.sessionId }),
     ...(widgetId === undefined ? {} : { widgetId }),
     ...(activity.sourceId === undefined ? {} : { sourceId: activity.sourceId }),
     ...(query === undefined || query === '' ? {} : { query }),
-    ...(activity.segments === undefined ? {} : { segments: activity.segments }),
+    ...(segments === undefined ? {} : { segments }),
     ...(Object.keys(details).length > 0 ? { details } : {}),
   };
 }

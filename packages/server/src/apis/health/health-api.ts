@@ -17,5 +17,11 @@ export function createHealthApi(deps: ServerDeps): ApiModule {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });
+  // The app only receives requests once its indexes and aggregates are loaded (the companion answers
+  // 503 until then), so reaching this route means ready. /health stays "the process is alive".
+  router.get('/ready', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ready' };
+  });
   return { name: 'health', mount: 'base', router, public: false };
 }

@@ -15,6 +15,8 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   const catalog = deps.services.catalog;
   const auth = deps.services.auth;
   const body = jsonBody({ limit: deps.config.limits.bodyBytes });
+  // 500 actions of realistic size (a few KB each) pass 1 MiB: item batches get the catalog API's batch limit.
+  const actionsBody = jsonBody({ limit: Math.max(deps.config.limits.bodyBytes, deps.config.limits.catalogBodyBytes) });
   const guard = requireBearer(auth, { realm: 'master' });
   // The path names a tenant: it must be the token's, or the caller learns nothing about another tenant's contexts.
   const tenantPathGuard = requireBearer(auth, { realm: 'master', requestedTenant: (ctx) => ctx.params.tenantId });
@@ -27,12 +29,31 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   };
   router.use(noStore);
 
-  router.post('/items', guard, body, async (ctx) => {
-    const tenantId = tenantOf(ctx);
-    // The older API has no environment parameter; its items live in the tenant's first configured environment.
+  // The older API has no environment parameter; its items live in the tenant's first configured environment.
+  const environmentOf = (tenantId: string): string => {
     const environment = deps.registry.findTenant(tenantId)?.environments[0];
     if (environment === undefined) throw new HttpError(404, 'unknown_tenant', `No tenant "${tenantId}" is configured.`);
-    ctx.body = { results: await catalog.legacy.apply(tenantId, environment.id, ctx.request.body) };
+    return environment.id;
+  };
+
+  router.post('/items', guard, actionsBody, async (ctx) => {
+    const tenantId = tenantOf(ctx);
+    ctx.body = { results: await catalog.legacy.apply(tenantId, environmentOf(tenantId), ctx.request.body) };
+  });
+
+  // Version switching (our addition; the interface only says other versions build the next catalog): docs/catalog.md.
+  router.get('/items/versions/live', guard, async (ctx) => {
+    const tenantId = tenantOf(ctx);
+    ctx.body = { version: await catalog.legacy.liveVersion(tenantId, environmentOf(tenantId)) };
+  });
+
+  router.post('/items/versions/:version/activate', guard, async (ctx) => {
+    const raw = ctx.params.version!;
+    if (!/^\d{1,7}$/.test(raw) || Number(raw) > 1_000_000) {
+      throw new HttpError(400, 'invalid_parameter', `version "${raw}" is not an integer between 0 and 1000000`, { field: 'version' });
+    }
+    const tenantId = tenantOf(ctx);
+    ctx.body = await catalog.legacy.activateVersion(tenantId, environmentOf(tenantId), Number(raw));
   });
 
   router.get('/items/contexts/tenant/:tenantId', tenantPathGuard, async (ctx) => {

@@ -12,6 +12,7 @@ import { isVariablesSegment, readParams } from './recommendation-params.js';
 import { applyMask, parseMask } from '../../http/response-mask.js';
 import { singleParam } from '../../http/query.js';
 import { followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
+import { SESSION_IDENTITY } from '../collect/collect-schema.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
 
@@ -26,6 +27,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const tenantId = ref.tenant.id;
     if (user.kind === 'anonymous') return undefined;
     if (user.kind === 'profile') return activities.findProfile(tenantId, { profileId: user.profileId })?.id ?? user.profileId;
+    if (isSessionRepository(ref, user)) return activities.findProfile(tenantId, { sessionId: user.userId })?.id;
     const found = activities.findProfile(tenantId, user.kind === 'repository' ? { repository: user.source, userId: user.userId } : { datasource: user.source, userId: user.userId });
     return found?.id;
   };
@@ -79,7 +81,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
       return;
     }
     // The click is recorded for the mail's user, creating the profile if the mail reached someone never seen on the site.
-    const claims = user.kind === 'repository' ? { identities: { [source]: userId } } : { datasources: [{ id: source, original_id: userId }] };
+    const claims = isSessionRepository(ref, user) ? { sessionId: userId } : user.kind === 'repository' ? { identities: { [source]: userId } } : { datasources: [{ id: source, original_id: userId }] };
     const { profile } = await activities.resolveProfile(ref.tenant.id, claims);
     await activities.recordActivities(ref.tenant.id, [
       {
@@ -106,6 +108,11 @@ function pathSegments(ctx: Context): string[] {
   return parts.filter((p) => p !== '');
 }
 
+/** A `sessionid` path the tenant does not configure as a repository of its own names an anonymous session. */
+function isSessionRepository(ref: WidgetRef, user: UserRef): user is { kind: 'repository'; source: string; userId: string } {
+  return user.kind === 'repository' && user.source === SESSION_IDENTITY && !ref.tenant.identityRepositories.includes(SESSION_IDENTITY);
+}
+
 /**
  * Two segments name a user in an identity repository or a datasource of the tenant; the spec's
  * trailing slash marks the repository form when a name is configured as both.
@@ -115,7 +122,8 @@ function userRef(ref: WidgetRef, segments: readonly string[], trailingSlash: boo
   if (segments.length === 1) return { kind: 'profile', profileId: segments[0]! };
   if (segments.length === 2) {
     const [source, userId] = segments as [string, string];
-    const repository = ref.tenant.identityRepositories.includes(source);
+    // `sessionid` is the published activity client's anonymous id: usable like a repository (docs/tracking.md).
+    const repository = ref.tenant.identityRepositories.includes(source) || source === SESSION_IDENTITY;
     const datasource = ref.tenant.datasources.includes(source);
     if (repository && (trailingSlash || !datasource)) return { kind: 'repository', source, userId };
     if (datasource) return { kind: 'datasource', source, userId };

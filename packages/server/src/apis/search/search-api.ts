@@ -27,7 +27,10 @@ const optionsSchema = z.object({
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0),
   // Larger pages are clamped rather than refused: a client asking for "everything" still gets an answer.
   limit: z.number().int().min(0).default(10).transform((n) => Math.min(n, MAX_LIMIT)),
-  sortBy: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
+  // The interface shows `asc`; clients written against it also send `ASC`/`DESC`, so case is not significant.
+  sortBy: z
+    .array(z.strictObject({ attribute: z.string().min(1), order: z.string().transform((o) => o.toLowerCase()).pipe(z.enum(['asc', 'desc'])).default('asc') }))
+    .default([]),
   facets: z.array(z.strictObject({ id: z.string().min(1), values: z.array(z.string()).default([]) })).default([]),
   filter: z.string().max(10_000).optional(),
   customResponseMask: z.string().max(2_000).optional(),
@@ -71,6 +74,17 @@ function configurationOf(token: SearchTokenConfig, id: string | undefined): Sear
   const found = token.configurations.find((c) => c.id === wanted);
   if (found === undefined) throw new HttpError(400, 'invalid_parameter', `No configuration ${wanted} exists for this search token.`, { field: 'configurationId' });
   return found;
+}
+
+/** The `encoded` query parameter of the GET forms: a URL-encoded JSON object of the request's parameters. */
+function encodedParams(ctx: Context): Record<string, unknown> {
+  const encoded = ctx.query.encoded;
+  let params: unknown = {};
+  if (typeof encoded === 'string' && encoded !== '') params = parseJson(encoded);
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw new HttpError(400, 'invalid_parameter', 'encoded must be a URL-encoded JSON object.', { field: 'encoded' });
+  }
+  return params as Record<string, unknown>;
 }
 
 export function createSearchApi(deps: ServerDeps): ApiModule {
@@ -135,9 +149,8 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
 
   router.post('/search', jsonBody(), async (ctx) => answer(ctx, ctx.request.body));
 
-  router.post('/search/suggest', jsonBody(), async (ctx) => {
+  const suggest = (ctx: Context, raw: unknown): void => {
     const started = performance.now();
-    const raw: unknown = ctx.request.body;
     const input = parseInput(suggestSchema, raw);
     const ref = deps.registry.searchToken(input.token);
     const configuration = configurationOf(ref.token, input.configurationId);
@@ -169,7 +182,13 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
         configurationId: configuration.id,
       },
     };
-  });
+  };
+
+  router.post('/search/suggest', jsonBody(), async (ctx) => suggest(ctx, ctx.request.body));
+
+  // What suggest's `metadata.url` names: the same request, every parameter (token included) in `encoded`.
+  // Registered before `/search/:token`, which would otherwise read "suggest" as a search token.
+  router.get('/search/suggest', async (ctx) => suggest(ctx, encodedParams(ctx)));
 
   router.post('/search/autocomplete', jsonBody(), async (ctx) => {
     const started = performance.now();
@@ -206,13 +225,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
   });
 
   router.get('/search/:token', async (ctx) => {
-    const encoded = ctx.query.encoded;
-    let params: unknown = {};
-    if (typeof encoded === 'string' && encoded !== '') params = parseJson(encoded);
-    if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-      throw new HttpError(400, 'invalid_parameter', 'encoded must be a URL-encoded JSON object.', { field: 'encoded' });
-    }
-    answer(ctx, { ...params, token: ctx.params.token });
+    answer(ctx, { ...encodedParams(ctx), token: ctx.params.token });
   });
 
   return { name: 'search', mount: 'search', router, public: true };

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { clientKeyFor, type LoggedActivity } from '../../activities/activity-record.js';
+import { clientKeyFor, UNATTRIBUTED, type LoggedActivity } from '../../activities/activity-record.js';
 import type { NewActivity } from '../../activities/activity-service.js';
 import type { Profile } from '../../activities/profiles.js';
 import type { TenantConfig } from '../../config/schema.js';
@@ -60,7 +60,8 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     const at = (index: number, field: string) => `activity${batch ? `[${index}]` : ''}.${field}`;
     checkVerbs(tenant, parsed, at, (id) => activities.findRecommendation(tenant.id, id) !== undefined);
 
-    const profiles = parsed.map((activity, index) => {
+    const profiles = parsed.map((activity, index): Profile | undefined => {
+      if (activity.profile === undefined) return undefined;
       const profile = activities.findProfile(tenant.id, { profileId: activity.profile });
       if (profile === undefined) throw notFound('not_found', `No profile "${activity.profile}"; call identify first.`, at(index, 'profile'));
       return profile;
@@ -71,8 +72,11 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     const now = deps.clock.now();
     const inputs: NewActivity[] = parsed.map((activity, index) => {
       const clientKey = clientKeyFor(activity.id, idempotencyKey, index);
+      const profile = profiles[index];
+      // The profile's segments (from identify) describe the shopper at the time of the activity.
+      const segments = activity.segments ?? (profile !== undefined && Object.keys(profile.segments).length > 0 ? { ...profile.segments } : undefined);
       return {
-        profileId: profiles[index]!.id,
+        profileId: profile?.id ?? UNATTRIBUTED,
         source: 'tracker',
         verb: activity.verb,
         type: activity.type,
@@ -82,10 +86,10 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
         ...(activity.price === undefined ? {} : { price: activity.price }),
         ...(activity.quantity === undefined ? {} : { quantity: activity.quantity }),
         ...(ORDER_VERBS.has(activity.verb) ? { orderId: batchOrder } : {}),
-        ...(profiles[index]!.datasources[0] === undefined ? {} : { datasourceId: profiles[index]!.datasources[0].id }),
+        ...(profile?.datasources[0] === undefined ? {} : { datasourceId: profile.datasources[0].id }),
         ...(activity.widgetId === undefined ? {} : { widgetId: activity.widgetId }),
         ...(activity.recommendationId === undefined ? {} : { recommendationId: activity.recommendationId }),
-        ...(activity.segments === undefined ? {} : { segments: activity.segments }),
+        ...(segments === undefined ? {} : { segments }),
       };
     });
     const recorded = await activities.recordActivities(tenant.id, inputs);
@@ -93,12 +97,15 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     ctx.body = { activities: recorded.map(({ activity }) => activityView(activity)) };
   });
 
-  router.get('/tracker/:trackerKey/profiles/:profileId/activities', (ctx) => {
+  router.get('/tracker/:trackerKey/profiles/:profileId/activities', async (ctx) => {
     const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
     const profile = activities.findProfile(tenant.id, { profileId: ctx.params.profileId! });
     if (profile === undefined) throw notFound('not_found', `No profile "${ctx.params.profileId}".`, 'profileId');
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = renderHistory(ctx, (filters) => activities.history(tenant.id, profile.id, filters).map((a) => activityView(a, profile.id)));
+    ctx.body = await renderHistory(ctx, async (filters, range) => {
+      const page = await activities.historyPage(tenant.id, profile.id, filters, range);
+      return { total: page.total, data: page.activities.map((a) => activityView(a, profile.id)) };
+    });
   });
 
   return { name: 'tracker', mount: 'base', router, public: true };
@@ -133,7 +140,7 @@ function profileView(profile: Profile) {
   return { id: profile.id, datasources: profile.datasources, infos: profile.infos, segments: profile.segments };
 }
 
-export function activityView(activity: LoggedActivity, profileId = activity.profileId): TrackerActivityView {
+export function activityView(activity: LoggedActivity, profileId: string | null = activity.profileId === UNATTRIBUTED ? null : activity.profileId): TrackerActivityView {
   return {
     id: activity.id,
     verb: activity.verb,

@@ -1,7 +1,9 @@
 /** A profile's activities as a JSON:API page: `filter[...]`, `page[number]`, `page[size]`, links and a total. */
 import type { Context } from 'koa';
+import type { HistoryFilters } from '../../activities/profile-history.js';
+import { HttpError } from '../../http/errors.js';
 import { parseInput } from '../../http/validate.js';
-import { historyQuerySchema, type TrackerActivityView } from './tracker-schema.js';
+import { HISTORY_FILTERS, historyQuerySchema, type TrackerActivityView } from './tracker-schema.js';
 
 export interface HistoryPage {
   data: TrackerActivityView[];
@@ -9,22 +11,34 @@ export interface HistoryPage {
   meta: { total: number; pageNumber: number; pageSize: number; totalPages: number };
 }
 
-export function renderHistory(ctx: Context, list: (filters: { type?: string; verb?: string }) => TrackerActivityView[]): HistoryPage {
+type PageReader = (filters: HistoryFilters, range: { offset: number; limit: number }) => Promise<{ total: number; data: TrackerActivityView[] }>;
+
+export async function renderHistory(ctx: Context, read: PageReader): Promise<HistoryPage> {
+  // A filter or page parameter we do not know would silently widen the answer: name it instead.
+  for (const name of Object.keys(ctx.query)) {
+    if (/^(filter|page)\[/.test(name) && !(HISTORY_FILTERS as readonly string[]).includes(name) && name !== 'page[number]' && name !== 'page[size]') {
+      throw new HttpError(400, 'invalid_parameter', `${name}: unknown parameter; filters are filter[type] and filter[verb], pages page[number] and page[size]`, { field: name });
+    }
+  }
   const query = parseInput(historyQuerySchema, ctx.query, 'query');
-  const all = list({ type: query['filter[type]'], verb: query['filter[verb]'] });
+  const filters: HistoryFilters = {
+    ...(query['filter[type]'] === undefined ? {} : { types: query['filter[type]'] }),
+    ...(query['filter[verb]'] === undefined ? {} : { verbs: query['filter[verb]'] }),
+  };
   const size = query['page[size]'];
   const number = query['page[number]'];
-  const totalPages = Math.max(1, Math.ceil(all.length / size));
+  const { total, data } = await read(filters, { offset: (number - 1) * size, limit: size });
+  const totalPages = Math.max(1, Math.ceil(total / size));
   const link = (page: number) => {
     const params = new URLSearchParams();
-    if (query['filter[type]'] !== undefined) params.set('filter[type]', query['filter[type]']);
-    if (query['filter[verb]'] !== undefined) params.set('filter[verb]', query['filter[verb]']);
+    if (filters.types !== undefined) params.set('filter[type]', filters.types.join(','));
+    if (filters.verbs !== undefined) params.set('filter[verb]', filters.verbs.join(','));
     params.set('page[number]', String(page));
     params.set('page[size]', String(size));
     return `${ctx.path}?${params.toString()}`;
   };
   return {
-    data: all.slice((number - 1) * size, number * size),
+    data,
     links: {
       self: link(number),
       first: link(1),
@@ -32,6 +46,6 @@ export function renderHistory(ctx: Context, list: (filters: { type?: string; ver
       next: number < totalPages ? link(number + 1) : null,
       last: link(totalPages),
     },
-    meta: { total: all.length, pageNumber: number, pageSize: size, totalPages },
+    meta: { total, pageNumber: number, pageSize: size, totalPages },
   };
 }

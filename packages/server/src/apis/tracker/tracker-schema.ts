@@ -22,8 +22,8 @@ export type IdentifyBody = z.output<typeof identifyBodySchema>;
 export const trackerActivitySchema = z.object({
   /** A client-made id: the same id sent twice is counted once. */
   id: text(128).optional(),
-  /** Mandatory here: without cookies on our host there is no other way to know the visitor. */
-  profile: text(128),
+  /** Omitted when client-side tags are used: such an activity is counted but belongs to no profile (docs/tracker.md). */
+  profile: text(128).optional(),
   verb: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'verbs are lowercase words joined by "-"'),
   type: text(64).default('product'),
   original_id: text(256),
@@ -44,9 +44,19 @@ export const trackerBatchSchema = z
 const pageNumber = (fallback: number, max: number) =>
   z.coerce.number().int('an integer').min(1).max(max).default(fallback);
 
+/** A JSON:API filter value: one name or a comma list of names (`view,buy`), any of which matches. */
+const filterList = z
+  .string()
+  .max(1000)
+  .transform((value) => [...new Set(value.split(',').map((v) => v.trim()).filter((v) => v !== ''))])
+  .refine((values) => values.length >= 1 && values.length <= 20, 'one to 20 comma-separated values')
+  .refine((values) => values.every((v) => v.length <= 64), 'each value is at most 64 characters');
+
+export const HISTORY_FILTERS = ['filter[type]', 'filter[verb]'] as const;
+
 export const historyQuerySchema = z.object({
-  'filter[type]': text(64).optional(),
-  'filter[verb]': text(64).optional(),
+  'filter[type]': filterList.optional(),
+  'filter[verb]': filterList.optional(),
   'page[number]': pageNumber(1, 1_000_000),
   'page[size]': pageNumber(20, 100),
 });
@@ -57,7 +67,8 @@ export interface TrackerActivityView {
   verb: string;
   type: string;
   originalId: string;
-  profileId: string;
+  /** Null for an activity sent without `profile`. */
+  profileId: string | null;
   datasourceId: string | null;
   segments: unknown;
   tenant: string;

@@ -1,0 +1,133 @@
+/** Start-up as an operator sees it: the port answers at once, /ready says when warm, the compiled build runs on plain Node, logs suit the reader. */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { createLogger, defaultLogFormat } from '@discovery-kit/server';
+import { startCompanion } from '../src/companion.js';
+import { DEMO_CONFIG, DEFAULT_SDK_DIR } from '../src/options.js';
+import { createProgress } from '../src/progress.js';
+import { openStartupGate } from '../src/startup-gate.js';
+import { buildServer } from '../../../scripts/build-server.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const dirs: string[] = [];
+after(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'discovery-startup-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('start-up gate', () => {
+  it('answers /health at once, 503 with Retry-After on /ready and the APIs while loading, then serves the app', async () => {
+    const gate = await openStartupGate(0, '127.0.0.1');
+    let running: Awaited<ReturnType<typeof startCompanion>> | undefined;
+    try {
+      const health = await fetch(`${gate.url}/health`);
+      assert.equal(health.status, 200);
+      assert.equal((await health.json()).status, 'starting');
+      const notReady = await fetch(`${gate.url}/ready`);
+      assert.equal(notReady.status, 503);
+      assert.equal(notReady.headers.get('retry-after'), '1');
+      assert.equal((await notReady.json()).error.code, 'starting');
+      const search = await fetch(`${gate.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"token":"demo-search-token","query":"heart"}' });
+      assert.equal(search.status, 503);
+
+      const options = { configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir: await tempDir(), demo: true, demoActivities: false, logLevel: 'silent', sdkDir: DEFAULT_SDK_DIR };
+      running = await startCompanion(options, createLogger('silent'), { gate });
+      assert.equal(running.url, gate.url);
+      const ready = await fetch(`${gate.url}/ready`);
+      assert.equal(ready.status, 200);
+      assert.deepEqual(await ready.json(), { status: 'ready' });
+      const found = await fetch(`${gate.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"token":"demo-search-token","query":"heart"}' });
+      assert.equal(found.status, 200);
+      assert.ok((await found.json()).items.length > 0);
+    } finally {
+      if (running !== undefined) await running.close();
+      else await gate.close();
+    }
+  });
+});
+
+describe('compiled build', () => {
+  it('runs on plain Node without tsx, logs JSON lines when not on a terminal, and stops cleanly on SIGTERM', async () => {
+    // Inside the checkout, as a real build is, so that npm packages resolve from its node_modules.
+    await mkdir(join(ROOT, 'dist'), { recursive: true });
+    const out = await mkdtemp(join(ROOT, 'dist', 'server-test-'));
+    dirs.push(out);
+    await buildServer(out);
+    const child = spawn(process.execPath, [join(out, 'main.js'), '--port', '0', '--data-dir', join(await tempDir(), 'data')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // No --import tsx: a TypeScript file reached at run time would fail to load.
+      env: { ...process.env, DEMO_ACTIVITIES: 'off', NODE_OPTIONS: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /listening on (http:\/\/\S+) /.exec(stderr);
+        if (match && /is ready after/.test(stderr)) resolve(match[1]!);
+      });
+      child.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    });
+    try {
+      const health = await fetch(`${url}/health`);
+      assert.equal(health.status, 200);
+      assert.equal((await health.json()).status, 'ok');
+      assert.equal((await fetch(`${url}/ready`)).status, 200);
+      assert.equal((await fetch(`${url}/shop/`)).status, 200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0);
+    const lines = stdout.trim().split('\n');
+    assert.ok(lines.length > 2);
+    for (const line of lines) assert.equal(typeof JSON.parse(line).msg, 'string', line);
+    assert.ok(lines.some((line) => JSON.parse(line).msg === 'Discovery Kit is ready'));
+  });
+});
+
+describe('logs and progress', () => {
+  it('picks JSON lines for pipes and production, pretty lines for a terminal, and LOG_FORMAT over both', () => {
+    assert.equal(defaultLogFormat({}, true), 'pretty');
+    assert.equal(defaultLogFormat({}, false), 'json');
+    assert.equal(defaultLogFormat({ NODE_ENV: 'production' }, true), 'json');
+    assert.equal(defaultLogFormat({ LOG_FORMAT: 'pretty', NODE_ENV: 'production' }, false), 'pretty');
+  });
+
+  it('writes one readable line per entry in pretty mode, secrets still redacted', () => {
+    const sink = new PassThrough();
+    let text = '';
+    sink.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const logger = createLogger('info', { format: 'pretty', destination: sink });
+    logger.info({ tenant: 'demo-shop', authorization: 'Bearer secret-value', ms: 12 }, 'catalog promoted');
+    logger.debug('hidden below the level');
+    assert.match(text, /^\d\d:\d\d:\d\d\.\d{3} INFO +catalog promoted {2}tenant=demo-shop authorization=\[redacted\] ms=12\n$/);
+    assert.doesNotMatch(text, /secret-value/);
+  });
+
+  it('prints a progress line every 10 % when not on a terminal, and a summary', () => {
+    const sink = new PassThrough();
+    let text = '';
+    sink.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const progress = createProgress({ label: 'Importing', total: 1000, out: sink });
+    for (let done = 0; done <= 1000; done += 50) progress.update(done);
+    progress.finish('1,000 items');
+    const lines = text.trim().split('\n');
+    assert.deepEqual(lines.slice(0, 10), [10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((p) => `Importing: ${p}% (${(p * 10).toLocaleString('en-GB')} of 1,000)`));
+    assert.match(lines[10]!, /^Importing: done in \d+\.\d s — 1,000 items$/);
+  });
+});
+
