@@ -141,10 +141,7 @@ describe('activity collection API', () => {
     const res = await call(collect, { json: { action: 'view', target: { page: '/search' }, user: { sessionId: 'q' }, metadata: { query: 'Red Shoes' } } });
     assert.equal(res.status, 200);
     activities().recordSearch('tenant-a', 'red shirt', 4);
-    // Autocomplete orders by results-page views (count); a search alone counts under `searches`.
-    assert.deepEqual(activities().suggestQueries('tenant-a', 'red'), [
-      { query: 'red shoes', count: 1, searches: 0, resultCount: undefined, spelling: undefined },
-      { query: 'red shirt', count: 0, searches: 1, resultCount: 4, spelling: undefined },
-    ]);
+    // Autocomplete orders by results-page views (count) of distinct shoppers; a search alone is never a candidate.
+    assert.deepEqual(activities().suggestQueries('tenant-a', 'red'), [{ query: 'red shoes', count: 1, searches: 0, shoppers: 1, resultCount: undefined, spelling: undefined }]);
   });
 });
