@@ -141,7 +141,11 @@ describe('activity collection API', () => {
     const res = await call(collect, { json: { action: 'view', target: { page: '/search' }, user: { sessionId: 'q' }, metadata: { query: 'Red Shoes' } } });
     assert.equal(res.status, 200);
     activities().recordSearch('tenant-a', 'red shirt', 4);
-    // Autocomplete orders by results-page views (count) of distinct shoppers; a search alone is never a candidate.
-    assert.deepEqual(activities().suggestQueries('tenant-a', 'red'), [{ query: 'red shoes', count: 1, searches: 0, shoppers: 1, resultCount: undefined, spelling: undefined }]);
+    // Autocomplete counts results-page views and the distinct shoppers behind them; a search whose
+    // results page nobody opened is no candidate, and one shopper is below the API's default of two.
+    assert.deepEqual(activities().suggestQueries('tenant-a', 'red'), [
+      { query: 'red shoes', count: 1, searches: 0, shoppers: 1, resultCount: undefined, spelling: undefined },
+    ]);
+    assert.deepEqual(activities().suggestQueries('tenant-a', 'red', { minShoppers: 2 }), []);
   });
 });

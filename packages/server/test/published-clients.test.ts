@@ -114,11 +114,15 @@ describe('published clients, unmodified', () => {
     const grouped = await search.suggest('shoes', { groupBy: { attribute: 'brand', size: 1, values: [] } });
     const groups = (grouped as unknown as { groups: Array<{ value: string; count: number; items: unknown[] }> }).groups;
     assert.deepEqual(groups.map((g) => [g.value, g.count, g.items.length]), [['Acme', 2, 1], ['Zed', 1, 1]]);
-    // Autocomplete offers queries whose results page two shoppers viewed (sent with the activity client); the search above alone is not offered.
-    for (const shopper of [newShopper(), newShopper()]) {
-      assert.equal((await shopper.send({ action: 'view', target: { page: '/search' }, metadata: { query: 'running shoes' } }))?.status, 200);
-    }
+    // Autocomplete offers earlier queries whose results pages (views sent with the activity client)
+    // at least two shoppers opened, most viewed first; one shopper's query reaches nobody else.
+    const [first, second] = [newShopper(), newShopper()];
+    const viewResults = async (shopper: typeof first, query: string) =>
+      assert.equal((await shopper.send({ action: 'view', target: { page: '/search' }, metadata: { query } }))?.status, 200);
+    for (const shopper of [first, second, first]) await viewResults(shopper, 'running shoes');
+    for (const shopper of [first, second]) await viewResults(shopper, 'running');
+    await viewResults(first, 'running late');
     const completions = await search.autocomplete('runn', { numberOfSuggestions: 5 });
-    assert.deepEqual(completions.suggestions.map((s) => s.suggestion), ['running shoes']);
+    assert.deepEqual(completions.suggestions.map((s) => s.suggestion), ['running shoes', 'running']);
   });
 });
