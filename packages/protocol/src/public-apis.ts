@@ -90,7 +90,7 @@ export interface SearchResponse {
     id: string;
     configurationId: string;
     defaultConfigurationId: string;
-    /** The query that was run, only when it differs from what was typed (typo, split or joined words). */
+    /** The query that was run, only when it differs from what was typed (a typo corrected, a word split); see docs/search.md. */
     correctedQuery?: string;
     /** Only when no item matched every word and a looser match was served instead of nothing. */
     relaxed?: true;

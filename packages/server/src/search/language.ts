@@ -47,10 +47,21 @@ export function isStopWord(language: Language, word: string): boolean {
 /** Words shorter than this are never stemmed: "bag"/"bags" fold, but two-letter words are mostly codes and sizes. */
 const MIN_STEMMED = 3;
 
+/** Stems computed lately, per language: a query asks for the same few words several times. */
+const stemmed = new Map<Language, Map<string, string>>();
+const STEMS_KEPT = 20_000;
+
 /** The key under which `word` is grouped with its other forms ("" for a word that is not folded). */
 export function stemKey(language: Language, word: string): string {
   if (word.length < MIN_STEMMED || /\d/.test(word)) return '';
-  return stemmerOf(language)(word);
+  let memo = stemmed.get(language);
+  if (memo === undefined) stemmed.set(language, (memo = new Map()));
+  let stem = memo.get(word);
+  if (stem === undefined) {
+    if (memo.size >= STEMS_KEPT) memo.clear();
+    memo.set(word, (stem = stemmerOf(language)(word)));
+  }
+  return stem;
 }
 
 /** Whether two words of one Snowball group are inflections of each other (the English guard above). */

@@ -60,6 +60,15 @@ interface Context {
   keepApart: ReadonlySet<string>;
 }
 
+const synonymGroups = new WeakMap<SearchConfiguration, string[][]>();
+
+/** The configuration's synonym groups, folded as queries are, once per configuration. */
+function foldedSynonyms(config: SearchConfiguration): string[][] {
+  let groups = synonymGroups.get(config);
+  if (groups === undefined) synonymGroups.set(config, (groups = config.synonyms.map((group) => group.map((s) => words(s).join(' ')))));
+  return groups;
+}
+
 const keepApartSets = new WeakMap<SearchConfiguration, ReadonlySet<string>>();
 
 function keepApartOf(config: SearchConfiguration): ReadonlySet<string> {
@@ -73,7 +82,7 @@ function known(ctx: Context, word: string): boolean {
   return ctx.vocabulary.frequency(word) > 0 || ctx.vocabulary.forms(word, ctx.config.language, ctx.keepApart).length > 0;
 }
 
-/** One-letter words kept in a query: "t light" needs its "t", two hundred of them are noise that costs a pass each. */
+/** One-letter words kept in a query at most: "t light" needs its "t", two hundred of them are noise that costs a pass each. */
 const MAX_ONE_LETTER_WORDS = 2;
 
 /**
@@ -93,8 +102,14 @@ function wordsToRun(vocabulary: TypoVocabulary, config: SearchConfiguration, typ
     for (const word of present) if (vocabulary.frequency(word) < vocabulary.frequency(rarest)) rarest = word;
     kept = [rarest];
   }
+  // A letter alone is kept where the catalog writes it beside its neighbour ("t light"), or as the
+  // last word (the start of a word being typed); elsewhere it is a pass over most of the catalog for nothing.
   let oneLetter = 0;
-  kept = kept.filter((word) => word.length > 1 || ++oneLetter <= MAX_ONE_LETTER_WORDS);
+  kept = kept.filter((word, i) => {
+    if (word.length > 1) return true;
+    const useful = i === kept.length - 1 || vocabulary.hasShortPair(word, kept[i + 1] ?? '') || vocabulary.hasShortPair(kept[i - 1] ?? '', word);
+    return useful && ++oneLetter <= MAX_ONE_LETTER_WORDS;
+  });
   return kept.slice(0, MAX_QUERY_WORDS);
 }
 
@@ -131,8 +146,7 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
     withForms(word, AS_TYPED, false, true);
     // Synonyms of the word or of any of its forms ("mugs" → "cup", "cups").
     const own = new Set(terms.map((t) => t.term));
-    for (const group of config.synonyms) {
-      const folded = group.map((s) => words(s).join(' '));
+    for (const folded of foldedSynonyms(config)) {
       if (!folded.some((s) => own.has(s))) continue;
       for (const other of folded) if (!own.has(other) && !other.includes(' ')) withForms(other, SYNONYM, false);
     }
