@@ -7,6 +7,7 @@
  */
 import type { LogRecord } from '../activities/activity-record.js';
 import { BoundedLru } from './bounded-lru.js';
+import { IMPRESSION_TYPE } from '../activities/tenant-activities.js';
 
 export const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -89,7 +90,8 @@ export class WidgetAnalytics {
     if (widgetId === undefined) return;
     let widget = counts.widgets.get(widgetId);
     if (widget === undefined) counts.widgets.set(widgetId, (widget = emptyWidgetCounts()));
-    if (verb === 'view' && record.type === 'page') widget.impressions++;
+    // Impressions are stored as their own type; logs written before that hold them as page views.
+    if (verb === 'view' && (record.type === IMPRESSION_TYPE || record.type === 'page')) widget.impressions++;
     else if (CLICK_VERBS.has(verb)) {
       widget.clicks++;
       if (record.type !== 'page') state.clicked.set(pair, widgetId);
