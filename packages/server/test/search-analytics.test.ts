@@ -95,6 +95,18 @@ describe('search analytics', () => {
     assert.equal(candidates.find((c) => c.query === 'lanterns')?.searches, 3);
   });
 
+  it('counts queries named like Object properties as ordinary queries, changing no other object', async () => {
+    for (const query of ['__proto__', '__proto__', 'constructor', 'hasownproperty']) assert.equal((await search(query)).metadata.token, TOKEN);
+    assert.equal(({} as Record<string, unknown>).searches, undefined, 'Object.prototype is untouched');
+    const { body } = await report('?from=2026-11-21&to=2026-11-21');
+    const counted = new Map(body.days[0].topQueries.map((q: { query: string; searches: number }) => [q.query, q.searches]));
+    assert.equal(counted.get('__proto__'), 2);
+    assert.equal(counted.get('constructor'), 1);
+    assert.equal(counted.get('hasownproperty'), 1);
+    // And the server goes on answering ordinary searches.
+    assert.equal((await search('lanterns')).metadata.count > 0, true);
+  });
+
   it('answers only the token owner: no token 401, another tenant 404, a bad day 400 naming it', async () => {
     const anonymous = await fetch(`${server.url}/search-analytics/${TOKEN}`);
     assert.equal(anonymous.status, 401);

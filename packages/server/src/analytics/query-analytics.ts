@@ -113,7 +113,9 @@ export class QueryAnalytics {
         data.otherSearches++;
         return;
       }
-      queries[key] = counts = { searches: 0, zeroResults: 0, corrected: 0, lastResultCount: 0, lastAt: 0 };
+      counts = { searches: 0, zeroResults: 0, corrected: 0, lastResultCount: 0, lastAt: 0 };
+      // Defined, not assigned: a query named `__proto__` is an ordinary key.
+      Object.defineProperty(queries, key, { value: counts, writable: true, enumerable: true, configurable: true });
     }
     counts.searches++;
     if (resultCount === 0) counts.zeroResults++;

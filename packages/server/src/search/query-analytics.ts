@@ -104,12 +104,12 @@ export class QueryAnalytics {
     const doc = this.live.get(outcome.tenantId);
     if (doc === undefined) return;
     const day = dayOf(this.deps.clock.now());
-    const tokens = (doc.days[day] ??= {});
-    const queries = (tokens[outcome.token] ??= {});
+    const tokens = ownEntry(doc.days, day, () => ({}));
+    const queries = ownEntry(tokens, outcome.token, () => ({}));
     // A query is kept to its first MAX_QUERY_CHARS characters: a 1,000-character query costs no more.
     let key = outcome.query.slice(0, MAX_QUERY_CHARS);
-    if (queries[key] === undefined && Object.keys(queries).length >= MAX_QUERIES_PER_DAY) key = OTHER_QUERIES;
-    const stats = (queries[key] ??= { searches: 0, zeroResults: 0, corrected: 0, relaxed: 0, clicks: 0, conversions: 0 });
+    if (!Object.hasOwn(queries, key) && Object.keys(queries).length >= MAX_QUERIES_PER_DAY) key = OTHER_QUERIES;
+    const stats = ownEntry<QueryDayStats>(queries, key, () => ({ searches: 0, zeroResults: 0, corrected: 0, relaxed: 0, clicks: 0, conversions: 0 }));
     stats.searches++;
     if (outcome.count === 0) stats.zeroResults++;
     if (outcome.corrected !== undefined) {
@@ -197,4 +197,16 @@ function remember<V>(map: Map<string, V>, key: string, value: V, cap: number): v
   map.delete(key);
   map.set(key, value);
   if (map.size > cap) map.delete(map.keys().next().value!);
+}
+
+/**
+ * The entry `key` of a record keyed by what shoppers type, made when missing. Own properties only, set
+ * by definition: a query such as `__proto__` or `constructor` must be an ordinary key, never reach
+ * Object.prototype (a plain `record[key] ??= {}` would hand back, and then change, the prototype).
+ */
+function ownEntry<T>(record: Record<string, T>, key: string, make: () => T): T {
+  if (Object.hasOwn(record, key)) return record[key]!;
+  const value = make();
+  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+  return value;
 }
