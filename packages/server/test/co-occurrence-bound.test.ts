@@ -14,6 +14,8 @@ describe('co-occurrence bound', () => {
     }
     const related = pairs.related('order', 'hub', 100_000);
     assert.ok(related.length <= 2 * MAX_RELATED, `${related.length} partners kept`);
-    assert.deepEqual(related[0], { itemId: 'loyal', count: 500 });
+    assert.equal(related[0]!.itemId, 'loyal');
+    // 500 meetings, each weighted by its order's recency (orders seconds apart weigh all but the same).
+    assert.ok(Math.abs(related[0]!.count - 500) < 0.01, String(related[0]!.count));
   });
 });

@@ -60,7 +60,7 @@ class PairCounts {
   private readonly pairs: Array<Map<number, number>> = [];
   private readonly recency: boolean;
   /** The weight of a meeting now: weighted counts are divided by it so a meeting in the newest group counts 1. */
-  private newestWeight = 1;
+  private newestWeight = 0;
   private readonly open = new BoundedMap<string, Group>(MAX_OPEN_GROUPS);
 
   constructor(options: { recency: boolean }) {
@@ -97,7 +97,8 @@ class PairCounts {
   related(itemId: string, limit: number, tieBreak?: (itemId: string) => number): RelatedItem[] {
     const item = this.numbers.get(itemId);
     if (item === undefined || limit <= 0) return [];
-    const scale = this.recency ? this.newestWeight : 1;
+    // Orders dated before the recency epoch weigh less than 1: still scaled to the newest of them.
+    const scale = this.recency && this.newestWeight > 0 ? this.newestWeight : 1;
     const best: Array<{ itemId: string; weight: number; tie: number }> = [];
     const before = (a: { itemId: string; weight: number; tie: number }, b: { itemId: string; weight: number; tie: number }) =>
       a.weight > b.weight || (a.weight === b.weight && (a.tie > b.tie || (a.tie === b.tie && a.itemId < b.itemId)));
