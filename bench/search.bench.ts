@@ -24,7 +24,7 @@ import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 import { judgeSet, type SetOutcome } from './relevance/judge.js';
 import { DEMO_QUERIES } from './relevance/demo-queries.js';
 import { GENERATED_QUERIES } from './relevance/generated-queries.js';
-import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, pick, product, rng } from './relevance/generated-catalog.js';
+import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, generatedSearchConfig, pick, product, rng } from './relevance/generated-catalog.js';
 
 /**
  * A full collection on demand, so the index heap figure is steady under plain `npm run bench` (no
@@ -52,41 +52,7 @@ function misspell(word: string, r: () => number): string {
 const benchmark: Benchmark = async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'discovery-bench-search-'));
   const config = validateConfig(
-    {
-      tenants: [
-        {
-          id: TENANT,
-          environments: [
-            {
-              id: ENV,
-              searchTokens: [
-                {
-                  token: TOKEN,
-                  configurations: [
-                    {
-                      id: 'default',
-                      fields: [
-                        { attribute: 'title', weight: 3 },
-                        { attribute: 'brand', weight: 2 },
-                        { attribute: 'categories', weight: 1.5 },
-                        { attribute: 'description', weight: 1 },
-                      ],
-                      facets: [
-                        { id: 'category', title: 'Category', attribute: 'categories' },
-                        { id: 'brand', title: 'Brand', attribute: 'brand' },
-                        { id: 'color', title: 'Colour', attribute: 'color' },
-                        { id: 'price', title: 'Price', attribute: 'price', type: 'range', ranges: [{ label: 'low', to: 1000 }, { label: 'mid', from: 1000, to: 3000 }, { label: 'high', from: 3000 }] },
-                      ],
-                      defaultSort: [{ attribute: 'popularity', order: 'desc' }],
-                    },
-                  ],
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    },
+    generatedSearchConfig(TENANT, ENV, TOKEN),
     '(bench)',
     dataDir,
   );
