@@ -3,7 +3,7 @@
  * puppeteer pages at a desktop or phone size, and measurements a shopper would notice (layout shift, the
  * elements' shadow roots, axe).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -18,8 +18,13 @@ import { buildSdk } from '../../../scripts/build-sdk.js';
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
-/** The docs' screenshots, rewritten by every run. */
-export const IMAGES_DIR = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
+/**
+ * Where the screenshots go: the docs' own (docs/images) with UPDATE_SCREENSHOTS=1, otherwise a
+ * temporary folder, so that a test run leaves the working tree as it found it.
+ */
+export const IMAGES_DIR = process.env.UPDATE_SCREENSHOTS === '1'
+  ? fileURLToPath(new URL('../../../docs/images/', import.meta.url))
+  : mkdtempSync(join(tmpdir(), 'discovery-screenshots-'));
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 export interface Shop {
