@@ -92,7 +92,7 @@ async function loadCatalog(server: DiscoveryServer, count: number): Promise<void
 }
 
 const config = () =>
-  validateConfig({ tenants: [{ id: 'bench', identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['bench-key'], searchTokens: [{ token: 'bench-search', configurations: [{ id: 'default' }] }], widgets: [widget('personalized'), widget('popular'), widget('bought-together')] }] }] }, '(bench)', tmpdir());
+  validateConfig({ tenants: [{ id: 'bench', identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['bench-key'], searchTokens: [{ token: 'bench-search', configurations: [{ id: 'default' }] }], widgets: [widget('personalized'), widget('popular'), widget('bought-together')] }] }], publicRateLimits: { enabled: false } }, '(bench)', tmpdir());
 
 /** 1M activities written straight to the log: sessions of 8 items of one cluster, the last two bought in one order. */
 async function writeLog(dataDir: string, now: number): Promise<void> {
