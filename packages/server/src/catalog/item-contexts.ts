@@ -83,8 +83,12 @@ export class ItemContexts {
     if (!tenants.includes(callerTenantId)) {
       throw new HttpError(403, 'forbidden', `tenant_ids must include the caller's tenant "${callerTenantId}".`, { field: 'tenant_ids' });
     }
-    const unknown = parsed.tenant_ids.findIndex((t) => !this.options.tenantExists(t));
-    if (unknown >= 0) throw new HttpError(400, 'invalid_body', `tenant_ids[${unknown}]: no tenant "${parsed.tenant_ids[unknown]}"`, { field: `tenant_ids[${unknown}]` });
+    // A context is declared for the caller's own tenant only: naming another would put it in that
+    // tenant's list (taking names from it), and telling known from unknown ids would list tenants.
+    const other = parsed.tenant_ids.findIndex((t) => t !== callerTenantId);
+    if (other >= 0) {
+      throw new HttpError(403, 'forbidden', `tenant_ids[${other}]: a context can be declared for the caller's tenant "${callerTenantId}" only.`, { field: `tenant_ids[${other}]` });
+    }
     if (parsed.name === DEFAULT_CONTEXT) throw conflict('The "default" context exists for every tenant already.', 'name');
     const doc = await this.doc();
     return doc.update((data) => {

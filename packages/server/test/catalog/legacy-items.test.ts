@@ -140,13 +140,20 @@ describe('item contexts', () => {
     const f = await catalogFixture();
     try {
       assert.deepEqual((await f.service.contexts.list(T)).map((c) => c.name), ['default']);
-      const store = await f.service.contexts.create(T, { name: 'store-fr', tenant_ids: [T, 'tenant-b'] });
-      assert.deepEqual((await f.service.contexts.get(T, store.id)).tenant_ids, [T, 'tenant-b']);
-      assert.equal((await f.service.contexts.getByName('tenant-b', 'store-fr')).id, store.id);
+      const store = await f.service.contexts.create(T, { name: 'store-fr', tenant_ids: [T, T] });
+      assert.deepEqual((await f.service.contexts.get(T, store.id)).tenant_ids, [T]);
+      assert.equal(await f.service.contexts.findByName('tenant-b', 'store-fr'), undefined, 'another tenant never sees it');
       await refused(f.service.contexts.create(T, { name: 'store-fr', tenant_ids: [T] }), 409, 'conflict');
       const forbidden = await refused(f.service.contexts.create(T, { name: 'other', tenant_ids: ['tenant-b'] }), 403, 'forbidden');
       assert.equal(forbidden.field, 'tenant_ids');
-      assert.equal((await refused(f.service.contexts.create(T, { name: 'x', tenant_ids: [T, 'nobody'] }), 400, 'invalid_body')).field, 'tenant_ids[1]');
+      // Another tenant, known or not, is refused alike: no context lands in its list, and no answer tells
+      // which tenant ids exist.
+      const known = await refused(f.service.contexts.create(T, { name: 'x', tenant_ids: [T, 'tenant-b'] }), 403, 'forbidden');
+      const unknown = await refused(f.service.contexts.create(T, { name: 'x', tenant_ids: [T, 'nobody'] }), 403, 'forbidden');
+      assert.equal(known.field, 'tenant_ids[1]');
+      assert.equal(unknown.field, 'tenant_ids[1]');
+      assert.equal(known.message.replace('tenant-b', ''), unknown.message.replace('nobody', ''));
+      assert.deepEqual((await f.service.contexts.list('tenant-b')).map((c) => c.name), ['default']);
       assert.equal((await refused(f.service.contexts.create(T, { name: 'a#b', tenant_ids: [T] }), 400, 'invalid_body')).field, 'name');
 
       await f.service.legacy.apply(T, E, [{ action: 'create', id: 'store-fr#product#sku-1', data: { title: 'Chaussure' } }]);
