@@ -5,24 +5,37 @@
 import { expect } from '@esm-bundle/chai';
 import { eventually, historyOf, queued, resetTracking, startTestTracker, TEST_TIMEOUT_MS } from './tracker-helpers.js';
 
+/** The browser's fetch refuses every call to the tracker's server the way a stopped server does, until `bringUp`. */
+function serverDown(): { calls: number[]; bringUp: () => void; restore: () => void } {
+  const realFetch = window.fetch;
+  let up = false;
+  const calls: number[] = [];
+  window.fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.includes('/identify') || url.includes('/collect/')) {
+      calls.push(performance.now());
+      if (!up) return Promise.reject(new TypeError('Failed to fetch'));
+    }
+    return realFetch.call(window, input, init);
+  };
+  return {
+    calls,
+    bringUp: () => {
+      up = true;
+    },
+    restore: () => {
+      window.fetch = realFetch;
+    },
+  };
+}
+
 describe('tracker with the server down', function () {
   this.timeout(TEST_TIMEOUT_MS);
   beforeEach(resetTracking);
   afterEach(resetTracking);
 
   it('asks rarely while the server is down and sends as soon as the shopper comes back', async () => {
-    // The browser's fetch refuses every call to the server the way a stopped server does, until `up`.
-    const realFetch = window.fetch;
-    let up = false;
-    const calls: number[] = [];
-    window.fetch = (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (url.includes('/identify') || url.includes('/collect/')) {
-        calls.push(performance.now());
-        if (!up) return Promise.reject(new TypeError('Failed to fetch'));
-      }
-      return realFetch.call(window, input, init);
-    };
+    const { calls, bringUp, restore } = serverDown();
     try {
       const started = performance.now();
       const tracker = startTestTracker({ batchDelay: 50 });
@@ -32,7 +45,7 @@ describe('tracker with the server down', function () {
       expect(calls.length).to.be.within(2, 4);
       expect(await queued()).to.have.length(1);
 
-      up = true;
+      bringUp();
       const back = performance.now();
       dispatchEvent(new Event('focus'));
       const profileId = await eventually(async () => tracker.profileId(), (id) => id !== undefined, 3000);
@@ -42,22 +55,12 @@ describe('tracker with the server down', function () {
       expect(back - started).to.be.below(6000);
       await eventually(queued, (q) => q.length === 0);
     } finally {
-      window.fetch = realFetch;
+      restore();
     }
   });
 
   it('tries again at once when the shopper acts during a long back-off', async () => {
-    const realFetch = window.fetch;
-    let up = false;
-    const calls: number[] = [];
-    window.fetch = (input, init) => {
-      const url = input instanceof Request ? input.url : String(input);
-      if (url.includes('/identify') || url.includes('/collect/')) {
-        calls.push(performance.now());
-        if (!up) return Promise.reject(new TypeError('Failed to fetch'));
-      }
-      return realFetch.call(window, input, init);
-    };
+    const { calls, bringUp, restore } = serverDown();
     try {
       const tracker = startTestTracker({ batchDelay: 50 });
       tracker.track({ action: 'view', productId: '84029' });
@@ -65,13 +68,13 @@ describe('tracker with the server down', function () {
       await eventually(async () => calls.length, (count) => count >= 4, 8000);
       await new Promise((resolve) => setTimeout(resolve, 2500));
       expect(calls).to.have.length(4);
-      up = true;
+      bringUp();
       tracker.track({ action: 'view', productId: '85123A' });
       const profileId = await eventually(async () => tracker.profileId(), (id) => id !== undefined, 1500);
       const history = await eventually(() => historyOf(profileId!), (h) => h.length >= 2, 1500);
       expect(history.map((a) => a.originalId).sort()).to.deep.equal(['84029', '85123A']);
     } finally {
-      window.fetch = realFetch;
+      restore();
     }
   });
 });
