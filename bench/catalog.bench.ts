@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Benchmark, BenchResult } from './run.js';
 import { heapUsedMb, measure, round } from './harness.js';
-import { CatalogService } from '../packages/server/src/catalog/catalog-service.js';
-import { systemClock } from '../packages/server/src/clock.js';
-import { ConfigRegistry } from '../packages/server/src/config/registry.js';
-import { validateConfig } from '../packages/server/src/config/load.js';
-import { createLogger } from '../packages/server/src/logger.js';
-import { LowdbStore } from '../packages/server/src/store/lowdb-store.js';
+import { CatalogService } from '../packages/server/src/domains/catalog/catalog-service.js';
+import { systemClock } from '../packages/server/src/platform/clock.js';
+import { ConfigRegistry } from '../packages/server/src/platform/config/registry.js';
+import { validateConfig } from '../packages/server/src/platform/config/load.js';
+import { createLogger } from '../packages/server/src/platform/logger.js';
+import { LowdbStore } from '../packages/server/src/platform/store/lowdb-store.js';
 
 const TOTAL = 100_000;
 const BATCH = 5_000;

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Benchmark, BenchResult } from './run.js';
 import { measure, round } from './harness.js';
-import { createDiscoveryServer } from '../packages/server/src/server.js';
-import { validateConfig } from '../packages/server/src/config/load.js';
-import { createLogger } from '../packages/server/src/logger.js';
+import { createDiscoveryServer } from '../packages/server/src/app/server.js';
+import { validateConfig } from '../packages/server/src/platform/config/load.js';
+import { createLogger } from '../packages/server/src/platform/logger.js';
 
 const LOGGED = 1_000_000;
 const DEEP = 2_000;

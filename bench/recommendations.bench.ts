@@ -13,15 +13,15 @@ import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import type { Benchmark, BenchResult } from './run.js';
 import { heapUsedMb, measure, round } from './harness.js';
-import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/server.js';
-import { validateConfig } from '../packages/server/src/config/load.js';
-import { createLogger } from '../packages/server/src/logger.js';
-import type { StoredItem } from '../packages/server/src/catalog/types.js';
-import type { NewActivity } from '../packages/server/src/activities/activity-service.js';
-import type { StrategyName, WidgetConfig } from '../packages/server/src/config/schema.js';
-import { buildCatalogIndex, type CatalogIndex } from '../packages/server/src/recommendations/catalog-index.js';
-import { RecommendationEngine } from '../packages/server/src/recommendations/recommendation-engine.js';
-import { ModelTrainer } from '../packages/server/src/recommendations/model-trainer.js';
+import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/app/server.js';
+import { validateConfig } from '../packages/server/src/platform/config/load.js';
+import { createLogger } from '../packages/server/src/platform/logger.js';
+import type { StoredItem } from '../packages/server/src/domains/catalog/types.js';
+import type { NewActivity } from '../packages/server/src/domains/tracking/activity-service.js';
+import type { StrategyName, WidgetConfig } from '../packages/server/src/platform/config/schema.js';
+import { buildCatalogIndex, type CatalogIndex } from '../packages/server/src/domains/recommendations/catalog-index.js';
+import { RecommendationEngine } from '../packages/server/src/domains/recommendations/recommendation-engine.js';
+import { ModelTrainer } from '../packages/server/src/domains/recommendations/model-trainer.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -4,9 +4,9 @@
  */
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
-import { createDiscoveryServer } from '../packages/server/src/server.js';
-import { validateConfig } from '../packages/server/src/config/load.js';
-import { createLogger } from '../packages/server/src/logger.js';
+import { createDiscoveryServer } from '../packages/server/src/app/server.js';
+import { validateConfig } from '../packages/server/src/platform/config/load.js';
+import { createLogger } from '../packages/server/src/platform/logger.js';
 
 const dataDir = process.argv[2]!;
 const started = performance.now();

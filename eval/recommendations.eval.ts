@@ -15,11 +15,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalResult, Evaluation } from './run.js';
 import { readRetail, type RetailOrder } from './retail-data.js';
-import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/server.js';
-import type { NewActivity } from '../packages/server/src/activities/activity-service.js';
-import { validateConfig } from '../packages/server/src/config/load.js';
-import { createLogger } from '../packages/server/src/logger.js';
-import { STRATEGIES } from '../packages/server/src/config/schema.js';
+import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/app/server.js';
+import type { NewActivity } from '../packages/server/src/domains/tracking/activity-service.js';
+import { validateConfig } from '../packages/server/src/platform/config/load.js';
+import { createLogger } from '../packages/server/src/platform/logger.js';
+import { STRATEGIES } from '../packages/server/src/platform/config/schema.js';
 
 const DATA = fileURLToPath(new URL('../../shared/data/online-retail.csv.gz', import.meta.url));
 const DATA_FILE = process.env.EVAL_DATA ?? (existsSync(DATA) ? DATA : '/work/shared/data/online-retail.csv.gz');

@@ -1,20 +1,20 @@
 /** The Discovery Kit server: every API of the product-discovery interface, as one Koa application. */
-export { createDiscoveryServer } from './server.js';
-export type { DiscoveryServer, DiscoveryServerOptions } from './server.js';
-export type { ApiModule, MountPoint, ServerDeps } from './api-module.js';
-export type { Services } from './services.js';
-export { ActivityService } from './activities/activity-service.js';
-export type { NewActivity, RecordedActivity } from './activities/activity-service.js';
-export type { LoggedActivity, LoggedRecommendation } from './activities/activity-record.js';
-export type { Profile, IdentityClaims, DatasourceRef } from './activities/profiles.js';
-export type { PopularItem } from './activities/popularity.js';
-export type { CoOccurrenceKind, RelatedItem } from './activities/co-occurrence.js';
-export type { QuerySuggestion } from './activities/search-queries.js';
-export { publicBaseUrl, mountedPath } from './api-module.js';
+export { createDiscoveryServer } from './app/server.js';
+export type { DiscoveryServer, DiscoveryServerOptions } from './app/server.js';
+export type { ApiModule, MountPoint, ServerDeps } from './apis/api-module.js';
+export type { Services } from './app/services.js';
+export { ActivityService } from './domains/tracking/activity-service.js';
+export type { NewActivity, RecordedActivity } from './domains/tracking/activity-service.js';
+export type { LoggedActivity, LoggedRecommendation } from './domains/tracking/activity-record.js';
+export type { Profile, IdentityClaims, DatasourceRef } from './domains/tracking/profiles.js';
+export type { PopularItem } from './domains/tracking/popularity.js';
+export type { CoOccurrenceKind, RelatedItem } from './domains/tracking/co-occurrence.js';
+export type { QuerySuggestion } from './domains/tracking/search-queries.js';
+export { publicBaseUrl, mountedPath } from './apis/api-module.js';
 export type { ApiFactory } from './apis/index.js';
-export { loadConfigFile, validateConfig, ConfigError } from './config/load.js';
-export type { LoadedConfig } from './config/load.js';
-export { ConfigRegistry } from './config/registry.js';
+export { loadConfigFile, validateConfig, ConfigError } from './platform/config/load.js';
+export type { LoadedConfig } from './platform/config/load.js';
+export { ConfigRegistry } from './platform/config/registry.js';
 export type {
   DiscoveryConfig,
   TenantConfig,
@@ -26,28 +26,28 @@ export type {
   WidgetConfig,
   WidgetFilter,
   StrategyName,
-} from './config/schema.js';
-export { STRATEGIES, DEFAULT_VERB_WEIGHTS } from './config/schema.js';
-export { requireBearer } from './auth/bearer-guard.js';
-export type { BearerGuardOptions, BearerIdentity } from './auth/bearer-guard.js';
-export { AuthService, TOKEN_REQUESTS_PER_SECOND } from './auth/auth-service.js';
-export type { TokenResponse } from './auth/auth-service.js';
-export { HttpError } from './http/errors.js';
-export { jsonBody, readRawBody, readFormBody } from './http/body.js';
-export { parseInput } from './http/validate.js';
-export { createLogger, defaultLogFormat } from './logger.js';
-export type { Logger, LogFormat } from './logger.js';
-export { systemClock, ManualClock } from './clock.js';
-export type { Clock } from './clock.js';
-export { LowdbStore } from './store/lowdb-store.js';
-export { DataDirectoryLockedError, holderIsAlive, parseLock } from './store/data-dir-lock.js';
-export type { DocumentStore, StoredDocument } from './store/document-store.js';
-export { VERSION } from './version.js';
-export { CatalogService } from './catalog/catalog-service.js';
-export { toProductView } from './catalog/product-view.js';
-export type { ProductView } from './catalog/product-view.js';
-export { parseLegacyId, formatLegacyId } from './catalog/legacy-id.js';
-export type { LegacyId } from './catalog/legacy-id.js';
+} from './platform/config/schema.js';
+export { STRATEGIES, DEFAULT_VERB_WEIGHTS } from './platform/config/schema.js';
+export { requireBearer } from './apis/http/bearer-guard.js';
+export type { BearerGuardOptions, BearerIdentity } from './apis/http/bearer-guard.js';
+export { AuthService, TOKEN_REQUESTS_PER_SECOND } from './domains/auth/auth-service.js';
+export type { TokenResponse } from './domains/auth/auth-service.js';
+export { HttpError } from './apis/http/errors.js';
+export { jsonBody, readRawBody, readFormBody } from './apis/http/body.js';
+export { parseInput } from './apis/http/validate.js';
+export { createLogger, defaultLogFormat } from './platform/logger.js';
+export type { Logger, LogFormat } from './platform/logger.js';
+export { systemClock, ManualClock } from './platform/clock.js';
+export type { Clock } from './platform/clock.js';
+export { LowdbStore } from './platform/store/lowdb-store.js';
+export { DataDirectoryLockedError, holderIsAlive, parseLock } from './platform/store/data-dir-lock.js';
+export type { DocumentStore, StoredDocument } from './platform/store/document-store.js';
+export { VERSION } from './platform/version.js';
+export { CatalogService } from './domains/catalog/catalog-service.js';
+export { toProductView } from './domains/catalog/product-view.js';
+export type { ProductView } from './domains/catalog/product-view.js';
+export { parseLegacyId, formatLegacyId } from './domains/catalog/legacy-id.js';
+export type { LegacyId } from './domains/catalog/legacy-id.js';
 export type {
   ActivationBuilder,
   CatalogRecord,
@@ -57,9 +57,9 @@ export type {
   ItemsChangedListener,
   ItemScope,
   StoredItem,
-} from './catalog/types.js';
-export { StaticDirectory } from './http/static-files.js';
+} from './domains/catalog/types.js';
+export { StaticDirectory } from './apis/http/static-files.js';
 export { createConsolePages } from './apis/console/console-pages.js';
-export { hashPassword } from './admin/console-sessions.js';
-export type { StaticDirectoryOptions } from './http/static-files.js';
-export { singleParam } from './http/query.js';
+export { hashPassword } from './domains/admin/console-sessions.js';
+export type { StaticDirectoryOptions } from './apis/http/static-files.js';
+export { singleParam } from './apis/http/query.js';

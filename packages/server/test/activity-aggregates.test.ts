@@ -2,8 +2,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, rm } from 'node:fs/promises';
-import { ManualClock } from '../src/clock.js';
-import type { ActivityService } from '../src/activities/activity-service.js';
+import { ManualClock } from '../src/platform/clock.js';
+import type { ActivityService } from '../src/domains/tracking/activity-service.js';
 import { call, makeDataDir, startTestServer, testConfig } from './support/test-server.js';
 
 const at = (time: string) => `2026-11-21T${time}:00Z`;

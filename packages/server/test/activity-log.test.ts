@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFile, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ActivityLog, segmentName } from '../src/activities/activity-log.js';
+import { ActivityLog, segmentName } from '../src/platform/event-log/activity-log.js';
 import { makeDataDir } from './support/test-server.js';
 
 async function readAll(log: ActivityLog): Promise<{ values: unknown[]; skipped: number }> {

@@ -1,7 +1,7 @@
 /** Analytics through the admin API: per-widget attribution, query analytics, activities per minute, the same after a restart. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { adminConfig, adminToken } from './support/admin-fixture.js';
 import { loadCatalog } from './support/recommendation-fixture.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';

@@ -1,7 +1,7 @@
 /** The admin API over the real server: every operation, its refusals, persistence across a restart, and the audit log. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { adminConfig, adminToken, consoleSignIn, CONSOLE_PASSWORD } from './support/admin-fixture.js';
 import { loadCatalog } from './support/recommendation-fixture.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';

@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CryptoKey } from 'jose';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { assertionForm, postForm, privateKeyOf, signAssertion, tokenUrl } from './support/auth-helpers.js';
 import { makeDataDir, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 

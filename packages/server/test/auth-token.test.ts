@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, type CryptoKey } from 'jose';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { assertionForm, b64json, fixturePem, postForm, postFormFrom, privateKeyOf, signAssertion, tokenUrl } from './support/auth-helpers.js';
 import { call, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 

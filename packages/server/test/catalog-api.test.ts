@@ -1,7 +1,7 @@
 /** The catalog API over HTTP: a real server, real tokens from the token endpoint, exact statuses and error bodies. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { bearer, bearerTokens } from './support/bearer-tokens.js';
 import { call, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 

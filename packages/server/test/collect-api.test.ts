@@ -1,7 +1,7 @@
 /** The collection API over the real server: validation naming fields, batches, idempotency, CORS and beacons. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';
 
 /** The error body without its request id, which differs on every call. */

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, loadConfigFile, validateConfig } from '../src/config/load.js';
-import { ConfigRegistry } from '../src/config/registry.js';
+import { ConfigError, loadConfigFile, validateConfig } from '../src/platform/config/load.js';
+import { ConfigRegistry } from '../src/platform/config/registry.js';
 import { FIXTURES, testConfig } from './support/test-server.js';
 
 function problemsOf(raw: unknown): string[] {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DataDirectoryLockedError, lockDataDirectory } from '../src/store/data-dir-lock.js';
+import { DataDirectoryLockedError, lockDataDirectory } from '../src/platform/store/data-dir-lock.js';
 import { makeDataDir } from './support/test-server.js';
 
 const CHILD = fileURLToPath(new URL('./support/lock-child.ts', import.meta.url));

@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Router from '@koa/router';
-import { jsonBody } from '../src/http/body.js';
+import { jsonBody } from '../src/apis/http/body.js';
 import type { ApiFactory } from '../src/apis/index.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';
 

@@ -4,7 +4,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { bearer, bearerTokens } from './support/bearer-tokens.js';
 import { loadCatalog, recommendationConfig, TENANT } from './support/recommendation-fixture.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';

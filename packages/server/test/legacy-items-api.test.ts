@@ -1,7 +1,7 @@
 /** The older item API and the item-context API over HTTP, with real master-realm tokens. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { bearer, bearerTokens } from './support/bearer-tokens.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';
 

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { createDiscoveryServer } from '../src/server.js';
-import { validateConfig } from '../src/config/load.js';
+import { createDiscoveryServer } from '../src/app/server.js';
+import { validateConfig } from '../src/platform/config/load.js';
 import { FIXTURES, call, makeDataDir, testConfig } from './support/test-server.js';
 import { assertionForm, postForm, tokenUrl } from './support/auth-helpers.js';
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LowdbStore } from '../src/store/lowdb-store.js';
-import { PROFILE_SHARDS, ProfileDirectory, type Profile } from '../src/activities/profiles.js';
+import { LowdbStore } from '../src/platform/store/lowdb-store.js';
+import { PROFILE_SHARDS, ProfileDirectory, type Profile } from '../src/domains/tracking/profiles.js';
 
 const dirs: string[] = [];
 after(async () => {

@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { call, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 
 /** POST JSON from a chosen loopback address, so that one test plays two visitors. */

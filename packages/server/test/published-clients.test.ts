@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { Activity } from '@attraqt/activity';
 import { Search } from '@attraqt/search';
 import { MemoryStorage } from '@attraqt/storage-memory';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { ServerRoutedHttpClient } from './support/published-clients.js';
 import { loadCatalog, recommendationConfig, TENANT } from './support/recommendation-fixture.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';

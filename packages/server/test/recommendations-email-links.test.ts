@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { PLACEHOLDER_PNG } from '../src/apis/recommendations/email-links.js';
-import { validateConfig } from '../src/config/load.js';
+import { validateConfig } from '../src/platform/config/load.js';
 import { call, FIXTURES, startTestServer, type TestServer } from './support/test-server.js';
 import { loadCatalog, recommendationConfig, TENANT, type Product } from './support/recommendation-fixture.js';
 

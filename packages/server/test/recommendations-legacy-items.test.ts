@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, startTestServer, type TestServer } from './support/test-server.js';
 import { ENV, loadCatalog, recommendationConfig, TENANT } from './support/recommendation-fixture.js';
-import { brandOf, categoriesOf } from '../src/recommendations/catalog-index.js';
+import { brandOf, categoriesOf } from '../src/domains/recommendations/catalog-index.js';
 
 const vars = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 const ids = (body: { recommendations: Array<{ product: { _id: { original_id: string } } }> }) => body.recommendations.map((r) => r.product._id.original_id);

@@ -123,7 +123,7 @@ describe('recommendation configuration', () => {
 
 describe('EASE training', () => {
   it('inverts the regularised Gram matrix exactly (A · A⁻¹ = I)', async () => {
-    const { invertInPlace } = await import('../src/recommendations/ease.js');
+    const { invertInPlace } = await import('../src/domains/recommendations/ease.js');
     const n = 40;
     let seed = 7;
     const bit = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 5 === 0 ? 1 : 0);

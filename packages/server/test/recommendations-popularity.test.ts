@@ -3,7 +3,7 @@
 // with a negative weight (remove-from-cart) lowers an item's score.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 import { TENANT, loadCatalog, recommendationConfig, type Product } from './support/recommendation-fixture.js';
 

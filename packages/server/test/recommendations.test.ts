@@ -1,7 +1,7 @@
 /** The recommendation API over the real server: every endpoint form and strategy on a hand-built shop, filters, fill-up, boosters, e-mail links. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';
 import { loadCatalog, recommendationConfig, TENANT } from './support/recommendation-fixture.js';
 

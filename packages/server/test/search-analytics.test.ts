@@ -3,7 +3,7 @@
 // still there after a restart. A real server, real collection requests, a frozen clock.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { bearer, bearerTokens } from './support/bearer-tokens.js';
 import { makeDataDir, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 import { rm } from 'node:fs/promises';

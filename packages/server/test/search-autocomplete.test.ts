@@ -3,7 +3,7 @@
 // The clock is injected so the window is tested to the hour.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
 
 const T = 'tenant-a';

@@ -3,7 +3,7 @@
 // relaxation, highlights, bad input, and an unknown language refused at configuration load.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, validateConfig } from '../src/config/load.js';
+import { ConfigError, validateConfig } from '../src/platform/config/load.js';
 import { FIXTURES, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 
 const T = 'tenant-a';

@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
-import { parseFilter } from '../src/search/filter.js';
-import { applyMask, parseMask } from '../src/http/response-mask.js';
-import { HttpError } from '../src/http/errors.js';
+import { ManualClock } from '../src/platform/clock.js';
+import { parseFilter } from '../src/domains/search/filter.js';
+import { applyMask, parseMask } from '../src/apis/http/response-mask.js';
+import { HttpError } from '../src/apis/http/errors.js';
 import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
 
 const TOKEN = 'shop-search';

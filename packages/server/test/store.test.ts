@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LowdbStore } from '../src/store/lowdb-store.js';
-import { DataDirectoryLockedError } from '../src/store/data-dir-lock.js';
+import { LowdbStore } from '../src/platform/store/lowdb-store.js';
+import { DataDirectoryLockedError } from '../src/platform/store/data-dir-lock.js';
 import { makeDataDir } from './support/test-server.js';
 
 describe('LowdbStore', () => {

@@ -1,7 +1,7 @@
 /** The older tracker over the real server: identify, activity by verb, and the paginated activity history. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/platform/clock.js';
 import { call, startTestServer, type TestServer } from './support/test-server.js';
 
 function errorOf(body: { error: Record<string, unknown> }): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /** Every API module the server mounts, in mount order. Each issue's API adds its factory here. */
-import type { ApiModule, ServerDeps } from '../api-module.js';
+import type { ApiModule, ServerDeps } from './api-module.js';
 import { createAdminApi } from './admin/admin-api.js';
 import { createMetricsApi } from './metrics/metrics-api.js';
 import { createAuthApi } from './auth/auth-api.js';

@@ -2,13 +2,13 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { CatalogService } from '../../src/catalog/catalog-service.js';
-import { ManualClock } from '../../src/clock.js';
-import { validateConfig } from '../../src/config/load.js';
-import { ConfigRegistry } from '../../src/config/registry.js';
-import { HttpError } from '../../src/http/errors.js';
-import { createLogger } from '../../src/logger.js';
-import { LowdbStore } from '../../src/store/lowdb-store.js';
+import { CatalogService } from '../../src/domains/catalog/catalog-service.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { validateConfig } from '../../src/platform/config/load.js';
+import { ConfigRegistry } from '../../src/platform/config/registry.js';
+import { HttpError } from '../../src/apis/http/errors.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { LowdbStore } from '../../src/platform/store/lowdb-store.js';
 import { FIXTURES, makeDataDir, testConfig } from '../support/test-server.js';
 
 export interface CatalogFixture {

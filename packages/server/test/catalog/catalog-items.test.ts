@@ -2,8 +2,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogFixture, E, productCatalog, refused, T } from './catalog-fixture.js';
-import { LowdbStore } from '../../src/store/lowdb-store.js';
-import { ItemStore, SHARD_COUNT } from '../../src/catalog/item-store.js';
+import { LowdbStore } from '../../src/platform/store/lowdb-store.js';
+import { ItemStore, SHARD_COUNT } from '../../src/domains/catalog/item-store.js';
 
 describe('catalog items', () => {
   it('loads parents and variants together and reads them back, also after a restart', async () => {

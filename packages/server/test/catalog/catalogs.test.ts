@@ -2,13 +2,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogFixture, E, PRODUCT_SCHEMA, productCatalog, refused, T } from './catalog-fixture.js';
-import type { ItemsChanged } from '../../src/catalog/types.js';
+import type { ItemsChanged } from '../../src/domains/catalog/types.js';
 import { FIXTURES, startTestServer, testConfig } from '../support/test-server.js';
-import { CatalogService } from '../../src/catalog/catalog-service.js';
-import { validateConfig } from '../../src/config/load.js';
-import { ConfigRegistry } from '../../src/config/registry.js';
-import { createLogger } from '../../src/logger.js';
-import { LowdbStore } from '../../src/store/lowdb-store.js';
+import { CatalogService } from '../../src/domains/catalog/catalog-service.js';
+import { validateConfig } from '../../src/platform/config/load.js';
+import { ConfigRegistry } from '../../src/platform/config/registry.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { LowdbStore } from '../../src/platform/store/lowdb-store.js';
 
 describe('item schemas', () => {
   it('stores a schema as version 1 and the same name again as version 2', async () => {

@@ -2,9 +2,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogFixture, E, productCatalog, refused, T } from './catalog-fixture.js';
-import { parseLegacyId } from '../../src/catalog/legacy-id.js';
-import { toProductView } from '../../src/catalog/product-view.js';
-import { ISO_639_1 } from '../../src/catalog/iso-639-1.js';
+import { parseLegacyId } from '../../src/domains/catalog/legacy-id.js';
+import { toProductView } from '../../src/domains/catalog/product-view.js';
+import { ISO_639_1 } from '../../src/domains/catalog/iso-639-1.js';
 
 describe('older item ids', () => {
   it('parses every form with the defaults version 0, context default, kind product', () => {

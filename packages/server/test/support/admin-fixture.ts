@@ -1,6 +1,6 @@
 /** A shop for the admin API and console tests: tenant-a with an editing and a read-only admin account and a console user. */
 import assert from 'node:assert/strict';
-import { hashPassword } from '../../src/admin/console-sessions.js';
+import { hashPassword } from '../../src/domains/admin/console-sessions.js';
 import { assertionForm, postForm, privateKeyOf, signAssertion, tokenUrl } from './auth-helpers.js';
 import { recommendationConfig } from './recommendation-fixture.js';
 import { call, type TestServer } from './test-server.js';

@@ -1,7 +1,7 @@
 /** Real access tokens for API tests, fetched from the server's own token endpoint with the fixture keys. */
 import assert from 'node:assert/strict';
 import type { CryptoKey } from 'jose';
-import type { ManualClock } from '../../src/clock.js';
+import type { ManualClock } from '../../src/platform/clock.js';
 import { assertionForm, postForm, privateKeyOf, signAssertion, tokenUrl } from './auth-helpers.js';
 import type { TestServer } from './test-server.js';
 

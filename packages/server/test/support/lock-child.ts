@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DataDirectoryLockedError, lockDataDirectory } from '../../src/store/data-dir-lock.js';
+import { DataDirectoryLockedError, lockDataDirectory } from '../../src/platform/store/data-dir-lock.js';
 
 const [dataDir, startAt, mode] = process.argv.slice(2) as [string, string, string | undefined];
 // "reused-pid": the lock a previous incarnation left with this very pid (pid 1 again after a container

@@ -1,5 +1,5 @@
 /** A small shop for the recommendation tests: a config with one widget per strategy and a catalog loaded through the catalog service. */
-import type { DiscoveryServer } from '../../src/server.js';
+import type { DiscoveryServer } from '../../src/app/server.js';
 import { testConfig } from './test-server.js';
 
 export const TENANT = 'tenant-a';

@@ -3,10 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDiscoveryServer, type DiscoveryServer, type DiscoveryServerOptions } from '../../src/server.js';
-import { validateConfig } from '../../src/config/load.js';
-import { createLogger } from '../../src/logger.js';
-import type { Clock } from '../../src/clock.js';
+import { createDiscoveryServer, type DiscoveryServer, type DiscoveryServerOptions } from '../../src/app/server.js';
+import { validateConfig } from '../../src/platform/config/load.js';
+import { createLogger } from '../../src/platform/logger.js';
+import type { Clock } from '../../src/platform/clock.js';
 import type { ApiFactory } from '../../src/apis/index.js';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));

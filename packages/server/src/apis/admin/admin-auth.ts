@@ -4,13 +4,13 @@
  * caller reaches only its own tenant, and `read` accounts cannot change anything.
  */
 import type { Context, Next } from 'koa';
-import type { ServerDeps } from '../../api-module.js';
-import { AdminError } from '../../admin/admin-error.js';
-import type { AdminActor, AdminScope } from '../../admin/config-admin.js';
-import { SESSION_COOKIE, type ConsoleSession } from '../../admin/console-sessions.js';
-import { requireBearer } from '../../auth/bearer-guard.js';
-import { HttpError } from '../../http/errors.js';
-import { singleParam } from '../../http/query.js';
+import type { ServerDeps } from '../api-module.js';
+import { AdminError } from '../../domains/admin/admin-error.js';
+import type { AdminActor, AdminScope } from '../../domains/admin/config-admin.js';
+import { SESSION_COOKIE, type ConsoleSession } from '../../domains/admin/console-sessions.js';
+import { requireBearer } from '../http/bearer-guard.js';
+import { HttpError } from '../http/errors.js';
+import { singleParam } from '../http/query.js';
 
 declare module 'koa' {
   interface DefaultState {

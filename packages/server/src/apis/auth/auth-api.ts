@@ -1,10 +1,10 @@
 /** The auth host: per realm, the token endpoint, its OpenID discovery document, its JWKS, and a guarded token-info endpoint. */
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { requireBearer } from '../../auth/bearer-guard.js';
-import { MASTER_REALM, realmUrls } from '../../auth/realm-urls.js';
-import { notFound } from '../../http/errors.js';
+import type { ApiModule, ServerDeps } from '../api-module.js';
+import { requireBearer } from '../http/bearer-guard.js';
+import { MASTER_REALM, realmUrls } from '../../domains/auth/realm-urls.js';
+import { notFound } from '../http/errors.js';
 import { tokenEndpoint } from './token-endpoint.js';
 
 const REALM = '/auth/realms/:realm';

@@ -3,13 +3,13 @@
  * request, authenticate the client, issue the token. Every answer, error or not, is `no-store`.
  */
 import type { Context, Next } from 'koa';
-import type { ServerDeps } from '../../api-module.js';
-import type { AuthenticatedClient, ClientCredentials } from '../../auth/auth-service.js';
-import { parseBasicAuthorization } from '../../auth/client-secret.js';
-import { invalidRequest, OAuthError } from '../../auth/oauth-error.js';
-import { realmUrls, type RealmUrls } from '../../auth/realm-urls.js';
-import { HttpError } from '../../http/errors.js';
-import { isFormRequest, readFormBody } from '../../http/body.js';
+import type { ServerDeps } from '../api-module.js';
+import type { AuthenticatedClient, ClientCredentials } from '../../domains/auth/auth-service.js';
+import { parseBasicAuthorization } from '../../domains/auth/client-secret.js';
+import { invalidRequest, OAuthError } from '../../domains/auth/oauth-error.js';
+import { realmUrls, type RealmUrls } from '../../domains/auth/realm-urls.js';
+import { HttpError } from '../http/errors.js';
+import { isFormRequest, readFormBody } from '../http/body.js';
 
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const TOKEN_BODY_LIMIT = 16 * 1024;

@@ -5,12 +5,12 @@
  */
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { requireBearer } from '../../auth/bearer-guard.js';
-import { singleParam } from '../../http/query.js';
-import { HttpError, notFound } from '../../http/errors.js';
-import { jsonBody } from '../../http/body.js';
-import type { StoredItem } from '../../catalog/types.js';
+import type { ApiModule, ServerDeps } from '../api-module.js';
+import { requireBearer } from '../http/bearer-guard.js';
+import { singleParam } from '../http/query.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { jsonBody } from '../http/body.js';
+import type { StoredItem } from '../../domains/catalog/types.js';
 
 interface CatalogScope {
   tenantId: string;

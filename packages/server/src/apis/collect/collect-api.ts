@@ -5,13 +5,13 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { clientKeyFor, UNATTRIBUTED } from '../../activities/activity-record.js';
-import { IMPRESSION_TYPE } from '../../activities/tenant-activities.js';
-import type { NewActivity } from '../../activities/activity-service.js';
-import { HttpError } from '../../http/errors.js';
-import { jsonBody } from '../../http/body.js';
-import { parseInput } from '../../http/validate.js';
+import type { ApiModule, ServerDeps } from '../api-module.js';
+import { clientKeyFor, UNATTRIBUTED } from '../../domains/tracking/activity-record.js';
+import { IMPRESSION_TYPE } from '../../domains/tracking/tenant-activities.js';
+import type { NewActivity } from '../../domains/tracking/activity-service.js';
+import { HttpError } from '../http/errors.js';
+import { jsonBody } from '../http/body.js';
+import { parseInput } from '../http/validate.js';
 import { collectActivitySchema, collectBatchSchema, type CollectActivity } from './collect-schema.js';
 import { attributeUser } from './collect-user.js';
 

@@ -8,7 +8,7 @@
  *   id nobody agreed on must not join two shoppers.
  * An activity with nothing usable (or no `user`) is counted in the aggregates and belongs to no profile.
  */
-import type { IdentityClaims } from '../../activities/profiles.js';
+import type { IdentityClaims } from '../../domains/tracking/profiles.js';
 import { SESSION_IDENTITY, type CollectActivity } from './collect-schema.js';
 
 export interface CollectAttribution {

@@ -6,8 +6,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { ApiFactory } from '../index.js';
-import { HttpError } from '../../http/errors.js';
-import { StaticDirectory } from '../../http/static-files.js';
+import { HttpError } from '../http/errors.js';
+import { StaticDirectory } from '../http/static-files.js';
 
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' https: data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 

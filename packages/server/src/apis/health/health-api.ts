@@ -1,8 +1,8 @@
 /** Health and discovery endpoints for operators and load balancers. */
 import Router from '@koa/router';
 import type { HealthResponse } from '@discovery-kit/protocol';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { VERSION } from '../../version.js';
+import type { ApiModule, ServerDeps } from '../api-module.js';
+import { VERSION } from '../../platform/version.js';
 
 export function createHealthApi(deps: ServerDeps): ApiModule {
   const router = new Router();

@@ -5,10 +5,10 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { requireBearer } from '../../auth/bearer-guard.js';
-import { HttpError } from '../../http/errors.js';
-import { jsonBody } from '../../http/body.js';
+import type { ApiModule, ServerDeps } from '../api-module.js';
+import { requireBearer } from '../http/bearer-guard.js';
+import { HttpError } from '../http/errors.js';
+import { jsonBody } from '../http/body.js';
 
 export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   const router = new Router();

@@ -1,6 +1,6 @@
 /** `GET /metrics`: Prometheus text for operators' scrapers (route patterns and counts only: no tenant or shopper data). */
 import Router from '@koa/router';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
+import type { ApiModule, ServerDeps } from '../api-module.js';
 
 export function createMetricsApi(deps: ServerDeps): ApiModule {
   const router = new Router();

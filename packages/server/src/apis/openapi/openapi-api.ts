@@ -1,7 +1,7 @@
 /** `GET /openapi.json`: the OpenAPI 3.1 document of everything this server mounts (built once, on first request, when every module is mounted). */
 import Router from '@koa/router';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { buildOpenApiDocument } from '../../openapi/openapi-document.js';
+import type { ApiModule, ServerDeps } from '../api-module.js';
+import { buildOpenApiDocument } from './openapi-document.js';
 
 export function createOpenApiApi(mounted: () => readonly ApiModule[]) {
   return (deps: ServerDeps): ApiModule => {

@@ -3,9 +3,9 @@
  * redirect.html (sends the shopper on and records a click-on-reco). Both read the same cached list.
  */
 import type { Context } from 'koa';
-import type { ProductView } from '../../catalog/product-view.js';
-import type { EmailSlots } from '../../recommendations/recommendation-service.js';
-import { SvgRasteriser } from '../../media/svg-raster.js';
+import type { ProductView } from '../../domains/catalog/product-view.js';
+import type { EmailSlots } from '../../domains/recommendations/recommendation-service.js';
+import { SvgRasteriser } from '../../platform/media/svg-raster.js';
 
 /** One per process: its cache is keyed by content, so tenants share renders of identical images only. */
 const rasteriser = new SvgRasteriser();

@@ -1,7 +1,7 @@
 /** Reads a recommendation request: `variables` (query or trailing path segment), paging, banned ids and `nocache`. */
 import type { ParsedUrlQuery } from 'node:querystring';
-import { HttpError } from '../../http/errors.js';
-import { singleParam } from '../../http/query.js';
+import { HttpError } from '../http/errors.js';
+import { singleParam } from '../http/query.js';
 
 export interface RecommendationParams {
   variables: Record<string, unknown>;

@@ -4,13 +4,13 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { type ApiModule, type ServerDeps } from '../../api-module.js';
-import type { EnvironmentRef } from '../../config/registry.js';
-import type { WidgetConfig } from '../../config/schema.js';
-import { HttpError, notFound } from '../../http/errors.js';
+import { type ApiModule, type ServerDeps } from '../api-module.js';
+import type { EnvironmentRef } from '../../platform/config/registry.js';
+import type { WidgetConfig } from '../../platform/config/schema.js';
+import { HttpError, notFound } from '../http/errors.js';
 import { isVariablesSegment, readParams } from './recommendation-params.js';
-import { applyMask, parseMask } from '../../http/response-mask.js';
-import { singleParam } from '../../http/query.js';
+import { applyMask, parseMask } from '../http/response-mask.js';
+import { singleParam } from '../http/query.js';
 import { SAME_ORIGIN, followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
 import { SESSION_IDENTITY } from '../collect/collect-schema.js';
 

@@ -5,11 +5,11 @@
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { requireBearer } from '../../auth/bearer-guard.js';
-import { notFound } from '../../http/errors.js';
-import { parseInput } from '../../http/validate.js';
-import { DAYS_KEPT, dayOf, type QueryDayStats } from '../../search/query-analytics.js';
+import type { ApiModule, ServerDeps } from '../api-module.js';
+import { requireBearer } from '../http/bearer-guard.js';
+import { notFound } from '../http/errors.js';
+import { parseInput } from '../http/validate.js';
+import { DAYS_KEPT, dayOf, type QueryDayStats } from '../../domains/search/query-analytics.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day as YYYY-MM-DD');
 const querySchema = z.object({

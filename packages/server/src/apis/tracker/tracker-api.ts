@@ -4,14 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
-import type { ApiModule, ServerDeps } from '../../api-module.js';
-import { clientKeyFor, UNATTRIBUTED, type LoggedActivity } from '../../activities/activity-record.js';
-import type { NewActivity } from '../../activities/activity-service.js';
-import type { Profile } from '../../activities/profiles.js';
-import type { TenantConfig } from '../../config/schema.js';
-import { jsonBody } from '../../http/body.js';
-import { HttpError, notFound } from '../../http/errors.js';
-import { parseInput } from '../../http/validate.js';
+import type { ApiModule, ServerDeps } from '../api-module.js';
+import { clientKeyFor, UNATTRIBUTED, type LoggedActivity } from '../../domains/tracking/activity-record.js';
+import type { NewActivity } from '../../domains/tracking/activity-service.js';
+import type { Profile } from '../../domains/tracking/profiles.js';
+import type { TenantConfig } from '../../platform/config/schema.js';
+import { jsonBody } from '../http/body.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { parseInput } from '../http/validate.js';
 import { idempotencyHeader } from '../collect/collect-api.js';
 import { renderHistory } from './tracker-history.js';
 import {

@@ -1,8 +1,8 @@
 /** A profile's activities as a JSON:API page: `filter[...]`, `page[number]`, `page[size]`, links and a total. */
 import type { Context } from 'koa';
-import type { HistoryFilters } from '../../activities/profile-history.js';
-import { HttpError } from '../../http/errors.js';
-import { parseInput } from '../../http/validate.js';
+import type { HistoryFilters } from '../../domains/tracking/profile-history.js';
+import { HttpError } from '../http/errors.js';
+import { parseInput } from '../http/validate.js';
 import { HISTORY_FILTERS, historyQuerySchema, type TrackerActivityView } from './tracker-schema.js';
 
 export interface HistoryPage {

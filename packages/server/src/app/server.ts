@@ -1,0 +1,133 @@
+/** Builds the Koa application over every API module, and runs it: listen, then close gracefully. */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { apiFactories, type ApiFactory } from '../apis/index.js';
+import { createOpenApiApi } from '../apis/openapi/openapi-api.js';
+import type { ApiModule, ServerDeps } from '../apis/api-module.js';
+import { systemClock, type Clock } from '../platform/clock.js';
+import type { LoadedConfig } from '../platform/config/load.js';
+import { ConfigRegistry } from '../platform/config/registry.js';
+import { allowCrossOrigin, crossOriginRoutes } from '../apis/http/cors.js';
+import { errorMiddleware } from '../apis/http/error-middleware.js';
+import { requestContext } from '../apis/http/request-context.js';
+import { createLogger, type Logger } from '../platform/logger.js';
+import type { DocumentStore } from '../platform/store/document-store.js';
+import { LowdbStore } from '../platform/store/lowdb-store.js';
+import { createServices } from './services.js';
+
+export interface DiscoveryServerOptions {
+  config: LoadedConfig;
+  /** Directory of the embedded store; ignored when `store` is given. */
+  dataDir?: string;
+  store?: DocumentStore;
+  logger?: Logger;
+  clock?: Clock;
+  /** Extra modules mounted after the built-in APIs (the companion's demo pages and bundle). */
+  extraApis?: ApiFactory[];
+}
+
+export interface DiscoveryServer {
+  app: Koa;
+  deps: ServerDeps;
+  apis: ApiModule[];
+  /** Listens on `port` (0 for any free port); resolves with the bound address. */
+  listen(port: number, host?: string): Promise<{ port: number; url: string }>;
+  /** Stops taking requests, lets the ones in flight finish, then flushes every pending write. */
+  close(): Promise<void>;
+}
+
+export async function createDiscoveryServer(options: DiscoveryServerOptions): Promise<DiscoveryServer> {
+  const logger = options.logger ?? createLogger();
+  const store = options.store ?? new LowdbStore({ directory: requireDataDir(options.dataDir) });
+  const closeHooks: Array<() => Promise<void>> = [];
+  const base = {
+    config: options.config,
+    registry: new ConfigRegistry(options.config),
+    store,
+    logger,
+    clock: options.clock ?? systemClock,
+    onClose: (hook: () => Promise<void>) => {
+      closeHooks.push(hook);
+    },
+  };
+  let deps: ServerDeps;
+  try {
+    deps = { ...base, services: await createServices(base) };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+
+  const app = new Koa({ proxy: false });
+  app.silent = true;
+  app.on('error', (error: unknown) => logger.error({ err: error }, 'unhandled application error'));
+  let shuttingDown = false;
+  app.use(async (ctx, next) => {
+    // No answer may be sniffed into another type (a catalog photo into a script, say).
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    await next();
+    // Keep-alive connections would hold the shutdown open until they time out.
+    if (shuttingDown) ctx.set('Connection', 'close');
+  });
+  app.use(requestContext(logger));
+  app.use(deps.services.metrics.middleware());
+  app.use(errorMiddleware());
+
+  const apis: ApiModule[] = [];
+  try {
+    for (const factory of [...apiFactories, ...(options.extraApis ?? []), createOpenApiApi(() => apis)]) {
+      const api = await factory(deps);
+      const prefix = options.config.mounts[api.mount];
+      if (api.public) allowCrossOrigin(api.router);
+      if (prefix !== '/') api.router.prefix(prefix);
+      app.use(api.public ? crossOriginRoutes(api.router) : api.router.routes());
+      app.use(api.router.allowedMethods());
+      apis.push(api);
+    }
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+
+  let httpServer: Server | undefined;
+  let closing: Promise<void> | undefined;
+
+  return {
+    app,
+    deps,
+    apis,
+    async listen(port, host = '127.0.0.1') {
+      httpServer = app.listen(port, host);
+      await once(httpServer, 'listening');
+      const address = httpServer.address() as AddressInfo;
+      const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+      return { port: address.port, url: `http://${shownHost}:${address.port}` };
+    },
+    close() {
+      closing ??= (async () => {
+        shuttingDown = true;
+        if (httpServer !== undefined) {
+          const stopped = new Promise<void>((resolve) => httpServer!.close(() => resolve()));
+          httpServer.closeIdleConnections();
+          await stopped;
+        }
+        for (const hook of closeHooks.reverse()) {
+          try {
+            await hook();
+          } catch (error) {
+            logger.error({ err: error }, 'error while closing');
+          }
+        }
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function requireDataDir(dataDir: string | undefined): string {
+  if (dataDir === undefined || dataDir === '') throw new Error('createDiscoveryServer needs a dataDir (or a store)');
+  return dataDir;
+}

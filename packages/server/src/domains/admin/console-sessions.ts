@@ -1,0 +1,136 @@
+/**
+ * Console sign-in for people: a username and password (scrypt hash in the configuration) become a
+ * signed session that the admin API reads from an HttpOnly cookie, with a CSRF token bound to it.
+ * Sessions are stateless (HMAC over a short payload with a secret kept in the store), so a restart
+ * keeps people signed in; sign-out revokes the session id until it would have expired anyway.
+ */
+import { createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { Clock } from '../../platform/clock.js';
+import type { ConfigRegistry } from '../../platform/config/registry.js';
+import type { DocumentStore } from '../../platform/store/document-store.js';
+import { AdminError } from './admin-error.js';
+
+export const SESSION_COOKIE = 'dk_console';
+export const SESSION_HOURS = 8;
+/** Failed sign-ins allowed within the window before the username is locked for LOCK_MINUTES. */
+export const MAX_FAILURES = 5;
+export const LOCK_MINUTES = 15;
+const MAX_REVOKED = 10_000;
+
+export interface ConsoleSession {
+  tenantId: string;
+  username: string;
+  role: 'read' | 'edit';
+  sessionId: string;
+  expiresAt: number;
+}
+
+function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(password, salt, keylen, options, (error, key) => (error ? reject(error) : resolve(key))));
+}
+
+/** `scrypt:<N>:<r>:<p>:<salt>:<hash>` for the configuration file (`npm run console:password`). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const [N, r, p] = [16384, 8, 1];
+  const key = await scryptAsync(password, salt, 32, { N, r, p });
+  return `scrypt:${N}:${r}:${p}:${salt.toString('base64url')}:${key.toString('base64url')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split(':');
+  if (scheme !== 'scrypt' || hash === undefined) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const N = Number(n);
+  // Parameters come from the operator's own file, but a typo must not make one sign-in eat all memory.
+  if (!(N >= 2 && N <= 1 << 20) || Number(r) > 32 || Number(p) > 16) return false;
+  const key = await scryptAsync(password, Buffer.from(salt!, 'base64url'), expected.length, { N, r: Number(r), p: Number(p), maxmem: 256 * 1024 * 1024 });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** Spent on unknown usernames so that their answer takes as long as a wrong password's. */
+const DECOY_HASH = 'scrypt:16384:8:1:AAAAAAAAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+export class ConsoleSessions {
+  private readonly failures = new Map<string, number[]>();
+  private readonly revoked = new Map<string, number>();
+
+  private constructor(
+    private readonly secret: Buffer,
+    private readonly registry: ConfigRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  static async open(deps: { store: DocumentStore; registry: ConfigRegistry; clock: Clock }): Promise<ConsoleSessions> {
+    const doc = await deps.store.document<{ secret: string }>('admin/session-secret', () => ({ secret: '' }));
+    if (doc.data.secret === '') await doc.update((data) => void (data.secret = randomBytes(32).toString('base64url')));
+    return new ConsoleSessions(Buffer.from(doc.data.secret, 'base64url'), deps.registry, deps.clock);
+  }
+
+  /** Checks the password; returns the cookie value and its session, or refuses (locked after MAX_FAILURES). */
+  async signIn(tenantId: string, username: string, password: string): Promise<{ cookie: string; session: ConsoleSession }> {
+    const now = this.clock.now();
+    const user = this.registry.findTenant(tenantId)?.consoleUsers.find((u) => u.username === username);
+    const lockKey = `${tenantId}/${username}`;
+    const recent = (this.failures.get(lockKey) ?? []).filter((at) => at > now - LOCK_MINUTES * 60_000);
+    if (recent.length >= MAX_FAILURES) {
+      const retryAfter = Math.ceil((recent[recent.length - MAX_FAILURES]! + LOCK_MINUTES * 60_000 - now) / 1000);
+      throw new AdminError('locked', `Too many failed sign-ins for this user; try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retryAfter });
+    }
+    const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
+    if (user === undefined || !ok) {
+      // Only configured users are counted, so strangers cannot grow this map with made-up names.
+      if (user !== undefined) this.failures.set(lockKey, [...recent, now]);
+      throw new AdminError('unauthorized', 'Unknown tenant, username or password.', { field: 'password' });
+    }
+    this.failures.delete(lockKey);
+    const session: ConsoleSession = { tenantId, username, role: user.role, sessionId: randomBytes(12).toString('base64url'), expiresAt: now + SESSION_HOURS * 3_600_000 };
+    const payload = Buffer.from(JSON.stringify({ t: tenantId, u: username, s: session.sessionId, e: session.expiresAt })).toString('base64url');
+    return { cookie: `${payload}.${this.sign(payload)}`, session };
+  }
+
+  /** The session behind a cookie value, with the user's current role; undefined when forged, expired, revoked or the user is gone. */
+  read(cookie: string | undefined): ConsoleSession | undefined {
+    if (cookie === undefined || cookie.length > 1024) return undefined;
+    const [payload, signature] = cookie.split('.');
+    if (payload === undefined || signature === undefined) return undefined;
+    const expected = Buffer.from(this.sign(payload));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    let data: { t?: unknown; u?: unknown; s?: unknown; e?: unknown };
+    try {
+      data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof data;
+    } catch {
+      return undefined;
+    }
+    if (typeof data.t !== 'string' || typeof data.u !== 'string' || typeof data.s !== 'string' || typeof data.e !== 'number') return undefined;
+    if (data.e <= this.clock.now() || this.revoked.has(data.s)) return undefined;
+    const user = this.registry.findTenant(data.t)?.consoleUsers.find((u) => u.username === data.u);
+    if (user === undefined) return undefined;
+    return { tenantId: data.t, username: data.u, role: user.role, sessionId: data.s, expiresAt: data.e };
+  }
+
+  /** The token the console echoes in `X-CSRF-Token` on every change: a page of another site cannot read it. */
+  csrfToken(session: ConsoleSession): string {
+    return this.sign(`csrf:${session.sessionId}`);
+  }
+
+  checkCsrf(session: ConsoleSession, token: string | undefined): boolean {
+    if (token === undefined) return false;
+    const expected = Buffer.from(this.csrfToken(session));
+    const given = Buffer.from(token);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  }
+
+  signOut(session: ConsoleSession): void {
+    const now = this.clock.now();
+    for (const [id, expires] of this.revoked) if (expires <= now) this.revoked.delete(id);
+    // Past the cap the oldest revocations go first; those sessions are the closest to expiring anyway.
+    while (this.revoked.size >= MAX_REVOKED) this.revoked.delete(this.revoked.keys().next().value!);
+    this.revoked.set(session.sessionId, session.expiresAt);
+  }
+
+  private sign(text: string): string {
+    return createHmac('sha256', this.secret).update(text).digest('base64url');
+  }
+}

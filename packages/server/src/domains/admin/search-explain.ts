@@ -1,0 +1,84 @@
+/**
+ * Search tuning's view of a query: the ranked results with their scores and, for each, why it is
+ * there — which weighted fields hold the query's words (or their synonyms), and which merchandising
+ * rule pinned, boosted or buried it.
+ */
+import type { SearchConfiguration } from '../../platform/config/schema.js';
+import type { SearchService } from '../search/search-service.js';
+
+export interface ExplainedHit {
+  position: number;
+  id: string;
+  score: number;
+  title: string;
+  /** `pinned`, `boosted` or `buried` when a rule of this query moved it. */
+  rule: 'pinned' | 'boosted' | 'buried' | undefined;
+  /** Weighted fields that contain a word of the query (as typed, as a prefix, or as a synonym). */
+  matchedFields: Array<{ attribute: string; weight: number; words: string[] }>;
+}
+
+export interface Explanation {
+  query: string;
+  configurationId: string;
+  count: number;
+  redirect: { id: string; name: string; url: string } | undefined;
+  rule: { pin: string[]; boost: string[]; bury: string[] } | undefined;
+  synonyms: string[][];
+  hits: ExplainedHit[];
+}
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+const wordsOf = (text: string) => fold(text).split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+
+function attributeText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.map(attributeText).join(' ');
+  return typeof value === 'object' ? '' : String(value);
+}
+
+export function explainSearch(options: {
+  search: SearchService;
+  tenantId: string;
+  environmentId: string;
+  configuration: SearchConfiguration;
+  query: string;
+  limit: number;
+}): Explanation {
+  const { configuration, query } = options;
+  const result = options.search.search({
+    tenantId: options.tenantId,
+    environmentId: options.environmentId,
+    configuration,
+    query,
+    offset: 0,
+    limit: options.limit,
+    sortBy: [],
+    facets: [],
+    filter: undefined,
+    disabled: new Set(),
+    ordered: true,
+  });
+  const queryWords = wordsOf(query);
+  const normalised = queryWords.join(' ');
+  const rule = configuration.rules.find((r) => wordsOf(r.query).join(' ') === normalised);
+  const synonyms = configuration.synonyms.filter((group) => group.some((word) => queryWords.includes(wordsOf(word).join(' '))));
+  const wanted = new Set([...queryWords, ...synonyms.flat().flatMap(wordsOf)]);
+  const redirectHit = result.items.find((item) => item.redirect !== undefined)?.redirect;
+  const hits: ExplainedHit[] = result.ordered.slice(0, options.limit).map(({ item, score }, index) => {
+    const matchedFields = configuration.fields.flatMap((field) => {
+      const found = wordsOf(attributeText(item.attributes[field.attribute])).filter((w) => [...wanted].some((q) => w.startsWith(q)));
+      return found.length === 0 ? [] : [{ attribute: field.attribute, weight: field.weight, words: [...new Set(found)].slice(0, 5) }];
+    });
+    const ruleOf = rule?.pin.includes(item.id) ? 'pinned' : rule?.boost.includes(item.id) ? 'boosted' : rule?.bury.includes(item.id) ? 'buried' : undefined;
+    return { position: index + 1, id: item.id, score: Math.round(score * 1000) / 1000, title: attributeText(item.attributes.title), rule: ruleOf, matchedFields } as ExplainedHit;
+  });
+  return {
+    query,
+    configurationId: configuration.id,
+    count: result.count,
+    redirect: redirectHit,
+    rule: rule === undefined ? undefined : { pin: rule.pin, boost: rule.boost, bury: rule.bury },
+    synonyms,
+    hits,
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * What shoppers do, per tenant and day, folded from the activity log as records arrive (and replayed
+ * from it at start, so a restart loses nothing): activities per verb, activities per minute, and per
+ * widget impressions, clicks, add-to-carts, purchases and revenue, attributed through the widget id
+ * an activity names, the `sourceId` of the recommendation answer it came from, or an earlier click on
+ * the same item from a widget by the same profile.
+ */
+import type { LogRecord } from '../tracking/activity-record.js';
+import { BoundedLru } from '../../platform/collections/bounded-lru.js';
+import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
+
+export const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+/** Minutes of per-minute counts kept: one day. */
+export const MINUTES_KEPT = 1_440;
+const ATTRIBUTION_ENTRIES = 20_000;
+
+export interface WidgetCounts {
+  impressions: number;
+  clicks: number;
+  addToCarts: number;
+  purchases: number;
+  /** Sum of price × quantity of attributed purchases, in the currency's minor unit (cents), as the activities carry it. */
+  revenue: number;
+}
+
+export interface DayCounts {
+  activities: number;
+  verbs: Record<string, number>;
+  widgets: Map<string, WidgetCounts>;
+}
+
+const CLICK_VERBS = new Set(['click', 'click-on-reco']);
+const CART_VERBS = new Set(['add-to-cart']);
+const PURCHASE_VERBS = new Set(['purchase', 'buy']);
+
+export function emptyWidgetCounts(): WidgetCounts {
+  return { impressions: 0, clicks: 0, addToCarts: 0, purchases: 0, revenue: 0 };
+}
+
+class TenantWidgetAnalytics {
+  readonly days = new Map<number, DayCounts>();
+  readonly minutes = new Map<number, number>();
+  /** sourceId of a recommendation answer → the widget that showed it. */
+  readonly sources = new BoundedLru<string>(ATTRIBUTION_ENTRIES);
+  /** `<profile>|<item>` → the widget the profile last clicked the item in. */
+  readonly clicked = new BoundedLru<string>(ATTRIBUTION_ENTRIES);
+}
+
+export interface WidgetAnalyticsOptions {
+  now: () => number;
+  retentionDays: number;
+  /** Whether `widgetId` is a widget of this tenant: only those are counted (the public could send any id). */
+  isWidgetOf: (tenantId: string, widgetId: string) => boolean;
+}
+
+export class WidgetAnalytics {
+  private readonly tenants = new Map<string, TenantWidgetAnalytics>();
+
+  constructor(private readonly options: WidgetAnalyticsOptions) {}
+
+  /** Registered on the activity service: called once per durable record. */
+  readonly fold = (tenantId: string, record: LogRecord): void => {
+    if (record.kind !== 'activity') return;
+    const state = this.tenant(tenantId);
+    const minute = Math.floor(record.receivedAt / MINUTE_MS);
+    const now = this.options.now();
+    if (minute > Math.floor(now / MINUTE_MS) - MINUTES_KEPT) {
+      state.minutes.set(minute, (state.minutes.get(minute) ?? 0) + 1);
+      if (state.minutes.size > MINUTES_KEPT + 60) this.pruneMinutes(state, now);
+    }
+    const day = Math.floor(record.timestamp / DAY_MS);
+    const today = Math.floor(now / DAY_MS);
+    // A client's clock may say anything: days outside the retention window are not kept.
+    if (day < today - this.options.retentionDays || day > today + 1) return;
+    let counts = state.days.get(day);
+    if (counts === undefined) {
+      state.days.set(day, (counts = { activities: 0, verbs: Object.create(null) as Record<string, number>, widgets: new Map() }));
+      for (const old of state.days.keys()) if (old < today - this.options.retentionDays) state.days.delete(old);
+    }
+    counts.activities++;
+    if (counts.verbs[record.verb] !== undefined || Object.keys(counts.verbs).length < 64) counts.verbs[record.verb] = (counts.verbs[record.verb] ?? 0) + 1;
+
+    const pair = `${record.profileId}|${record.itemId}`;
+    let widgetId = record.widgetId !== undefined && this.options.isWidgetOf(tenantId, record.widgetId) ? record.widgetId : undefined;
+    if (widgetId === undefined && record.sourceId !== undefined) widgetId = state.sources.get(record.sourceId);
+    if (widgetId !== undefined && record.sourceId !== undefined) state.sources.set(record.sourceId, widgetId);
+    const verb = record.verb;
+    if (widgetId === undefined && (CART_VERBS.has(verb) || PURCHASE_VERBS.has(verb))) widgetId = state.clicked.get(pair);
+    if (widgetId === undefined) return;
+    let widget = counts.widgets.get(widgetId);
+    if (widget === undefined) counts.widgets.set(widgetId, (widget = emptyWidgetCounts()));
+    // Impressions are stored as their own type; logs written before that hold them as page views.
+    if (verb === 'view' && (record.type === IMPRESSION_TYPE || record.type === 'page')) widget.impressions++;
+    else if (CLICK_VERBS.has(verb)) {
+      widget.clicks++;
+      if (record.type !== 'page') state.clicked.set(pair, widgetId);
+    } else if (CART_VERBS.has(verb)) widget.addToCarts++;
+    else if (PURCHASE_VERBS.has(verb)) {
+      widget.purchases++;
+      widget.revenue += (record.price ?? 0) * (record.quantity ?? 1);
+    }
+  };
+
+  /** Day counts from `fromDay` to `toDay` (day numbers since the epoch), oldest first, including empty days. */
+  daysBetween(tenantId: string, fromDay: number, toDay: number): Array<{ day: number; counts: DayCounts }> {
+    const state = this.tenant(tenantId);
+    const out: Array<{ day: number; counts: DayCounts }> = [];
+    for (let day = fromDay; day <= toDay; day++) out.push({ day, counts: state.days.get(day) ?? { activities: 0, verbs: Object.create(null) as Record<string, number>, widgets: new Map() } });
+    return out;
+  }
+
+  /** Activities received per minute over the last `minutes` minutes, oldest first. */
+  perMinute(tenantId: string, minutes: number): Array<{ minute: number; count: number }> {
+    const state = this.tenant(tenantId);
+    const last = Math.floor(this.options.now() / MINUTE_MS);
+    const out: Array<{ minute: number; count: number }> = [];
+    for (let minute = last - minutes + 1; minute <= last; minute++) out.push({ minute, count: state.minutes.get(minute) ?? 0 });
+    return out;
+  }
+
+  private pruneMinutes(state: TenantWidgetAnalytics, now: number): void {
+    const oldest = Math.floor(now / MINUTE_MS) - MINUTES_KEPT;
+    for (const minute of state.minutes.keys()) if (minute <= oldest) state.minutes.delete(minute);
+  }
+
+  private tenant(tenantId: string): TenantWidgetAnalytics {
+    let state = this.tenants.get(tenantId);
+    if (state === undefined) this.tenants.set(tenantId, (state = new TenantWidgetAnalytics()));
+    return state;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Item contexts (a store, a country...) that older-API ids may name. Every tenant has `default`;
+ * others are declared with the tenants they belong to. A context still used by items cannot be
+ * deleted or renamed, since items name their context in their id.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import { conflict, HttpError, notFound } from '../../apis/http/errors.js';
+import { parseInput } from '../../apis/http/validate.js';
+import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
+import { DEFAULT_CONTEXT } from './legacy-id.js';
+
+export interface ItemContextRecord {
+  id: string;
+  name: string;
+  tenant_ids: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+const CONTEXT_NAME = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"');
+export const createInput = z.strictObject({ name: CONTEXT_NAME, tenant_ids: z.array(z.string().min(1)).min(1).max(100) });
+export const renameInput = z.strictObject({ id: z.string().min(1), name: CONTEXT_NAME });
+
+interface ContextsDocument {
+  contexts: ItemContextRecord[];
+}
+
+export interface ItemContextsOptions {
+  store: DocumentStore;
+  clock: Clock;
+  tenantExists(tenantId: string): boolean;
+  /** How many older-API items of `tenantId` use the context named `name`. */
+  itemsUsing(tenantId: string, name: string): Promise<number>;
+}
+
+export class ItemContexts {
+  private readonly options: ItemContextsOptions;
+
+  constructor(options: ItemContextsOptions) {
+    this.options = options;
+  }
+
+  private doc(): Promise<StoredDocument<ContextsDocument>> {
+    // Contexts can span tenants, so they live in one document rather than one per tenant.
+    return this.options.store.document<ContextsDocument>('item-contexts', () => ({ contexts: [] }));
+  }
+
+  /** The `default` context exists for every tenant without being stored. */
+  private defaultFor(tenantId: string): ItemContextRecord {
+    return { id: DEFAULT_CONTEXT, name: DEFAULT_CONTEXT, tenant_ids: [tenantId], createdAt: new Date(0).toISOString(), updatedAt: new Date(0).toISOString() };
+  }
+
+  async list(tenantId: string): Promise<ItemContextRecord[]> {
+    const own = (await this.doc()).data.contexts.filter((c) => c.tenant_ids.includes(tenantId));
+    return [this.defaultFor(tenantId), ...own.map(copy)];
+  }
+
+  /** A context of the caller's tenant, by id; another tenant's context is a 404 like a missing one. */
+  async get(tenantId: string, id: string): Promise<ItemContextRecord> {
+    if (id === DEFAULT_CONTEXT) return this.defaultFor(tenantId);
+    const found = (await this.doc()).data.contexts.find((c) => c.id === id && c.tenant_ids.includes(tenantId));
+    if (found === undefined) throw notFound('not_found', `No item context "${id}" for tenant "${tenantId}".`, 'itemContextId');
+    return copy(found);
+  }
+
+  async findByName(tenantId: string, name: string): Promise<ItemContextRecord | undefined> {
+    if (name === DEFAULT_CONTEXT) return this.defaultFor(tenantId);
+    const found = (await this.doc()).data.contexts.find((c) => c.name === name && c.tenant_ids.includes(tenantId));
+    return found === undefined ? undefined : copy(found);
+  }
+
+  async getByName(tenantId: string, name: string): Promise<ItemContextRecord> {
+    const found = await this.findByName(tenantId, name);
+    if (found === undefined) throw notFound('not_found', `No item context named "${name}" for tenant "${tenantId}".`, 'contextName');
+    return found;
+  }
+
+  async create(callerTenantId: string, input: unknown): Promise<ItemContextRecord> {
+    const parsed = parseInput(createInput, input);
+    const tenants = [...new Set(parsed.tenant_ids)];
+    if (!tenants.includes(callerTenantId)) {
+      throw new HttpError(403, 'forbidden', `tenant_ids must include the caller's tenant "${callerTenantId}".`, { field: 'tenant_ids' });
+    }
+    // A context is declared for the caller's own tenant only: naming another would put it in that
+    // tenant's list (taking names from it), and telling known from unknown ids would list tenants.
+    const other = parsed.tenant_ids.findIndex((t) => t !== callerTenantId);
+    if (other >= 0) {
+      throw new HttpError(403, 'forbidden', `tenant_ids[${other}]: a context can be declared for the caller's tenant "${callerTenantId}" only.`, { field: `tenant_ids[${other}]` });
+    }
+    if (parsed.name === DEFAULT_CONTEXT) throw conflict('The "default" context exists for every tenant already.', 'name');
+    const doc = await this.doc();
+    return doc.update((data) => {
+      const clash = data.contexts.find((c) => c.name === parsed.name && c.tenant_ids.some((t) => tenants.includes(t)));
+      if (clash !== undefined) throw conflict(`A context named "${parsed.name}" already exists for tenant "${clash.tenant_ids.find((t) => tenants.includes(t))}".`, 'name');
+      const now = new Date(this.options.clock.now()).toISOString();
+      const record: ItemContextRecord = { id: randomUUID(), name: parsed.name, tenant_ids: tenants, createdAt: now, updatedAt: now };
+      data.contexts.push(record);
+      return copy(record);
+    });
+  }
+
+  async rename(callerTenantId: string, input: unknown): Promise<ItemContextRecord> {
+    const parsed = parseInput(renameInput, input);
+    if (parsed.id === DEFAULT_CONTEXT) throw conflict('The "default" context cannot be renamed.', 'id');
+    const current = await this.get(callerTenantId, parsed.id);
+    if (current.name === parsed.name) return current;
+    await this.refuseWhileUsed(current, 'renamed');
+    const doc = await this.doc();
+    return doc.update((data) => {
+      const record = data.contexts.find((c) => c.id === parsed.id);
+      if (record === undefined) throw notFound('not_found', `No item context "${parsed.id}".`, 'id');
+      const clash = data.contexts.find((c) => c.id !== record.id && c.name === parsed.name && c.tenant_ids.some((t) => record.tenant_ids.includes(t)));
+      if (clash !== undefined || parsed.name === DEFAULT_CONTEXT) throw conflict(`A context named "${parsed.name}" already exists.`, 'name');
+      record.name = parsed.name;
+      record.updatedAt = new Date(this.options.clock.now()).toISOString();
+      return copy(record);
+    });
+  }
+
+  async delete(callerTenantId: string, id: string): Promise<void> {
+    if (id === DEFAULT_CONTEXT) throw conflict('The "default" context cannot be deleted.', 'itemContextId');
+    const current = await this.get(callerTenantId, id);
+    await this.refuseWhileUsed(current, 'deleted');
+    const doc = await this.doc();
+    await doc.update((data) => {
+      data.contexts = data.contexts.filter((c) => c.id !== id);
+    });
+  }
+
+  private async refuseWhileUsed(context: ItemContextRecord, verb: string): Promise<void> {
+    for (const tenantId of context.tenant_ids) {
+      const count = await this.options.itemsUsing(tenantId, context.name);
+      if (count > 0) {
+        throw conflict(`Item context "${context.name}" cannot be ${verb}: ${count} item${count === 1 ? '' : 's'} of tenant "${tenantId}" still use it. Delete them first.`, 'itemContextId');
+      }
+    }
+  }
+}
+
+function copy(record: ItemContextRecord): ItemContextRecord {
+  return { ...record, tenant_ids: [...record.tenant_ids] };
+}

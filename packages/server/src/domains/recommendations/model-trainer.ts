@@ -1,0 +1,222 @@
+/**
+ * Keeps each tenant's item model current without ever blocking a request: trains on a worker thread
+ * from a snapshot of the live interactions, swaps the new model in with one assignment, persists it
+ * in the data directory (a restart loads it instead of retraining) and decides when to train again:
+ * after enough new activity (at once while data keeps pouring in, sooner once it quietens), on a
+ * schedule, and after a catalog promotion. Between trainings a shopper's live row still meets the
+ * current model's weights at query time, so their newest activity counts immediately.
+ */
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import type { ActivityService } from '../tracking/activity-service.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Logger } from '../../platform/logger.js';
+import type { EaseOptions, SparseWeights } from './ease.js';
+import { ItemModel, readModelFile, writeModelFile, type StoredModel } from './item-model.js';
+
+export interface TrainerOptions extends EaseOptions {
+  /** Retrain at least this often when anything new arrived (minutes). */
+  retrainMinutes: number;
+}
+
+export const DEFAULT_TRAINER_OPTIONS: TrainerOptions = { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2, retrainMinutes: 360 };
+
+/** Fewer touches than this are not worth a model: co-occurrence and popularity serve alone. */
+const MIN_TOUCHES = 20;
+/** While activities keep coming, retrain once they have grown by this share since the last model. */
+const GROWTH_WHILE_BUSY = 0.3;
+/** Once activity has been quiet this long, any growth over QUIET_GROWTH retrains. */
+const QUIET_MS = 2_000;
+const QUIET_GROWTH = 0.01;
+const POLL_MS = 500;
+
+interface TenantModel {
+  model: ItemModel | undefined;
+  /** Touches counted when the current model's snapshot was taken. */
+  trainedTouches: number;
+  trainedAt: number;
+  seenTouches: number;
+  lastChangeAt: number;
+  training: Promise<void> | undefined;
+  /** Set by a promotion or an unusable model file: train at the next poll whatever the growth. */
+  forced: string | undefined;
+}
+
+export class ModelTrainer {
+  private readonly activities: ActivityService;
+  private readonly directory: string;
+  private readonly logger: Logger;
+  private readonly clock: Clock;
+  readonly options: TrainerOptions;
+  private readonly tenants = new Map<string, TenantModel>();
+  private worker: Worker | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(deps: { activities: ActivityService; dataDir: string; logger: Logger; clock: Clock; options?: Partial<TrainerOptions> }) {
+    this.activities = deps.activities;
+    this.directory = join(deps.dataDir, 'models');
+    this.logger = deps.logger;
+    this.clock = deps.clock;
+    this.options = { ...DEFAULT_TRAINER_OPTIONS, ...deps.options };
+  }
+
+  /** Loads each tenant's model file (a missing or unusable one is retrained, with a log line), then starts watching for new data. */
+  async start(tenantIds: readonly string[]): Promise<void> {
+    for (const tenantId of tenantIds) {
+      const state: TenantModel = { model: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined };
+      this.tenants.set(tenantId, state);
+      const started = performance.now();
+      const stored = await readModelFile(this.fileOf(tenantId));
+      if ('problem' in stored) {
+        if (this.activities.interactions(tenantId).touches >= MIN_TOUCHES) {
+          this.logger.info({ tenant: tenantId, reason: stored.problem }, 'recommendation model will be trained again');
+          state.forced = stored.problem;
+        }
+        continue;
+      }
+      this.install(tenantId, state, stored);
+      this.logger.info({ tenant: tenantId, rows: state.model?.rows, ms: Math.round(performance.now() - started) }, 'recommendation model loaded');
+    }
+    this.timer = setInterval(() => this.poll(), POLL_MS);
+    this.timer.unref();
+  }
+
+  model(tenantId: string): ItemModel | undefined {
+    return this.tenants.get(tenantId)?.model;
+  }
+
+  /** Asks for a retraining at the next poll (a catalog promotion, an operator). */
+  requestRetrain(tenantId: string, reason: string): void {
+    const state = this.tenants.get(tenantId);
+    if (state !== undefined) state.forced = reason;
+  }
+
+  /** Trains now (after the training under way, if any) unless nothing is new (`force`: even then); resolves when the new model is in place. */
+  async trainNow(tenantId: string, options: { force?: boolean } = {}): Promise<void> {
+    const state = this.tenants.get(tenantId);
+    if (state === undefined) return;
+    if (state.training !== undefined) await state.training;
+    if (options.force === true || this.activities.interactions(tenantId).touches > state.trainedTouches || state.model === undefined) await this.train(tenantId, state, 'asked');
+  }
+
+  /** Resolves once no training runs and none is due by the growth rules: for evaluations and tests. */
+  async settled(): Promise<void> {
+    for (;;) {
+      this.poll();
+      const running = [...this.tenants.values()].map((s) => s.training).filter((t) => t !== undefined);
+      if (running.length === 0) return;
+      await Promise.all(running);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await Promise.allSettled([...this.tenants.values()].map((s) => s.training));
+    await this.worker?.terminate();
+    this.worker = undefined;
+  }
+
+  private poll(): void {
+    const now = Date.now();
+    for (const [tenantId, state] of this.tenants) {
+      const touches = this.activities.interactions(tenantId).touches;
+      if (touches !== state.seenTouches) {
+        state.seenTouches = touches;
+        state.lastChangeAt = now;
+      }
+      if (state.training !== undefined || this.closed || touches < MIN_TOUCHES) continue;
+      const reason = this.dueReason(state, touches, now);
+      if (reason !== undefined) void this.train(tenantId, state, reason);
+    }
+  }
+
+  private dueReason(state: TenantModel, touches: number, now: number): string | undefined {
+    if (state.forced !== undefined) return state.forced;
+    const growth = touches - state.trainedTouches;
+    if (growth <= 0) return undefined;
+    if (state.model === undefined) return 'first model';
+    if (growth >= GROWTH_WHILE_BUSY * state.trainedTouches) return 'activity grew';
+    if (now - state.lastChangeAt >= QUIET_MS && growth >= QUIET_GROWTH * state.trainedTouches) return 'new activity, now quiet';
+    if (this.clock.now() - state.trainedAt >= this.options.retrainMinutes * 60_000) return 'schedule';
+    return undefined;
+  }
+
+  private train(tenantId: string, state: TenantModel, reason: string): Promise<void> {
+    state.forced = undefined;
+    const run = this.runTraining(tenantId, state, reason).finally(() => {
+      state.training = undefined;
+    });
+    state.training = run;
+    return run;
+  }
+
+  private async runTraining(tenantId: string, state: TenantModel, reason: string): Promise<void> {
+    const interactions = this.activities.interactions(tenantId);
+    const started = performance.now();
+    const touches = interactions.touches;
+    const purchases = interactions.purchases;
+    const snapshot = interactions.snapshot();
+    try {
+      const weights = await this.trainOnWorker({ offsets: snapshot.offsets, items: snapshot.items, weights: snapshot.weights, itemCount: snapshot.itemIds.length });
+      const trainingMs = Math.round(performance.now() - started);
+      const stored: StoredModel = { info: { trainedAt: this.clock.now(), touches, purchases, trainingMs, lambda: this.options.lambda }, itemIds: snapshot.itemIds, weights };
+      if (this.closed) return;
+      this.install(tenantId, state, stored);
+      this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ms: trainingMs }, 'recommendation model trained');
+      await writeModelFile(this.fileOf(tenantId), stored);
+    } catch (error) {
+      // The previous model (or co-occurrence alone) keeps serving; the next poll tries again after more data.
+      state.trainedTouches = touches;
+      this.logger.error({ tenant: tenantId, err: error }, 'recommendation model training failed');
+    }
+  }
+
+  private install(tenantId: string, state: TenantModel, stored: StoredModel): void {
+    const interactions = this.activities.interactions(tenantId);
+    state.model = new ItemModel(stored, interactions.itemIds.length, (id) => interactions.numberOf(id));
+    state.trainedTouches = stored.info.touches;
+    state.trainedAt = stored.info.trainedAt;
+  }
+
+  private trainOnWorker(rows: { offsets: Int32Array; items: Int32Array; weights: Float32Array; itemCount: number }): Promise<SparseWeights> {
+    const worker = (this.worker ??= this.startWorker());
+    return new Promise((resolve, reject) => {
+      const cleanup = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+      };
+      const onMessage = (message: { weights?: SparseWeights; error?: string }) => {
+        cleanup();
+        if (message.weights !== undefined) resolve(message.weights);
+        else reject(new Error(message.error ?? 'training failed'));
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        this.worker = undefined;
+        reject(error);
+      };
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      const { lambda, maxItems, neighbours, minShoppers } = this.options;
+      worker.postMessage({ rows, options: { lambda, maxItems, neighbours, minShoppers } }, [rows.offsets.buffer, rows.items.buffer, rows.weights.buffer] as ArrayBuffer[]);
+    });
+  }
+
+  private startWorker(): Worker {
+    // The server runs from TypeScript sources under tsx (whose loader the worker inherits) or from built JavaScript.
+    const fromSource = import.meta.url.endsWith('.ts');
+    const entry = new URL(`./model-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+    // Running from TypeScript sources, a worker does not inherit tsx's hooks on Node 20: it registers them itself first.
+    const worker = fromSource
+      ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true })
+      : new Worker(entry);
+    worker.unref();
+    return worker;
+  }
+
+  private fileOf(tenantId: string): string {
+    return join(this.directory, `${tenantId}.item-model`);
+  }
+}

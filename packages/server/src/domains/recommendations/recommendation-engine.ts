@@ -1,0 +1,133 @@
+/**
+ * Fills a widget's slots: runs its strategies in order, drops excluded and filtered items, applies
+ * boosters, and tops up from popularity and then the catalog so that `minResults` is met whenever the
+ * catalog can. Scores are tiers (earlier strategies rank above later ones) plus a share within the tier.
+ */
+import type { ActivityService } from '../tracking/activity-service.js';
+import type { ProductView } from '../catalog/product-view.js';
+import type { StrategyName, WidgetConfig } from '../../platform/config/schema.js';
+import type { CatalogIndex } from './catalog-index.js';
+import type { ModelTrainer } from './model-trainer.js';
+import { strategies, type TextSimilarity } from './strategies.js';
+import { compileFilters } from './widget-filters.js';
+
+/** What a recommendation's `strategy` says when neither a configured strategy nor popularity could fill a slot. */
+export const FALLBACK_STRATEGY = 'fallback';
+export const POPULAR_FALLBACK_STRATEGY = 'fallback-popular';
+
+export interface RecommendRequest {
+  tenantId: string;
+  widget: WidgetConfig;
+  index: CatalogIndex | undefined;
+  profileId: string | undefined;
+  /** `$`-prefixed request variables. */
+  variables: Record<string, unknown>;
+  idsToBan: readonly string[];
+}
+
+export interface RecommendedItem {
+  itemId: string;
+  strategy: string;
+  score: number;
+  product: ProductView;
+}
+
+export class RecommendationEngine {
+  private readonly activities: ActivityService;
+  private readonly textSimilarity: TextSimilarity | undefined;
+  private readonly models: ModelTrainer | undefined;
+
+  constructor(deps: { activities: ActivityService; textSimilarity?: TextSimilarity; models?: ModelTrainer }) {
+    this.activities = deps.activities;
+    this.textSimilarity = deps.textSimilarity;
+    this.models = deps.models;
+  }
+
+  /** The widget's whole list (at most `maxResults` items), best first. */
+  recommend(request: RecommendRequest): RecommendedItem[] {
+    const { widget, index } = request;
+    if (index === undefined) return [];
+    const productIds = productIdsOf(request.variables);
+    const context = productIds.length > 0 ? index.byId.get(productIds[0]!)?.view : undefined;
+    const keep = compileFilters(widget.filters, request.variables, context);
+    const excluded = new Set([...productIds, ...request.idsToBan]);
+    if (request.profileId !== undefined && excludesPurchased(widget)) {
+      const profileId = this.activities.canonicalProfileId(request.tenantId, request.profileId);
+      for (const itemId of this.activities.interactions(request.tenantId).boughtBy(profileId)) excluded.add(itemId);
+    }
+    const model = this.models?.model(request.tenantId);
+    const chosen: Array<{ itemId: string; strategy: string; score: number; product: ProductView }> = [];
+    const want = widget.maxResults;
+
+    const tiers: Array<{ strategy: string; run: () => Iterable<{ itemId: string; score: number }> }> = widget.strategies.map((name: StrategyName) => ({
+      strategy: name,
+      run: () =>
+        strategies[name]({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: request.profileId, want: want * 3, textSimilarity: this.textSimilarity, model, widget }),
+    }));
+    const fallback = fallbackOf(widget);
+    if (fallback !== 'none') {
+      tiers.push({ strategy: POPULAR_FALLBACK_STRATEGY, run: () => strategies.popular({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: undefined, want: want * 3 }) });
+      tiers.push({ strategy: FALLBACK_STRATEGY, run: () => catalogOrder(index) });
+    }
+
+    for (const [tierNumber, tier] of tiers.entries()) {
+      const isFallback = tierNumber >= widget.strategies.length;
+      // Fallbacks only top up to minResults; configured strategies fill up to maxResults.
+      const target = isFallback ? widget.minResults : want;
+      if (chosen.length >= target) continue;
+      const picked: Array<{ itemId: string; boosted: number; product: ProductView }> = [];
+      const needed = target - chosen.length;
+      for (const candidate of tier.run()) {
+        // Candidates come best first; a few spares leave room for boosters to reorder.
+        if (picked.length >= needed * 3) break;
+        if (excluded.has(candidate.itemId)) continue;
+        const entry = index.byId.get(candidate.itemId);
+        if (entry === undefined || !entry.view.recommended || !keep(entry.view)) continue;
+        excluded.add(candidate.itemId);
+        picked.push({ itemId: candidate.itemId, boosted: candidate.score * boostFactor(entry.view.booster), product: entry.view });
+      }
+      picked.sort((a, b) => b.boosted - a.boosted || a.itemId.localeCompare(b.itemId));
+      // Items picked but not needed go back to the pool: a later tier may still want them.
+      for (const unused of picked.slice(needed)) excluded.delete(unused.itemId);
+      const tierBase = tiers.length - tierNumber - 1;
+      for (const p of picked.slice(0, needed)) {
+        chosen.push({ itemId: p.itemId, strategy: tier.strategy, score: round(tierBase + p.boosted / (p.boosted + 1)), product: p.product });
+      }
+    }
+    return chosen;
+  }
+}
+
+/** Left out by default where a shop expects discoveries: a widget with `personalized` (see docs/recommendations.md). */
+export function excludesPurchased(widget: WidgetConfig): boolean {
+  return widget.excludePurchased ?? widget.strategies.includes('personalized');
+}
+
+/**
+ * What tops a widget up to `minResults`: popularity then catalog order, except for a widget of
+ * `recently-viewed` alone, which shows only what the shopper viewed unless its configuration says otherwise.
+ */
+export function fallbackOf(widget: WidgetConfig): 'popular' | 'none' {
+  return widget.fallback ?? (widget.strategies.every((s) => s === 'recently-viewed') ? 'none' : 'popular');
+}
+
+/** A booster of 1 doubles an item's score within its strategy; negative boosters lower it, never below a tenth. */
+function boostFactor(booster: number): number {
+  return Math.max(0.1, 1 + booster);
+}
+
+/** Lazy, so that a widget whose filters reject most of a large catalog still stops at the first fits. */
+function* catalogOrder(index: CatalogIndex): Iterable<{ itemId: string; score: number }> {
+  for (const [rank, entry] of index.items.entries()) yield { itemId: entry.item.id, score: 1 / (rank + 1) };
+}
+
+/** `$productId` may be one id or an array of ids; anything else is ignored. */
+export function productIdsOf(variables: Record<string, unknown>): string[] {
+  const value = variables.$productId;
+  const list = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return list.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String);
+}
+
+function round(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}

@@ -1,0 +1,109 @@
+/**
+ * The recommendation service the API calls: resolves the catalog index, runs the engine, issues the
+ * response id from a block reserved in the activity log (click-on-reco and `sourceId` refer to it),
+ * and keeps the per-user lists behind e-mail photo and redirect links for the widget's `emailCacheMinutes`.
+ */
+import type { ActivityService } from '../tracking/activity-service.js';
+import type { CatalogService } from '../catalog/catalog-service.js';
+import type { Clock } from '../../platform/clock.js';
+import type { EnvironmentRef } from '../../platform/config/registry.js';
+import type { WidgetConfig } from '../../platform/config/schema.js';
+import type { SearchService } from '../search/search-service.js';
+import type { ProductView } from '../catalog/product-view.js';
+import type { DocumentStore } from '../../platform/store/document-store.js';
+import { CatalogIndexes } from './catalog-index.js';
+import { EmailLists } from './email-lists.js';
+import { RecommendationIds } from './recommendation-ids.js';
+import { RecommendationEngine, type RecommendedItem } from './recommendation-engine.js';
+import { ModelTrainer } from './model-trainer.js';
+import type { Logger } from '../../platform/logger.js';
+import type { DiscoveryConfig } from '../../platform/config/schema.js';
+
+export interface RecommendationResponse {
+  id: string;
+  recommendations: Array<{ id: string; strategy: string; score: number; distribution: number; product: RecommendedItem['product'] }>;
+  pagination: { total: number };
+  widget: { title: string; attributes: WidgetConfig['attributes']; minResults: number };
+}
+
+export interface RecommendationQuery {
+  ref: EnvironmentRef & { widget: WidgetConfig };
+  profileId: string | undefined;
+  variables: Record<string, unknown>;
+  idsToBan: readonly string[];
+  offset: number;
+  limit: number | undefined;
+}
+
+/** What an e-mail's links read: the response id and the product at each 1-based position (index 0 is slot 1). */
+export interface EmailSlots {
+  id: string;
+  slots: Array<ProductView | undefined>;
+}
+
+export class RecommendationService {
+  readonly indexes: CatalogIndexes;
+  readonly engine: RecommendationEngine;
+  private readonly clock: Clock;
+  private readonly emailLists: EmailLists;
+  private readonly ids: RecommendationIds;
+  /** Each tenant's trained item-to-item model: trained off the request path, persisted, swapped in whole. */
+  readonly models: ModelTrainer;
+
+  constructor(deps: { catalog: CatalogService; activities: ActivityService; search: SearchService; store: DocumentStore; clock: Clock; logger: Logger; config: DiscoveryConfig }) {
+    this.emailLists = new EmailLists(deps.store);
+    this.ids = new RecommendationIds(deps);
+    this.indexes = new CatalogIndexes(deps.catalog);
+    this.models = new ModelTrainer({ activities: deps.activities, dataDir: deps.store.location, logger: deps.logger, clock: deps.clock, options: deps.config.recommendationModel });
+    // A promotion changes what may be recommended: a fresh model starts from the current activity.
+    deps.catalog.onActivate(async (tenantId) => this.models.requestRetrain(tenantId, 'catalog promoted'));
+    this.engine = new RecommendationEngine({
+      activities: deps.activities,
+      textSimilarity: (tenantId, environmentId, itemId, limit) => deps.search.similarText(tenantId, environmentId, itemId, limit),
+      models: this.models,
+    });
+    this.clock = deps.clock;
+  }
+
+  async recommend(query: RecommendationQuery): Promise<RecommendationResponse> {
+    const { tenant, environment, widget } = query.ref;
+    const index = await this.indexes.active(tenant.id, environment.id);
+    const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan });
+    const id = await this.ids.issue(tenant.id);
+    const page = list.slice(query.offset, query.offset + (query.limit ?? widget.maxResults));
+    // Distribution is over the page returned, so a carousel showing the page can size or weight its slots.
+    const pageTotal = page.reduce((sum, r) => sum + r.score, 0);
+    return {
+      id,
+      recommendations: page.map((r, i) => ({ id: `${id}-${query.offset + i + 1}`, strategy: r.strategy, score: r.score, distribution: distribution(r.score, pageTotal), product: r.product })),
+      pagination: { total: list.length },
+      widget: { title: widget.title, attributes: widget.attributes, minResults: widget.minResults },
+    };
+  }
+
+  /**
+   * The list behind an e-mail: the same for photo.png and redirect.html until it expires (or `nocache`),
+   * across restarts. A slot whose item has left the active catalog since is empty.
+   */
+  async emailList(query: RecommendationQuery & { userKey: string; nocache: boolean }): Promise<EmailSlots> {
+    const { tenant, environment, widget } = query.ref;
+    const key = `${environment.id}/${widget.id}/${query.userKey}`;
+    const now = this.clock.now();
+    const cached = query.nocache ? undefined : await this.emailLists.get(tenant.id, key, now);
+    if (cached !== undefined) {
+      const index = await this.indexes.active(tenant.id, environment.id);
+      return { id: cached.id, slots: cached.items.map((item) => index?.byId.get(item.itemId)?.view) };
+    }
+    const response = await this.recommend(query);
+    if (widget.emailCacheMinutes > 0) {
+      const items = response.recommendations.map((r) => ({ itemId: r.product._id.original_id, strategy: r.strategy, score: r.score, distribution: r.distribution }));
+      await this.emailLists.put(tenant.id, key, { id: response.id, expiresAt: now + widget.emailCacheMinutes * 60_000, items, total: response.pagination.total }, now);
+    }
+    return { id: response.id, slots: response.recommendations.map((r) => r.product) };
+  }
+}
+
+/** Each item's share of the page's total score, rounded to 6 places (the shares sum to 1 within rounding). */
+function distribution(score: number, total: number): number {
+  return total === 0 ? 0 : Math.round((score / total) * 1e6) / 1e6;
+}

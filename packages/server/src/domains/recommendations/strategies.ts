@@ -1,0 +1,167 @@
+/**
+ * Candidate generators, one per strategy: each returns item ids with a raw score (higher is better)
+ * read from the live activity aggregates or the catalog index, so a new activity shows in the next call.
+ */
+import type { ActivityService } from '../tracking/activity-service.js';
+import type { StrategyName, WidgetConfig } from '../../platform/config/schema.js';
+import type { CatalogIndex } from './catalog-index.js';
+import type { ItemModel } from './item-model.js';
+import { byScore } from '../tracking/popularity.js';
+import { personalized } from './personalized-strategy.js';
+import { similar } from './similar-strategy.js';
+
+export interface Candidate {
+  itemId: string;
+  score: number;
+}
+
+export interface StrategyInput {
+  tenantId: string;
+  activities: ActivityService;
+  index: CatalogIndex;
+  /** The `$productId` items, in the order given. */
+  productIds: readonly string[];
+  profileId: string | undefined;
+  /** How many candidates are worth producing: later steps filter some out. */
+  want: number;
+  /** Title likeness from the search index (`SearchService.similarText`); `similar` uses content alone without it. */
+  textSimilarity?: TextSimilarity;
+  /** The tenant's trained item-to-item model, once there is one. */
+  model?: ItemModel;
+  /** The widget asking, for its per-widget settings (popularity weight...). */
+  widget?: WidgetConfig;
+}
+
+export type TextSimilarity = (tenantId: string, environmentId: string, itemId: string, limit: number) => Array<{ id: string; score: number }>;
+
+const BUY_VERBS = ['buy', 'purchase'];
+const TRENDING_DAYS = 7;
+
+export const strategies: Record<StrategyName, (input: StrategyInput) => Candidate[]> = {
+  popular: (input) => popularity(input, {}),
+  'top-sellers': (input) => popularity(input, { verbs: BUY_VERBS }),
+  trending: (input) => popularity(input, { sinceDays: TRENDING_DAYS }),
+  'also-viewed': (input) => related(input, input.productIds, 'visit'),
+  'bought-together': boughtTogether,
+  personalized: personalized,
+  'recently-viewed': recentlyViewed,
+  similar: similar,
+};
+
+/**
+ * Popularity walks every item of every day in its window, far too slow per request on a large shop.
+ * The top list is kept per tenant and options; after new activities only the items they touched are
+ * scored again and merged in (an item outside the list can only enter by gaining, and gaining needs an
+ * activity). A new minute (days roll over), a lost change log or a falling score (a verb with a
+ * negative weight) recomputes it whole.
+ */
+const popularityCaches = new WeakMap<ActivityService, Map<string, { revision: number; minute: number; depth: number; candidates: Candidate[] }>>();
+const POPULARITY_DEPTH = 300;
+/** Past this many changed items a whole recomputation is as cheap as merging. */
+const MAX_MERGED = 2_000;
+
+function popularity(input: StrategyInput, options: { verbs?: readonly string[]; sinceDays?: number }): Candidate[] {
+  const { tenantId, activities } = input;
+  let cache = popularityCaches.get(activities);
+  if (cache === undefined) popularityCaches.set(activities, (cache = new Map()));
+  const key = `${tenantId}\u0000${options.verbs?.join(',') ?? '*'}\u0000${options.sinceDays ?? ''}`;
+  const revision = activities.revision(tenantId);
+  const minute = Math.floor(Date.now() / 60_000);
+  const cached = cache.get(key);
+  if (cached !== undefined && cached.minute === minute && cached.depth >= input.want) {
+    if (cached.revision === revision) return cached.candidates;
+    const merged = mergeChanges(activities, tenantId, options, cached);
+    if (merged !== undefined) {
+      cache.set(key, { revision, minute, depth: cached.depth, candidates: merged });
+      return merged;
+    }
+  }
+  const depth = Math.max(POPULARITY_DEPTH, input.want);
+  const candidates = toCandidates(activities.popularity(tenantId, { ...options, limit: depth }));
+  cache.set(key, { revision, minute, depth, candidates });
+  return candidates;
+}
+
+/** The kept list with the changed items scored again, in `top`'s order; undefined when only a full pass is exact. */
+function mergeChanges(activities: ActivityService, tenantId: string, options: { verbs?: readonly string[]; sinceDays?: number }, cached: { revision: number; depth: number; candidates: Candidate[] }): Candidate[] | undefined {
+  const changed = activities.changedItemsSince(tenantId, cached.revision);
+  if (changed === undefined || changed.length > MAX_MERGED) return undefined;
+  const scores = activities.popularityOf(tenantId, [...new Set(changed)], options);
+  const byId = new Map(cached.candidates.map((c) => [c.itemId, c.score]));
+  for (const [itemId, score] of scores) {
+    const before = byId.get(itemId);
+    // A kept item that lost score may now rank below items the list never held.
+    if (before !== undefined && score < before) return undefined;
+    if (score > 0) byId.set(itemId, score);
+  }
+  return [...byId]
+    .map(([itemId, score]) => ({ itemId, score }))
+    .sort(byScore)
+    .slice(0, cached.depth);
+}
+
+function toCandidates(items: ReadonlyArray<{ itemId: string; score?: number; count?: number }>): Candidate[] {
+  return items.map((i) => ({ itemId: i.itemId, score: i.score ?? i.count ?? 0 }));
+}
+
+/** Sums co-occurrence counts over several seed items; equal counts go to the more bought item. */
+function related(input: StrategyInput, seeds: readonly string[], kind: 'visit' | 'order'): Candidate[] {
+  const interactions = input.activities.interactions(input.tenantId);
+  const bought = (itemId: string) => interactions.purchaseCount(interactions.numberOf(itemId) ?? -1);
+  const scores = new Map<string, number>();
+  for (const seed of seeds) {
+    for (const r of input.activities.coOccurring(input.tenantId, seed, kind, input.want, bought)) {
+      scores.set(r.itemId, (scores.get(r.itemId) ?? 0) + r.score);
+    }
+  }
+  // Seeds' lists are each cut at `want`: an item found by several seeds wins; then purchases break ties.
+  return [...scores]
+    .map(([itemId, score]) => ({ itemId, score, tie: bought(itemId) }))
+    .sort((a, b) => b.score - a.score || b.tie - a.tie || a.itemId.localeCompare(b.itemId))
+    .map(({ itemId, score }) => ({ itemId, score }));
+}
+
+/**
+ * Items bought in the same orders as `$productId`, by raw (recency-weighted) count: on real baskets
+ * raw counts beat every normalisation tried (docs/recommendations.md). When orders run out, the
+ * trained model's neighbours of the seeds ("shoppers who bought this also bought") fill the rest,
+ * below every co-occurring item.
+ */
+function boughtTogether(input: StrategyInput): Candidate[] {
+  const together = related(input, input.productIds, 'order');
+  if (together.length >= input.want || input.model === undefined) return together;
+  const interactions = input.activities.interactions(input.tenantId);
+  const scores = new Map<number, number>();
+  const board = { add: (item: number, value: number) => scores.set(item, (scores.get(item) ?? 0) + value) };
+  for (const seed of input.productIds) {
+    const n = interactions.numberOf(seed);
+    if (n !== undefined) input.model.accumulate(n, 1, board);
+  }
+  const floor = together.at(-1)?.score ?? 1;
+  let best = 0;
+  for (const value of scores.values()) best = Math.max(best, value);
+  const have = new Set(together.map((c) => c.itemId));
+  const more = [...scores]
+    .filter(([item, value]) => value > 0 && !have.has(interactions.itemIds[item]!))
+    .map(([item, value]) => ({ itemId: interactions.itemIds[item]!, score: (floor * value) / best / 2 }))
+    .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
+  return [...together, ...more];
+}
+
+/** Items the shopper viewed, newest view first, whatever happened to them since (a basket keeps them here). */
+function recentlyViewed({ tenantId, activities, profileId, want }: StrategyInput): Candidate[] {
+  if (profileId === undefined) return [];
+  const seen = new Set<string>();
+  const out: Candidate[] = [];
+  for (const activity of activities.history(tenantId, profileId, { type: 'product' })) {
+    if (!VIEW_VERBS.has(activity.verb) || seen.has(activity.itemId)) continue;
+    seen.add(activity.itemId);
+    out.push({ itemId: activity.itemId, score: 0 });
+    if (out.length >= want) break;
+  }
+  return out.map((c, rank) => ({ itemId: c.itemId, score: out.length - rank }));
+}
+
+/** What counts as having looked at a product. */
+const VIEW_VERBS = new Set(['view', 'click', 'click-on-reco']);
+

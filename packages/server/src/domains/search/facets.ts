@@ -1,0 +1,260 @@
+/**
+ * Facets over a match set: each configured facet keeps, per index slot, the ids of its values in typed
+ * arrays (updated with the index), so counting a request's matches is integer increments, not string
+ * work. Counts are disjunctive: a facet's counts apply every other facet's selection but not its own.
+ */
+import type { StoredItem } from '../catalog/types.js';
+import type { FacetConfig } from '../../platform/config/schema.js';
+import { fold } from './analyzer.js';
+import { firstInOrder } from './ranking.js';
+import { attributeValues } from './attribute-values.js';
+
+export interface FacetResult {
+  id: string;
+  title: string;
+  attribute: string;
+  count: number;
+  values: { value: string; count: number; selected: boolean }[];
+}
+
+export class FacetColumn {
+  /** Value id → the value as first seen (range facets: the range label). */
+  readonly labels: string[] = [];
+  /** The same values folded (case, accents), as selections are compared. */
+  readonly folded: string[] = [];
+  private readonly ids = new Map<string, number>();
+  /**
+   * Slot → its first and second value ids (at 2 × slot and 2 × slot + 1), -1 for none: most items have
+   * one or two (a category pair), and both sit in the same cache line when counting reads them.
+   */
+  pairs: Int32Array;
+  /** Slot → its value ids past the second, for the rare items with more. */
+  readonly more = new Map<number, number[]>();
+
+  constructor(
+    readonly facet: FacetConfig,
+    docs: readonly ({ item: StoredItem } | undefined)[],
+  ) {
+    if (facet.type === 'range') for (const range of facet.ranges ?? []) this.idOf(range.label);
+    this.pairs = new Int32Array(2 * Math.max(16, docs.length)).fill(-1);
+    docs.forEach((doc, slot) => this.update(slot, doc?.item));
+  }
+
+  update(slot: number, item: StoredItem | undefined): void {
+    if (2 * slot >= this.pairs.length) {
+      const grown = new Int32Array(2 * Math.max(slot + 1, this.pairs.length)).fill(-1);
+      grown.set(this.pairs);
+      this.pairs = grown;
+    }
+    const ids = item === undefined ? [] : this.valueIds(item);
+    this.pairs[2 * slot] = ids[0] ?? -1;
+    this.pairs[2 * slot + 1] = ids[1] ?? -1;
+    if (ids.length > 2) this.more.set(slot, ids.slice(2));
+    else this.more.delete(slot);
+  }
+
+  has(slot: number, wanted: Uint8Array): boolean {
+    const first = this.pairs[2 * slot]!;
+    if (first < 0) return false;
+    if (wanted[first] === 1) return true;
+    const second = this.pairs[2 * slot + 1]!;
+    if (second < 0) return false;
+    if (wanted[second] === 1) return true;
+    if (this.more.size === 0) return false;
+    const more = this.more.get(slot);
+    if (more !== undefined) for (const id of more) if (wanted[id] === 1) return true;
+    return false;
+  }
+
+  /** A mask over value ids of the values a shopper selected (compared without case or accents). */
+  selection(values: ReadonlySet<string>): Uint8Array {
+    const mask = new Uint8Array(this.labels.length);
+    for (let id = 0; id < this.folded.length; id++) if (values.has(this.folded[id]!)) mask[id] = 1;
+    return mask;
+  }
+
+  private idOf(label: string): number {
+    let id = this.ids.get(label);
+    if (id === undefined) {
+      id = this.labels.length;
+      this.labels.push(label);
+      this.folded.push(fold(label));
+      this.ids.set(label, id);
+    }
+    return id;
+  }
+
+  private valueIds(item: StoredItem): number[] {
+    const values = attributeValues(item, this.facet.attribute);
+    const out: number[] = [];
+    if (this.facet.type === 'value') {
+      for (const value of values) {
+        const id = this.idOf(String(value));
+        if (!out.includes(id)) out.push(id);
+      }
+      return out;
+    }
+    (this.facet.ranges ?? []).forEach((range, id) => {
+      if (values.some((v) => typeof v === 'number' && (range.from === undefined || v >= range.from) && (range.to === undefined || v < range.to))) out.push(id);
+    });
+    return out;
+  }
+}
+
+/** countFacets' per-match arrays, reused by the next call (queries run one at a time). */
+let statusScratch = new Int8Array(1024);
+let passingScratch = new Int32Array(1024);
+
+/**
+ * Counts every facet over `docs` and says which docs pass all selections (their positions in `docs`, in
+ * order, valid until the next call). One pass per selected facet
+ * finds, per doc, which selection it fails: a doc failing none counts everywhere, a doc failing exactly
+ * one counts only in that facet (whose own selection does not apply to it). Loops run facet by facet
+ * over typed arrays, the shape that stays fast when a broad query matches most of the catalog.
+ */
+export function countFacets(
+  columns: readonly FacetColumn[],
+  selections: ReadonlyMap<string, ReadonlySet<string>>,
+  docs: Int32Array,
+  length: number,
+  countsWanted: boolean,
+): { results: FacetResult[]; passing: Int32Array } {
+  // -1: passes every selection; c >= 0: fails only facet c's; -2: fails two or more.
+  if (statusScratch.length < length) {
+    // Grown with room to spare and kept: a request's arrays are read before the next request runs.
+    statusScratch = new Int8Array(Math.ceil(length * 1.25));
+    passingScratch = new Int32Array(statusScratch.length);
+  }
+  const status = statusScratch.subarray(0, length).fill(-1);
+  const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
+  const totals = new Int32Array(columns.length);
+  const selected: number[] = [];
+  for (let at = 0; at < columns.length; at++) if ((selections.get(columns[at]!.facet.id)?.size ?? 0) > 0) selected.push(at);
+  // With one selected facet, every doc counts in that facet (no other selection can exclude it): its
+  // counts are taken in the same pass that checks its selection.
+  const fused = countsWanted && selected.length === 1 ? selected[0]! : -1;
+  for (const at of selected) {
+    const column = columns[at]!;
+    const mask = column.selection(selections.get(column.facet.id)!);
+    if (at === fused) {
+      totals[at] = selectAndCount(column, at, mask, counts[at]!, status, docs, length);
+      continue;
+    }
+    const { pairs } = column;
+    const extra = column.more.size > 0;
+    for (let i = 0; i < length; i++) {
+      const doc = docs[i]!;
+      const one = pairs[2 * doc]!;
+      if (one >= 0 && mask[one] === 1) continue;
+      const two = one < 0 ? -1 : pairs[2 * doc + 1]!;
+      if (two >= 0 && mask[two] === 1) continue;
+      if (extra && two >= 0 && column.has(doc, mask)) continue;
+      status[i] = status[i] === -1 ? at : -2;
+    }
+  }
+  // Positions of the docs passing every selection, in order: an unselected facet counts exactly these.
+  const passing = passingScratch;
+  let passed = 0;
+  for (let i = 0; i < length; i++) if (status[i] === -1) passing[passed++] = i;
+  if (countsWanted) {
+    for (let c = 0; c < columns.length; c++) {
+      if (c === fused) continue;
+      totals[c] = selected.includes(c) ? countColumn(columns[c]!, c, counts[c]!, status, docs, length) : countPassing(columns[c]!, counts[c]!, passing, passed, docs);
+    }
+  }
+  if (!countsWanted) return { results: [], passing: passing.subarray(0, passed) };
+  const results = columns.map((column, c) => {
+    const facet = column.facet;
+    const chosen = selections.get(facet.id);
+    let values: { value: string; count: number; selected: boolean }[] = [];
+    const counted = counts[c]!;
+    for (let id = 0; id < column.labels.length; id++) {
+      const count = counted[id]!;
+      const isSelected = chosen !== undefined && chosen.has(column.folded[id]!);
+      if (count > 0 || isSelected) values.push({ value: column.labels[id]!, count, selected: isSelected });
+    }
+    if (facet.type === 'value') {
+      const order = (a: number, b: number): number => {
+        const x = values[a]!;
+        const y = values[b]!;
+        return y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0);
+      };
+      const top = firstInOrder(values.length, facet.size, order);
+      const shown = new Set(top);
+      // A selected value stays listed even when it falls outside the top `size`, so it can be unticked.
+      const extra = values.flatMap((v, i) => (v.selected && !shown.has(i) ? [i] : [])).sort(order);
+      values = [...top, ...extra].map((i) => values[i]!);
+    }
+    // A selection naming a value no item has is still answered, so the shopper can untick it.
+    for (const value of chosen ?? []) if (!column.folded.includes(value)) values.push({ value, count: 0, selected: true });
+    return { id: facet.id, title: facet.title, attribute: facet.attribute, count: totals[c]!, values };
+  });
+  return { results, passing: passing.subarray(0, passed) };
+}
+
+/** One facet's value counts over the docs that pass every other facet's selection; returns how many do. */
+function countColumn(column: FacetColumn, c: number, counted: Int32Array, status: Int8Array, docs: Int32Array, length: number): number {
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  let total = 0;
+  for (let i = 0; i < length; i++) {
+    const state = status[i]!;
+    if (state !== -1 && state !== c) continue;
+    total++;
+    countValues(pairs, more, extra, docs[i]!, counted);
+  }
+  return total;
+}
+
+/**
+ * The only selected facet: marks the docs its selection excludes (status `at`) and counts its values
+ * over every doc, since no other selection applies to its counts; returns how many docs there are.
+ */
+function selectAndCount(column: FacetColumn, at: number, mask: Uint8Array, counted: Int32Array, status: Int8Array, docs: Int32Array, length: number): number {
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  for (let i = 0; i < length; i++) {
+    const doc = docs[i]!;
+    const one = pairs[2 * doc]!;
+    if (one < 0) {
+      status[i] = at;
+      continue;
+    }
+    counted[one]!++;
+    let kept = mask[one] === 1;
+    const two = pairs[2 * doc + 1]!;
+    if (two < 0) {
+      if (!kept) status[i] = at;
+      continue;
+    }
+    counted[two]!++;
+    if (mask[two] === 1) kept = true;
+    if (extra) {
+      for (const id of more.get(doc) ?? []) {
+        counted[id]!++;
+        if (mask[id] === 1) kept = true;
+      }
+    }
+    if (!kept) status[i] = at;
+  }
+  return length;
+}
+
+/** An unselected facet's value counts over the docs passing every selection (positions into `docs`); returns how many. */
+function countPassing(column: FacetColumn, counted: Int32Array, passing: Int32Array, passed: number, docs: Int32Array): number {
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  for (let j = 0; j < passed; j++) countValues(pairs, more, extra, docs[passing[j]!]!, counted);
+  return passed;
+}
+
+/** Adds one doc's value ids to `counted`: the first two side by side in `pairs`, the rare rest in `more`. */
+function countValues(pairs: Int32Array, more: ReadonlyMap<number, number[]>, extra: boolean, doc: number, counted: Int32Array): void {
+  const one = pairs[2 * doc]!;
+  if (one < 0) return;
+  counted[one]!++;
+  const two = pairs[2 * doc + 1]!;
+  if (two < 0) return;
+  counted[two]!++;
+  if (extra) for (const id of more.get(doc) ?? []) counted[id]!++;
+}

@@ -1,0 +1,405 @@
+/**
+ * The query planner: which documents match a query and how well. FlexSearch answers, per field and per
+ * word, which documents hold a word starting with it (and, from the all-text strict index, which hold
+ * the whole word); this file adds what FlexSearch's own search cannot do here:
+ *
+ * - words matched in different fields: each word is looked up in every weighted field and the per-word
+ *   results are intersected across words (FlexSearch intersects only within one field);
+ * - one typo in long words: the vocabulary corrects a word before FlexSearch is asked for the correction;
+ * - configured synonyms, and field weights per configuration (one index serves every configuration);
+ * - relevance: whole words before completions before typos, a title equal to the query first;
+ * - cost: words are visited rarest first and only documents still matching are kept, in typed arrays
+ *   reused across queries, so a very common word costs one pass over its list, not a sort or a Set.
+ */
+import type { SearchConfiguration } from '../../platform/config/schema.js';
+import { words } from './analyzer.js';
+import type { PlannedWord } from './query-plan.js';
+import { firstInOrder } from './ranking.js';
+import { titleKey } from './title-key.js';
+import { TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, type SearchIndex, type Slots } from './search-index.js';
+
+/** A completion of the last word (likely still being typed), and of an earlier word. */
+const COMPLETION_LAST = 0.7;
+const COMPLETION_OTHER = 0.56;
+/** Each later FlexSearch position slot (word further into the field) loses this much. */
+const POSITION_STEP = 0.02;
+
+/** A query's matches, in arrays reused by the next query on the same index: read (or copy) them first. */
+export interface Matches {
+  /** Matching slots, in no particular order. */
+  docs: Int32Array;
+  /** Score of each entry of `docs` (same positions). */
+  scores: Float32Array;
+  /** True when some matching item matched every word without typo correction (autocomplete reads it). */
+  spelledRight: boolean;
+}
+
+interface Alternative {
+  factor: number;
+  typo: boolean;
+  /**
+   * Documents holding the whole word, when the word is both a catalog word and the start of longer ones
+   * ("lamp", "lampshade"); otherwise every document in `fields` matched the same way and `allWhole` says how.
+   */
+  whole: Slots;
+  allWhole: boolean;
+  fields: { weight: number; slots: Slots; title: boolean }[];
+  size: number;
+  /** Only documents holding the whole word match (see PlannedTerm.prefix); `whole` then lists them. */
+  wholeOnly: boolean;
+}
+
+/** Per-index scratch arrays, one entry per slot, reused by every query (queries run one at a time). */
+class Scratch {
+  stamp: Int32Array;
+  mark: Int32Array;
+  best: Float32Array;
+  total: Float32Array;
+  typo: Uint8Array;
+  /** Generation of the last word whose title-field list held the document, and how many words did so. */
+  titleStamp: Int32Array;
+  titleWords: Uint8Array;
+  listA: Int32Array;
+  listB: Int32Array;
+  /** The answer's arrays: valid until the next query on this index. */
+  docs: Int32Array;
+  scores: Float32Array;
+  generation = 0;
+
+  constructor(readonly capacity: number) {
+    this.stamp = new Int32Array(capacity);
+    this.mark = new Int32Array(capacity);
+    this.best = new Float32Array(capacity);
+    this.total = new Float32Array(capacity);
+    this.typo = new Uint8Array(capacity);
+    this.titleStamp = new Int32Array(capacity);
+    this.titleWords = new Uint8Array(capacity);
+    this.listA = new Int32Array(capacity);
+    this.listB = new Int32Array(capacity);
+    this.docs = new Int32Array(capacity);
+    this.scores = new Float32Array(capacity);
+  }
+
+  next(): number {
+    if (this.generation >= 0x3fffffff) {
+      this.stamp.fill(0);
+      this.mark.fill(0);
+      this.titleStamp.fill(0);
+      this.generation = 0;
+    }
+    return ++this.generation;
+  }
+}
+
+const scratches = new WeakMap<SearchIndex, Scratch>();
+
+function scratchFor(index: SearchIndex): Scratch {
+  let scratch = scratches.get(index);
+  if (scratch === undefined || scratch.capacity < index.docs.length) {
+    // Grown with room to spare, so a stream of single-item additions does not reallocate each time.
+    scratch = new Scratch(Math.max(1024, Math.ceil(index.docs.length * 1.25)));
+    scratches.set(index, scratch);
+  }
+  return scratch;
+}
+
+function slotsSize(slots: Slots): number {
+  let n = 0;
+  for (const list of slots) if (list !== undefined) n += list.length;
+  return n;
+}
+
+/** Folded query words, as the index folds its text. */
+export function queryWords(query: string): string[] {
+  return words(query);
+}
+
+function alternatives(index: SearchIndex, weights: { field: number; weight: number }[], word: PlannedWord): Alternative[] {
+  const out: Alternative[] = [];
+  const titleField = index.fields.indexOf('title');
+  for (const { term, factor, typo, prefix } of word.terms) {
+    const isWord = index.vocabulary.frequency(term) > 0;
+    // A whole-word-only term the catalog does not hold as a word matches nothing.
+    if (!prefix && !isWord) continue;
+    const fields = weights.map(({ field, weight }) => ({ weight, slots: index.fieldSlots(field, term), title: field === titleField }));
+    const size = fields.reduce((n, f) => n + slotsSize(f.slots), 0);
+    if (size === 0) continue;
+    const mixed = isWord && index.vocabulary.hasCompletions(term);
+    out.push({ factor, typo, whole: mixed ? index.wordSlots(term) : [], allWhole: isWord, fields, size, wholeOnly: !prefix && mixed });
+  }
+  return out;
+}
+
+/** How many items some term of `word` reaches (0: the word matches nothing, relaxation drops it first). */
+export function wordReach(index: SearchIndex, config: SearchConfiguration, word: PlannedWord): number {
+  return alternatives(index, weightsOf(index, config), word).reduce((n, alt) => n + alt.size, 0);
+}
+
+function weightsOf(index: SearchIndex, config: SearchConfiguration): { field: number; weight: number }[] {
+  return config.fields.flatMap(({ attribute, weight }) => {
+    const field = index.fields.indexOf(attribute);
+    return field < 0 ? [] : [{ field, weight }];
+  });
+}
+
+export function matchQuery(index: SearchIndex, config: SearchConfiguration, planned: readonly PlannedWord[]): Matches {
+  const weights = weightsOf(index, config);
+  const queryText = planned.map((w) => w.word);
+  const perWord = planned.map((word, i) => ({ alts: alternatives(index, weights, word), last: i === planned.length - 1 }));
+  if (perWord.some((w) => w.alts.length === 0)) return { docs: new Int32Array(0), scores: new Float32Array(0), spelledRight: true };
+  // The rarest word first: it decides the candidates, and every later word can only drop some.
+  perWord.sort((a, b) => a.alts.reduce((n, x) => n + x.size, 0) - b.alts.reduce((n, x) => n + x.size, 0));
+
+  const typos = perWord.some((w) => w.alts.some((alt) => alt.typo));
+  const s = scratchFor(index);
+  let current = s.listA;
+  let spare = s.listB;
+  let count = 0;
+  let alive = -1;
+  for (let w = 0; w < perWord.length; w++) {
+    const { alts, last } = perWord[w]!;
+    const completing = last ? COMPLETION_LAST : COMPLETION_OTHER;
+    const generation = s.next();
+    let touched = 0;
+    for (const alt of alts) {
+      const whole = s.next();
+      for (const list of alt.whole) if (list !== undefined) markAll(s.mark, list, whole);
+      // Without a whole-word list, no document carries the mark and every one scores as `completion` says.
+      const completion = alt.whole.length > 0 ? completing : alt.allWhole ? 1 : completing;
+      for (const { weight, slots, title } of alt.fields) {
+        for (let position = 0; position < slots.length; position++) {
+          const list = slots[position];
+          if (list === undefined) continue;
+          const base = weight * alt.factor * (1 - POSITION_STEP * position);
+          const inTitle = title && perWord.length > 1;
+          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, wholeOnly: alt.wholeOnly, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle }, spare, touched);
+        }
+      }
+    }
+    [current, spare] = [spare, current];
+    count = touched;
+    alive = generation;
+    if (count === 0) break;
+  }
+
+  const docs = s.docs.subarray(0, count);
+  docs.set(current.subarray(0, count));
+  const scores = s.scores.subarray(0, count);
+  const phrase = queryText.join(' ');
+  const phraseKey = titleKey(phrase);
+  const { total, best, typo, titleWords, titleStamp } = s;
+  const keys = index.titleKeys;
+  // A phrase of several words can only be in a title if every one of them is a whole catalog word
+  // (a prefix being typed, "leather ba", never is): then most queries skip the string search entirely.
+  const phraseable = queryText.length > 1 && queryText.every((word) => index.vocabulary.frequency(word) > 0);
+  const words = phraseable ? queryText.length : 0;
+  const phrasePairs = queryText.slice(1).map((word, i) => titleKey(`${queryText[i]} ${word}`));
+  let spelledRight = false;
+  const single = perWord.length === 1;
+  for (let i = 0; i < count; i++) {
+    const doc = docs[i]!;
+    // The last word's best is added here: earlier words' were added when the next word reached the item
+    // (a one-word query has no total: its documents were only ever reached by that word).
+    let score = single ? best[doc]! : total[doc]! + best[doc]!;
+    // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
+    if (keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
+    // Only a title holding every word can hold the phrase: most candidates skip the string search.
+    else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
+    scores[i] = score;
+    // Without typo corrections every match is spelt right (its flags were not kept).
+    if (!typos || typo[doc] === 0) spelledRight = true;
+  }
+  return { docs, scores, spelledRight };
+}
+
+/** Whether a title's word pairs include every pair of the phrase (a necessary condition for holding it). */
+function hasPairs(index: SearchIndex, doc: number, phrasePairs: readonly number[]): boolean {
+  const count = index.titlePairCounts[doc]!;
+  if (count === TITLE_PAIRS_OVERFLOW) return true;
+  const start = doc * TITLE_PAIRS;
+  const pairs = index.titlePairs;
+  for (const wanted of phrasePairs) {
+    let found = false;
+    for (let i = 0; i < count; i++) {
+      if (pairs[start + i] === wanted) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+/** Whether `phrase` occurs in `title` on word boundaries, without building padded copies of either. */
+function containsPhrase(title: string, phrase: string): boolean {
+  for (let at = title.indexOf(phrase); at >= 0; at = title.indexOf(phrase, at + 1)) {
+    const end = at + phrase.length;
+    if ((at === 0 || title.charCodeAt(at - 1) === 32) && (end === title.length || title.charCodeAt(end) === 32)) return true;
+  }
+  return false;
+}
+
+function markAll(mark: Int32Array, list: readonly number[], value: number): void {
+  for (let i = 0; i < list.length; i++) mark[list[i]!] = value;
+}
+
+interface Pass {
+  base: number;
+  completion: number;
+  whole: number;
+  /** Some documents carry the `whole` mark; otherwise every one scores `base * completion` without reading marks. */
+  marked: boolean;
+  /** Documents without the `whole` mark do not match at all (a completion of a form, synonym or correction). */
+  wholeOnly: boolean;
+  generation: number;
+  /** The previous word's generation: only documents it left alive may match (-1 for the first word). */
+  alive: number;
+  /** The second word: the first word's documents have no total yet (it is their first word's best). */
+  second: boolean;
+  typo: number;
+  /** Some alternative of some word of the query is a typo correction: otherwise typo flags are not kept. */
+  typos: boolean;
+  /** The list is the title field's, and the query has several words: remember it for the phrase check. */
+  inTitle: boolean;
+}
+
+/**
+ * Folds one FlexSearch slot list into the current word's best score per document; returns the new
+ * touched count. When a later word first reaches a document, the previous word's best (final by then)
+ * joins its total: a document a later word never reaches is dropped without that work.
+ */
+function accumulate(s: Scratch, list: readonly number[], pass: Pass, touchedList: Int32Array, touched: number): number {
+  const { stamp, mark, best, typo, total, titleStamp, titleWords } = s;
+  const { base, completion, whole, marked, wholeOnly, generation, alive, second, typo: isTypo, inTitle } = pass;
+  const partial = base * completion;
+  if (alive === -1 && !marked && !inTitle && !pass.typos) {
+    // A query without typo corrections: no typo flags to keep (matchQuery does not read them).
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i]!;
+      if (stamp[doc] !== generation) {
+        stamp[doc] = generation;
+        touchedList[touched++] = doc;
+        best[doc] = partial;
+      } else if (partial > best[doc]!) best[doc] = partial;
+    }
+    return touched;
+  }
+  if (alive === -1 && !marked && !inTitle) {
+    // The first word's common case (no whole-word marks, no phrase check): one score for the whole list.
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i]!;
+      if (stamp[doc] !== generation) {
+        stamp[doc] = generation;
+        touchedList[touched++] = doc;
+        best[doc] = partial;
+        typo[doc] = isTypo;
+      } else if (partial > best[doc]!) {
+        best[doc] = partial;
+        typo[doc] = isTypo;
+      }
+    }
+    return touched;
+  }
+  if (alive === -1) {
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i]!;
+      if (wholeOnly && mark[doc] !== whole) continue;
+      const score = mark[doc] === whole ? base : partial;
+      if (inTitle) titleStamp[doc] = generation;
+      if (stamp[doc] !== generation) {
+        stamp[doc] = generation;
+        touchedList[touched++] = doc;
+        best[doc] = score;
+        typo[doc] = isTypo;
+      } else if (score > best[doc]!) {
+        best[doc] = score;
+        typo[doc] = isTypo;
+      }
+    }
+    return touched;
+  }
+  // A later word: most of a common word's documents were dropped by rarer words, so test that first.
+  for (let i = 0; i < list.length; i++) {
+    const doc = list[i]!;
+    if (wholeOnly && mark[doc] !== whole) continue;
+    const seen = stamp[doc]!;
+    if (seen === alive) {
+      // The first word's documents start their total and title count here, when the second word reaches them.
+      total[doc] = second ? best[doc]! : total[doc]! + best[doc]!;
+      titleWords[doc] = (second ? 0 : titleWords[doc]!) + (titleStamp[doc] === alive ? 1 : 0);
+      // Bit 2: some earlier word of this item needed a typo correction; bit 1: this word's best did.
+      typo[doc] = (typo[doc] !== 0 ? 2 : 0) | isTypo;
+      if (inTitle) titleStamp[doc] = generation;
+      stamp[doc] = generation;
+      touchedList[touched++] = doc;
+      best[doc] = mark[doc] === whole ? base : partial;
+    } else if (seen === generation) {
+      if (inTitle) titleStamp[doc] = generation;
+      const score = mark[doc] === whole ? base : partial;
+      if (score > best[doc]!) {
+        best[doc] = score;
+        typo[doc] = (typo[doc]! & 2) | isTypo;
+      }
+    }
+  }
+  return touched;
+}
+
+/** Every live document, for an empty query. */
+export function allDocuments(index: SearchIndex): Matches {
+  const s = scratchFor(index);
+  let n = 0;
+  for (let slot = 0; slot < index.docs.length; slot++) if (index.docs[slot] !== undefined) s.docs[n++] = slot;
+  const scores = s.scores.subarray(0, n);
+  scores.fill(0);
+  return { docs: s.docs.subarray(0, n), scores, spelledRight: true };
+}
+
+/**
+ * Items sharing the most distinctive words with `slot`'s title, best first: each shared whole word
+ * (FlexSearch's all-text strict index) adds its inverse document frequency. A word on more than a third
+ * of the catalog says nothing about likeness and is skipped.
+ */
+export function similarDocuments(index: SearchIndex, slot: number, limit: number): { doc: number; score: number }[] {
+  const doc = index.docs[slot];
+  if (doc === undefined || limit <= 0) return [];
+  const s = scratchFor(index);
+  const { stamp, total } = s;
+  const generation = s.next();
+  const touchedList = s.listA;
+  let touched = 0;
+  const size = index.size;
+  const shared = [...new Set(doc.title.split(' '))]
+    .filter((word) => word !== '')
+    .map((word) => {
+      const slots = index.wordSlots(word);
+      return { slots, frequency: slotsSize(slots) };
+    })
+    .filter(({ frequency }) => frequency > 0 && frequency <= size / 3)
+    .sort((a, b) => a.frequency - b.frequency);
+  // Candidates come from the rarest words; once there are plenty, commoner words only add to their
+  // scores. An item sharing none of the rare words could not outscore those anyway, and the commonest
+  // words of a large catalog would otherwise make every call visit a third of it.
+  const enough = Math.max(200, limit * 20);
+  for (const { slots, frequency } of shared) {
+    const idf = Math.log(1 + size / frequency);
+    const open = touched < enough;
+    for (const list of slots) {
+      if (list === undefined) continue;
+      for (let i = 0; i < list.length; i++) {
+        const other = list[i]!;
+        if (stamp[other] === generation) total[other] = total[other]! + idf;
+        else if (open) {
+          stamp[other] = generation;
+          total[other] = idf;
+          touchedList[touched++] = other;
+        }
+      }
+    }
+  }
+  const order = (a: number, b: number): number => total[b]! - total[a]! || a - b;
+  // The item itself shares every word; it is dropped after ordering.
+  const best = firstInOrder(touched, limit + 1, order, touchedList);
+  return best.filter((other) => other !== slot).slice(0, limit).map((other) => ({ doc: other, score: total[other]! }));
+}

@@ -1,0 +1,406 @@
+/**
+ * One catalog version's search index, built on FlexSearch: one FlexSearch `Index` per searched field
+ * (tokenize "forward", so every prefix of a word finds it), and one "strict" `Index` over all of an
+ * item's text that tells a whole word from a prefix and serves text similarity. Documents are numbered
+ * slots (FlexSearch is fastest with numeric ids); variants fold into their parent's slot.
+ *
+ * Why one FlexSearch Index per field rather than a FlexSearch Document: a Document matches all of a
+ * query's words within one field, but "nike red shoes" has its words in the brand and the title. The
+ * query planner (matcher.ts) asks each field's Index for each word and intersects across words itself.
+ *
+ * Writes to the active catalog reach the index through `apply`: the changed slots are updated in place
+ * (FlexSearch `update`/`remove` only for fields whose text changed), never a rebuild.
+ */
+import { Index } from 'flexsearch';
+import type { StoredItem } from '../catalog/types.js';
+import { encoder, fold, words } from './analyzer.js';
+import { attributeValues } from './attribute-values.js';
+import { FacetColumn } from './facets.js';
+import type { FilterValue } from './filter.js';
+import type { FacetConfig } from '../../platform/config/schema.js';
+import { titleKey } from './title-key.js';
+import { TypoVocabulary } from './typo-vocabulary.js';
+
+/** Word pairs fingerprinted per title; a longer title is marked and checked as a string. */
+export const TITLE_PAIRS = 8;
+export const TITLE_PAIRS_OVERFLOW = 255;
+
+/** FlexSearch's word-position slots: a word early in a field scores a little above a late one. */
+export const RESOLUTION = 9;
+
+export interface SearchDoc {
+  /** The parent item (or an item standing alone); its variants' text is indexed into this slot. */
+  item: StoredItem;
+  /** Folded title words joined by spaces, for the exact-title bonus. */
+  title: string;
+  /** The indexed text of each field (parallel to `SearchIndex.fields`), kept to undo it on change. */
+  texts: string[];
+  /** The product view answered for this item, built at its first appearance in a result and dropped when the item changes. */
+  view?: Record<string, unknown>;
+}
+
+/** The raw slots FlexSearch keeps for one term: `slots[score]` lists the documents at that position score. */
+export type Slots = readonly (readonly number[] | undefined)[];
+
+const EMPTY: Slots = [];
+const NOT_TEXT = /^(https?:|data:|\/)/;
+/** Sort orders whose ranks are kept; requests may name any order, so older ones are recomputed when asked again. */
+const MAX_RANKED_ORDERS = 32;
+
+function fieldText(item: StoredItem, field: string): string {
+  let value: unknown = item.attributes[field];
+  if (value === undefined && field === 'title') value = item.title;
+  if (value === undefined && field === 'categories') value = item.tags?.join(', ');
+  return typeof value === 'string' && !NOT_TEXT.test(value) ? value : '';
+}
+
+function titleOf(item: StoredItem): string {
+  const title = typeof item.attributes.title === 'string' ? item.attributes.title : (item.title ?? '');
+  return words(title).join(' ');
+}
+
+/** A change to the index's documents, as the catalog's change feed carries it. */
+export interface IndexChange {
+  upserted: readonly StoredItem[];
+  removedKeys: readonly string[];
+}
+
+export class SearchIndex {
+  /** Slot → document; a removed document leaves `undefined` (slots are never reused). */
+  readonly docs: (SearchDoc | undefined)[] = [];
+  /** Fields indexed, each with its FlexSearch Index. */
+  readonly fields: readonly string[];
+  readonly vocabulary = new TypoVocabulary();
+  /** Slot → fingerprint of its folded title (matcher's exact-title check). */
+  titleKeys = new Int32Array(1024);
+  /**
+   * Slot → fingerprints of its title's adjacent word pairs (TITLE_PAIRS per slot) and how many there
+   * are (TITLE_PAIRS_OVERFLOW for a longer title): the phrase check compares integers before strings.
+   */
+  titlePairs = new Int32Array(1024 * TITLE_PAIRS);
+  titlePairCounts = new Uint8Array(1024);
+  /** Live documents. */
+  size = 0;
+  /** Bumped on every change, so per-request caches keyed on the index know when to drop. */
+  revision = 0;
+  private readonly fieldIndexes: Index[];
+  private readonly wordIndex: Index;
+  private readonly byId = new Map<string, number>();
+  private readonly variants = new Map<string, Map<string, StoredItem>>();
+  /** Variant id → its parent's id. */
+  private readonly parentOf = new Map<string, string>();
+  private readonly columns = new Map<string, FilterValue[][]>();
+  private readonly ranks = new Map<string, { sortBy: readonly SortKey[]; ranks: Int32Array; stale: boolean }>();
+  private readonly facetColumns = new Map<FacetConfig, FacetColumn>();
+  private readonly numeric = new Map<string, Float64Array | undefined>();
+  private readonly rankKeys = new WeakMap<readonly SortKey[], string>();
+
+  constructor(items: readonly StoredItem[], fields: readonly string[]) {
+    this.fields = [...new Set(fields)];
+    this.fieldIndexes = this.fields.map(() => new Index({ tokenize: 'forward', encoder, resolution: RESOLUTION, fastupdate: true }));
+    this.wordIndex = new Index({ tokenize: 'strict', encoder, resolution: RESOLUTION, fastupdate: true });
+    // Variants first, so each parent is handed to FlexSearch once with its variants' text.
+    const parents = new Set<string>();
+    for (const item of items) {
+      if (item.parentId === undefined) parents.add(item.id);
+      else {
+        this.variantsOf(item.parentId).set(item.id, item);
+        this.parentOf.set(item.id, item.parentId);
+      }
+    }
+    for (const item of items) if (item.parentId === undefined) this.place(item);
+    // A variant whose parent is missing is still findable, standing for itself.
+    for (const [parentId, variants] of this.variants) if (!parents.has(parentId)) for (const orphan of variants.values()) this.place(orphan);
+  }
+
+  docOf(id: string): number | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Documents holding a word starting with `term` in `field` (FlexSearch's forward tokenization). */
+  fieldSlots(field: number, term: string): Slots {
+    return (this.fieldIndexes[field]!.search(term, { resolve: false }) as unknown as { result: Slots }).result ?? EMPTY;
+  }
+
+  /** Documents holding the whole word `term` in any field. */
+  wordSlots(term: string): Slots {
+    return (this.wordIndex.search(term, { resolve: false }) as unknown as { result: Slots }).result ?? EMPTY;
+  }
+
+  /** Applies the catalog's writes to the changed documents only. */
+  apply(change: IndexChange): void {
+    const touched = new Set<number>();
+    for (const key of change.removedKeys) {
+      const slot = this.byId.get(key);
+      const item = slot === undefined ? undefined : this.docs[slot]?.item;
+      if (slot !== undefined && item?.id === key) {
+        this.drop(slot);
+        touched.delete(slot);
+      }
+      const parentId = this.parentOf.get(key);
+      if (parentId !== undefined) {
+        this.detachVariant(key, parentId);
+        const parent = this.byId.get(parentId);
+        if (parent !== undefined && this.docs[parent]?.item.id === parentId) touched.add(parent);
+      }
+    }
+    for (const item of change.upserted) {
+      if (item.parentId === undefined) {
+        const slot = this.byId.get(item.id);
+        if (slot !== undefined && this.docs[slot]!.item.parentId === undefined) {
+          this.docs[slot]!.item = item;
+          touched.add(slot);
+          continue;
+        }
+        // A parent arriving after its variants: they stop standing alone.
+        for (const variant of this.variants.get(item.id)?.values() ?? []) {
+          const own = this.byId.get(variant.id);
+          if (own !== undefined) this.drop(own);
+        }
+        touched.add(this.place(item));
+        continue;
+      }
+      const formerParent = this.parentOf.get(item.id);
+      if (formerParent !== undefined && formerParent !== item.parentId) {
+        // A variant moved to another parent: the former one loses its text.
+        this.detachVariant(item.id, formerParent);
+        const former = this.byId.get(formerParent);
+        if (former !== undefined) touched.add(former);
+      }
+      this.variantsOf(item.parentId).set(item.id, item);
+      this.parentOf.set(item.id, item.parentId);
+      const parent = this.byId.get(item.parentId);
+      if (parent !== undefined && this.docs[parent]!.item.id === item.parentId) {
+        touched.add(parent);
+      } else {
+        const own = this.byId.get(item.id);
+        if (own === undefined) touched.add(this.place(item));
+        else {
+          this.docs[own]!.item = item;
+          touched.add(own);
+        }
+      }
+    }
+    for (const slot of touched) if (this.docs[slot] !== undefined) this.reindex(slot);
+    this.revision++;
+    for (const [attribute, column] of this.columns) {
+      for (const slot of touched) column[slot] = this.docs[slot] === undefined ? [] : attributeValues(this.docs[slot]!.item, attribute);
+    }
+    for (const column of this.facetColumns.values()) for (const slot of touched) column.update(slot, this.docs[slot]?.item);
+    for (const [attribute, numbers] of this.numeric) {
+      if (numbers === undefined) continue;
+      const column = this.values(attribute);
+      let grown = numbers;
+      if (column.length > numbers.length) {
+        grown = new Float64Array(Math.max(column.length, numbers.length * 2)).fill(NaN);
+        grown.set(numbers);
+        this.numeric.set(attribute, grown);
+      }
+      for (const slot of touched) {
+        const values = column[slot] ?? [];
+        if (values.length > 1 || (values.length === 1 && typeof values[0] !== 'number')) {
+          // No longer one number per document: the generic comparison takes over.
+          this.numeric.set(attribute, undefined);
+          break;
+        }
+        grown[slot] = values.length === 0 ? NaN : (values[0] as number);
+      }
+    }
+    for (const entry of this.ranks.values()) entry.stale = true;
+  }
+
+  /** Recomputes the sort orders in use after changes, off the request path, rather than at the next query. */
+  refreshOrders(): void {
+    for (const entry of this.ranks.values()) {
+      if (!entry.stale) continue;
+      entry.ranks = this.computeRanks(entry.sortBy);
+      entry.stale = false;
+    }
+  }
+
+  /** Each slot's values of one attribute, computed once: filters, facets and sorts read them per request. */
+  values(attribute: string): FilterValue[][] {
+    let column = this.columns.get(attribute);
+    if (column === undefined) {
+      column = this.docs.map((doc) => (doc === undefined ? [] : attributeValues(doc.item, attribute)));
+      this.columns.set(attribute, column);
+    }
+    return column;
+  }
+
+  /**
+   * One attribute as a typed array when every document holds at most one value and it is a number
+   * (NaN for none), so numeric filters compare without boxing; undefined for any other attribute.
+   */
+  numbers(attribute: string): Float64Array | undefined {
+    if (this.numeric.has(attribute)) return this.numeric.get(attribute);
+    const column = this.values(attribute);
+    let out: Float64Array | undefined = new Float64Array(column.length).fill(NaN);
+    for (let slot = 0; slot < column.length; slot++) {
+      const values = column[slot]!;
+      if (values.length === 0) continue;
+      if (values.length > 1 || typeof values[0] !== 'number') {
+        out = undefined;
+        break;
+      }
+      out[slot] = values[0];
+    }
+    this.numeric.set(attribute, out);
+    return out;
+  }
+
+  /** One facet's value ids per slot, built at the first request that counts it and kept up to date after. */
+  facetColumn(facet: FacetConfig): FacetColumn {
+    let column = this.facetColumns.get(facet);
+    if (column === undefined) this.facetColumns.set(facet, (column = new FacetColumn(facet, this.docs)));
+    return column;
+  }
+
+  /**
+   * Each slot's position under a sort order (equal keys share a rank), computed once per order, so a
+   * request sorts by comparing integers. Items lacking an attribute go last in either direction.
+   */
+  rank(sortBy: readonly SortKey[]): Int32Array {
+    // Configured orders are the same array at every request; a request's own sortBy is keyed by its text.
+    let key = this.rankKeys.get(sortBy);
+    if (key === undefined) {
+      key = JSON.stringify(sortBy);
+      this.rankKeys.set(sortBy, key);
+    }
+    let entry = this.ranks.get(key);
+    if (entry === undefined) {
+      // Orders come from requests: keep the most recently added few, each is a catalog-sized array.
+      if (this.ranks.size >= MAX_RANKED_ORDERS) this.ranks.delete(this.ranks.keys().next().value!);
+      this.ranks.set(key, (entry = { sortBy, ranks: this.computeRanks(sortBy), stale: false }));
+    }
+    else if (entry.stale) {
+      entry.ranks = this.computeRanks(sortBy);
+      entry.stale = false;
+    }
+    return entry.ranks;
+  }
+
+  private computeRanks(sortBy: readonly SortKey[]): Int32Array {
+    const keys = sortBy.map(({ attribute, order }) => {
+      const column = this.values(attribute);
+      // Strings compare folded; folding once per slot keeps the sort from folding at every comparison.
+      const folded = column.map((values) => (typeof values[0] === 'string' ? fold(values[0]) : values[0]));
+      return { folded, sign: order === 'desc' ? -1 : 1 };
+    });
+    const compare = (a: number, b: number): number => {
+      for (const { folded, sign } of keys) {
+        const x = folded[a];
+        const y = folded[b];
+        if (x === undefined || y === undefined) {
+          if (x !== y) return x === undefined ? 1 : -1;
+          continue;
+        }
+        const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
+        if (c !== 0) return sign * c;
+      }
+      return 0;
+    };
+    const order = this.docs.map((_, slot) => slot).sort((a, b) => compare(a, b) || a - b);
+    const ranks = new Int32Array(this.docs.length);
+    let rank = 0;
+    for (let i = 0; i < order.length; i++) {
+      if (i > 0 && compare(order[i - 1]!, order[i]!) !== 0) rank = i;
+      ranks[order[i]!] = rank;
+    }
+    return ranks;
+  }
+
+  private variantsOf(parentId: string): Map<string, StoredItem> {
+    let variants = this.variants.get(parentId);
+    if (variants === undefined) this.variants.set(parentId, (variants = new Map()));
+    return variants;
+  }
+
+  private detachVariant(variantId: string, parentId: string): void {
+    const variants = this.variants.get(parentId);
+    variants?.delete(variantId);
+    if (variants?.size === 0) this.variants.delete(parentId);
+    this.parentOf.delete(variantId);
+  }
+
+  private place(item: StoredItem): number {
+    const slot = this.docs.length;
+    this.docs.push({ item, title: titleOf(item), texts: [] });
+    this.byId.set(item.id, slot);
+    this.size++;
+    this.reindex(slot);
+    return slot;
+  }
+
+  private drop(slot: number): void {
+    const doc = this.docs[slot];
+    if (doc === undefined) return;
+    this.setTexts(slot, doc, this.fields.map(() => ''));
+    this.vocabulary.titlePairs(doc.title, -1);
+    this.byId.delete(doc.item.id);
+    this.docs[slot] = undefined;
+    this.size--;
+  }
+
+  /** Recomputes a slot's texts (the item's own, then its variants') and hands FlexSearch the fields that changed. */
+  private reindex(slot: number): void {
+    const doc = this.docs[slot]!;
+    // A placed document has its title but nothing indexed yet: its pairs are not counted.
+    const before = doc.texts.length === 0 ? '' : doc.title;
+    doc.title = titleOf(doc.item);
+    doc.view = undefined;
+    if (before !== doc.title) {
+      this.vocabulary.titlePairs(before, -1);
+      this.vocabulary.titlePairs(doc.title, 1);
+    }
+    if (slot >= this.titleKeys.length) {
+      const size = Math.max(slot + 1, this.titleKeys.length * 2);
+      const keys = new Int32Array(size);
+      keys.set(this.titleKeys);
+      this.titleKeys = keys;
+      const pairs = new Int32Array(size * TITLE_PAIRS);
+      pairs.set(this.titlePairs);
+      this.titlePairs = pairs;
+      const counts = new Uint8Array(size);
+      counts.set(this.titlePairCounts);
+      this.titlePairCounts = counts;
+    }
+    this.titleKeys[slot] = titleKey(doc.title);
+    const titleWords = doc.title.split(' ');
+    const pairs = titleWords.length - 1;
+    this.titlePairCounts[slot] = pairs > TITLE_PAIRS ? TITLE_PAIRS_OVERFLOW : Math.max(0, pairs);
+    for (let i = 0; i < Math.min(pairs, TITLE_PAIRS); i++) this.titlePairs[slot * TITLE_PAIRS + i] = titleKey(`${titleWords[i]} ${titleWords[i + 1]}`);
+    const variants = doc.item.parentId === undefined ? [...(this.variants.get(doc.item.id)?.values() ?? [])] : [];
+    const texts = this.fields.map((field) => [doc.item, ...variants].map((item) => fieldText(item, field)).filter((t) => t !== '').join('\n'));
+    this.setTexts(slot, doc, texts);
+  }
+
+  private setTexts(slot: number, doc: SearchDoc, texts: string[]): void {
+    const before = doc.texts;
+    let changed = before.length === 0;
+    for (let f = 0; f < this.fields.length; f++) {
+      const old = before[f] ?? '';
+      const now = texts[f]!;
+      if (old === now) continue;
+      changed = true;
+      const index = this.fieldIndexes[f]!;
+      if (now === '') index.remove(slot);
+      else if (old === '') index.add(slot, now);
+      else index.update(slot, now);
+    }
+    doc.texts = texts;
+    if (!changed) return;
+    const oldWords = new Set(before.length === 0 ? [] : encoder.encode(before.join('\n')));
+    const all = texts.join('\n');
+    const newWords = new Set(all === '' ? [] : encoder.encode(all));
+    for (const word of oldWords) if (!newWords.has(word)) this.vocabulary.remove(word);
+    for (const word of newWords) if (!oldWords.has(word)) this.vocabulary.add(word);
+    if (before.length !== 0) this.wordIndex.remove(slot);
+    if (all !== '') this.wordIndex.add(slot, all);
+  }
+}
+
+export interface SortKey {
+  attribute: string;
+  order: 'asc' | 'desc';
+}

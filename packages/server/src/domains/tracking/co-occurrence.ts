@@ -1,0 +1,166 @@
+/**
+ * Item-to-item co-occurrence: items seen in the same visit (same profile, less than 30 minutes
+ * between activities) and items bought in the same order. Visits and orders in progress are kept
+ * in bounded maps; pairs are counted the first time both items meet in one visit or order.
+ */
+import { BoundedMap } from '../../platform/collections/bounded-map.js';
+
+export const VISIT_GAP_MS = 30 * 60 * 1000;
+/** Items of one visit or order that pair with later ones: bounds the work per activity (a large order pairs its first 100 items with the rest). */
+const MAX_GROUP_ITEMS = 100;
+/**
+ * Orders count more the newer they are, halving in weight every this many days: a long half-life,
+ * because raw counts predicted baskets best (docs/recommendations.md) and recency only tips near-ties.
+ * Weights grow as 2^(t / half-life) from a fixed epoch, so they never need rescaling.
+ */
+const ORDER_HALF_LIFE_MS = 730 * 24 * 60 * 60 * 1000;
+const RECENCY_EPOCH = Date.UTC(2020, 0, 1);
+const MAX_OPEN_GROUPS = 50_000;
+
+/**
+ * Partners kept per item: a popular item meets most of the catalog over time, and each partner costs
+ * memory. Past twice this, the row keeps its MAX_RELATED strongest partners (ties: the first kept);
+ * a pruned partner that meets the item again starts counting afresh.
+ */
+export const MAX_RELATED = 200;
+
+function prune(row: Map<number, number>): void {
+  const kept = [...row].sort((x, y) => y[1] - x[1]).slice(0, MAX_RELATED);
+  row.clear();
+  for (const [partner, weight] of kept) row.set(partner, weight);
+}
+
+export type CoOccurrenceKind = 'visit' | 'order';
+
+interface Group {
+  lastAt: number;
+  /** Item numbers (see PairCounts.numberOf). */
+  items: number[];
+}
+
+export interface RelatedItem {
+  itemId: string;
+  /**
+   * How often the items met. For orders, recency-weighted: a meeting in the newest order counts 1,
+   * one a half-life (730 days) older counts 0.5.
+   */
+  count: number;
+  /** The same as `count` (kept for callers that rank by it). */
+  score: number;
+}
+
+/**
+ * Pair counts keyed by interned item numbers: a large shop's orders make millions of pairs, and
+ * number-keyed maps cost a fraction of string-keyed ones in time and memory.
+ */
+class PairCounts {
+  private readonly numbers = new Map<string, number>();
+  private readonly names: string[] = [];
+  /** Per item number: the other items met and how often (recency-weighted when `recency`). */
+  private readonly pairs: Array<Map<number, number>> = [];
+  private readonly recency: boolean;
+  /** The weight of a meeting now: weighted counts are divided by it so a meeting in the newest group counts 1. */
+  private newestWeight = 0;
+  private readonly open = new BoundedMap<string, Group>(MAX_OPEN_GROUPS);
+
+  constructor(options: { recency: boolean }) {
+    this.recency = options.recency;
+  }
+
+  /** Adds `itemId` to the group `groupKey`; `startsNew` says when the group's earlier items no longer count. */
+  add(groupKey: string, itemId: string, at: number, startsNew: (group: Group) => boolean): void {
+    let group = this.open.get(groupKey);
+    if (group === undefined || startsNew(group)) {
+      group = { lastAt: at, items: [] };
+      this.open.set(groupKey, group);
+    }
+    group.lastAt = at;
+    const item = this.numberOf(itemId);
+    if (group.items.includes(item)) return;
+    const weight = this.recency ? 2 ** ((at - RECENCY_EPOCH) / ORDER_HALF_LIFE_MS) : 1;
+    if (weight > this.newestWeight) this.newestWeight = weight;
+    const row = this.pairs[item]!;
+    for (const other of group.items) {
+      row.set(other, (row.get(other) ?? 0) + weight);
+      const otherRow = this.pairs[other]!;
+      otherRow.set(item, (otherRow.get(item) ?? 0) + weight);
+      if (otherRow.size > 2 * MAX_RELATED) prune(otherRow);
+    }
+    if (row.size > 2 * MAX_RELATED) prune(row);
+    if (group.items.length < MAX_GROUP_ITEMS) group.items.push(item);
+  }
+
+  /**
+   * Best first by score; `tieBreak` (higher first) orders equal scores before the id does. Keeps a
+   * running top `limit` rather than sorting every partner: a bestseller meets thousands of items.
+   */
+  related(itemId: string, limit: number, tieBreak?: (itemId: string) => number): RelatedItem[] {
+    const item = this.numbers.get(itemId);
+    if (item === undefined || limit <= 0) return [];
+    // Orders dated before the recency epoch weigh less than 1: still scaled to the newest of them.
+    const scale = this.recency && this.newestWeight > 0 ? this.newestWeight : 1;
+    const best: Array<{ itemId: string; weight: number; tie: number }> = [];
+    const before = (a: { itemId: string; weight: number; tie: number }, b: { itemId: string; weight: number; tie: number }) =>
+      a.weight > b.weight || (a.weight === b.weight && (a.tie > b.tie || (a.tie === b.tie && a.itemId < b.itemId)));
+    for (const [other, weight] of this.pairs[item]!) {
+      const last = best[best.length - 1];
+      if (best.length >= limit && weight < last!.weight) continue;
+      const id = this.names[other]!;
+      const candidate = { itemId: id, weight, tie: tieBreak?.(id) ?? 0 };
+      if (best.length >= limit && !before(candidate, last!)) continue;
+      let at = best.length;
+      while (at > 0 && before(candidate, best[at - 1]!)) at--;
+      best.splice(at, 0, candidate);
+      if (best.length > limit) best.pop();
+    }
+    return best.map((b) => {
+      const count = Math.round((b.weight / scale) * 1e6) / 1e6;
+      return { itemId: b.itemId, count, score: count };
+    });
+  }
+
+  /** Follows a profile merge: the anonymous profile's open visit continues as the nominative one's. */
+  rename(fromKey: string, toKey: string): void {
+    const group = this.open.get(fromKey);
+    if (group === undefined || this.open.has(toKey)) return;
+    this.open.delete(fromKey);
+    this.open.set(toKey, group);
+  }
+
+  private numberOf(itemId: string): number {
+    let n = this.numbers.get(itemId);
+    if (n !== undefined) return n;
+    n = this.names.length;
+    this.numbers.set(itemId, n);
+    this.names.push(itemId);
+    this.pairs.push(new Map());
+    return n;
+  }
+}
+
+export class CoOccurrence {
+  private readonly visits = new PairCounts({ recency: false });
+  private readonly orders = new PairCounts({ recency: true });
+
+  addVisitItem(profileId: string, itemId: string, at: number): void {
+    this.visits.add(profileId, itemId, at, (group) => Math.abs(at - group.lastAt) >= VISIT_GAP_MS);
+  }
+
+  addOrderItem(orderKey: string, itemId: string, at: number): void {
+    this.orders.add(orderKey, itemId, at, () => false);
+  }
+
+  /** A purchase sent without an order id: the shopper's purchases less than 30 minutes apart make one order. */
+  addPurchaseWithoutOrder(profileId: string, itemId: string, at: number): void {
+    this.orders.add(`\u0000profile:${profileId}`, itemId, at, (group) => Math.abs(at - group.lastAt) >= VISIT_GAP_MS);
+  }
+
+  related(kind: CoOccurrenceKind, itemId: string, limit: number, tieBreak?: (itemId: string) => number): RelatedItem[] {
+    return (kind === 'visit' ? this.visits : this.orders).related(itemId, limit, tieBreak);
+  }
+
+  mergeProfile(from: string, into: string): void {
+    this.visits.rename(from, into);
+    this.orders.rename(`\u0000profile:${from}`, `\u0000profile:${into}`);
+  }
+}

@@ -1,0 +1,308 @@
+/**
+ * One profile per shopper per tenant behind every identity: the older tracker's profile id and
+ * datasources, the collection API's identity repositories and anonymous session id. When identities
+ * that were separate profiles turn out to be one shopper, the anonymous profile is merged into the
+ * nominative one and keeps pointing at it, so that old profile ids still find the whole history.
+ *
+ * Storage: profiles and the claim index are spread over PROFILE_SHARDS documents each, by a hash of
+ * the profile id or claim key, so that a new shopper's identify rewrites two small files instead of
+ * one file holding every shopper (which grew the cost of each new profile with the number of profiles).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { DomainError } from '../../platform/domain-error.js';
+import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
+
+export interface DatasourceRef {
+  id: string;
+  original_id: string;
+}
+
+export interface Profile {
+  id: string;
+  createdAt: number;
+  datasources: DatasourceRef[];
+  identities: Record<string, string>;
+  sessions: string[];
+  infos: Record<string, unknown>;
+  segments: Record<string, unknown>;
+  /** Set when this profile was merged into another one. */
+  mergedInto?: string;
+}
+
+/** Keys that find a profile: `profile:<id>`, `ds:<datasource>:<id>`, `id:<repository>:<id>`, `session:<id>`. */
+export interface IdentityClaims {
+  profileId?: string;
+  datasources?: DatasourceRef[];
+  identities?: Record<string, string>;
+  sessionId?: string;
+  infos?: Record<string, unknown>;
+  segments?: Record<string, unknown>;
+}
+
+interface ProfilesData {
+  profiles: Record<string, Profile>;
+  index: Record<string, string>;
+}
+
+interface ProfileShard {
+  profiles: Record<string, Profile>;
+}
+
+interface IndexShard {
+  index: Record<string, string>;
+}
+
+/**
+ * Bytes of JSON a profile's `infos` (and, apart, its `segments`) may hold once merged: identify is
+ * public, and every byte stays in memory and in the profile's shard file.
+ */
+export const PROFILE_DETAILS_BYTES = 16 * 1024;
+/** Datasource ids one profile keeps; each is also an index entry. */
+export const PROFILE_DATASOURCES = 20;
+
+/** Documents per kind and tenant; a shard holds about 1/128 of the tenant's shoppers. */
+export const PROFILE_SHARDS = 128;
+
+function shardOf(key: string): number {
+  return createHash('sha1').update(key).digest().readUInt32BE(0) % PROFILE_SHARDS;
+}
+
+export interface ResolvedProfile {
+  profile: Profile;
+  created: boolean;
+  /** Profiles merged into `profile` by this call, whose histories must follow. */
+  merged: string[];
+}
+
+export function newProfileId(): string {
+  return `p_${randomBytes(12).toString('base64url')}`;
+}
+
+function isNominative(profile: Profile): boolean {
+  return profile.datasources.length > 0 || Object.keys(profile.identities).length > 0;
+}
+
+function claimKeys(claims: IdentityClaims): string[] {
+  const keys: string[] = [];
+  for (const ds of claims.datasources ?? []) keys.push(`ds:${ds.id}:${ds.original_id}`);
+  for (const [repository, id] of Object.entries(claims.identities ?? {})) keys.push(`id:${repository}:${id}`);
+  if (claims.sessionId !== undefined) keys.push(`session:${claims.sessionId}`);
+  return keys;
+}
+
+export class ProfileDirectory {
+  /** Shards with a write queued that has not started yet: a change made now is written by it. */
+  private readonly queued = new Map<StoredDocument<object>, Promise<unknown>>();
+
+  /** Merged profile id → the profile it joined: a few per nominative shopper. */
+  private readonly mergedInto = new Map<string, string>();
+
+  private constructor(
+    private readonly profileShards: StoredDocument<ProfileShard>[],
+    private readonly indexShards: StoredDocument<IndexShard>[],
+  ) {
+    for (const shard of profileShards) {
+      for (const profile of Object.values(shard.data.profiles)) if (profile.mergedInto !== undefined) this.mergedInto.set(profile.id, profile.mergedInto);
+    }
+  }
+
+  static async open(store: DocumentStore, tenant: string): Promise<ProfileDirectory> {
+    const shard = (i: number) => String(i).padStart(3, '0');
+    const profileShards = await Promise.all(Array.from({ length: PROFILE_SHARDS }, (_, i) => store.document<ProfileShard>(`tenants/${tenant}/profiles/${shard(i)}`, () => ({ profiles: {} }))));
+    const indexShards = await Promise.all(Array.from({ length: PROFILE_SHARDS }, (_, i) => store.document<IndexShard>(`tenants/${tenant}/profile-index/${shard(i)}`, () => ({ index: {} }))));
+    const directory = new ProfileDirectory(profileShards, indexShards);
+    await directory.migrateSingleDocument(store, tenant);
+    return directory;
+  }
+
+  /**
+   * Earlier versions kept every profile in one document (`tenants/<tenant>/profiles`): its entries move
+   * into the shards, which are written before the old document is emptied, so a crash in between only
+   * repeats the move at the next start.
+   */
+  private async migrateSingleDocument(store: DocumentStore, tenant: string): Promise<void> {
+    const name = `tenants/${tenant}/profiles`;
+    if (!(await store.list(`tenants/${tenant}/`)).includes(name)) return;
+    const old = await store.document<ProfilesData>(name, () => ({ profiles: {}, index: {} }));
+    const entries = Object.keys(old.data.profiles ?? {}).length + Object.keys(old.data.index ?? {}).length;
+    if (entries === 0) return;
+    for (const profile of Object.values(old.data.profiles)) {
+      this.profileShard(profile.id).data.profiles[profile.id] = profile;
+      if (profile.mergedInto !== undefined) this.mergedInto.set(profile.id, profile.mergedInto);
+    }
+    for (const [key, id] of Object.entries(old.data.index)) this.indexShard(key).data.index[key] = id;
+    await Promise.all([...this.profileShards, ...this.indexShards].map((doc) => doc.update(() => undefined)));
+    await old.update((data) => {
+      data.profiles = {};
+      data.index = {};
+    });
+  }
+
+  private profileShard(id: string): StoredDocument<ProfileShard> {
+    return this.profileShards[shardOf(id)]!;
+  }
+
+  private indexShard(key: string): StoredDocument<IndexShard> {
+    return this.indexShards[shardOf(key)]!;
+  }
+
+  // Own keys only: ids come from the public, and "constructor" must not find Object's.
+  private stored(id: string): Profile | undefined {
+    const profiles = this.profileShard(id).data.profiles;
+    return Object.hasOwn(profiles, id) ? profiles[id] : undefined;
+  }
+
+  private indexed(key: string): string | undefined {
+    const index = this.indexShard(key).data.index;
+    return Object.hasOwn(index, key) ? index[key] : undefined;
+  }
+
+  /** Writes `doc` soon; one write covers every change made before it starts. */
+  private persist(doc: StoredDocument<object>): Promise<unknown> {
+    let pending = this.queued.get(doc);
+    if (pending === undefined) {
+      // The mutator runs as the write starts: changes after that need the next write.
+      pending = doc.update(() => {
+        this.queued.delete(doc);
+      });
+      this.queued.set(doc, pending);
+    }
+    return pending;
+  }
+
+  /** The profile an id now stands for, following merges. */
+  get(profileId: string): Profile | undefined {
+    let profile = this.stored(profileId);
+    for (let hops = 0; profile?.mergedInto !== undefined && hops < 32; hops++) profile = this.stored(profile.mergedInto);
+    return profile;
+  }
+
+  /** Follows merges through a map of merged ids: called for every activity folded, it must not hash ids. */
+  canonicalId(profileId: string): string {
+    let id = profileId;
+    for (let hops = 0; hops < 32; hops++) {
+      const next = this.mergedInto.get(id);
+      if (next === undefined) return id;
+      id = next;
+    }
+    return id;
+  }
+
+  /** Finds a profile by a datasource or identity-repository id, without creating one. */
+  find(claims: IdentityClaims): Profile | undefined {
+    if (claims.profileId !== undefined) return this.get(claims.profileId);
+    for (const key of claimKeys(claims)) {
+      const id = this.indexed(key);
+      if (id !== undefined) return this.get(id);
+    }
+    return undefined;
+  }
+
+  /** Finds or creates the one profile behind these claims, linking new identities and merging profiles they join. */
+  async resolve(claims: IdentityClaims, now: number): Promise<ResolvedProfile> {
+    const quick = this.unchanged(claims);
+    if (quick !== undefined) return { profile: quick, created: false, merged: [] };
+    this.checkDetails(claims);
+    // The change is made in memory at once (so the next request sees it), then the shards it touched are written.
+    const touched = new Set<StoredDocument<object>>();
+    const resolved = this.link(claims, now, touched);
+    await Promise.all([...touched].map((doc) => this.persist(doc)));
+    return resolved;
+  }
+
+  /** The profile when the claims add nothing new: the common case, answered without a write. */
+  private unchanged(claims: IdentityClaims): Profile | undefined {
+    if (claims.infos !== undefined || claims.segments !== undefined) return undefined;
+    const found = new Set<string>();
+    if (claims.profileId !== undefined) {
+      const profile = this.get(claims.profileId);
+      if (profile === undefined) return undefined;
+      found.add(profile.id);
+    }
+    for (const key of claimKeys(claims)) {
+      const id = this.indexed(key);
+      if (id === undefined) return undefined;
+      found.add(this.canonicalId(id));
+    }
+    if (found.size !== 1) return undefined;
+    return this.get([...found][0]!);
+  }
+
+  /** Refuses, before anything changes, details that would pass the size bound on the profile they reach. */
+  private checkDetails(claims: IdentityClaims): void {
+    const existing = this.find(claims);
+    for (const field of ['infos', 'segments'] as const) {
+      const added = claims[field];
+      if (added === undefined) continue;
+      const bytes = Buffer.byteLength(JSON.stringify({ ...existing?.[field], ...added }));
+      if (bytes > PROFILE_DETAILS_BYTES) throw new DomainError('invalid', `The profile's ${field} would hold ${bytes} bytes of JSON; the limit is ${PROFILE_DETAILS_BYTES}.`, field);
+    }
+    const datasources = new Set([...(existing?.datasources ?? []), ...(claims.datasources ?? [])].map((d) => `${d.id}\u0000${d.original_id}`));
+    if (datasources.size > PROFILE_DATASOURCES) throw new DomainError('invalid', `A profile keeps at most ${PROFILE_DATASOURCES} datasource ids.`, 'datasources');
+  }
+
+  private link(claims: IdentityClaims, now: number, touched: Set<StoredDocument<object>>): ResolvedProfile {
+    const changed = (profile: Profile) => touched.add(this.profileShard(profile.id));
+    const index = (key: string, id: string) => {
+      const shard = this.indexShard(key);
+      if (shard.data.index[key] === id) return;
+      shard.data.index[key] = id;
+      touched.add(shard);
+    };
+    const candidates: Profile[] = [];
+    const add = (id: string | undefined) => {
+      const profile = id === undefined ? undefined : this.get(id);
+      if (profile !== undefined && !candidates.includes(profile)) candidates.push(profile);
+    };
+    if (claims.profileId !== undefined) add(claims.profileId);
+    for (const key of claimKeys(claims)) add(this.indexed(key));
+
+    // A nominative profile wins; two different nominative shoppers are never merged into one.
+    const target = candidates.find(isNominative) ?? candidates[0];
+    let created = false;
+    let profile: Profile;
+    if (target === undefined) {
+      profile = { id: newProfileId(), createdAt: now, datasources: [], identities: {}, sessions: [], infos: {}, segments: {} };
+      this.profileShard(profile.id).data.profiles[profile.id] = profile;
+      created = true;
+    } else {
+      profile = target;
+    }
+    changed(profile);
+    const merged: string[] = [];
+    for (const other of candidates) {
+      if (other === profile || isNominative(other)) continue;
+      this.absorb(profile, other, index);
+      changed(other);
+      merged.push(other.id);
+    }
+    for (const ds of claims.datasources ?? []) {
+      if (!profile.datasources.some((d) => d.id === ds.id && d.original_id === ds.original_id)) profile.datasources.push({ ...ds });
+      index(`ds:${ds.id}:${ds.original_id}`, profile.id);
+    }
+    for (const [repository, id] of Object.entries(claims.identities ?? {})) {
+      profile.identities[repository] = id;
+      index(`id:${repository}:${id}`, profile.id);
+    }
+    if (claims.sessionId !== undefined) {
+      if (!profile.sessions.includes(claims.sessionId)) profile.sessions.push(claims.sessionId);
+      // Keep the newest sessions only: an anonymous id matters for the visit it belongs to.
+      if (profile.sessions.length > 20) profile.sessions.shift();
+      index(`session:${claims.sessionId}`, profile.id);
+    }
+    Object.assign(profile.infos, claims.infos ?? {});
+    Object.assign(profile.segments, claims.segments ?? {});
+    return { profile, created, merged };
+  }
+
+  private absorb(into: Profile, from: Profile, index: (key: string, id: string) => void): void {
+    from.mergedInto = into.id;
+    this.mergedInto.set(from.id, into.id);
+    for (const session of from.sessions) {
+      if (!into.sessions.includes(session)) into.sessions.push(session);
+      index(`session:${session}`, into.id);
+    }
+    into.infos = { ...from.infos, ...into.infos };
+    into.segments = { ...from.segments, ...into.segments };
+  }
+}

@@ -1,0 +1,262 @@
+/** The configuration file's schema: tenants, environments and everything a merchandiser configures. */
+import { z } from 'zod';
+import { LANGUAGES } from '../../domains/search/language.js';
+
+/** Ids appear in URLs and file names: keep them to a safe alphabet. */
+export const identifier = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/, 'use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit');
+
+export const STRATEGIES = [
+  'popular',
+  'top-sellers',
+  'trending',
+  'similar',
+  'also-viewed',
+  'bought-together',
+  'personalized',
+  'recently-viewed',
+] as const;
+export type StrategyName = (typeof STRATEGIES)[number];
+
+export const DEFAULT_VERB_WEIGHTS: Record<string, number> = {
+  view: 1,
+  click: 1,
+  'click-on-reco': 2,
+  like: 3,
+  dislike: -3,
+  'add-to-cart': 4,
+  'remove-from-cart': -2,
+  buy: 8,
+  purchase: 8,
+};
+
+const serviceAccountSchema = z
+  .strictObject({
+    clientId: identifier,
+    /** `tenant`: the current APIs' realm (the tenant id); `master`: the older private APIs. */
+    realm: z.enum(['tenant', 'master']).default('tenant'),
+    description: z.string().max(500).optional(),
+    /** PEM (SPKI public key or X.509 certificate), inline. */
+    publicKey: z.string().optional(),
+    /** Path to a PEM file, relative to the configuration file. */
+    publicKeyFile: z.string().optional(),
+    /** Password method: `sha256:<hex>` of the client secret. Never the secret itself. */
+    clientSecretHash: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/, 'write the hash as "sha256:" followed by 64 lowercase hex digits')
+      .optional(),
+    assertionMaxLifetimeSeconds: z.number().int().min(1).max(3600).default(60),
+    accessTokenLifetimeSeconds: z.number().int().min(10).max(86400).default(300),
+    /** What this account may do with the admin API (docs/admin-api.md): nothing, read, or read and edit. */
+    adminRole: z.enum(['none', 'read', 'edit']).default('none'),
+  })
+  .superRefine((account, ctx) => {
+    const keyed = account.publicKey !== undefined || account.publicKeyFile !== undefined;
+    const secret = account.clientSecretHash !== undefined;
+    if (keyed === secret) {
+      ctx.addIssue({ code: 'custom', message: 'give exactly one authentication method: publicKey/publicKeyFile, or clientSecretHash', path: [] });
+    }
+    if (account.publicKey !== undefined && account.publicKeyFile !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'give publicKey or publicKeyFile, not both', path: ['publicKeyFile'] });
+    }
+  });
+
+const facetSchema = z.strictObject({
+  id: identifier,
+  title: z.string().min(1).max(200),
+  attribute: z.string().min(1).max(200),
+  /** `value`: one bucket per distinct value; `range`: the buckets given in `ranges`. */
+  type: z.enum(['value', 'range']).default('value'),
+  ranges: z
+    .array(z.strictObject({ label: z.string().min(1), from: z.number().optional(), to: z.number().optional() }))
+    .optional(),
+  /** How many values to return, most frequent first. */
+  size: z.number().int().min(1).max(1000).default(20),
+});
+
+const redirectSchema = z.strictObject({
+  id: identifier,
+  name: z.string().min(1).max(200),
+  url: z.string().url(),
+  /** Queries (normalised: case, accents and spaces) that trigger the redirect. */
+  queries: z.array(z.string().min(1)).min(1),
+});
+
+const merchandisingRuleSchema = z.strictObject({
+  query: z.string().min(1),
+  pin: z.array(z.string()).default([]),
+  boost: z.array(z.string()).default([]),
+  bury: z.array(z.string()).default([]),
+});
+
+export const searchConfigurationSchema = z.strictObject({
+  id: identifier,
+  /** Text attributes searched, with their relative weights. */
+  fields: z
+    .array(z.strictObject({ attribute: z.string().min(1), weight: z.number().positive().default(1) }))
+    .min(1)
+    .default([
+      { attribute: 'title', weight: 3 },
+      { attribute: 'brand', weight: 2 },
+      { attribute: 'categories', weight: 1.5 },
+      { attribute: 'description', weight: 1 },
+    ]),
+  facets: z.array(facetSchema).default([]),
+  redirects: z.array(redirectSchema).default([]),
+  /** Groups of words that mean the same thing in a query. */
+  synonyms: z.array(z.array(z.string().min(1)).min(2)).default([]),
+  rules: z.array(merchandisingRuleSchema).default([]),
+  /** Order of results for an empty query. */
+  defaultSort: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
+  /** Words or phrases autocomplete never suggests, on top of its built-in list of offensive words. */
+  offensiveTerms: z.array(z.string().min(1).max(200)).max(10_000).default([]),
+  /** How words fold into their other forms (mugs → mug): see search/language.ts and docs/search.md. */
+  language: z.enum(LANGUAGES).default('english'),
+  /** Words never folded with their other forms ("glasses" stays apart from "glass"). */
+  keepApart: z.array(z.string().min(1).max(100)).max(1_000).default([]),
+});
+
+export const searchTokenSchema = z
+  .strictObject({
+    token: identifier,
+    configurations: z.array(searchConfigurationSchema).min(1),
+    defaultConfigurationId: identifier.optional(),
+    /** Days of query history behind autocomplete. */
+    autocompleteWindowDays: z.number().positive().max(365).default(7),
+    /** Distinct shoppers whose results-page views a query needs before autocomplete offers it. */
+    autocompleteMinShoppers: z.number().int().min(1).max(32).default(2),
+  })
+  .superRefine((token, ctx) => {
+    const ids = token.configurations.map((c) => c.id);
+    if (token.defaultConfigurationId !== undefined && !ids.includes(token.defaultConfigurationId)) {
+      ctx.addIssue({ code: 'custom', message: `no configuration has this id (have: ${ids.join(', ')})`, path: ['defaultConfigurationId'] });
+    }
+  });
+
+const widgetFilterSchema = z.union([
+  /** Keep items sharing this attribute with the `$productId` item (or with `$<attribute>` in the variables). */
+  z.strictObject({ sameAs: z.string().min(1) }),
+  /** Keep items for which this filter-language expression holds; `$name` reads a request variable. */
+  z.strictObject({ where: z.string().min(1) }),
+]);
+
+export const widgetSchema = z.strictObject({
+  id: identifier,
+  title: z.string().max(200).default(''),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+  minResults: z.number().int().min(0).max(100).default(1),
+  maxResults: z.number().int().min(1).max(100).default(10),
+  strategies: z.array(z.enum(STRATEGIES)).min(1),
+  filters: z.array(widgetFilterSchema).default([]),
+  /** Leave out items the shopper bought; default: yes when the widget runs `personalized`, else no. */
+  excludePurchased: z.boolean().optional(),
+  /** `personalized`: weight of recent popularity against the model's scores (each scaled to at most 1). */
+  popularityWeight: z.number().min(0).max(10).optional(),
+  /** What tops the widget up to `minResults`: `popular` (then catalog order) or `none`; default `none` for `recently-viewed` alone. */
+  fallback: z.enum(['popular', 'none']).optional(),
+  /** Minutes an e-mail's recommendation list stays fixed for one user (photo.png and redirect.html agree). */
+  emailCacheMinutes: z.number().int().min(0).max(60 * 24 * 30).default(60 * 24),
+  /** Where redirect.html sends a shopper when there is no item at the index (or its URL is unusable). */
+  fallbackUrl: z.string().url().optional(),
+  /**
+   * The shop's address, against which e-mail links resolve site-relative product photos and URLs
+   * (`/img/x.jpg`); without it they resolve against the origin the link was requested on.
+   */
+  shopUrl: z
+    .string()
+    .url()
+    .refine((url) => /^https?:\/\//i.test(url), 'an http(s) URL')
+    .optional(),
+});
+
+const environmentSchema = z.strictObject({
+  id: identifier,
+  name: z.string().max(200).optional(),
+  trackerKeys: z.array(identifier).default([]),
+  searchTokens: z.array(searchTokenSchema).default([]),
+  widgets: z.array(widgetSchema).default([]),
+});
+
+const consoleUserSchema = z.strictObject({
+  username: identifier,
+  /** `scrypt:<N>:<r>:<p>:<salt base64url>:<hash base64url>`, never the password itself. */
+  passwordHash: z
+    .string()
+    .regex(/^scrypt:\d{1,7}:\d{1,2}:\d{1,2}:[A-Za-z0-9_-]{16,}:[A-Za-z0-9_-]{32,}$/, 'write the hash printed by `npm run console:password`'),
+  role: z.enum(['read', 'edit']).default('edit'),
+});
+
+const tenantSchema = z.strictObject({
+  id: identifier.refine((id) => id !== 'master', '"master" is the realm of the older APIs and cannot be a tenant id'),
+  name: z.string().max(200).optional(),
+  environments: z.array(environmentSchema).min(1),
+  serviceAccounts: z.array(serviceAccountSchema).default([]),
+  verbWeights: z.record(z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'verbs are lowercase words joined by "-"'), z.number()).default(DEFAULT_VERB_WEIGHTS),
+  /** Identity repositories a storefront may name in `user.identities` (besides the anonymous session id). */
+  identityRepositories: z.array(identifier).default([]),
+  /** Datasources of the older tracker (`profile.datasources[].id`). */
+  datasources: z.array(identifier).default([]),
+  /** People who sign in to the console (/console/), with a scrypt password hash (`npm run console:password`). */
+  consoleUsers: z.array(consoleUserSchema).default([]),
+});
+
+const mountPath = z.string().regex(/^\/([A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*)?$/, 'a path such as "/" or "/catalog"');
+
+export const configSchema = z.strictObject({
+  $schema: z.string().optional(),
+  /** Where each API is mounted on the one server (spec hosts → path prefixes). */
+  mounts: z
+    .strictObject({
+      base: mountPath.default('/'),
+      items: mountPath.default('/catalog'),
+      search: mountPath.default('/'),
+      collect: mountPath.default('/collect'),
+      auth: mountPath.default('/'),
+    })
+    .default({ base: '/', items: '/catalog', search: '/', collect: '/collect', auth: '/' }),
+  /** Public URL of the server as shops reach it (issuer of tokens, links in e-mails). Defaults to the listening address. */
+  publicUrl: z.string().url().optional(),
+  limits: z
+    .strictObject({
+      bodyBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(1024 * 1024),
+      catalogBodyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+    })
+    .default({ bodyBytes: 1024 * 1024, catalogBodyBytes: 64 * 1024 * 1024 }),
+  /** Per-address and per-key limits of the public APIs (collect, tracker, search, recommendations); see docs/operations.md. */
+  publicRateLimits: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      perAddress: z.strictObject({ perSecond: z.number().positive(), burst: z.number().int().min(1) }).default({ perSecond: 1000, burst: 2000 }),
+      perKey: z.strictObject({ perSecond: z.number().positive(), burst: z.number().int().min(1) }).default({ perSecond: 5000, burst: 10000 }),
+    })
+    .default({ enabled: true, perAddress: { perSecond: 1000, burst: 2000 }, perKey: { perSecond: 5000, burst: 10000 } }),
+  activityLog: z
+    .strictObject({
+      /** Days of activities kept; older segments are dropped after their aggregates are folded in. */
+      retentionDays: z.number().int().min(1).max(3650).default(400),
+      segmentBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
+    })
+    .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024 }),
+  /** The trained item-to-item model behind `personalized` (docs/recommendations.md). */
+  recommendationModel: z
+    .strictObject({
+      lambda: z.number().min(1).max(100_000).default(300),
+      maxItems: z.number().int().min(10).max(8_000).default(2_500),
+      neighbours: z.number().int().min(10).max(2_000).default(200),
+      retrainMinutes: z.number().int().min(1).max(7 * 24 * 60).default(360),
+    })
+    .default({ lambda: 300, maxItems: 2_500, neighbours: 200, retrainMinutes: 360 }),
+  tenants: z.array(tenantSchema).min(1),
+});
+
+export type DiscoveryConfig = z.output<typeof configSchema>;
+export type TenantConfig = DiscoveryConfig['tenants'][number];
+export type EnvironmentConfig = TenantConfig['environments'][number];
+export type ServiceAccountConfig = TenantConfig['serviceAccounts'][number];
+export type SearchTokenConfig = EnvironmentConfig['searchTokens'][number];
+export type SearchConfiguration = SearchTokenConfig['configurations'][number];
+export type FacetConfig = SearchConfiguration['facets'][number];
+export type WidgetConfig = EnvironmentConfig['widgets'][number];
+export type WidgetFilter = WidgetConfig['filters'][number];
+export type ConsoleUserConfig = TenantConfig['consoleUsers'][number];
