@@ -2,7 +2,8 @@
 export { createDiscoveryServer } from './app/server.js';
 export type { DiscoveryServer, DiscoveryServerOptions } from './app/server.js';
 export type { ApiModule, MountPoint, ServerDeps } from './apis/api-module.js';
-export type { Services } from './app/services.js';
+export type { Services } from './apis/services.js';
+export type { ServiceContext } from './platform/service-context.js';
 export { ActivityService } from './domains/tracking/activity-service.js';
 export type { NewActivity, RecordedActivity } from './domains/tracking/activity-service.js';
 export type { LoggedActivity, LoggedRecommendation } from './domains/tracking/activity-record.js';

@@ -3,7 +3,7 @@
  * an identity, and answers the aggregates that recommendations, search and autocomplete read.
  */
 import { randomBytes } from 'node:crypto';
-import type { ServerDeps } from '../../apis/api-module.js';
+import type { ServiceContext } from '../../platform/service-context.js';
 import type { LoggedActivity, LoggedRecommendation, LogRecord } from './activity-record.js';
 import type { CoOccurrenceKind, RelatedItem } from './co-occurrence.js';
 import type { Interactions } from './interactions.js';
@@ -24,7 +24,7 @@ export interface RecordedActivity {
   duplicate: boolean;
 }
 
-export type ServiceDeps = Pick<ServerDeps, 'config' | 'store' | 'clock' | 'logger' | 'onClose'>;
+export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'clock' | 'logger' | 'onClose'>;
 
 /** Extra aggregates (analytics) folded from every durable record, at start-up replay and as records arrive. */
 export type ActivityFold = (tenantId: string, record: LogRecord) => void;
