@@ -7,6 +7,7 @@ import type { AuthService } from '../domains/auth/auth-service.js';
 import type { CatalogService } from '../domains/catalog/catalog-service.js';
 import type { RecommendationService } from '../domains/recommendations/recommendation-service.js';
 import type { SearchService } from '../domains/search/search-service.js';
+import type { QueryStatistics } from '../domains/search/query-statistics.js';
 import type { QueryAnalytics } from '../domains/search/query-analytics.js';
 import type { ConfigAdmin } from '../domains/admin/config-admin.js';
 import type { ConsoleSessions } from '../domains/admin/console-sessions.js';
@@ -24,6 +25,8 @@ export interface Services {
   activities: ActivityService;
   /** Search indexes over each environment's active catalog. */
   search: SearchService;
+  /** Autocomplete's query statistics: searches counted here, results-page views folded from the activity log. */
+  queryStatistics: QueryStatistics;
   /** Query analytics per search token and day (search/query-analytics.ts). */
   searchAnalytics: QueryAnalytics;
   /** Widgets' recommendations over the active catalog and the live activity aggregates. */
