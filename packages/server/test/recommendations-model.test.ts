@@ -122,23 +122,30 @@ describe('recommendation configuration', () => {
 
 
 describe('EASE training', () => {
-  it('inverts the regularised Gram matrix exactly (A · A⁻¹ = I)', async () => {
-    const { invertInPlace } = await import('../src/domains/recommendations/ease.js');
-    const n = 40;
-    let seed = 7;
-    const bit = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 5 === 0 ? 1 : 0);
-    const rows = Array.from({ length: 150 }, () => Array.from({ length: n }, bit));
-    const a = new Float64Array(n * n);
-    for (const row of rows) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) a[i * n + j]! += row[i]! * row[j]!;
-    for (let i = 0; i < n; i++) a[i * n + i]! += 2;
-    const original = a.slice();
-    invertInPlace(a, n);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
-        let sum = 0;
-        for (let k = 0; k < n; k++) sum += original[i * n + k]! * a[k * n + j]!;
-        assert.ok(Math.abs(sum - (i === j ? 1 : 0)) < 1e-9, `(${i}, ${j}): ${sum}`);
+  it('inverts the regularised Gram matrix exactly (A · A⁻¹ = I), at odd and even sizes', async () => {
+    const { invertSpdInPlace } = await import('../src/domains/recommendations/spd-inverse.js');
+    // Odd and even sizes: the factorisation works on pairs of rows and finishes an odd one alone.
+    for (const n of [1, 2, 7, 40, 41]) {
+      let seed = 7;
+      const bit = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 5 === 0 ? 1 : 0);
+      const rows = Array.from({ length: 150 }, () => Array.from({ length: n }, bit));
+      const a = new Float64Array(n * n);
+      for (const row of rows) for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) a[i * n + j]! += row[i]! * row[j]!;
+      for (let i = 0; i < n; i++) a[i * n + i]! += 2;
+      const original = a.slice();
+      invertSpdInPlace(a, n);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          let sum = 0;
+          for (let k = 0; k < n; k++) sum += original[i * n + k]! * a[k * n + j]!;
+          assert.ok(Math.abs(sum - (i === j ? 1 : 0)) < 1e-9, `n ${n} (${i}, ${j}): ${sum}`);
+        }
       }
     }
+  });
+
+  it('refuses a matrix that is not positive definite instead of answering nonsense', async () => {
+    const { invertSpdInPlace } = await import('../src/domains/recommendations/spd-inverse.js');
+    assert.throws(() => invertSpdInPlace(Float64Array.from([1, 2, 2, 1]), 2), /not positive definite/);
   });
 });

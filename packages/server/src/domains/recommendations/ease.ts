@@ -7,6 +7,8 @@
  * history × neighbours, and the file stays small. Pure computation: runs in the training worker.
  */
 
+import { invertSpdInPlace } from './spd-inverse.js';
+
 export interface EaseOptions {
   /** L2 regularisation λ; larger values pull weights toward plain co-occurrence. */
   lambda: number;
@@ -33,15 +35,32 @@ export interface SparseWeights {
   values: Float32Array;
 }
 
-export function trainEase(rows: TrainingRows, options: EaseOptions): SparseWeights {
+/** Where a training's time went (milliseconds), for the log and the bench. */
+export interface TrainingTimings {
+  gramMs: number;
+  inverseMs: number;
+  sparsifyMs: number;
+}
+
+export function trainEase(rows: TrainingRows, options: EaseOptions, timings?: TrainingTimings): SparseWeights {
   const chosen = chooseItems(rows, options);
   const n = chosen.length;
   const column = new Int32Array(rows.itemCount).fill(-1);
   chosen.forEach((item, c) => (column[item] = c));
+  let mark = performance.now();
+  const lap = (phase: keyof TrainingTimings) => {
+    const now = performance.now();
+    if (timings !== undefined) timings[phase] = Math.round(now - mark);
+    mark = now;
+  };
   const gram = gramMatrix(rows, column, n);
   for (let i = 0; i < n; i++) gram[i * n + i]! += options.lambda;
-  invertInPlace(gram, n);
-  return sparsify(gram, n, chosen, options.neighbours);
+  lap('gramMs');
+  invertSpdInPlace(gram, n);
+  lap('inverseMs');
+  const weights = sparsify(gram, n, chosen, options.neighbours);
+  lap('sparsifyMs');
+  return weights;
 }
 
 /** The most-touched items (by shoppers), at most `maxItems`, in item-number order. */
@@ -54,85 +73,99 @@ function chooseItems(rows: TrainingRows, options: EaseOptions): Int32Array {
   return Int32Array.from(candidates.slice(0, options.maxItems)).sort();
 }
 
-/** XᵀX over the chosen items, dense and row-major. */
+/**
+ * XᵀX over the chosen items, dense and row-major. Each shopper's columns are sorted first so that only
+ * the upper triangle is accumulated (half the work, and row-local writes); it is mirrored at the end.
+ */
 function gramMatrix(rows: TrainingRows, column: Int32Array, n: number): Float64Array {
   const gram = new Float64Array(n * n);
-  const cols: number[] = [];
-  const ws: number[] = [];
+  const weightOf = new Float64Array(n);
+  let cols = new Int32Array(64);
   for (let r = 0; r + 1 < rows.offsets.length; r++) {
-    cols.length = 0;
-    ws.length = 0;
+    let count = 0;
     for (let k = rows.offsets[r]!; k < rows.offsets[r + 1]!; k++) {
       const c = column[rows.items[k]!]!;
       if (c < 0) continue;
-      cols.push(c);
-      ws.push(rows.weights[k]!);
+      if (count === cols.length) {
+        const bigger = new Int32Array(cols.length * 2);
+        bigger.set(cols);
+        cols = bigger;
+      }
+      cols[count++] = c;
+      weightOf[c] = rows.weights[k]!;
     }
-    for (let a = 0; a < cols.length; a++) {
-      const base = cols[a]! * n;
-      const wa = ws[a]!;
-      for (let b = 0; b < cols.length; b++) gram[base + cols[b]!]! += wa * ws[b]!;
+    const sorted = cols.subarray(0, count).sort();
+    for (let a = 0; a < count; a++) {
+      const ca = sorted[a]!;
+      const base = ca * n;
+      const wa = weightOf[ca]!;
+      for (let b = a; b < count; b++) {
+        const cb = sorted[b]!;
+        gram[base + cb]! += wa * weightOf[cb]!;
+      }
     }
   }
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) gram[j * n + i] = gram[i * n + j]!;
   return gram;
 }
 
 /**
- * Inverts a symmetric positive definite matrix (a Gram matrix plus λI) in place with the sweep
- * operator, updating only the upper triangle: half the work of Gauss-Jordan, no pivoting needed.
- * Sweeping every pivot leaves -A⁻¹; the sign is flipped and the lower triangle mirrored at the end.
- */
-export function invertInPlace(a: Float64Array, n: number): void {
-  const column = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    const pivot = a[k * n + k]!;
-    for (let i = 0; i < k; i++) column[i] = a[i * n + k]!;
-    for (let i = k; i < n; i++) column[i] = a[k * n + i]!;
-    for (let i = 0; i < n; i++) {
-      if (i === k) continue;
-      const factor = column[i]! / pivot;
-      if (factor === 0) continue;
-      const row = i * n;
-      // j runs over the upper triangle (j ≥ i), around the pivot's column.
-      for (let j = i; j < k; j++) a[row + j]! -= factor * column[j]!;
-      for (let j = Math.max(i, k + 1); j < n; j++) a[row + j]! -= factor * column[j]!;
-    }
-    for (let i = 0; i < k; i++) a[i * n + k] = column[i]! / pivot;
-    for (let i = k + 1; i < n; i++) a[k * n + i] = column[i]! / pivot;
-    a[k * n + k] = -1 / pivot;
-  }
-  for (let i = 0; i < n; i++) {
-    for (let j = i; j < n; j++) {
-      const value = -a[i * n + j]!;
-      a[i * n + j] = value;
-      a[j * n + i] = value;
-    }
-  }
-}
-
-/**
  * B[i][j] = -P[i][j] / P[j][j] (i ≠ j): a shopper who touched i makes j likelier by B[i][j]. Keeps
- * the `neighbours` largest positive weights of each row.
+ * the `neighbours` largest positive weights of each row, strongest first: a selection finds the
+ * threshold, and only the kept weights are sorted.
  */
 function sparsify(p: Float64Array, n: number, items: Int32Array, neighbours: number): SparseWeights {
   const rowOffsets = new Int32Array(n + 1);
-  const columns: number[] = [];
-  const values: number[] = [];
-  const candidates: Array<{ j: number; w: number }> = [];
+  const columns = new Int32Array(n * Math.min(neighbours, Math.max(n - 1, 0)));
+  const values = new Float32Array(columns.length);
+  const inverseDiagonal = new Float64Array(n);
+  for (let j = 0; j < n; j++) inverseDiagonal[j] = 1 / p[j * n + j]!;
+  const weight = new Float64Array(n);
+  const positive = new Float64Array(n);
+  const kept: number[] = [];
+  let at = 0;
   for (let i = 0; i < n; i++) {
-    candidates.length = 0;
     const row = i * n;
+    let count = 0;
     for (let j = 0; j < n; j++) {
-      if (j === i) continue;
-      const w = -p[row + j]! / p[j * n + j]!;
-      if (w > 0) candidates.push({ j, w });
+      const w = j === i ? 0 : -p[row + j]! * inverseDiagonal[j]!;
+      weight[j] = w;
+      if (w > 0) positive[count++] = w;
     }
-    candidates.sort((x, y) => y.w - x.w);
-    for (const { j, w } of candidates.slice(0, neighbours)) {
-      columns.push(items[j]!);
-      values.push(w);
+    const threshold = count <= neighbours ? 0 : kthLargest(positive, count, neighbours);
+    kept.length = 0;
+    for (let j = 0; j < n; j++) if (weight[j]! > 0 && weight[j]! >= threshold) kept.push(j);
+    kept.sort((x, y) => weight[y]! - weight[x]! || x - y);
+    for (let k = 0; k < kept.length && k < neighbours; k++) {
+      columns[at] = items[kept[k]!]!;
+      values[at++] = weight[kept[k]!]!;
     }
-    rowOffsets[i + 1] = columns.length;
+    rowOffsets[i + 1] = at;
   }
-  return { rowItems: items, rowOffsets, columns: Int32Array.from(columns), values: Float32Array.from(values) };
+  return { rowItems: items, rowOffsets, columns: columns.slice(0, at), values: values.slice(0, at) };
+}
+
+/** The k-th largest of values[0..count) (1-based k ≤ count), by quickselect; reorders the values. */
+function kthLargest(values: Float64Array, count: number, k: number): number {
+  let low = 0;
+  let high = count - 1;
+  const target = k - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >>> 1]!;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = t;
+      }
+    }
+    if (target <= j) high = j;
+    else if (target >= i) low = i;
+    else return values[target]!;
+  }
+  return values[target]!;
 }

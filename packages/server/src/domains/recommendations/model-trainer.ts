@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { RecommendationAggregates } from './activity-aggregates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type { EaseOptions, SparseWeights } from './ease.js';
+import type { EaseOptions, SparseWeights, TrainingTimings } from './ease.js';
 import { ItemModel, readModelFile, writeModelFile, type StoredModel } from './item-model.js';
 
 export interface TrainerOptions extends EaseOptions {
@@ -159,12 +159,12 @@ export class ModelTrainer {
     const purchases = interactions.purchases;
     const snapshot = interactions.snapshot();
     try {
-      const weights = await this.trainOnWorker({ offsets: snapshot.offsets, items: snapshot.items, weights: snapshot.weights, itemCount: snapshot.itemIds.length });
+      const { weights, timings } = await this.trainOnWorker({ offsets: snapshot.offsets, items: snapshot.items, weights: snapshot.weights, itemCount: snapshot.itemIds.length });
       const trainingMs = Math.round(performance.now() - started);
       const stored: StoredModel = { info: { trainedAt: this.clock.now(), touches, purchases, trainingMs, lambda: this.options.lambda }, itemIds: snapshot.itemIds, weights };
       if (this.closed) return;
       this.install(tenantId, state, stored);
-      this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ms: trainingMs }, 'recommendation model trained');
+      this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ms: trainingMs, ...timings }, 'recommendation model trained');
       await writeModelFile(this.fileOf(tenantId), stored);
     } catch (error) {
       // The previous model (or co-occurrence alone) keeps serving; the next poll tries again after more data.
@@ -180,16 +180,16 @@ export class ModelTrainer {
     state.trainedAt = stored.info.trainedAt;
   }
 
-  private trainOnWorker(rows: { offsets: Int32Array; items: Int32Array; weights: Float32Array; itemCount: number }): Promise<SparseWeights> {
+  private trainOnWorker(rows: { offsets: Int32Array; items: Int32Array; weights: Float32Array; itemCount: number }): Promise<{ weights: SparseWeights; timings: TrainingTimings | undefined }> {
     const worker = (this.worker ??= this.startWorker());
     return new Promise((resolve, reject) => {
       const cleanup = () => {
         worker.off('message', onMessage);
         worker.off('error', onError);
       };
-      const onMessage = (message: { weights?: SparseWeights; error?: string }) => {
+      const onMessage = (message: { weights?: SparseWeights; timings?: TrainingTimings; error?: string }) => {
         cleanup();
-        if (message.weights !== undefined) resolve(message.weights);
+        if (message.weights !== undefined) resolve({ weights: message.weights, timings: message.timings });
         else reject(new Error(message.error ?? 'training failed'));
       };
       const onError = (error: Error) => {
