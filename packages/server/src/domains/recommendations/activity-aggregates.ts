@@ -27,6 +27,8 @@ class TenantAggregates {
   readonly interactions = new Interactions();
   readonly ledger = new RecommendationLedger();
   revision = 0;
+  /** Time of the newest activity folded (0: none yet): popularity windows end there when it is older than now. */
+  newest = 0;
   /** The items each recent revision touched (the last CHANGE_LOG revisions). */
   readonly changes: { revision: number; items: string[] }[] = [];
 }
@@ -43,6 +45,7 @@ export class RecommendationAggregates implements ActivityAggregate {
       return;
     }
     const activity: LoggedActivity = record;
+    if (activity.timestamp > state.newest) state.newest = activity.timestamp;
     // A page view is not about a product; a widget impression says nothing about the products on it.
     if (activity.type === 'page' || activity.type === IMPRESSION_TYPE) return;
     state.popularity.add(activity.verb, activity.itemId, activity.timestamp);
@@ -96,16 +99,28 @@ export class RecommendationAggregates implements ActivityAggregate {
       verbs: options.verbs ?? Object.keys(weights),
       weights,
       sinceDays: options.sinceDays ?? 30,
-      now: this.deps.clock.now(),
+      now: this.windowEnd(tenantId),
       limit: options.limit ?? 50,
     });
+  }
+
+  /**
+   * Where "the last N days" of popularity end: now, or the tenant's newest activity when that is
+   * older. A shop whose history was imported with its original dates (or that has been quiet for a
+   * while) then still has popular and trending lists, of its latest days, instead of empty windows;
+   * a live shop's newest activity is moments old, so its windows end now as before.
+   */
+  windowEnd(tenantId: string): number {
+    const now = this.deps.clock.now();
+    const newest = this.tenants.get(tenantId)?.newest ?? 0;
+    return newest > 0 && newest < now ? newest : now;
   }
 
   /** The same scores as `popularity`, for chosen items only. */
   popularityOf(tenantId: string, itemIds: readonly string[], options: { verbs?: readonly string[]; sinceDays?: number } = {}): Map<string, number> {
     const weights = this.verbWeights(tenantId);
     const popularity = this.tenant(tenantId).popularity;
-    const query = { verbs: options.verbs ?? Object.keys(weights), weights, sinceDays: options.sinceDays ?? 30, now: this.deps.clock.now() };
+    const query = { verbs: options.verbs ?? Object.keys(weights), weights, sinceDays: options.sinceDays ?? 30, now: this.windowEnd(tenantId) };
     return new Map(itemIds.map((id) => [id, popularity.scoreOf(id, query)]));
   }
 

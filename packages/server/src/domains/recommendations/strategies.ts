@@ -45,7 +45,8 @@ function popularity(input: StrategyInput, cache: PopularityCache, options: { ver
   const { tenantId, aggregates } = input;
   const key = `${tenantId}\u0000${options.verbs?.join(',') ?? '*'}\u0000${options.sinceDays ?? ''}`;
   const revision = aggregates.revision(tenantId);
-  const minute = Math.floor(Date.now() / 60_000);
+  // The window ends now, or at the newest activity when the data is older: a new minute of either recomputes.
+  const minute = Math.floor(aggregates.windowEnd(tenantId) / 60_000);
   const cached = cache.get(key);
   if (cached !== undefined && cached.minute === minute && cached.depth >= input.want) {
     if (cached.revision === revision) return cached.candidates;
