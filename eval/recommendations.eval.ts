@@ -6,7 +6,10 @@
  * Split: each customer with 3+ orders has their last order held out. Two tasks:
  * - next order: the held-out order's items the customer never bought before, asked by customer;
  * - basket: the rest of a held-out order from its first item (`$productId`).
- * EVAL_CUSTOMERS (default 600) caps the seeded sample of test customers; EVAL_SEED changes it.
+ * Options (flags after `npm run eval -- recommendations`, or the environment): `--seed N` (EVAL_SEED,
+ * default 13) picks the seeded sample, `--customers N` (EVAL_CUSTOMERS, default 600) caps it,
+ * `--original-dates` (EVAL_ORIGINAL_DATES=1) replays the 2010–2011 timestamps as they are instead of
+ * shifting them to now, `--quick` (EVAL_QUICK=1) asks only the two widgets the issue's bars are about.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -44,11 +47,13 @@ const evaluation: Evaluation = async () => {
     console.log(`recommendations evaluation: ${DATA_FILE} is absent; nothing to evaluate (set EVAL_DATA to its path).`);
     return undefined;
   }
-  const seed = Number(process.env.EVAL_SEED ?? 13);
-  const sampleSize = Number(process.env.EVAL_CUSTOMERS ?? 600);
+  const seed = Number(option('seed') ?? process.env.EVAL_SEED ?? 13);
+  const sampleSize = Number(option('customers') ?? process.env.EVAL_CUSTOMERS ?? 600);
+  const originalDates = option('original-dates') !== undefined || process.env.EVAL_ORIGINAL_DATES === '1';
+  const quick = option('quick') !== undefined || process.env.EVAL_QUICK === '1';
   const data = await readRetail(DATA_FILE);
-  // The history ends in 2011: shifted so its last order is now, as the demo import does, or every popularity window would be empty.
-  const shift = Date.now() - data.orders.at(-1)!.at;
+  // The history ends in 2011. Shifted so its last order is now, as the demo import does; with --original-dates as it is, as an outside checker may replay it.
+  const shift = originalDates ? 0 : Date.now() - data.orders.at(-1)!.at;
   for (const order of data.orders) order.at += shift;
   const byCustomer = new Map<string, RetailOrder[]>();
   for (const order of data.orders) {
@@ -77,6 +82,8 @@ const evaluation: Evaluation = async () => {
   const config = validateConfig(
     {
       tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: ENV, trackerKeys: [KEY], widgets: [...demoWidgets, ...strategyWidgets] }] }],
+      // For tuning without editing code: EVAL_MODEL='{"lambda":200}' sets model options (defaults otherwise).
+      ...(process.env.EVAL_MODEL === undefined ? {} : { recommendationModel: JSON.parse(process.env.EVAL_MODEL) as unknown }),
     },
     '(eval)',
     tmpdir(),
@@ -93,7 +100,8 @@ const evaluation: Evaluation = async () => {
     console.error(`  replayed ${replayed} purchases in ${Math.round(replayMs)} ms`);
 
     // EVAL_QUICK=1: only the two widgets the issue's bars are about.
-    const widgetIds = process.env.EVAL_QUICK === '1' ? ['demo-personalized', 'demo-bought-together'] : [...strategyWidgets.map((w) => w.id), ...demoWidgets.map((w) => w.id)];
+    const trainedAtFirstAsk = server.deps.services.recommendations.models.model(TENANT)?.info.touches ?? 0;
+    const widgetIds = quick ? ['demo-personalized', 'demo-bought-together'] : [...strategyWidgets.map((w) => w.id), ...demoWidgets.map((w) => w.id)];
     const immediate = await measureAll(url, widgetIds, nextOrder, baskets, data.products.size);
     const settleStarted = performance.now();
     await server.deps.services.recommendations.models.settled();
@@ -114,12 +122,12 @@ const evaluation: Evaluation = async () => {
       name: 'recommendations (UCI Online Retail, through HTTP)',
       setup: {
         data: `${DATA_FILE}: ${data.products.size} products, ${data.orders.length} customer orders, ${byCustomer.size} customers`,
-        time: 'order times shifted so the last order is now (popularity windows count back from now)',
+        time: originalDates ? 'original 2010–2011 order times (popularity windows count back from the newest activity)' : 'order times shifted so the last order is now (popularity windows count back from now)',
         split: `last order of each customer with 3+ orders held out (${heldOut.size} orders); ${training.length} orders (${replayed} purchases) replayed in time order through the activity service`,
         seed,
         sample: `${sample.length} held-out orders (seeded shuffle): ${nextOrder.length} next-order cases (orders with an item new to the customer), ${baskets.length} basket cases (orders of 2+ items)`,
         'replay (s)': round(replayMs / 1000, 1),
-        'model at first ask': model === undefined ? 'none' : 'see below',
+        'model at first ask': trainedAtFirstAsk === 0 ? 'none' : `trained on ${trainedAtFirstAsk} of the ${replayed} replayed purchases (${round((100 * trainedAtFirstAsk) / replayed, 1)} %)`,
         'settle (s)': round(settleMs / 1000, 1),
         'model after settle': model === undefined ? 'none' : `${model.rows} items, trained on ${model.info.touches} touches in ${model.info.trainingMs} ms (λ ${model.info.lambda})`,
       },
@@ -142,9 +150,11 @@ const evaluation: Evaluation = async () => {
 
 export default evaluation;
 
+/** The demo's widgets; EVAL_WIDGETS='{"demo-personalized":{"popularityWeight":0.2}}' overrides settings of some (for tuning). */
 async function demoWidgetConfigs(): Promise<Array<Record<string, unknown> & { id: string }>> {
   const demo = JSON.parse(await readFile(DEMO_CONFIG, 'utf8')) as { tenants: Array<{ environments: Array<{ widgets?: Array<Record<string, unknown> & { id: string }> }> }> };
-  return demo.tenants[0]!.environments[0]!.widgets ?? [];
+  const overrides = JSON.parse(process.env.EVAL_WIDGETS ?? '{}') as Record<string, Record<string, unknown>>;
+  return (demo.tenants[0]!.environments[0]!.widgets ?? []).map((w) => ({ ...w, ...overrides[w.id] }));
 }
 
 /**
@@ -242,6 +252,16 @@ function globalPopularity(orders: readonly RetailOrder[]): string[] {
   const counts = new Map<string, number>();
   for (const order of orders) for (const item of order.items) counts.set(item, (counts.get(item) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id]) => id).slice(0, 1000);
+}
+
+/** `--name value`, `--name=value` or a bare `--name` (then ''); undefined when absent. */
+function option(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  for (const [i, arg] of args.entries()) {
+    if (arg === `--${name}`) return args[i + 1] !== undefined && !args[i + 1]!.startsWith('--') && /^\d/.test(args[i + 1]!) ? args[i + 1] : '';
+    if (arg.startsWith(`--${name}=`)) return arg.slice(name.length + 3);
+  }
+  return undefined;
 }
 
 /** Fisher-Yates with a small seeded generator, so a seed always picks the same sample. */

@@ -18,7 +18,8 @@ export interface EvalResult {
 export type Evaluation = () => Promise<EvalResult | undefined>;
 
 const dir = fileURLToPath(new URL('.', import.meta.url));
-const only = process.argv.slice(2);
+// Words starting with -- are an evaluation's own options (recommendations: --seed 7, --original-dates).
+const only = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !(all[i - 1]?.startsWith('--') === true && !all[i - 1]!.includes('=') && /^\d/.test(a)));
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.eval.ts'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))

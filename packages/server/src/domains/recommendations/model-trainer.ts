@@ -23,8 +23,12 @@ export const DEFAULT_TRAINER_OPTIONS: TrainerOptions = { lambda: 300, maxItems: 
 
 /** Fewer touches than this are not worth a model: co-occurrence and popularity serve alone. */
 const MIN_TOUCHES = 20;
-/** While activities keep coming, retrain once they have grown by this share since the last model. */
-const GROWTH_WHILE_BUSY = 0.3;
+/**
+ * While activities keep coming, retrain once they have grown by this share since the last model. Small,
+ * so that a bulk replay trains nearly back to back and the model in place when it ends has seen all but
+ * the last few percent (training 2,500 items takes seconds; requests never wait for it).
+ */
+const GROWTH_WHILE_BUSY = 0.1;
 /** Once activity has been quiet this long, any growth over QUIET_GROWTH retrains. */
 const QUIET_MS = 2_000;
 const QUIET_GROWTH = 0.01;
