@@ -2,7 +2,8 @@
  * Recommendations: in-process latency of each strategy with 100,000 products and 1,000,000 logged
  * activities, and an offline hit rate at 10 on held-out last interactions of a generated shop with
  * planted co-view (clusters) and co-purchase (complement pairs) structure.
- * BENCH_SKIP_HIT=1 skips the hit-rate part when only latency is being measured.
+ * BENCH_SKIP_HIT=1 skips the hit-rate part when only latency is being measured. BENCH_PRODUCTS and
+ * BENCH_ACTIVITIES (defaults 100,000 and 1,000,000, the issue's scale) shrink the shop for a quicker run.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -33,8 +34,8 @@ function settledHeapMb(): number {
   gc();
   return heapUsedMb();
 }
-const PRODUCTS = 100_000;
-const LOGGED = 1_000_000;
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+const LOGGED = Number(process.env.BENCH_ACTIVITIES ?? 1_000_000);
 const CLUSTER = 50;
 const SESSION = 8;
 
@@ -102,10 +103,10 @@ async function writeLog(dataDir: string, now: number): Promise<void> {
   const rand = random(7);
   const start = now - 20 * DAY;
   const perSegment = 250_000;
-  for (let segment = 0; segment < LOGGED / perSegment; segment++) {
+  for (let segment = 0; segment < Math.ceil(LOGGED / perSegment); segment++) {
     const out = createWriteStream(join(dir, `segment-${String(segment + 1).padStart(6, '0')}.jsonl`));
     let cluster = 0;
-    for (let i = segment * perSegment; i < (segment + 1) * perSegment; i++) {
+    for (let i = segment * perSegment; i < Math.min((segment + 1) * perSegment, LOGGED); i++) {
       const session = Math.floor(i / SESSION);
       if (i % SESSION === 0) cluster = Math.floor(rand() * (PRODUCTS / CLUSTER));
       const at = start + i * 1700;
@@ -142,7 +143,9 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   const trainStarted = performance.now();
   await recommendations.models.settled();
   const model = recommendations.models.model('bench');
-  rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model, ${model?.info.touches ?? 0} touches; waited ${Math.round(performance.now() - trainStarted)} ms after the index; peak RSS of the process so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` });
+  const phases = recommendations.models.lastTimings('bench');
+  const phaseNote = phases === undefined ? '' : ` (Gram ${phases.gramMs} ms, inverse ${phases.inverseMs} ms, sparsify ${phases.sparsifyMs} ms)`;
+  rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model${phaseNote}, ${model?.info.touches ?? 0} touches; waited ${Math.round(performance.now() - trainStarted)} ms after the index; peak RSS of the process (worker included) so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` });
   const loadStarted2 = performance.now();
   const reloaded = new ModelTrainer({ aggregates: server.deps.services.recommendations.aggregates, dataDir, logger: createLogger('silent'), clock: server.deps.clock });
   await reloaded.start(['bench']);

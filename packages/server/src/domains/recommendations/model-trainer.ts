@@ -44,6 +44,8 @@ interface TenantModel {
   training: Promise<void> | undefined;
   /** Set by a promotion or an unusable model file: train at the next poll whatever the growth. */
   forced: string | undefined;
+  /** Where the last training's time went (undefined before the first one of this process). */
+  timings: TrainingTimings | undefined;
 }
 
 export class ModelTrainer {
@@ -68,7 +70,7 @@ export class ModelTrainer {
   /** Loads each tenant's model file (a missing or unusable one is retrained, with a log line), then starts watching for new data. */
   async start(tenantIds: readonly string[]): Promise<void> {
     for (const tenantId of tenantIds) {
-      const state: TenantModel = { model: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined };
+      const state: TenantModel = { model: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined };
       this.tenants.set(tenantId, state);
       const started = performance.now();
       const stored = await readModelFile(this.fileOf(tenantId));
@@ -88,6 +90,11 @@ export class ModelTrainer {
 
   model(tenantId: string): ItemModel | undefined {
     return this.tenants.get(tenantId)?.model;
+  }
+
+  /** Where the last training of this process spent its time, for the bench and operators. */
+  lastTimings(tenantId: string): TrainingTimings | undefined {
+    return this.tenants.get(tenantId)?.timings;
   }
 
   /** Asks for a retraining at the next poll (a catalog promotion, an operator). */
@@ -167,6 +174,7 @@ export class ModelTrainer {
       const trainingMs = Math.round(performance.now() - started);
       const stored: StoredModel = { info: { trainedAt: this.clock.now(), touches, purchases, trainingMs, lambda: this.options.lambda }, itemIds: snapshot.itemIds, weights };
       if (this.closed) return;
+      state.timings = timings;
       this.install(tenantId, state, stored);
       this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ms: trainingMs, ...timings }, 'recommendation model trained');
       await writeModelFile(this.fileOf(tenantId), stored);
