@@ -74,3 +74,36 @@ describe('widgets that tell the truth', () => {
     assert.deepEqual(ids((await get('/widget/w-popular/recommendations')).body), before);
   });
 });
+
+describe('bought-together for a regular buyer', () => {
+  let server: TestServer;
+  const order = async (sessionId: string, orderId: string, products: string[]) => {
+    for (const product of products) {
+      const res = await call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'purchase', target: { product }, user: { sessionId }, metadata: { orderId } } });
+      assert.equal(res.status, 200);
+    }
+  };
+  const together = async (user: string) => {
+    const path = `/widget/w-bought-together/recommendations${user}?variables=${encodeURIComponent(JSON.stringify({ $productId: 'shoe-1' }))}`;
+    const res = await call(`${server.url}${path}`);
+    assert.equal(res.status, 200);
+    return res.body.recommendations.filter((r: { strategy: string }) => r.strategy === 'bought-together').map((r: { product: { _id: { original_id: string } } }) => r.product._id.original_id);
+  };
+
+  before(async () => {
+    server = await startTestServer({ config: recommendationConfig() });
+    await loadCatalog(server.server);
+    // Most shoppers buy shoe-1 with sock-1; one order has shoe-1 with sock-2.
+    for (let i = 0; i < 3; i++) await order(`crowd-${i}`, `o-crowd-${i}`, ['shoe-1', 'sock-1']);
+    await order('regular', 'o-regular-1', ['shoe-1', 'sock-2']);
+    // The regular buyer's own earlier orders also hold bag-1, never bought with shoe-1.
+    await order('regular', 'o-regular-2', ['bag-1']);
+  });
+  after(() => server.cleanup());
+
+  it("puts the shopper's own usual companions of the product first, and only those bought with it", async () => {
+    assert.deepEqual(await together(''), ['sock-1', 'sock-2']);
+    const regular = server.server.deps.services.activities.findProfile(TENANT, { sessionId: 'regular' })!.id;
+    assert.deepEqual(await together(`/${regular}`), ['sock-2', 'sock-1']);
+  });
+});

@@ -129,6 +129,11 @@ export class RecommendationAggregates implements ActivityAggregate {
     return this.tenant(tenantId).coOccurrence.related(kind, itemId, limit, tieBreak);
   }
 
+  /** How often `itemId` was met with each of `others` (those never met with it are left out), scaled as `coOccurring` scores. */
+  coOccurringWith(tenantId: string, itemId: string, kind: CoOccurrenceKind, others: Iterable<string>): Map<string, number> {
+    return this.tenant(tenantId).coOccurrence.countsWith(kind, itemId, others);
+  }
+
   /** Who touched which product (compact, live): the recommendation model trains from it and reads shoppers' rows. */
   interactions(tenantId: string): Interactions {
     return this.tenant(tenantId).interactions;

@@ -119,6 +119,21 @@ class PairCounts {
     });
   }
 
+  /** The counts (as `related` scales them) of `itemId` with each of `others` it was met with; others are left out. */
+  countsWith(itemId: string, others: Iterable<string>): Map<string, number> {
+    const out = new Map<string, number>();
+    const item = this.numbers.get(itemId);
+    if (item === undefined) return out;
+    const scale = this.recency && this.newestWeight > 0 ? this.newestWeight : 1;
+    const row = this.pairs[item]!;
+    for (const id of others) {
+      const other = this.numbers.get(id);
+      const weight = other === undefined ? undefined : row.get(other);
+      if (weight !== undefined && weight > 0) out.set(id, Math.round((weight / scale) * 1e6) / 1e6);
+    }
+    return out;
+  }
+
   /** Follows a profile merge: the anonymous profile's open visit continues as the nominative one's. */
   rename(fromKey: string, toKey: string): void {
     const group = this.open.get(fromKey);
@@ -157,6 +172,10 @@ export class CoOccurrence {
 
   related(kind: CoOccurrenceKind, itemId: string, limit: number, tieBreak?: (itemId: string) => number): RelatedItem[] {
     return (kind === 'visit' ? this.visits : this.orders).related(itemId, limit, tieBreak);
+  }
+
+  countsWith(kind: CoOccurrenceKind, itemId: string, others: Iterable<string>): Map<string, number> {
+    return (kind === 'visit' ? this.visits : this.orders).countsWith(itemId, others);
   }
 
   mergeProfile(from: string, into: string): void {
