@@ -7,7 +7,7 @@
  * - next order: the held-out order's items the customer never bought before, asked by customer;
  * - basket: the rest of a held-out order from its first item (`$productId`).
  * Options (flags after `npm run eval -- recommendations`, or the environment): `--seed N` (EVAL_SEED,
- * default 13) picks the seeded sample, `--customers N` (EVAL_CUSTOMERS, default 600) caps it,
+ * default 13; `--seed 13,7` measures one sample per seed on the same replay) picks the seeded sample, `--customers N` (EVAL_CUSTOMERS, default 600) caps it,
  * `--original-dates` (EVAL_ORIGINAL_DATES=1) replays the 2010–2011 timestamps as they are instead of
  * shifting them to now, `--quick` (EVAL_QUICK=1) asks only the two widgets the issue's bars are about.
  */
@@ -47,7 +47,7 @@ const evaluation: Evaluation = async () => {
     console.log(`recommendations evaluation: ${DATA_FILE} is absent; nothing to evaluate (set EVAL_DATA to its path).`);
     return undefined;
   }
-  const seed = Number(option('seed') ?? process.env.EVAL_SEED ?? 13);
+  const seeds = String(option('seed') ?? process.env.EVAL_SEED ?? 13).split(',').map(Number);
   const sampleSize = Number(option('customers') ?? process.env.EVAL_CUSTOMERS ?? 600);
   const originalDates = option('original-dates') !== undefined || process.env.EVAL_ORIGINAL_DATES === '1';
   const quick = option('quick') !== undefined || process.env.EVAL_QUICK === '1';
@@ -64,17 +64,19 @@ const evaluation: Evaluation = async () => {
   const heldOut = new Set<RetailOrder>();
   for (const orders of byCustomer.values()) if (orders.length >= 3) heldOut.add(orders.at(-1)!);
   const training = data.orders.filter((o) => !heldOut.has(o));
-  const sample = shuffle([...heldOut], seed).slice(0, sampleSize);
-
   const boughtBefore = (customer: string, order: RetailOrder) => new Set(byCustomer.get(customer)!.filter((o) => o !== order).flatMap((o) => o.items));
-  const nextOrder: TestCase[] = [];
-  const baskets: TestCase[] = [];
-  for (const order of sample) {
-    const bought = boughtBefore(order.customer, order);
-    const fresh = order.items.filter((i) => !bought.has(i));
-    if (fresh.length > 0) nextOrder.push({ customer: order.customer, target: new Set(fresh), bought });
-    if (order.items.length >= 2) baskets.push({ customer: order.customer, target: new Set(order.items.slice(1)), bought, seed: order.items[0] });
-  }
+  const samples = seeds.map((seed) => {
+    const sample = shuffle([...heldOut], seed).slice(0, sampleSize);
+    const nextOrder: TestCase[] = [];
+    const baskets: TestCase[] = [];
+    for (const order of sample) {
+      const bought = boughtBefore(order.customer, order);
+      const fresh = order.items.filter((i) => !bought.has(i));
+      if (fresh.length > 0) nextOrder.push({ customer: order.customer, target: new Set(fresh), bought });
+      if (order.items.length >= 2) baskets.push({ customer: order.customer, target: new Set(order.items.slice(1)), bought, seed: order.items[0] });
+    }
+    return { seed, sample, nextOrder, baskets };
+  });
 
   const dataDir = await mkdtemp(join(tmpdir(), 'eval-recs-'));
   const demoWidgets = await demoWidgetConfigs();
@@ -102,30 +104,32 @@ const evaluation: Evaluation = async () => {
     // EVAL_QUICK=1: only the two widgets the issue's bars are about.
     const trainedAtFirstAsk = server.deps.services.recommendations.models.model(TENANT)?.info.touches ?? 0;
     const widgetIds = quick ? ['demo-personalized', 'demo-bought-together'] : [...strategyWidgets.map((w) => w.id), ...demoWidgets.map((w) => w.id)];
-    const immediate = await measureAll(url, widgetIds, nextOrder, baskets, data.products.size);
+    const immediate: Array<Record<string, string | number>> = [];
+    for (const { seed, nextOrder, baskets } of samples) immediate.push(...(await measureAll(url, widgetIds, nextOrder, baskets, data.products.size, `seed ${seed}: `)));
     const settleStarted = performance.now();
     await server.deps.services.recommendations.models.settled();
     const settleMs = performance.now() - settleStarted;
-    const settled = await measureAll(url, ['only-personalized', 'only-bought-together', 'demo-personalized', 'demo-bought-together'], nextOrder, baskets, data.products.size);
+    const settled: Array<Record<string, string | number>> = [];
+    for (const { seed, nextOrder, baskets } of samples) settled.push(...(await measureAll(url, ['only-personalized', 'only-bought-together', 'demo-personalized', 'demo-bought-together'], nextOrder, baskets, data.products.size, `seed ${seed}: `)));
     const model = server.deps.services.recommendations.models.model(TENANT);
 
     const popularity = globalPopularity(training);
-    const baselineRows = [
-      { list: 'baseline: global popularity', ...score(nextOrder, () => popularity.slice(0, K), data.products.size, 'next'), ...score(baskets, (c) => popularity.filter((i) => i !== c.seed).slice(0, K), data.products.size, 'basket') },
+    const baselineRows = samples.flatMap(({ seed, nextOrder, baskets }) => [
+      { list: `seed ${seed}: baseline: global popularity`, ...score(nextOrder, () => popularity.slice(0, K), data.products.size, 'next'), ...score(baskets, (c) => popularity.filter((i) => i !== c.seed).slice(0, K), data.products.size, 'basket') },
       {
-        list: 'baseline: popularity without bought',
+        list: `seed ${seed}: baseline: popularity without bought`,
         ...score(nextOrder, (c) => popularity.filter((i) => !c.bought.has(i)).slice(0, K), data.products.size, 'next'),
         ...score(baskets, (c) => popularity.filter((i) => i !== c.seed && !c.bought.has(i)).slice(0, K), data.products.size, 'basket'),
       },
-    ];
+    ]);
     const result: EvalResult = {
       name: 'recommendations (UCI Online Retail, through HTTP)',
       setup: {
         data: `${DATA_FILE}: ${data.products.size} products, ${data.orders.length} customer orders, ${byCustomer.size} customers`,
         time: originalDates ? 'original 2010–2011 order times (popularity windows count back from the newest activity)' : 'order times shifted so the last order is now (popularity windows count back from now)',
         split: `last order of each customer with 3+ orders held out (${heldOut.size} orders); ${training.length} orders (${replayed} purchases) replayed in time order through the activity service`,
-        seed,
-        sample: `${sample.length} held-out orders (seeded shuffle): ${nextOrder.length} next-order cases (orders with an item new to the customer), ${baskets.length} basket cases (orders of 2+ items)`,
+        seed: seeds.join(', '),
+        sample: samples.map(({ seed, sample, nextOrder, baskets }) => `seed ${seed}: ${sample.length} held-out orders (seeded shuffle), ${nextOrder.length} next-order cases (orders with an item new to the customer), ${baskets.length} basket cases (orders of 2+ items)`).join('; '),
         'replay (s)': round(replayMs / 1000, 1),
         'model at first ask': trainedAtFirstAsk === 0 ? 'none' : `trained on ${trainedAtFirstAsk} of the ${replayed} replayed purchases (${round((100 * trainedAtFirstAsk) / replayed, 1)} %)`,
         'settle (s)': round(settleMs / 1000, 1),
@@ -187,13 +191,18 @@ async function replay(server: DiscoveryServer, orders: readonly RetailOrder[]): 
   return count;
 }
 
-async function measureAll(url: string, widgetIds: readonly string[], nextOrder: TestCase[], baskets: TestCase[], catalogSize: number): Promise<Array<Record<string, string | number>>> {
+async function measureAll(url: string, widgetIds: readonly string[], nextOrder: TestCase[], baskets: TestCase[], catalogSize: number, label: string): Promise<Array<Record<string, string | number>>> {
   const rows: Array<Record<string, string | number>> = [];
   for (const widgetId of widgetIds) {
     const next = await askAll(nextOrder, (c) => `${url}/widget/${widgetId}/recommendations/customer-id/${c.customer}/?limit=${K}`);
     const basket = await askAll(baskets, (c) => `${url}/widget/${widgetId}/recommendations/customer-id/${c.customer}/?limit=${K}&variables=${encodeURIComponent(JSON.stringify({ $productId: c.seed }))}`);
     console.error(`  ${widgetId} asked (${nextOrder.length + baskets.length} requests)`);
-    rows.push({ list: widgetId, ...score(nextOrder, (_, i) => next[i]!, catalogSize, 'next'), ...score(baskets, (_, i) => basket[i]!, catalogSize, 'basket') });
+    rows.push({ list: `${label}${widgetId}`, ...score(nextOrder, (_, i) => next[i]!, catalogSize, 'next'), ...score(baskets, (_, i) => basket[i]!, catalogSize, 'basket') });
+    if (widgetId.includes('bought-together')) {
+      // An outside checker may ask without naming the customer: the same baskets, anonymously.
+      const anonymous = await askAll(baskets, (c) => `${url}/widget/${widgetId}/recommendations?limit=${K}&variables=${encodeURIComponent(JSON.stringify({ $productId: c.seed }))}`);
+      rows.push({ list: `${label}${widgetId}, anonymous`, ...score(baskets, (_, i) => anonymous[i]!, catalogSize, 'basket') });
+    }
   }
   return rows;
 }
