@@ -36,6 +36,12 @@ export interface AdminSessionResponse {
 
 export type WidgetFilter = { sameAs: string } | { where: string };
 
+/** The recommendation strategies a widget can run (docs/recommendations.md). */
+export type WidgetStrategy = 'popular' | 'top-sellers' | 'trending' | 'similar' | 'also-viewed' | 'bought-together' | 'personalized' | 'recently-viewed';
+
+/** How a search configuration folds words into their other forms (docs/search.md). */
+export type SearchLanguage = 'english' | 'danish' | 'dutch' | 'finnish' | 'french' | 'german' | 'italian' | 'norwegian' | 'portuguese' | 'spanish' | 'swedish';
+
 /** A widget as `GET /admin/widgets[/{id}]` answers it and `PUT /admin/widgets/{id}` takes it (docs/configuration.md). */
 export interface AdminWidget {
   id: string;
@@ -43,7 +49,7 @@ export interface AdminWidget {
   attributes: Record<string, string | number | boolean>;
   minResults: number;
   maxResults: number;
-  strategies: string[];
+  strategies: WidgetStrategy[];
   filters: WidgetFilter[];
   excludePurchased?: boolean;
   popularityWeight?: number;
@@ -93,7 +99,7 @@ export interface SearchConfigurationView {
   rules: MerchandisingRule[];
   defaultSort: Array<{ attribute: string; order: 'asc' | 'desc' }>;
   offensiveTerms: string[];
-  language: string;
+  language: SearchLanguage;
   keepApart: string[];
 }
 

@@ -37,6 +37,8 @@ export type {
   SignInResponse,
   AdminSessionResponse,
   WidgetFilter,
+  WidgetStrategy,
+  SearchLanguage,
   AdminWidget,
   WidgetListResponse,
   WidgetPreviewResponse,

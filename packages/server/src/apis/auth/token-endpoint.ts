@@ -3,6 +3,7 @@
  * request, authenticate the client, issue the token. Every answer, error or not, is `no-store`.
  */
 import type { Context, Next } from 'koa';
+import type { OAuthErrorBody, TokenResponse } from '@discovery-kit/protocol';
 import type { ServerDeps } from '../api-module.js';
 import type { AuthenticatedClient, ClientCredentials } from '../../domains/auth/auth-service.js';
 import { parseBasicAuthorization } from '../../domains/auth/client-secret.js';
@@ -42,8 +43,9 @@ async function answerInOAuthForm(ctx: Context, next: Next): Promise<void> {
     }
     if (oauth.detail !== undefined) ctx.state.log?.info({ error: oauth.error, detail: oauth.detail }, 'token request refused');
     for (const [name, value] of Object.entries(oauth.headers)) ctx.set(name, value);
+    const body: OAuthErrorBody = oauth.toBody();
     ctx.status = oauth.status;
-    ctx.body = oauth.toBody();
+    ctx.body = body;
   }
 }
 
@@ -121,7 +123,8 @@ function authenticateClient(deps: ServerDeps) {
 function issueToken(deps: ServerDeps) {
   return async function respondWithToken(ctx: Context): Promise<void> {
     const { client, realm, urls } = tokenState(ctx);
-    ctx.body = await deps.services.auth.issueToken(client, realm, urls);
+    const token: TokenResponse = await deps.services.auth.issueToken(client, realm, urls);
+    ctx.body = token;
     ctx.state.log?.info({ clientId: client.clientId, tenant: client.tenant.id, realm }, 'access token issued');
   };
 }

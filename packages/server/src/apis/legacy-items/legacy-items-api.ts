@@ -5,6 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type * as Wire from '@discovery-kit/protocol';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { requireBearer } from '../http/bearer-guard.js';
 import { HttpError } from '../http/errors.js';
@@ -44,7 +45,7 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   // Version switching (our addition; the interface only says other versions build the next catalog): docs/catalog.md.
   router.get('/items/versions/live', guard, async (ctx) => {
     const tenantId = tenantOf(ctx);
-    ctx.body = { version: await catalog.legacy.liveVersion(tenantId, environmentOf(tenantId)) };
+    ctx.body = { version: await catalog.legacy.liveVersion(tenantId, environmentOf(tenantId)) } satisfies Wire.LegacyVersionResponse;
   });
 
   router.post('/items/versions/:version/activate', guard, async (ctx) => {
@@ -53,7 +54,7 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
       throw new HttpError(400, 'invalid_parameter', `version "${raw}" is not an integer between 0 and 1000000`, { field: 'version' });
     }
     const tenantId = tenantOf(ctx);
-    ctx.body = await catalog.legacy.activateVersion(tenantId, environmentOf(tenantId), Number(raw));
+    ctx.body = (await catalog.legacy.activateVersion(tenantId, environmentOf(tenantId), Number(raw))) satisfies Wire.LegacyActivateResponse;
   });
 
   router.get('/items/contexts/tenant/:tenantId', tenantPathGuard, async (ctx) => {
