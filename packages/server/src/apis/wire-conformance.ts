@@ -10,7 +10,7 @@ import type { CollectActivityInput } from './collect/collect-schema.js';
 import type { identifyBodySchema, trackerActivitySchema } from './tracker/tracker-schema.js';
 import type { signInSchema } from './admin/admin-api.js';
 import type { searchConfigurationSchema, searchTokenSchema, StrategyName, widgetSchema } from '../platform/config/schema.js';
-import type { Language } from '../domains/search/language.js';
+import type { Language } from '../platform/config/languages.js';
 
 /** Compiles only when `Sent` is assignable to `Accepted`. */
 type Conforms<Sent extends Accepted, Accepted> = [Sent, Accepted];
