@@ -30,7 +30,22 @@ export type {
   TrackerHistoryPage,
 } from './tracker.js';
 export type { TokenRequest, TokenResponse, OAuthErrorCode, OAuthErrorBody, OpenIdConfiguration, JsonWebKeySet, TokenInfoResponse } from './auth.js';
-export type { CatalogState, CatalogRecord, CatalogListResponse, CatalogItemResponse, LegacyVersionResponse, LegacyActivateResponse } from './catalog.js';
+export type {
+  AttributeType,
+  AttributeDefinition,
+  ItemSchemaResponse,
+  ItemSchemaListResponse,
+  ItemBatchResponse,
+  CatalogState,
+  CatalogRecord,
+  CatalogListResponse,
+  CatalogItemResponse,
+  LegacyVersionResponse,
+  LegacyActivateResponse,
+  LegacyItemResult,
+  LegacyItemsResponse,
+  ItemContext,
+} from './catalog.js';
 export type {
   SignInRequest,
   AdminRole,

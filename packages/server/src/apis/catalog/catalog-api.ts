@@ -72,13 +72,13 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
 
   router.post('/item-schemas', smallBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.schemas.create(tenantId, environmentId, ctx.request.body);
+    ctx.body = (await catalog.schemas.create(tenantId, environmentId, ctx.request.body)) satisfies Wire.ItemSchemaResponse;
     ctx.status = 201;
   });
 
   router.get('/item-schemas', async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = { schemas: await catalog.schemas.list(tenantId, environmentId) };
+    ctx.body = { schemas: await catalog.schemas.list(tenantId, environmentId) } satisfies Wire.ItemSchemaListResponse;
   });
 
   router.post('/catalogs', smallBody, async (ctx) => {
@@ -122,12 +122,12 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
 
   router.post('/items', itemsBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.items.load(tenantId, environmentId, ctx.request.body);
+    ctx.body = (await catalog.items.load(tenantId, environmentId, ctx.request.body)) satisfies Wire.ItemBatchResponse;
   });
 
   router.patch('/items', itemsBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.items.patch(tenantId, environmentId, ctx.request.body);
+    ctx.body = (await catalog.items.patch(tenantId, environmentId, ctx.request.body)) satisfies Wire.ItemBatchResponse;
   });
 
   // Not in the spec: lets an integrator check what a load stored. Without catalogVersion, the active catalog.

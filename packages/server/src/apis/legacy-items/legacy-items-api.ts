@@ -39,7 +39,7 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
 
   router.post('/items', guard, actionsBody, async (ctx) => {
     const tenantId = tenantOf(ctx);
-    ctx.body = { results: await catalog.legacy.apply(tenantId, environmentOf(tenantId), ctx.request.body) };
+    ctx.body = { results: await catalog.legacy.apply(tenantId, environmentOf(tenantId), ctx.request.body) } satisfies Wire.LegacyItemsResponse;
   });
 
   // Version switching (our addition; the interface only says other versions build the next catalog): docs/catalog.md.
@@ -58,25 +58,25 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   });
 
   router.get('/items/contexts/tenant/:tenantId', tenantPathGuard, async (ctx) => {
-    ctx.body = await catalog.contexts.list(tenantOf(ctx));
+    ctx.body = (await catalog.contexts.list(tenantOf(ctx))) satisfies Wire.ItemContext[];
   });
 
   // GET only: the spec's example shows DELETE here under a "get" title; a read must never delete, so DELETE is a 405.
   router.get('/items/contexts/tenant/:tenantId/name/:contextName', tenantPathGuard, async (ctx) => {
-    ctx.body = await catalog.contexts.getByName(tenantOf(ctx), ctx.params.contextName!);
+    ctx.body = (await catalog.contexts.getByName(tenantOf(ctx), ctx.params.contextName!)) satisfies Wire.ItemContext;
   });
 
   router.get('/items/contexts/:itemContextId', guard, async (ctx) => {
-    ctx.body = await catalog.contexts.get(tenantOf(ctx), ctx.params.itemContextId!);
+    ctx.body = (await catalog.contexts.get(tenantOf(ctx), ctx.params.itemContextId!)) satisfies Wire.ItemContext;
   });
 
   router.put('/items/contexts', guard, body, async (ctx) => {
-    ctx.body = await catalog.contexts.create(tenantOf(ctx), ctx.request.body);
+    ctx.body = (await catalog.contexts.create(tenantOf(ctx), ctx.request.body)) satisfies Wire.ItemContext;
     ctx.status = 201;
   });
 
   router.post('/items/contexts', guard, body, async (ctx) => {
-    ctx.body = await catalog.contexts.rename(tenantOf(ctx), ctx.request.body);
+    ctx.body = (await catalog.contexts.rename(tenantOf(ctx), ctx.request.body)) satisfies Wire.ItemContext;
   });
 
   router.delete('/items/contexts/:itemContextId', guard, async (ctx) => {
