@@ -11,6 +11,7 @@ export class AdminRequestError extends Error {
   }
 }
 
+// Page-wide on purpose: the console page has one signed-in session and one chosen environment, which every page's request carries.
 let csrfToken = '';
 let environment = '';
 

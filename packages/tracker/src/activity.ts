@@ -27,6 +27,7 @@ export interface PurchaseOrder {
   items: PurchaseItem[];
 }
 
+// Page-wide on purpose: ids made in one tab must sort in creation order, whichever tracker instance made them.
 let sequence = 0;
 
 /**
