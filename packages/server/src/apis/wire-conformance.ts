@@ -9,7 +9,7 @@ import type * as Wire from '@discovery-kit/protocol';
 import type { CollectActivityInput } from './collect/collect-schema.js';
 import type { identifyBodySchema, trackerActivitySchema } from './tracker/tracker-schema.js';
 import type { signInSchema } from './admin/admin-api.js';
-import type { searchConfigurationSchema, searchTokenSchema, StrategyName, widgetSchema } from '../platform/config/schema.js';
+import type { SearchConfiguration, searchConfigurationSchema, SearchTokenConfig, searchTokenSchema, StrategyName, WidgetConfig, widgetSchema } from '../platform/config/schema.js';
 import type { Language } from '../platform/config/languages.js';
 
 /** Compiles only when `Sent` is assignable to `Accepted`. */
@@ -31,4 +31,18 @@ export type NameConformance = [
   Conforms<StrategyName, Wire.WidgetStrategy>,
   Conforms<Wire.SearchLanguage, Language>,
   Conforms<Language, Wire.SearchLanguage>,
+];
+
+/**
+ * The console edits configuration resources by sending back what it read, so their published types
+ * name every field the server keeps: a field on one side only fails here (a response check alone
+ * would let the server add fields the protocol never tells clients about).
+ */
+export type ResourceFieldConformance = [
+  Conforms<keyof WidgetConfig, keyof Wire.AdminWidget>,
+  Conforms<keyof Wire.AdminWidget, keyof WidgetConfig>,
+  Conforms<keyof SearchTokenConfig, keyof Wire.AdminSearchToken>,
+  Conforms<keyof Wire.AdminSearchToken, keyof SearchTokenConfig>,
+  Conforms<keyof SearchConfiguration, keyof Wire.SearchConfigurationView>,
+  Conforms<keyof Wire.SearchConfigurationView, keyof SearchConfiguration>,
 ];
