@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import type { FieldIssue } from '@discovery-kit/protocol';
 import type { Clock } from '../../platform/clock.js';
-import { HttpError } from '../../apis/http/errors.js';
+import { DomainError } from '../../platform/domain-error.js';
 import { batchRefusal } from './batch-issues.js';
-import { formatPath } from '../../apis/http/validate.js';
+import { formatPath } from '../../platform/validation.js';
 import { attributeProblem, resolveTypes, type ItemType } from './catalog-types.js';
 import type { Catalogs } from './catalogs.js';
 import { queueKey } from './catalogs.js';
@@ -65,10 +65,10 @@ export class CatalogItems {
   }
 
   private async batch(tenantId: string, environmentId: string, input: unknown, mode: 'load' | 'patch'): Promise<BatchResult> {
-    if (!Array.isArray(input)) throw new HttpError(400, 'invalid_body', 'The body must be an array of catalog items.', { field: '(body)' });
-    if (input.length === 0) throw new HttpError(400, 'invalid_body', 'The batch is empty.', { field: '(body)' });
+    if (!Array.isArray(input)) throw new DomainError('invalid', 'The body must be an array of catalog items.', '(body)');
+    if (input.length === 0) throw new DomainError('invalid', 'The batch is empty.', '(body)');
     if (input.length > MAX_ITEMS_PER_BATCH) {
-      throw new HttpError(400, 'limit_exceeded', `At most ${MAX_ITEMS_PER_BATCH} items per call (got ${input.length}); nothing was stored. Send them in batches.`, { field: '(body)' });
+      throw new DomainError('limit_exceeded', `At most ${MAX_ITEMS_PER_BATCH} items per call (got ${input.length}); nothing was stored. Send them in batches.`, '(body)');
     }
     const issues: FieldIssue[] = [];
     const parsed: ItemInput[] = [];
@@ -181,6 +181,6 @@ function checkParent(item: ItemInput, type: ItemType, index: number, inBatch: Ma
   else if (parentType !== type.parentType) issues.push({ path: `[${index}].parentId`, message: `parent "${item.parentId}" has type "${parentType}", expected "${type.parentType}"` });
 }
 
-function refusal(issues: FieldIssue[], total: number): HttpError {
+function refusal(issues: FieldIssue[], total: number): DomainError {
   return batchRefusal(issues, total, 'items', 'stored');
 }

@@ -1,7 +1,7 @@
 /**
  * The catalog service every API module shares: item schemas, catalog versions and their promotion,
  * catalog items, the older item API over the same item model, and item contexts. Routes stay thin:
- * methods validate raw input and throw `HttpError`s naming the bad field.
+ * methods validate raw input and throw `DomainError`s naming the bad field.
  */
 import type { Clock } from '../../platform/clock.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
-import { conflict, HttpError, invalidBody, notFound } from '../../apis/http/errors.js';
-import { parseInput } from '../../apis/http/validate.js';
+import { DomainError } from '../../platform/domain-error.js';
+import { parseInput } from '../../platform/validation.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 import type { FieldIssue } from '@discovery-kit/protocol';
@@ -98,13 +98,13 @@ export class Catalogs {
         typeNames.set(type, index);
       }
     }
-    if (issues.length > 0) throw invalidBody(`${issues[0]!.path}: ${issues[0]!.message}`, issues);
+    if (issues.length > 0) throw new DomainError('invalid', `${issues[0]!.path}: ${issues[0]!.message}`, { code: 'invalid_body', issues });
     const doc = await this.doc(tenantId, environmentId);
     return doc.update((data) => {
       if (data.catalogs.length >= MAX_CATALOGS) {
         const removable = data.catalogs.find((c) => c.state === 'inactive');
         const hint = removable === undefined ? 'wait for the promotion in progress to finish, then delete the inactive one' : `delete inactive catalog version ${removable.version} (DELETE /catalogs/${removable.version}) first`;
-        throw new HttpError(409, 'limit_exceeded', `At most ${MAX_CATALOGS} catalogs are held at once: ${hint}.`);
+        throw new DomainError('conflict', `At most ${MAX_CATALOGS} catalogs are held at once: ${hint}.`, { code: 'limit_exceeded' });
       }
       const record: CatalogRecord = {
         version: data.nextVersion,
@@ -136,7 +136,7 @@ export class Catalogs {
     // Waits for writes in progress, so that `active` is never reported before it is on disk.
     await (await this.doc(tenantId, environmentId)).settled();
     const found = await this.find(tenantId, environmentId, version);
-    if (found === undefined) throw notFound('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
+    if (found === undefined) throw new DomainError('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
     return found;
   }
 
@@ -152,9 +152,9 @@ export class Catalogs {
       const doc = await this.doc(tenantId, environmentId);
       await doc.update((data) => {
         const index = data.catalogs.findIndex((c) => c.version === version);
-        if (index < 0) throw notFound('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
+        if (index < 0) throw new DomainError('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
         const state = data.catalogs[index]!.state;
-        if (state !== 'inactive') throw conflict(`Catalog version ${version} is ${state}; only an inactive catalog can be deleted (promote another version first).`, 'version');
+        if (state !== 'inactive') throw new DomainError('conflict', `Catalog version ${version} is ${state}; only an inactive catalog can be deleted (promote another version first).`, 'version');
         data.catalogs.splice(index, 1);
       });
       await this.options.items.drop(scope);
@@ -169,10 +169,10 @@ export class Catalogs {
     const doc = await this.doc(tenantId, environmentId);
     const catalog = await doc.update((data) => {
       const target = data.catalogs.find((c) => c.version === version);
-      if (target === undefined) throw notFound('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
+      if (target === undefined) throw new DomainError('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
       if (target.state === 'active') return { ...target };
       const building = data.catalogs.find((c) => c.state === 'building');
-      if (building !== undefined) throw conflict(`Catalog version ${building.version} is being promoted; try again when it is active.`, 'version');
+      if (building !== undefined) throw new DomainError('conflict', `Catalog version ${building.version} is being promoted; try again when it is active.`, 'version');
       target.state = 'building';
       delete target.promotionError;
       return { ...target };

@@ -1,7 +1,7 @@
 /** Item schemas per tenant and environment: immutable versions, the next one made by posting the name again. */
 import { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
-import { parseInput } from '../../apis/http/validate.js';
+import { parseInput } from '../../platform/validation.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 import { ATTRIBUTE_TYPES, type ItemSchemaRecord } from './types.js';
 

@@ -9,9 +9,9 @@ import { z } from 'zod';
 import type { FieldIssue } from '@discovery-kit/protocol';
 import type { Clock } from '../../platform/clock.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
-import { HttpError } from '../../apis/http/errors.js';
+import { DomainError } from '../../platform/domain-error.js';
 import { batchRefusal } from './batch-issues.js';
-import { formatPath } from '../../apis/http/validate.js';
+import { formatPath } from '../../platform/validation.js';
 import type { ChangeFeed } from './change-feed.js';
 import { isLanguageCode } from './iso-639-1.js';
 import type { ItemContexts } from './item-contexts.js';
@@ -121,9 +121,9 @@ export class LegacyItems {
   }
 
   async apply(tenantId: string, environmentId: string, input: unknown): Promise<LegacyActionResult[]> {
-    if (!Array.isArray(input)) throw new HttpError(400, 'invalid_body', 'The body must be an array of item actions.', { field: '(body)' });
+    if (!Array.isArray(input)) throw new DomainError('invalid', 'The body must be an array of item actions.', '(body)');
     if (input.length > MAX_ACTIONS) {
-      throw new HttpError(400, 'limit_exceeded', `At most ${MAX_ACTIONS} actions per call (got ${input.length}); nothing was applied. Split the batch.`, { field: '(body)' });
+      throw new DomainError('limit_exceeded', `At most ${MAX_ACTIONS} actions per call (got ${input.length}); nothing was applied. Split the batch.`, '(body)');
     }
     const issues: FieldIssue[] = [];
     const checked = await this.check(tenantId, input, issues);
@@ -222,6 +222,6 @@ function scopeOf(tenantId: string, environmentId: string, version: number): Item
   return { tenantId, environmentId, api: 'legacy', version };
 }
 
-function refusal(issues: FieldIssue[], total: number): HttpError {
+function refusal(issues: FieldIssue[], total: number): DomainError {
   return batchRefusal(issues, total, 'actions', 'applied');
 }
