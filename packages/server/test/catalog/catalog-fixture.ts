@@ -8,12 +8,15 @@ import { validateConfig } from '../../src/platform/config/load.js';
 import { ConfigRegistry } from '../../src/platform/config/registry.js';
 import type { DomainError } from '../../src/platform/domain-error.js';
 import { answeredWith } from '../support/domain-refusal.js';
+import { catalogRequests, type CatalogRequests } from '../support/catalog-requests.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { LowdbStore } from '../../src/platform/store/lowdb-store.js';
 import { FIXTURES, makeDataDir, testConfig } from '../support/test-server.js';
 
 export interface CatalogFixture {
   service: CatalogService;
+  /** The same service behind the API's request parsers: for raw bodies, and for refusals of their shape. */
+  api: CatalogRequests;
   store: LowdbStore;
   dir: string;
   clock: ManualClock;
@@ -30,6 +33,7 @@ export async function catalogFixture(): Promise<CatalogFixture> {
   const service = new CatalogService({ store, clock, logger: createLogger('silent'), registry });
   return {
     service,
+    api: catalogRequests(service),
     store,
     dir,
     clock,
@@ -83,7 +87,7 @@ export const PRODUCT_SCHEMA = {
 
 /** Creates the product schema and a catalog over it; returns the catalog version. */
 export async function productCatalog(service: CatalogService): Promise<number> {
-  const schema = await service.schemas.create(T, E, PRODUCT_SCHEMA);
+  const schema = await catalogRequests(service).schemas.create(T, E, PRODUCT_SCHEMA);
   const catalog = await service.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
   return catalog.version;
 }

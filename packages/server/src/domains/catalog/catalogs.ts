@@ -3,13 +3,12 @@
  * which builds the search and recommendation data of a version in the background and then swaps the
  * active version in one write, so a query sees the old catalog or the new one, never half of one.
  */
-import { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { DomainError } from '../../platform/domain-error.js';
-import { parseInput } from '../../platform/validation.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 import type { FieldIssue } from '@discovery-kit/protocol';
+import type { CatalogInput } from './catalog-inputs.js';
 import type { ItemSchemas } from './item-schemas.js';
 import type { ItemStore } from './item-store.js';
 import type { KeyedQueue } from '../../platform/collections/keyed-queue.js';
@@ -17,10 +16,6 @@ import type { ActivationBuilder, CatalogRecord } from './types.js';
 import type { ChangeFeed } from './change-feed.js';
 
 export const MAX_CATALOGS = 2;
-
-export const catalogInput = z.strictObject({
-  catalogItemSchemas: z.array(z.strictObject({ name: z.string().min(1), version: z.number().int().min(1) })).min(1).max(20),
-});
 
 interface CatalogsDocument {
   /** Versions are never reused, so a deleted version's items can never be mistaken for a new one's. */
@@ -82,11 +77,11 @@ export class Catalogs {
     return doc;
   }
 
-  async create(tenantId: string, environmentId: string, input: unknown): Promise<CatalogRecord> {
-    const parsed = parseInput(catalogInput, input);
+  /** A new inactive version over `input`'s schemas, each of which must exist and define its own types. */
+  async create(tenantId: string, environmentId: string, input: CatalogInput): Promise<CatalogRecord> {
     const issues: FieldIssue[] = [];
     const typeNames = new Map<string, number>();
-    for (const [index, ref] of parsed.catalogItemSchemas.entries()) {
+    for (const [index, ref] of input.catalogItemSchemas.entries()) {
       const schema = await this.options.schemas.get(tenantId, environmentId, ref.name, ref.version);
       if (schema === undefined) {
         issues.push({ path: `catalogItemSchemas[${index}]`, message: `no item schema "${ref.name}" version ${ref.version}` });
@@ -109,7 +104,7 @@ export class Catalogs {
       const record: CatalogRecord = {
         version: data.nextVersion,
         state: 'inactive',
-        catalogItemSchemas: parsed.catalogItemSchemas,
+        catalogItemSchemas: input.catalogItemSchemas.map((ref) => ({ name: ref.name, version: ref.version })),
         createdAt: new Date(this.options.clock.now()).toISOString(),
         activatedAt: null,
       };
