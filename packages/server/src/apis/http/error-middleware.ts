@@ -31,6 +31,8 @@ const domainStatus: Record<DomainError['kind'], [number, ErrorCode]> = {
   forbidden: [403, 'forbidden'],
   limit_exceeded: [400, 'limit_exceeded'],
   internal: [500, 'internal_error'],
+  unauthorized: [401, 'unauthorized'],
+  rate_limited: [429, 'rate_limited'],
 };
 
 /** The status and code a domain refusal is answered with: the kind's, refined by the error's own code. */
@@ -66,6 +68,7 @@ export function errorMiddleware() {
       }
       if (error instanceof DomainError) {
         const refusal = domainRefusal(error);
+        if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
         if (error.detail !== undefined) ctx.state.log?.info({ code: refusal.code, detail: error.detail }, 'request refused');
         // An internal error's message is for the log: the caller gets the generic body below.
         if (error.kind === 'internal') {
