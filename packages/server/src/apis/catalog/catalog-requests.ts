@@ -69,9 +69,7 @@ export const itemInput = z.strictObject({
 });
 
 export function parseSchemaRequest(body: unknown): ItemSchemaInput {
-  const parsed = parseInput(schemaInput, body);
-  // The refinement narrowed each `type` at run time; zod's output type keeps it a string.
-  return parsed as ItemSchemaInput;
+  return parseInput(schemaInput, body);
 }
 
 export function parseCatalogRequest(body: unknown): CatalogInput {
