@@ -47,6 +47,9 @@ export { DataDirectoryLockedError, holderIsAlive, parseLock } from './platform/s
 export type { DocumentStore, StoredDocument } from './platform/store/document-store.js';
 export { VERSION } from './platform/version.js';
 export { CatalogService } from './domains/catalog/catalog-service.js';
+export { parseCatalogRequest, parseItemBatch, parseSchemaRequest } from './apis/catalog/catalog-requests.js';
+export { parseActionBatch } from './apis/legacy-items/legacy-item-requests.js';
+export type { CatalogInput, CatalogItemInput, ItemSchemaInput, LegacyBatch } from './domains/catalog/catalog-inputs.js';
 export { toProductView } from './domains/catalog/product-view.js';
 export type { ProductView } from './domains/catalog/product-view.js';
 export { parseLegacyId, formatLegacyId } from './domains/catalog/legacy-id.js';
