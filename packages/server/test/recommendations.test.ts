@@ -40,6 +40,8 @@ describe('recommendation API', () => {
     // The datasource user comes in through the service, as the older tracker's identify would create it.
     const { profile } = await activities().resolveProfile(TENANT, { datasources: [{ id: 'crm', original_id: 'c-9' }] });
     await activities().recordActivities(TENANT, [{ profileId: profile.id, source: 'tracker', verb: 'view', type: 'product', itemId: 'bag-2', timestamp: Date.parse('2026-11-01T10:00:00Z') }]);
+    // The model trains in the background once there are 20 touches; the answers below must not depend on whether it finished yet.
+    await server.server.deps.services.recommendations.models.settled();
   });
   after(() => server.cleanup());
 
@@ -86,8 +88,9 @@ describe('recommendation API', () => {
     const v = vars({ $productId: 'shoe-1' });
     assert.deepEqual(ids((await get(`/widget/w-also-viewed/recommendations?variables=${v}`)).body), ['shoe-2', 'sock-1', 'sock-2']);
     const bought = await get(`/widget/w-bought-together/recommendations?variables=${v}`);
-    assert.deepEqual(ids(bought.body), ['sock-2']);
-    assert.deepEqual(strategiesOf(bought.body), ['bought-together']);
+    // The item of shoe-1's order first, then the trained model's neighbour (shoe-2, viewed with shoe-1 by two shoppers).
+    assert.deepEqual(ids(bought.body), ['sock-2', 'shoe-2']);
+    assert.deepEqual(strategiesOf(bought.body), ['bought-together', 'bought-together']);
   });
 
   it('personalized goes through the profile history; recently-viewed lists it newest first', async () => {
@@ -165,8 +168,8 @@ describe('recommendation API', () => {
 
   it('takes variables as a trailing path segment, after a profile id or alone', async () => {
     const v = vars({ $productId: 'shoe-1' });
-    assert.deepEqual(ids((await get(`/widget/w-bought-together/recommendations/${v}`)).body), ['sock-2']);
-    assert.deepEqual(ids((await get(`/widget/w-bought-together/recommendations/${profileA()}/${v}`)).body), ['sock-2']);
+    assert.deepEqual(ids((await get(`/widget/w-bought-together/recommendations/${v}`)).body), ['sock-2', 'shoe-2']);
+    assert.deepEqual(ids((await get(`/widget/w-bought-together/recommendations/${profileA()}/${v}`)).body), ['sock-2', 'shoe-2']);
   });
 
   it('resolves users by identity repository (trailing slash) and by datasource', async () => {
