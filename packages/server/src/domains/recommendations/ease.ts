@@ -3,6 +3,9 @@
  * weights B = I - P·diag(1/diag(P)), P = (XᵀX + λI)⁻¹, learned from every shopper's touches. A
  * dense inverse is cubic in the item count, so the model covers the `maxItems` most-touched items
  * (the ones with enough data to learn from); the long tail is served by co-occurrence at query time.
+ * At the bench's 100,000 products / 1,000,000 activities, 2,500 items train in about 14 s (the solve
+ * is 80% of it) with a 50 MB matrix; time grows as maxItems³, so 5,000 would take about 2 minutes. On
+ * the evaluation's shop 3,600 items learned nothing more than 2,500 (docs/recommendations.md).
  * Each row keeps only its `neighbours` strongest positive weights: queries then cost
  * history × neighbours, and the file stays small. Pure computation: runs in the training worker.
  */
