@@ -18,6 +18,8 @@ import { Popularity, type PopularItem } from './popularity.js';
 import { RecommendationLedger } from './recommendation-ledger.js';
 
 const ORDER_VERBS = new Set(['buy', 'purchase']);
+/** A tenant whose newest activity is older than this is replaying a history: its windows end there. */
+const HISTORY_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 /** Revisions whose changed items are remembered for `changedItemsSince`. */
 const CHANGE_LOG = 256;
 
@@ -27,7 +29,7 @@ class TenantAggregates {
   readonly interactions = new Interactions();
   readonly ledger = new RecommendationLedger();
   revision = 0;
-  /** Time of the newest activity folded (0: none yet): popularity windows end there when it is older than now. */
+  /** Time of the newest activity folded (0: none yet): popularity windows end there when it is over 30 days old. */
   newest = 0;
   /** The items each recent revision touched (the last CHANGE_LOG revisions). */
   readonly changes: { revision: number; items: string[] }[] = [];
@@ -113,15 +115,16 @@ export class RecommendationAggregates implements ActivityAggregate {
   }
 
   /**
-   * Where "the last N days" of popularity end: now, or the tenant's newest activity when that is
-   * older. A shop whose history was imported with its original dates (or that has been quiet for a
-   * while) then still has popular and trending lists, of its latest days, instead of empty windows;
-   * a live shop's newest activity is moments old, so its windows end now as before.
+   * Where "the last N days" of popularity end: now, or the tenant's newest activity when that is more
+   * than 30 days old. Data that old is a history (imported with its original dates, or a shop long
+   * closed), and counting back from now would leave every list empty; its latest days are shown
+   * instead. A live shop that is merely quiet keeps windows that end now, so a week without activity
+   * still means an empty trending list.
    */
   windowEnd(tenantId: string): number {
     const now = this.deps.clock.now();
     const newest = this.tenants.get(tenantId)?.newest ?? 0;
-    return newest > 0 && newest < now ? newest : now;
+    return newest > 0 && now - newest > HISTORY_AFTER_MS ? newest : now;
   }
 
   /** The same scores as `popularity`, for chosen items only. */
