@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../src/platform/clock.js';
-import { parseFilter } from '../src/domains/search/filter.js';
+import { parseFilter } from '../src/platform/filter-language/parse-filter.js';
 import { applyMask, parseMask } from '../src/apis/http/response-mask.js';
-import { HttpError } from '../src/apis/http/errors.js';
+import { FilterSyntaxError } from '../src/platform/filter-language/filter-syntax-error.js';
 import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
 
 const TOKEN = 'shop-search';
@@ -198,7 +198,7 @@ describe('filters', () => {
   ];
   for (const [filter, position, expected] of errors) {
     it(`refuses ${filter}`, async () => {
-      assert.throws(() => parseFilter(filter), (error: unknown) => error instanceof HttpError && error.message.includes(`position ${position}`) && expected.test(error.message));
+      assert.throws(() => parseFilter(filter), (error: unknown) => error instanceof FilterSyntaxError && error.message.includes(`position ${position}`) && expected.test(error.message));
       const res = await post('/search', { token: TOKEN, query: '', options: { filter } });
       assert.equal(res.status, 400);
     });

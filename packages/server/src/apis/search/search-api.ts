@@ -14,7 +14,7 @@ import { applyMask, parseMask } from '../http/response-mask.js';
 import { parseInput } from '../http/validate.js';
 import { highlightProduct } from '../../domains/search/highlight.js';
 import { offensiveCheck } from '../../domains/search/offensive-terms.js';
-import { hitJson } from '../../domains/search/search-service.js';
+import { hitJson } from '../../domains/search/search-response.js';
 import { normalizeQuery } from '../../domains/tracking/search-queries.js';
 import type { AutocompleteSuggestion } from '@discovery-kit/protocol';
 

@@ -183,7 +183,7 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
 function correctionsOf(ctx: Context, word: string): string[] {
   const { vocabulary } = ctx;
   let found = vocabulary.corrections(word);
-  if (found.length === 0) found = [...new Set(inflectionBases(ctx.config.language, word).flatMap((base) => vocabulary.corrections(base)))];
+  if (found.length === 0) found = [...new Set(inflectionBases(vocabulary.stemKeys, ctx.config.language, word).flatMap((base) => vocabulary.corrections(base)))];
   return found.sort((a, b) => vocabulary.frequency(b) - vocabulary.frequency(a) || (a < b ? -1 : 1));
 }
 
