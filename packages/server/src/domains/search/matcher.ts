@@ -220,48 +220,30 @@ function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touche
   const { stamp, mark, best, typo, total, titleStamp, titleWords } = s;
   const { base, completion, whole, marked, wholeOnly, generation, alive, second, typo: isTypo, inTitle } = pass;
   const partial = base * completion;
-  if (alive === -1 && !marked && !inTitle && !pass.typos) {
-    // A query without typo corrections: no typo flags to keep (matchQuery does not read them).
-    for (let i = 0; i < list.length; i++) {
-      const doc = list[i]!;
-      if (stamp[doc] !== generation) {
-        stamp[doc] = generation;
-        touchedList[touched++] = doc;
-        best[doc] = partial;
-      } else if (partial > best[doc]!) best[doc] = partial;
-    }
-    return touched;
-  }
-  if (alive === -1 && !marked && !inTitle) {
-    // The first word's common case (no whole-word marks, no phrase check): one score for the whole list.
-    for (let i = 0; i < list.length; i++) {
-      const doc = list[i]!;
-      if (stamp[doc] !== generation) {
-        stamp[doc] = generation;
-        touchedList[touched++] = doc;
-        best[doc] = partial;
-        typo[doc] = isTypo;
-      } else if (partial > best[doc]!) {
-        best[doc] = partial;
-        typo[doc] = isTypo;
-      }
-    }
-    return touched;
-  }
   if (alive === -1) {
+    // A whole-word-only term without whole-word marks matches no document.
+    if (wholeOnly && !marked) return touched;
+    // The first word: every document of the list is a candidate. The tests on `marked`, `inTitle` and
+    // `typos` are the same for the whole list, so its common case (no marks, no phrase check, no typo
+    // flags: one score for every document) reads and writes nothing else per document.
+    const keepTypos = pass.typos;
     for (let i = 0; i < list.length; i++) {
       const doc = list[i]!;
-      if (wholeOnly && mark[doc] !== whole) continue;
-      const score = mark[doc] === whole ? base : partial;
+      let score = partial;
+      if (marked) {
+        const isWhole = mark[doc] === whole;
+        if (wholeOnly && !isWhole) continue;
+        if (isWhole) score = base;
+      }
       if (inTitle) titleStamp[doc] = generation;
       if (stamp[doc] !== generation) {
         stamp[doc] = generation;
         touchedList[touched++] = doc;
         best[doc] = score;
-        typo[doc] = isTypo;
+        if (keepTypos) typo[doc] = isTypo;
       } else if (score > best[doc]!) {
         best[doc] = score;
-        typo[doc] = isTypo;
+        if (keepTypos) typo[doc] = isTypo;
       }
     }
     return touched;
