@@ -205,6 +205,26 @@ describe('filters', () => {
   }
 });
 
+describe('filter errors', () => {
+  it('answer the documented body, naming options.filter, over POST and GET', async () => {
+    const expected = { status: 400, code: 'invalid_parameter', message: 'Filter syntax error at position 7: expected a value (a quoted string, a number, true or false), found the end of the filter.', field: 'options.filter' };
+    const res = await post('/search', { token: TOKEN, query: '', options: { filter: 'brand =' } });
+    assert.equal(res.status, 400);
+    const { requestId, ...error } = res.body.error;
+    assert.equal(typeof requestId, 'string');
+    assert.deepEqual(error, expected);
+    const viaGet = await fetch(`${server.url}/search/${TOKEN}?encoded=${encodeURIComponent(JSON.stringify({ query: '', options: { filter: 'brand =' } }))}`);
+    const { requestId: _, ...getError } = ((await viaGet.json()) as { error: Record<string, unknown> }).error;
+    assert.deepEqual([viaGet.status, getError], [400, expected]);
+  });
+
+  it('refuse $variables, which only widget filters have', async () => {
+    const res = await post('/search', { token: TOKEN, query: '', options: { filter: 'price < $max' } });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.message, "Filter syntax error at position 8: expected an attribute, a value, an operator or a parenthesis, found '$'.");
+  });
+});
+
 describe('response mask', () => {
   const value = { id: 'a', score: 1, product: { title: 't', price: 2, _id: { kind: 'k', tenant: 'x' } }, list: [{ a: 1, b: 2 }, { a: 3, b: 4 }] };
   it('selects fields, paths, sub-selections and wildcards', () => {

@@ -3,19 +3,15 @@
  * arrays (updated with the index), so counting a request's matches is integer increments, not string
  * work. Counts are disjunctive: a facet's counts apply every other facet's selection but not its own.
  */
+import type { SearchFacet } from '@discovery-kit/protocol';
 import type { StoredItem } from '../catalog/types.js';
 import type { FacetConfig } from '../../platform/config/schema.js';
 import { fold } from './analyzer.js';
 import { firstInOrder } from './ranking.js';
 import { attributeValues } from './attribute-values.js';
 
-export interface FacetResult {
-  id: string;
-  title: string;
-  attribute: string;
-  count: number;
-  values: { value: string; count: number; selected: boolean }[];
-}
+/** A facet as the search API answers it in `metadata.facets` (the protocol's wire type). */
+export type FacetResult = SearchFacet;
 
 export class FacetColumn {
   /** Value id → the value as first seen (range facets: the range label). */

@@ -12,6 +12,7 @@
  * (FlexSearch `update`/`remove` only for fields whose text changed), never a rebuild.
  */
 import { Index } from 'flexsearch';
+import type { ProductView } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 import { encoder, words } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
@@ -40,7 +41,7 @@ export interface SearchDoc {
   /** The indexed text of each field (parallel to `SearchIndex.fields`), kept to undo it on change. */
   texts: string[];
   /** The product view answered for this item, built at its first appearance in a result and dropped when the item changes. */
-  view?: Record<string, unknown>;
+  view?: ProductView;
 }
 
 /** The raw slots FlexSearch keeps for one term: `slots[score]` lists the documents at that position score. */

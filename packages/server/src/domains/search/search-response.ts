@@ -2,28 +2,18 @@
  * The last step of the query pipeline: matches shaped as the search API answers them — hits with
  * their product views, suggest's groups, and a hit's JSON text.
  */
-import { toProductView } from '../catalog/product-view.js';
+import type { SearchItem, SuggestGroup } from '@discovery-kit/protocol';
+import { toProductView, type ProductView } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 import { fold } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
 import type { SearchDoc } from './search-index.js';
 
-export interface SearchHit {
-  id: string;
-  score: number;
-  kind: string;
-  context: string;
-  product?: Record<string, unknown>;
-  redirect?: { id: string; name: string; url: string };
-  /** Only when the request asked (`options.highlight`): matched ranges per field. */
-  highlights?: Record<string, [number, number][]>;
-}
+/** A hit as the search API answers it: the protocol's wire type, so shaping cannot drift from it. */
+export type SearchHit = SearchItem;
 
-export interface SearchGroup {
-  value: string;
-  count: number;
-  items: SearchHit[];
-}
+/** One of suggest's groups (the protocol's wire type). */
+export type SearchGroup = SuggestGroup;
 
 export function hitOf(tenantId: string, version: number, doc: SearchDoc, score: number): SearchHit {
   const { item } = doc;
@@ -64,7 +54,7 @@ export function groupMatches(
  * once built (a changed item gets a new view object), so its text stays right, and the WeakMap lets it
  * go with the view. Shared by every search service of the process, which is what makes it pay.
  */
-const viewTexts = new WeakMap<object, string>();
+const viewTexts = new WeakMap<ProductView, string>();
 
 /**
  * A hit as JSON text, the same text `JSON.stringify(hit)` gives: its product view's text is made once and
