@@ -9,10 +9,10 @@
  * click and conversion counts are rebuilt from the log at start.
  */
 import type { LogRecord } from '../tracking/activity-record.js';
-import type { QuerySpelling } from '../tracking/search-queries.js';
+import type { QuerySpelling } from '../search/search-queries.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
 import { BoundedLru } from '../../platform/collections/bounded-lru.js';
-import { DAY_MS } from './widget-analytics.js';
+import { DAY_MS } from '../../platform/clock.js';
 
 /** Distinct queries counted per tenant and day; later new ones are counted in `otherSearches`. */
 export const MAX_QUERIES_PER_DAY = 10_000;
@@ -209,6 +209,12 @@ export class QueryAnalytics {
   }
 
   /** Writes the days whose counts changed since the last flush, and forgets days past QUERY_DAYS_KEPT. */
+  /** Erasure: the queries these profiles clicked items from are forgotten; counts per query stay, without a person. */
+  forgetProfiles(tenantId: string, profileIds: readonly string[]): void {
+    const state = this.tenants.get(tenantId);
+    if (state !== undefined) for (const profileId of profileIds) state.clickedFrom.deletePrefix(`${profileId}|`);
+  }
+
   async flush(): Promise<void> {
     const oldest = Math.floor(this.now() / DAY_MS) - QUERY_DAYS_KEPT;
     for (const [tenantId, state] of this.tenants) {

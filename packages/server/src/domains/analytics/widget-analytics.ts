@@ -9,7 +9,7 @@ import type { LogRecord } from '../tracking/activity-record.js';
 import { BoundedLru } from '../../platform/collections/bounded-lru.js';
 import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
 
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../platform/clock.js';
 const MINUTE_MS = 60_000;
 /** Minutes of per-minute counts kept: one day. */
 export const MINUTES_KEPT = 1_440;
@@ -122,6 +122,12 @@ export class WidgetAnalytics {
   private pruneMinutes(state: TenantWidgetAnalytics, now: number): void {
     const oldest = Math.floor(now / MINUTE_MS) - MINUTES_KEPT;
     for (const minute of state.minutes.keys()) if (minute <= oldest) state.minutes.delete(minute);
+  }
+
+  /** Erasure: which widget each of these profiles clicked items in is forgotten; the day counts stay, without a person. */
+  forgetProfiles(tenantId: string, profileIds: readonly string[]): void {
+    const state = this.tenants.get(tenantId);
+    if (state !== undefined) for (const profileId of profileIds) state.clicked.deletePrefix(`${profileId}|`);
   }
 
   private tenant(tenantId: string): TenantWidgetAnalytics {

@@ -3,7 +3,7 @@
  * them all, and what that says about the query's spelling (autocomplete) and highlighting.
  */
 import type { SearchConfiguration } from '../../platform/config/schema.js';
-import type { QuerySpelling } from '../tracking/search-queries.js';
+import type { QuerySpelling } from './search-queries.js';
 import type { HighlightTerms } from './highlight.js';
 import { matchQuery, wordReach, type Matches } from './matcher.js';
 import { planQuery, TYPO, type PlannedWord, type QueryPlan } from './query-plan.js';

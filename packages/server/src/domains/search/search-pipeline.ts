@@ -6,7 +6,7 @@
 import type { StoredItem } from '../catalog/types.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { FilterNode } from '../../platform/filter-language/filter-tree.js';
-import type { QuerySpelling } from '../tracking/search-queries.js';
+import type { QuerySpelling } from './search-queries.js';
 import { fold } from './analyzer.js';
 import { countFacets, type FacetResult } from './facets.js';
 import { compileBatchFilter } from './filter-batch.js';

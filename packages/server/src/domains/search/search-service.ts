@@ -8,7 +8,7 @@ import type { CatalogService } from '../catalog/catalog-service.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
-import type { QuerySpelling } from '../tracking/search-queries.js';
+import type { QuerySpelling } from './search-queries.js';
 import { queryWords, similarDocuments } from './matcher.js';
 import { ParsedFilters } from './parsed-filters.js';
 import { relaxedMatch, spellingOf } from './relaxed-match.js';

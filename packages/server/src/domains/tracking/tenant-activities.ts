@@ -2,17 +2,12 @@
 import { join } from 'node:path';
 import type { DocumentStore } from '../../platform/store/document-store.js';
 import { ActivityLog } from '../../platform/event-log/activity-log.js';
-import { RecommendationLedger } from './recommendation-ledger.js';
-import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
-import { CoOccurrence } from './co-occurrence.js';
-import { Interactions } from './interactions.js';
-import { Popularity } from './popularity.js';
+import type { ActivityAggregate } from './activity-aggregate.js';
+import { isLogRecord, UNATTRIBUTED, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
-import { SearchQueries } from './search-queries.js';
 
-const ORDER_VERBS = new Set(['buy', 'purchase']);
 /** The stored `type` of a widget impression: neither a page view nor a product view. */
 export const IMPRESSION_TYPE = 'widget';
 
@@ -27,12 +22,7 @@ export class TenantActivities {
   readonly tenant: string;
   readonly log: ActivityLog;
   readonly profiles: ProfileDirectory;
-  readonly popularity = new Popularity();
-  readonly coOccurrence = new CoOccurrence();
   readonly history = new ProfileHistory();
-  readonly interactions = new Interactions();
-  readonly searches = new SearchQueries();
-  readonly recommendations = new RecommendationLedger();
   readonly recentKeys: RecentKeys;
   /** Newest receive time per segment: retention drops a segment once this passes the cutoff. */
   private readonly segmentNewest = new Map<string, number>();
@@ -51,12 +41,12 @@ export class TenantActivities {
     retentionMs: number;
     now: number;
     recentKeys: RecentKeys;
-    folds?: ReadonlyArray<(tenantId: string, record: LogRecord) => void>;
+    aggregates: readonly ActivityAggregate[];
   }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
     const log = await ActivityLog.open({ directory: join(options.store.location, 'activities', options.tenant), segmentBytes: options.segmentBytes });
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
     const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys);
-    state.extraFolds = options.folds ?? [];
+    state.aggregates = options.aggregates;
     const stats = await state.rebuild(options.now - options.retentionMs);
     return { state, stats };
   }
@@ -92,42 +82,31 @@ export class TenantActivities {
     this.segmentNewest.set(segment, Math.max(this.segmentNewest.get(segment) ?? 0, receivedAt));
   }
 
-  private extraFolds: ReadonlyArray<(tenantId: string, record: LogRecord) => void> = [];
+  private aggregates: readonly ActivityAggregate[] = [];
 
-  /** Updates every aggregate with one durable record. */
+  /** Updates the profile history and every registered aggregate with one durable record. */
   fold(record: LogRecord): void {
-    for (const extra of this.extraFolds) extra(this.tenant, record);
     if (record.kind === 'recommendation') {
-      this.recommendations.fold(record);
+      for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, undefined);
       return;
     }
-    const activity: LoggedActivity = record;
-    this.recentKeys.remember(activity);
-    const attributed = activity.profileId !== UNATTRIBUTED;
-    const profileId = this.profiles.canonicalId(activity.profileId);
-    if (attributed) this.history.add(profileId, activity);
-    if (activity.type === 'page') {
-      if (activity.query !== undefined) this.searches.recordView(activity.query, activity.timestamp, profileId);
-      return;
-    }
-    // A widget impression says nothing about the products on it (see collect-api.ts).
-    if (activity.type === IMPRESSION_TYPE) return;
-    this.popularity.add(activity.verb, activity.itemId, activity.timestamp);
-    if (attributed) this.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
-    if (attributed && activity.type === 'product') this.interactions.add(profileId, activity.verb, activity.itemId, activity.timestamp);
-    if (ORDER_VERBS.has(activity.verb)) {
-      // Without an order id, one shopper's purchases close together in time make one order.
-      if (activity.orderId !== undefined) this.coOccurrence.addOrderItem(activity.orderId, activity.itemId, activity.timestamp);
-      else if (attributed) this.coOccurrence.addPurchaseWithoutOrder(profileId, activity.itemId, activity.timestamp);
-    }
+    this.recentKeys.remember(record);
+    const attributed = record.profileId !== UNATTRIBUTED;
+    const profileId = attributed ? this.profiles.canonicalId(record.profileId) : undefined;
+    if (profileId !== undefined) this.history.add(profileId, record);
+    for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
+  }
+
+  /** Tells the aggregates that one live append was folded. */
+  appended(records: readonly LogRecord[]): void {
+    for (const aggregate of this.aggregates) aggregate.appended?.(this.tenant, records);
   }
 
   /** Moves what was kept under merged anonymous profiles to the profile they joined. */
   followMerges(into: string, merged: readonly string[]): void {
     for (const from of merged) {
       this.history.merge(from, into);
-      this.coOccurrence.mergeProfile(from, into);
-      this.interactions.merge(from, into);
     }
+    for (const aggregate of this.aggregates) aggregate.mergeProfiles?.(this.tenant, merged, into);
   }
 }

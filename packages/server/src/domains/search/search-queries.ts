@@ -7,7 +7,7 @@
  * the activity log (no disk write per search). After a restart the views come back from the log; the
  * outcome of a query nobody searched since is then unknown and the caller checks it (search-api).
  */
-import { DAY_MS } from './popularity.js';
+import { DAY_MS } from '../../platform/clock.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -75,6 +75,11 @@ export class SearchQueries {
 
   /** The same queries in sorted order, so a prefix is a contiguous range found by binary search. */
   private readonly sorted: string[] = [];
+
+  /** Erasure: the shopper is no longer remembered among any query's shoppers (view counts stay, without a person). */
+  forgetShopper(shopper: string): void {
+    for (const stats of this.queries.values()) stats.shoppers.delete(shopper);
+  }
 
   /** Counts one search-results page view of `query` by `shopper` (from the activity log, so also at start-up). */
   recordView(query: string, at: number, shopper = ''): void {
