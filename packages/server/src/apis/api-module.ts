@@ -7,6 +7,8 @@ import type { ConfigRegistry } from '../platform/config/registry.js';
 import type { Logger } from '../platform/logger.js';
 import type { Services } from '../app/services.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
+import type { EventLogs } from '../platform/event-log/event-log.js';
+import type { BlobStore } from '../platform/blob-store/blob-store.js';
 
 /** The spec's hosts, each mounted at a configurable prefix of the one server. */
 export type MountPoint = 'base' | 'items' | 'search' | 'collect' | 'auth';
@@ -15,6 +17,10 @@ export interface ServerDeps {
   config: LoadedConfig;
   registry: ConfigRegistry;
   store: DocumentStore;
+  /** Append-only logs per stream (each tenant's activities). */
+  eventLogs: EventLogs;
+  /** Named binaries written whole (trained item models). */
+  blobs: BlobStore;
   logger: Logger;
   clock: Clock;
   /** Called on shutdown, in reverse order of registration, after the HTTP server stopped taking requests. */

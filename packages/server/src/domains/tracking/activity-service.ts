@@ -24,7 +24,7 @@ export interface RecordedActivity {
   duplicate: boolean;
 }
 
-export type ServiceDeps = Pick<ServerDeps, 'config' | 'store' | 'clock' | 'logger' | 'onClose'>;
+export type ServiceDeps = Pick<ServerDeps, 'config' | 'store' | 'eventLogs' | 'clock' | 'logger' | 'onClose'>;
 
 /** Extra aggregates (analytics) folded from every durable record, at start-up replay and as records arrive. */
 export type ActivityFold = (tenantId: string, record: LogRecord) => void;
@@ -58,7 +58,7 @@ export class ActivityService {
   static async open(deps: ServiceDeps, options: { folds?: ActivityFold[]; onAppend?: (seconds: number, records: number) => void } = {}): Promise<ActivityService> {
     const service = new ActivityService(deps);
     service.onAppend = options.onAppend;
-    const { retentionDays, segmentBytes } = deps.config.activityLog;
+    const { retentionDays } = deps.config.activityLog;
     const recentKeys = new RecentKeys();
     deps.onClose(() => service.close());
     for (const tenant of deps.config.tenants) {
@@ -66,7 +66,7 @@ export class ActivityService {
       const { state, stats } = await TenantActivities.open({
         tenant: tenant.id,
         store: deps.store,
-        segmentBytes,
+        eventLogs: deps.eventLogs,
         retentionMs: retentionDays * DAY_MS,
         now: deps.clock.now(),
         recentKeys,
@@ -136,7 +136,6 @@ export class ActivityService {
       throw error;
     }
     settle!.resolve();
-    if (fresh.length > 0) state.noteAppended(receivedAt);
     for (const activity of fresh) state.fold(activity);
     for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
     if (fresh.length > 0) {
@@ -309,7 +308,6 @@ export class ActivityService {
   private async appendRecommendation(tenantId: string, record: LoggedRecommendation): Promise<void> {
     const state = this.tenant(tenantId);
     await state.log.append([record]);
-    state.noteAppended(record.receivedAt);
     state.fold(record);
   }
 

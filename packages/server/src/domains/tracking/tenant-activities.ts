@@ -1,7 +1,6 @@
 /** One tenant's activity state: its log, its profiles and the aggregates folded from both. */
-import { join } from 'node:path';
 import type { DocumentStore } from '../../platform/store/document-store.js';
-import { ActivityLog } from '../../platform/event-log/activity-log.js';
+import type { EventLog, EventLogs } from '../../platform/event-log/event-log.js';
 import { RecommendationLedger } from './recommendation-ledger.js';
 import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
 import { CoOccurrence } from './co-occurrence.js';
@@ -25,7 +24,7 @@ export interface RebuildStats {
 
 export class TenantActivities {
   readonly tenant: string;
-  readonly log: ActivityLog;
+  readonly log: EventLog;
   readonly profiles: ProfileDirectory;
   readonly popularity = new Popularity();
   readonly coOccurrence = new CoOccurrence();
@@ -34,10 +33,8 @@ export class TenantActivities {
   readonly searches = new SearchQueries();
   readonly recommendations = new RecommendationLedger();
   readonly recentKeys: RecentKeys;
-  /** Newest receive time per segment: retention drops a segment once this passes the cutoff. */
-  private readonly segmentNewest = new Map<string, number>();
 
-  private constructor(tenant: string, log: ActivityLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
+  private constructor(tenant: string, log: EventLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
     this.tenant = tenant;
     this.log = log;
     this.profiles = profiles;
@@ -47,13 +44,13 @@ export class TenantActivities {
   static async open(options: {
     tenant: string;
     store: DocumentStore;
-    segmentBytes: number;
+    eventLogs: EventLogs;
     retentionMs: number;
     now: number;
     recentKeys: RecentKeys;
     folds?: ReadonlyArray<(tenantId: string, record: LogRecord) => void>;
   }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
-    const log = await ActivityLog.open({ directory: join(options.store.location, 'activities', options.tenant), segmentBytes: options.segmentBytes });
+    const log = await options.eventLogs.open(options.tenant, { timeField: 'receivedAt' });
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
     const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys);
     state.extraFolds = options.folds ?? [];
@@ -63,11 +60,9 @@ export class TenantActivities {
 
   /** Folds every logged record newer than `cutoff` into the aggregates, then drops segments wholly older than it. */
   private async rebuild(cutoff: number): Promise<RebuildStats> {
-    const newest = this.segmentNewest;
     let expired = 0;
-    const { records, skipped } = await this.log.replay((value, segment) => {
+    const { records, skipped } = await this.log.replay((value) => {
       if (!isLogRecord(value)) return;
-      newest.set(segment, Math.max(newest.get(segment) ?? 0, value.receivedAt));
       if (value.receivedAt < cutoff) {
         expired++;
         return;
@@ -79,17 +74,8 @@ export class TenantActivities {
   }
 
   /** Deletes closed segments whose newest record is older than `cutoff`; the aggregates forget them at the next start. */
-  async dropSegmentsBefore(cutoff: number): Promise<string[]> {
-    const names = [...this.segmentNewest].filter(([name, at]) => at < cutoff && name !== this.log.currentSegment).map(([name]) => name);
-    await this.log.dropSegments(names);
-    for (const name of names) this.segmentNewest.delete(name);
-    return names;
-  }
-
-  /** Called after a record is durable, so retention knows how recent the segment it went to is. */
-  noteAppended(receivedAt: number): void {
-    const segment = this.log.currentSegment;
-    this.segmentNewest.set(segment, Math.max(this.segmentNewest.get(segment) ?? 0, receivedAt));
+  dropSegmentsBefore(cutoff: number): Promise<string[]> {
+    return this.log.dropBefore(cutoff);
   }
 
   private extraFolds: ReadonlyArray<(tenantId: string, record: LogRecord) => void> = [];
