@@ -144,7 +144,7 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   const model = recommendations.models.model('bench');
   rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model, ${model?.info.touches ?? 0} touches; waited ${Math.round(performance.now() - trainStarted)} ms after the index; peak RSS of the process so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` });
   const loadStarted2 = performance.now();
-  const reloaded = new ModelTrainer({ activities: server.deps.services.activities, blobs: new FileBlobStore({ directory: dataDir }), logger: createLogger('silent'), clock: server.deps.clock });
+  const reloaded = new ModelTrainer({ aggregates: server.deps.services.recommendations.aggregates, blobs: new FileBlobStore({ directory: dataDir }), logger: createLogger('silent'), clock: server.deps.clock });
   await reloaded.start(['bench']);
   rows.push({ case: 'model loaded from its file (as at start)', 'median ms': Math.round(performance.now() - loadStarted2), 'p99 ms': '-', 'hit@10': '-', note: reloaded.model('bench') === undefined ? 'NOT loaded' : `${reloaded.model('bench')!.rows} items` });
   await reloaded.close();
@@ -177,7 +177,7 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   }
   afterActivity.sort((a, b) => a - b);
   const wholeStarted = performance.now();
-  server.deps.services.activities.popularity('bench', { limit: 300 });
+  server.deps.services.recommendations.aggregates.popularity('bench', { limit: 300 });
   const wholeMs = round(performance.now() - wholeStarted, 3);
   rows.push({
     case: 'latency popular, an activity before each call',
@@ -279,7 +279,7 @@ async function hitRates(rows: BenchResult['rows']): Promise<void> {
     }
   }
   if (train.length > 0) await activities.recordActivities('bench', train);
-  const engine = new RecommendationEngine({ activities });
+  const engine = new RecommendationEngine({ activities, aggregates: server.deps.services.recommendations.aggregates });
   for (const strategy of ['popular', 'also-viewed', 'bought-together', 'personalized'] as const) {
     const w = widget(strategy);
     let hits = 0;

@@ -79,7 +79,7 @@ const benchmark: Benchmark = async (): Promise<BenchResult> => {
   const rebuilt = await createDiscoveryServer({ config: config(), dataDir: logDir, logger: createLogger('silent') });
   const seconds = (performance.now() - started) / 1000;
   const heapAfter = heapUsedMb();
-  const top = rebuilt.deps.services.activities.popularity('bench', { limit: 1 });
+  const top = rebuilt.deps.services.recommendations.aggregates.popularity('bench', { limit: 1 });
   await rebuilt.close();
   await rm(logDir, { recursive: true, force: true });
   rows.push({ case: `rebuild from ${LOGGED.toLocaleString('en')} logged activities`, 'requests/s': '-', 'activities/s': Math.round(LOGGED / seconds), 'p99 ms': '-', non2xx: '-' });

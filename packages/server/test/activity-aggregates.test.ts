@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, rm } from 'node:fs/promises';
 import { ManualClock } from '../src/platform/clock.js';
-import type { ActivityService } from '../src/domains/tracking/activity-service.js';
+import type { Services } from '../src/apis/services.js';
 import { call, makeDataDir, startTestServer, testConfig } from './support/test-server.js';
 
 const at = (time: string) => `2026-11-21T${time}:00Z`;
@@ -65,15 +65,15 @@ describe('activity aggregates', () => {
     await send('purchase', 'p4', 's2', '09:20', { orderId: 'o-1', price: 500, quantity: 2, currency: 'EUR' });
   }
 
-  function snapshot(service: ActivityService) {
+  function snapshot({ activities: service, recommendations: { aggregates } }: Services) {
     return {
-      popular: service.popularity('tenant-a', { verbs: ['view', 'purchase'] }),
-      viewsOnly: service.popularity('tenant-a', { verbs: ['view'] }),
-      visitP1: service.coOccurring('tenant-a', 'p1', 'visit'),
-      visitP3: service.coOccurring('tenant-a', 'p3', 'visit'),
-      orderP1: service.coOccurring('tenant-a', 'p1', 'order'),
+      popular: aggregates.popularity('tenant-a', { verbs: ['view', 'purchase'] }),
+      viewsOnly: aggregates.popularity('tenant-a', { verbs: ['view'] }),
+      visitP1: aggregates.coOccurring('tenant-a', 'p1', 'visit'),
+      visitP3: aggregates.coOccurring('tenant-a', 'p3', 'visit'),
+      orderP1: aggregates.coOccurring('tenant-a', 'p1', 'order'),
       recentS2: service.recentItems('tenant-a', service.findProfile('tenant-a', { sessionId: 's2' })!.id),
-      otherTenant: service.popularity('tenant-b'),
+      otherTenant: aggregates.popularity('tenant-b'),
     };
   }
 
@@ -82,7 +82,7 @@ describe('activity aggregates', () => {
     const clock = new ManualClock();
     const first = await startTestServer({ clock, dataDir });
     await sendSet(`${first.url}/collect/tenant-a-tracker`);
-    const live = snapshot(first.server.deps.services.activities);
+    const live = snapshot(first.server.deps.services);
     assert.deepEqual(live.popular, [
       { itemId: 'p1', score: 10 },
       { itemId: 'p4', score: 8 },
@@ -107,10 +107,10 @@ describe('activity aggregates', () => {
 
     const second = await startTestServer({ clock, dataDir });
     try {
-      assert.deepEqual(snapshot(second.server.deps.services.activities), live);
+      assert.deepEqual(snapshot(second.server.deps.services), live);
       // Retention is counted in days back from now: ten days on, a one-week window is empty.
       clock.advance(10 * 24 * 60 * 60 * 1000);
-      assert.deepEqual(second.server.deps.services.activities.popularity('tenant-a', { sinceDays: 7 }), []);
+      assert.deepEqual(second.server.deps.services.recommendations.aggregates.popularity('tenant-a', { sinceDays: 7 }), []);
     } finally {
       await second.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -122,13 +122,13 @@ describe('activity aggregates', () => {
     const first = await startTestServer({ dataDir });
     const activity = { id: 'retry-me', action: 'view', target: { product: 'r-1' }, user: { sessionId: 'r' } };
     await call(`${first.url}/collect/tenant-a-tracker`, { json: activity });
-    await first.server.deps.services.activities.registerRecommendation('tenant-a', 'reco-kept');
+    await first.server.deps.services.activities.logRecommendation('tenant-a', { id: 'reco-kept', info: {} });
     await first.close();
     const second = await startTestServer({ dataDir });
     try {
       await call(`${second.url}/collect/tenant-a-tracker`, { json: activity });
-      assert.deepEqual(second.server.deps.services.activities.popularity('tenant-a'), [{ itemId: 'r-1', score: 1 }]);
-      assert.deepEqual(second.server.deps.services.activities.findRecommendation('tenant-a', 'reco-kept'), {});
+      assert.deepEqual(second.server.deps.services.recommendations.aggregates.popularity('tenant-a'), [{ itemId: 'r-1', score: 1 }]);
+      assert.deepEqual(second.server.deps.services.recommendations.aggregates.findRecommendation('tenant-a', 'reco-kept'), {});
     } finally {
       await second.cleanup();
     }
@@ -149,7 +149,7 @@ describe('activity aggregates', () => {
     try {
       // Only the segment still being written survives: it is never dropped, even when old.
       assert.equal((await readdir(`${dataDir}/activities/tenant-a`)).length, 1);
-      assert.deepEqual(second.server.deps.services.activities.popularity('tenant-a', { sinceDays: 365 }), []);
+      assert.deepEqual(second.server.deps.services.recommendations.aggregates.popularity('tenant-a', { sinceDays: 365 }), []);
     } finally {
       await second.cleanup();
     }

@@ -1,7 +1,7 @@
 /** Co-occurrence memory is bounded per item: an item that meets thousands of others keeps its strongest partners only. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CoOccurrence, MAX_RELATED } from '../src/domains/tracking/co-occurrence.js';
+import { CoOccurrence, MAX_RELATED } from '../src/domains/recommendations/co-occurrence.js';
 
 describe('co-occurrence bound', () => {
   it('keeps at most twice MAX_RELATED partners per item, the strongest among them', () => {

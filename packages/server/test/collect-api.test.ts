@@ -70,7 +70,7 @@ describe('activity collection API', () => {
   });
 
   it('refuses a whole batch naming each bad index and field, and stores none of it', async () => {
-    const before = activities().popularity('tenant-a', { verbs: ['view'] }).length;
+    const before = server.server.deps.services.recommendations.aggregates.popularity('tenant-a', { verbs: ['view'] }).length;
     const res = await call(collect, {
       json: [view('batch-ok'), view('batch-ok-2'), { action: 'view', target: {}, user: { sessionId: 's' } }, view('x', { sessionId: 's' }, { timestamp: 'yesterday' }), view('y', { identities: { email: '' } })],
     });
@@ -79,7 +79,7 @@ describe('activity collection API', () => {
       (errorOf(res.body).issues as Array<{ path: string }>).map((i) => i.path),
       ['[2].target', '[3].timestamp', '[4].user.identities.email'],
     );
-    assert.equal(activities().popularity('tenant-a', { verbs: ['view'] }).length, before);
+    assert.equal(server.server.deps.services.recommendations.aggregates.popularity('tenant-a', { verbs: ['view'] }).length, before);
   });
 
   it('bounds identity names in count and length, naming the field', async () => {
@@ -117,7 +117,7 @@ describe('activity collection API', () => {
   });
 
   function popularityCount(itemId: string): number {
-    return activities().popularity('tenant-a', { verbs: ['view'], limit: 1000 }).find((p) => p.itemId === itemId)?.score ?? 0;
+    return server.server.deps.services.recommendations.aggregates.popularity('tenant-a', { verbs: ['view'], limit: 1000 }).find((p) => p.itemId === itemId)?.score ?? 0;
   }
 
   it('answers CORS preflights and takes a sendBeacon text/plain body', async () => {
@@ -140,12 +140,12 @@ describe('activity collection API', () => {
   it('records a search-results page view for autocomplete', async () => {
     const res = await call(collect, { json: { action: 'view', target: { page: '/search' }, user: { sessionId: 'q' }, metadata: { query: 'Red Shoes' } } });
     assert.equal(res.status, 200);
-    activities().recordSearch('tenant-a', 'red shirt', 4);
+    server.server.deps.services.queryStatistics.recordSearch('tenant-a', 'red shirt', 4);
     // Autocomplete counts results-page views and the distinct shoppers behind them; a search whose
     // results page nobody opened is no candidate, and one shopper is below the API's default of two.
-    assert.deepEqual(activities().suggestQueries('tenant-a', 'red'), [
+    assert.deepEqual(server.server.deps.services.queryStatistics.suggestQueries('tenant-a', 'red'), [
       { query: 'red shoes', count: 1, searches: 0, shoppers: 1, resultCount: undefined, spelling: undefined },
     ]);
-    assert.deepEqual(activities().suggestQueries('tenant-a', 'red', { minShoppers: 2 }), []);
+    assert.deepEqual(server.server.deps.services.queryStatistics.suggestQueries('tenant-a', 'red', { minShoppers: 2 }), []);
   });
 });

@@ -196,7 +196,7 @@ describe('what the interface allows is accepted and takes effect', () => {
   });
 
   it('leniency is bounded: malformed variants get a 4xx naming a field, never a 5xx, and change nothing', async () => {
-    const before = server.server.deps.services.activities.popularity(TENANT, { limit: 1000 });
+    const before = server.server.deps.services.recommendations.aggregates.popularity(TENANT, { limit: 1000 });
     const variants: unknown[] = [
       null,
       'text',
@@ -231,7 +231,7 @@ describe('what the interface allows is accepted and takes effect', () => {
       const res = await historyOf(profile, query);
       assert.ok(res.status >= 400 && res.status < 500, `${query} → ${res.status}`);
     }
-    assert.deepEqual(server.server.deps.services.activities.popularity(TENANT, { limit: 1000 }), before);
+    assert.deepEqual(server.server.deps.services.recommendations.aggregates.popularity(TENANT, { limit: 1000 }), before);
     const token = await tokenFor('client-a-legacy');
     const tooManyKeys = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i]));
     for (const json of [[{ action: 'create', id: 'm', data: 'x' }], [{ action: 'create', id: {}, data: {} }], [{ action: 'create', id: 'm', data: tooManyKeys }]]) {

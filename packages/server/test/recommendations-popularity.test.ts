@@ -35,7 +35,6 @@ async function widget(id: string): Promise<string[]> {
 describe('popular lists kept between activities', () => {
   it('answer after every batch exactly as a full recomputation would', async () => {
     const rand = random(42);
-    const activities = server.server.deps.services.activities;
     for (let batch = 0; batch < 25; batch++) {
       const sends = Array.from({ length: 1 + Math.floor(rand() * 6) }, () => ({
         action: ACTIONS[Math.floor(rand() * ACTIONS.length)]!,
@@ -44,9 +43,9 @@ describe('popular lists kept between activities', () => {
       }));
       const res = await fetch(`${server.url}/collect/${TENANT}-tracker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sends) });
       assert.equal(res.status, 200);
-      const expected = activities.popularity(TENANT, { limit: 10 }).map((p) => p.itemId);
+      const expected = server.server.deps.services.recommendations.aggregates.popularity(TENANT, { limit: 10 }).map((p) => p.itemId);
       assert.deepEqual((await widget('w-popular')).slice(0, expected.length), expected, `batch ${batch}`);
-      const sellers = activities.popularity(TENANT, { verbs: ['buy', 'purchase'], limit: 10 }).map((p) => p.itemId);
+      const sellers = server.server.deps.services.recommendations.aggregates.popularity(TENANT, { verbs: ['buy', 'purchase'], limit: 10 }).map((p) => p.itemId);
       assert.deepEqual((await widget('w-top-sellers')).slice(0, sellers.length), sellers, `top sellers, batch ${batch}`);
     }
   });

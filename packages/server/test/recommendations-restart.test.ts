@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatRecommendationId, parseRecommendationId } from '../src/domains/tracking/recommendation-ledger.js';
+import { formatRecommendationId, parseRecommendationId } from '../src/domains/recommendations/recommendation-ledger.js';
 import { ID_BLOCK_SIZE } from '../src/domains/recommendations/recommendation-ids.js';
 import { ManualClock } from '../src/platform/clock.js';
 import { call, makeDataDir, startTestServer, type TestServer } from './support/test-server.js';

@@ -234,7 +234,7 @@ describe('recommendation API', () => {
     const mailUser = activities().findProfile(TENANT, { datasource: 'crm', userId: 'c-9' })!;
     const [click] = activities().history(TENANT, mailUser.id, { verb: 'click-on-reco' });
     assert.equal(click!.itemId, 'shoe-1');
-    assert.ok(activities().findRecommendation(TENANT, click!.recommendationId!));
+    assert.ok(server.server.deps.services.recommendations.aggregates.findRecommendation(TENANT, click!.recommendationId!));
     const fresh = await get(`${base}/1/photo.png?nocache=1`, { redirect: 'manual' });
     assert.equal(fresh.headers.get('location'), 'https://img.example/sock-1.png');
 

@@ -91,7 +91,7 @@ describe('search analytics', () => {
     const { body } = await report('?from=2026-11-19&to=2026-11-22');
     assert.deepEqual(body.days.map((d: { day: string; searches: number }) => [d.day, d.searches]), [['2026-11-20', 5], ['2026-11-21', 1]]);
     // Autocomplete's search counts (its tie-break) came back from the same document.
-    const candidates = server.server.deps.services.activities.suggestQueries(T, 'lan', { minShoppers: 0 });
+    const candidates = server.server.deps.services.queryStatistics.suggestQueries(T, 'lan', { minShoppers: 0 });
     assert.equal(candidates.find((c) => c.query === 'lanterns')?.searches, 3);
   });
 

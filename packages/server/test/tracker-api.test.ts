@@ -102,7 +102,7 @@ describe('older tracker API', () => {
       const { body } = await call(`${custom.url}/tracker/c-key/identify`, { json: { profile: {} } });
       const res = await call(`${custom.url}/tracker/c-key/activity`, { json: { activity: { profile: body.profile.id, verb: 'wishlist', original_id: 'x' } } });
       assert.equal(res.status, 200);
-      assert.deepEqual(custom.server.deps.services.activities.popularity('tenant-c'), [{ itemId: 'x', score: 5 }]);
+      assert.deepEqual(custom.server.deps.services.recommendations.aggregates.popularity('tenant-c'), [{ itemId: 'x', score: 5 }]);
     } finally {
       await custom.cleanup();
     }
@@ -117,10 +117,10 @@ describe('older tracker API', () => {
     const unknown = await click('reco-1');
     assert.equal(unknown.status, 400);
     assert.deepEqual(errorOf(unknown.body).issues, [{ path: 'activity.recommendationId', message: 'no recommendation "reco-1" was issued for this tenant' }]);
-    await activities().registerRecommendation('tenant-a', 'reco-1', { widgetId: 'tenant-a-popular' });
+    await activities().logRecommendation('tenant-a', { id: 'reco-1', info: { widgetId: 'tenant-a-popular' } });
     assert.equal((await click('reco-1')).status, 200);
     // Another tenant's recommendation is not this tenant's.
-    await activities().registerRecommendation('tenant-b', 'reco-b');
+    await activities().logRecommendation('tenant-b', { id: 'reco-b', info: {} });
     assert.equal((await click('reco-b')).status, 400);
   });
 

@@ -1,30 +1,15 @@
 /** What every API module receives and returns: the seam that lets one server mount every API, or one API per host. */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Clock } from '../platform/clock.js';
 import type { LoadedConfig } from '../platform/config/load.js';
-import type { ConfigRegistry } from '../platform/config/registry.js';
-import type { Logger } from '../platform/logger.js';
-import type { Services } from '../app/services.js';
-import type { DocumentStore } from '../platform/store/document-store.js';
-import type { EventLogs } from '../platform/event-log/event-log.js';
-import type { BlobStore } from '../platform/blob-store/blob-store.js';
+import type { ServiceContext } from '../platform/service-context.js';
+import type { Services } from './services.js';
 
 /** The spec's hosts, each mounted at a configurable prefix of the one server. */
 export type MountPoint = 'base' | 'items' | 'search' | 'collect' | 'auth';
 
-export interface ServerDeps {
-  config: LoadedConfig;
-  registry: ConfigRegistry;
-  store: DocumentStore;
-  /** Append-only logs per stream (each tenant's activities). */
-  eventLogs: EventLogs;
-  /** Named binaries written whole (trained item models). */
-  blobs: BlobStore;
-  logger: Logger;
-  clock: Clock;
-  /** Called on shutdown, in reverse order of registration, after the HTTP server stopped taking requests. */
-  onClose(hook: () => Promise<void>): void;
+/** What an API module is built from: the service context and the built domain services. */
+export interface ServerDeps extends ServiceContext {
   /** Shared services (auth, catalog, activities...), built before the API modules. */
   services: Services;
 }

@@ -1,11 +1,16 @@
 /**
- * The services behind the APIs, built once per server before any API module, so that modules share
- * them (search reads the catalog, recommendations read the activity aggregates). Each capability
- * adds its service here; API modules reach them through `deps.services`.
+ * The composition root of the domains: builds every service once per server, before any API module,
+ * in dependency order (catalog, then search over it, tracking, then recommendations over all three),
+ * and wires what one domain tells another (folds over each activity, index refreshes). API modules
+ * reach the result through `deps.services` (apis/services.ts).
  */
-import type { ServerDeps } from '../apis/api-module.js';
+import type { ServiceContext } from '../platform/service-context.js';
+import type { Services } from '../apis/services.js';
 import { ActivityService } from '../domains/tracking/activity-service.js';
-import { createAuthService, type AuthService } from '../domains/auth/auth-service.js';
+import { foldOnly } from '../domains/tracking/activity-aggregate.js';
+import { QueryStatistics } from '../domains/search/query-statistics.js';
+import { RecommendationAggregates } from '../domains/recommendations/activity-aggregates.js';
+import { createAuthService } from '../domains/auth/auth-service.js';
 import { CatalogService } from '../domains/catalog/catalog-service.js';
 import { PublicRateLimits } from '../apis/http/public-rate-limit.js';
 import { RecommendationService } from '../domains/recommendations/recommendation-service.js';
@@ -17,32 +22,8 @@ import { QueryAnalytics as ConsoleQueryAnalytics } from '../domains/analytics/qu
 import { WidgetAnalytics } from '../domains/analytics/widget-analytics.js';
 import { ServerMetrics } from '../platform/metrics/server-metrics.js';
 
-export interface Services {
-  /** Token endpoint logic and the bearer guard's token checks (`requireBearer(deps.services.auth, ...)`). */
-  auth: AuthService;
-  /** Item schemas, catalogs, items (both item APIs) and item contexts. */
-  catalog: CatalogService;
-  /** The durable activity log, profiles, and the aggregates recommendations and autocomplete read. */
-  activities: ActivityService;
-  /** Search indexes over each environment's active catalog. */
-  search: SearchService;
-  /** Query analytics per search token and day (search/query-analytics.ts). */
-  searchAnalytics: QueryAnalytics;
-  /** Widgets' recommendations over the active catalog and the live activity aggregates. */
-  recommendations: RecommendationService;
-  /** Runtime configuration changes (admin API) and their audit log. */
-  admin: ConfigAdmin;
-  /** Console sign-in sessions. */
-  sessions: ConsoleSessions;
-  /** Widget and query analytics folded from activities and searches. */
-  analytics: { widgets: WidgetAnalytics; queries: ConsoleQueryAnalytics };
-  /** Prometheus metrics (/metrics). */
-  metrics: ServerMetrics;
-  /** Per-address and per-key rate limits, shared by the public API modules. */
-  limits: PublicRateLimits;
-}
 
-export async function createServices(deps: Omit<ServerDeps, 'services'>): Promise<Services> {
+export async function createServices(deps: ServiceContext): Promise<Services> {
   const auth = await createAuthService(deps);
   const catalog = new CatalogService({ store: deps.store, clock: deps.clock, logger: deps.logger, registry: deps.registry });
   deps.onClose(async () => catalog.close());
@@ -70,28 +51,31 @@ export async function createServices(deps: Omit<ServerDeps, 'services'>): Promis
   const countCollected = (_tenantId: string, record: { kind: string; receivedAt: number }) => {
     if (record.kind === 'activity' && record.receivedAt >= startedAt) metrics.activitiesCollected.inc();
   };
+  // What search and recommendations fold from the activity log is theirs; tracking replays the log through it.
+  const queryStatistics = new QueryStatistics(deps.clock);
+  const aggregates = new RecommendationAggregates({ config: deps.config, clock: deps.clock });
   const activities = await ActivityService.open(deps, {
-    folds: [widgetAnalytics.fold, queryAnalytics.fold, countCollected],
+    aggregates: [queryStatistics, aggregates, foldOnly(widgetAnalytics.fold), foldOnly(queryAnalytics.fold), foldOnly(countCollected)],
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
-  activities.onSearch(queryAnalytics.recordSearch);
+  queryStatistics.onSearch(queryAnalytics.recordSearch);
   search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
   await search.start();
-  const searchAnalytics = await openSearchAnalytics(deps, activities);
-  const recommendations = new RecommendationService({ catalog, activities, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config });
+  const searchAnalytics = await openSearchAnalytics(deps, activities, queryStatistics);
+  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config });
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));
   deps.onClose(() => recommendations.models.close());
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
   const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now());
-  return { auth, catalog, activities, search, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics, queries: queryAnalytics }, metrics, limits };
+  return { auth, catalog, activities, search, queryStatistics, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics, queries: queryAnalytics }, metrics, limits };
 }
 
 /** Search analytics, fed clicks and conversions by the activity service; it gives autocomplete back its search counts. */
-async function openSearchAnalytics(deps: Omit<ServerDeps, 'services'>, activities: ActivityService): Promise<QueryAnalytics> {
+async function openSearchAnalytics(deps: ServiceContext, activities: ActivityService, queryStatistics: QueryStatistics): Promise<QueryAnalytics> {
   const tenantIds = deps.config.tenants.map((t) => t.id);
   const analytics = await QueryAnalytics.open({ store: deps.store, clock: deps.clock, logger: deps.logger, tenantIds });
   deps.onClose(() => analytics.close());
   activities.onRecorded((activity) => analytics.recordActivity(activity));
-  for (const tenantId of tenantIds) for (const { day, query, searches } of analytics.searchCounts(tenantId)) activities.restoreSearches(tenantId, query, Date.parse(`${day}T00:00:00Z`), searches);
+  for (const tenantId of tenantIds) for (const { day, query, searches } of analytics.searchCounts(tenantId)) queryStatistics.restoreSearches(tenantId, query, Date.parse(`${day}T00:00:00Z`), searches);
   return analytics;
 }

@@ -4,6 +4,9 @@ export interface Clock {
   now(): number;
 }
 
+/** One day in milliseconds: retention and day buckets count in UTC days. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** A clock that only moves when told to. */

@@ -6,7 +6,8 @@
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { ServerDeps } from '../api-module.js';
-import { DAY_MS, emptyWidgetCounts, type WidgetCounts } from '../../domains/analytics/widget-analytics.js';
+import { DAY_MS } from '../../platform/clock.js';
+import { emptyWidgetCounts, type WidgetCounts } from '../../domains/analytics/widget-analytics.js';
 import { adminScope } from './admin-auth.js';
 
 type IntParam = (ctx: Context, name: string, min: number, max: number, fallback: number) => number;

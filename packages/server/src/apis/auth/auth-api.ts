@@ -3,7 +3,8 @@ import Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { requireBearer } from '../http/bearer-guard.js';
-import { MASTER_REALM, realmUrls } from '../../domains/auth/realm-urls.js';
+import { MASTER_REALM } from '../../domains/auth/realms.js';
+import { realmUrls } from './realm-urls.js';
 import { notFound } from '../http/errors.js';
 import { tokenEndpoint } from './token-endpoint.js';
 

@@ -7,7 +7,8 @@ import type { ServerDeps } from '../api-module.js';
 import type { AuthenticatedClient, ClientCredentials } from '../../domains/auth/auth-service.js';
 import { parseBasicAuthorization } from '../../domains/auth/client-secret.js';
 import { invalidRequest, OAuthError } from '../../domains/auth/oauth-error.js';
-import { realmUrls, type RealmUrls } from '../../domains/auth/realm-urls.js';
+import type { RealmUrls } from '../../domains/auth/realms.js';
+import { realmUrls } from './realm-urls.js';
 import { HttpError } from '../http/errors.js';
 import { isFormRequest, readFormBody } from '../http/body.js';
 

@@ -8,7 +8,7 @@ import type { Context, Next } from 'koa';
 import { HttpError } from './errors.js';
 import { InvalidAccessToken } from '../../domains/auth/access-token.js';
 import type { AuthService } from '../../domains/auth/auth-service.js';
-import { MASTER_REALM } from '../../domains/auth/realm-urls.js';
+import { MASTER_REALM } from '../../domains/auth/realms.js';
 
 export interface BearerIdentity {
   tenantId: string;

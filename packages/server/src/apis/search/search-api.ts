@@ -15,7 +15,7 @@ import { parseInput } from '../http/validate.js';
 import { highlightProduct } from '../../domains/search/highlight.js';
 import { offensiveCheck } from '../../domains/search/offensive-terms.js';
 import { hitJson } from '../../domains/search/search-service.js';
-import { normalizeQuery } from '../../domains/tracking/search-queries.js';
+import { normalizeQuery } from '../../domains/search/search-queries.js';
 import type { AutocompleteSuggestion } from '@discovery-kit/protocol';
 
 const MAX_LIMIT = 1000;
@@ -95,7 +95,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
   const { limits } = deps.services;
   // POST bodies name their search token: counted once the body is read.
   const bodyToken = limits.byKey((ctx) => (ctx.request.body as { token?: unknown } | undefined)?.token);
-  const { search, activities } = deps.services;
+  const { search } = deps.services;
 
   const answer = (ctx: Context, raw: unknown): void => {
     const started = performance.now();
@@ -118,7 +118,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     });
     const id = randomUUID();
     if (input.query.trim() !== '') {
-      activities.recordSearch(ref.tenant.id, input.query, result.matched, result.spelling);
+      deps.services.queryStatistics.recordSearch(ref.tenant.id, input.query, result.matched, result.spelling);
       deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id, query: normalizeQuery(input.query), count: result.matched, corrected: result.corrected, relaxed: result.relaxed });
     }
     const { token, ...rest } = raw as Record<string, unknown>;
@@ -203,7 +203,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const configuration = configurationOf(ref.token, input.configurationId);
     const offensive = offensiveCheck(configuration.offensiveTerms);
     let probes = 0;
-    const suggestions = activities.suggestQueries(ref.tenant.id, input.query, {
+    const suggestions = deps.services.queryStatistics.suggestQueries(ref.tenant.id, input.query, {
       sinceDays: ref.token.autocompleteWindowDays,
       limit: input.options.numberOfSuggestions,
       minShoppers: ref.token.autocompleteMinShoppers,

@@ -60,7 +60,7 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     const batch = Array.isArray(value);
     const parsed: TrackerActivity[] = batch ? parseInput(trackerBatchSchema, value, 'activity') : [parseInput(trackerActivitySchema, value, 'activity')];
     const at = (index: number, field: string) => `activity${batch ? `[${index}]` : ''}.${field}`;
-    checkVerbs(tenant, parsed, at, (id) => activities.findRecommendation(tenant.id, id) !== undefined);
+    checkVerbs(tenant, parsed, at, (id) => deps.services.recommendations.aggregates.findRecommendation(tenant.id, id) !== undefined);
 
     const profiles = parsed.map((activity, index): Profile | undefined => {
       if (activity.profile === undefined) return undefined;

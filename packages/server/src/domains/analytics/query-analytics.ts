@@ -9,10 +9,10 @@
  * click and conversion counts are rebuilt from the log at start.
  */
 import type { LogRecord } from '../tracking/activity-record.js';
-import type { QuerySpelling } from '../tracking/search-queries.js';
+import type { QuerySpelling } from '../search/search-queries.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
 import { BoundedLru } from '../../platform/collections/bounded-lru.js';
-import { DAY_MS } from './widget-analytics.js';
+import { DAY_MS } from '../../platform/clock.js';
 
 /** Distinct queries counted per tenant and day; later new ones are counted in `otherSearches`. */
 export const MAX_QUERIES_PER_DAY = 10_000;

@@ -9,7 +9,7 @@ import type { LogRecord } from '../tracking/activity-record.js';
 import { BoundedLru } from '../../platform/collections/bounded-lru.js';
 import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
 
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../platform/clock.js';
 const MINUTE_MS = 60_000;
 /** Minutes of per-minute counts kept: one day. */
 export const MINUTES_KEPT = 1_440;

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { compactVerify } from 'jose';
-import type { ServerDeps } from '../../apis/api-module.js';
+import type { ServiceContext } from '../../platform/service-context.js';
 import type { ServiceAccountConfig, TenantConfig } from '../../platform/config/schema.js';
 import { issueAccessToken, verifyAccessToken, type AccessTokenClaims } from './access-token.js';
 import { checkAssertionAlgorithm, verifyClientAssertion } from './client-assertion.js';
@@ -12,7 +12,7 @@ import { ClientKeys } from './client-keys.js';
 import { secretMatches } from './client-secret.js';
 import { clientAuthenticationFailed, OAuthError, badAssertion } from './oauth-error.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
-import { MASTER_REALM, type RealmUrls } from './realm-urls.js';
+import { MASTER_REALM, type RealmUrls } from './realms.js';
 import { ReplayCache } from './replay-cache.js';
 import { loadSigningKey, type SigningKey } from './signing-keys.js';
 
@@ -38,7 +38,7 @@ export interface TokenResponse {
   'not-before-policy': 0;
 }
 
-type AuthDeps = Pick<ServerDeps, 'config' | 'registry' | 'store' | 'clock'>;
+type AuthDeps = Pick<ServiceContext, 'config' | 'registry' | 'store' | 'clock'>;
 
 function slowDown(retryAfterSeconds: number): OAuthError {
   return new OAuthError(429, 'slow_down', `More than ${TOKEN_REQUESTS_PER_SECOND} token requests in one second; retry in ${retryAfterSeconds} s, and cache tokens until they expire.`, {

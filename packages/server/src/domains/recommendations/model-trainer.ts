@@ -7,7 +7,7 @@
  * current model's weights at query time, so their newest activity counts immediately.
  */
 import { Worker } from 'node:worker_threads';
-import type { ActivityService } from '../tracking/activity-service.js';
+import type { RecommendationAggregates } from './activity-aggregates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
@@ -43,7 +43,7 @@ interface TenantModel {
 }
 
 export class ModelTrainer {
-  private readonly activities: ActivityService;
+  private readonly aggregates: RecommendationAggregates;
   private readonly blobs: BlobStore;
   private readonly logger: Logger;
   private readonly clock: Clock;
@@ -53,8 +53,8 @@ export class ModelTrainer {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(deps: { activities: ActivityService; blobs: BlobStore; logger: Logger; clock: Clock; options?: Partial<TrainerOptions> }) {
-    this.activities = deps.activities;
+  constructor(deps: { aggregates: RecommendationAggregates; blobs: BlobStore; logger: Logger; clock: Clock; options?: Partial<TrainerOptions> }) {
+    this.aggregates = deps.aggregates;
     this.blobs = deps.blobs;
     this.logger = deps.logger;
     this.clock = deps.clock;
@@ -69,7 +69,7 @@ export class ModelTrainer {
       const started = performance.now();
       const stored = await this.readModel(tenantId);
       if ('problem' in stored) {
-        if (this.activities.interactions(tenantId).touches >= MIN_TOUCHES) {
+        if (this.aggregates.interactions(tenantId).touches >= MIN_TOUCHES) {
           this.logger.info({ tenant: tenantId, reason: stored.problem }, 'recommendation model will be trained again');
           state.forced = stored.problem;
         }
@@ -97,7 +97,7 @@ export class ModelTrainer {
     const state = this.tenants.get(tenantId);
     if (state === undefined) return;
     if (state.training !== undefined) await state.training;
-    if (options.force === true || this.activities.interactions(tenantId).touches > state.trainedTouches || state.model === undefined) await this.train(tenantId, state, 'asked');
+    if (options.force === true || this.aggregates.interactions(tenantId).touches > state.trainedTouches || state.model === undefined) await this.train(tenantId, state, 'asked');
   }
 
   /** Resolves once no training runs and none is due by the growth rules: for evaluations and tests. */
@@ -121,7 +121,7 @@ export class ModelTrainer {
   private poll(): void {
     const now = Date.now();
     for (const [tenantId, state] of this.tenants) {
-      const touches = this.activities.interactions(tenantId).touches;
+      const touches = this.aggregates.interactions(tenantId).touches;
       if (touches !== state.seenTouches) {
         state.seenTouches = touches;
         state.lastChangeAt = now;
@@ -153,7 +153,7 @@ export class ModelTrainer {
   }
 
   private async runTraining(tenantId: string, state: TenantModel, reason: string): Promise<void> {
-    const interactions = this.activities.interactions(tenantId);
+    const interactions = this.aggregates.interactions(tenantId);
     const started = performance.now();
     const touches = interactions.touches;
     const purchases = interactions.purchases;
@@ -174,7 +174,7 @@ export class ModelTrainer {
   }
 
   private install(tenantId: string, state: TenantModel, stored: StoredModel): void {
-    const interactions = this.activities.interactions(tenantId);
+    const interactions = this.aggregates.interactions(tenantId);
     state.model = new ItemModel(stored, interactions.itemIds.length, (id) => interactions.numberOf(id));
     state.trainedTouches = stored.info.touches;
     state.trainedAt = stored.info.trainedAt;

@@ -4,7 +4,7 @@
  * everything before the first training), blended with recent popularity. A shopper with no history
  * gets recent popularity alone. Whether bought items are left out is the engine's call (per widget).
  */
-import type { Candidate, StrategyInput } from './strategies.js';
+import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 import { ScoreBoard } from './item-model.js';
 
 /** The latest touched items that feed the model: bounds the work per request. */
@@ -18,11 +18,17 @@ export const DEFAULT_POPULARITY_WEIGHT = 0.15;
 /** Weight of the co-occurrence scores of seeds outside the model, against the model's (each normalised to 1). */
 const TAIL_WEIGHT = 0.3;
 
-const boards = new WeakMap<object, { model: ScoreBoard; tail: ScoreBoard }>();
+/** Score boards are reused across requests (no catalog-sized allocation per call), one pair per tenant's interactions. */
+type Boards = WeakMap<object, { model: ScoreBoard; tail: ScoreBoard }>;
 
-export function personalized(input: StrategyInput): Candidate[] {
-  const { activities, tenantId } = input;
-  const interactions = activities.interactions(tenantId);
+export function createPersonalized(): Strategy {
+  const boards: Boards = new WeakMap();
+  return (input) => personalized(input, boards);
+}
+
+function personalized(input: StrategyInput, boards: Boards): Candidate[] {
+  const { activities, aggregates, tenantId } = input;
+  const interactions = aggregates.interactions(tenantId);
   const popularityWeight = input.widget?.popularityWeight ?? DEFAULT_POPULARITY_WEIGHT;
   const profileId = input.profileId === undefined ? undefined : activities.canonicalProfileId(tenantId, input.profileId);
   const row = profileId === undefined ? undefined : interactions.row(profileId);
@@ -76,7 +82,7 @@ function addNormalised(board: ScoreBoard, weight: number, scores: Map<number, nu
 /** Co-occurrence in orders (twice) and visits, normalised per seed so a busy seed does not drown the others. */
 function addCoOccurring(input: StrategyInput, seed: string, weight: number, board: ScoreBoard, numberOf: (id: string) => number | undefined): void {
   for (const kind of ['order', 'visit'] as const) {
-    const related = input.activities.coOccurring(input.tenantId, seed, kind, 50);
+    const related = input.aggregates.coOccurring(input.tenantId, seed, kind, 50);
     const top = related[0]?.count ?? 0;
     if (top === 0) continue;
     const share = kind === 'order' ? 2 / 3 : 1 / 3;

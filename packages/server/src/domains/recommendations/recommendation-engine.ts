@@ -8,7 +8,8 @@ import type { ProductView } from '../catalog/product-view.js';
 import type { StrategyName, WidgetConfig } from '../../platform/config/schema.js';
 import type { CatalogIndex } from './catalog-index.js';
 import type { ModelTrainer } from './model-trainer.js';
-import { strategies, type TextSimilarity } from './strategies.js';
+import { createStrategies, type TextSimilarity } from './strategies.js';
+import type { RecommendationAggregates } from './activity-aggregates.js';
 import { compileFilters } from './widget-filters.js';
 
 /** What a recommendation's `strategy` says when neither a configured strategy nor popularity could fill a slot. */
@@ -37,8 +38,12 @@ export class RecommendationEngine {
   private readonly textSimilarity: TextSimilarity | undefined;
   private readonly models: ModelTrainer | undefined;
 
-  constructor(deps: { activities: ActivityService; textSimilarity?: TextSimilarity; models?: ModelTrainer }) {
+  private readonly aggregates: RecommendationAggregates;
+  private readonly strategies = createStrategies();
+
+  constructor(deps: { activities: ActivityService; aggregates: RecommendationAggregates; textSimilarity?: TextSimilarity; models?: ModelTrainer }) {
     this.activities = deps.activities;
+    this.aggregates = deps.aggregates;
     this.textSimilarity = deps.textSimilarity;
     this.models = deps.models;
   }
@@ -53,7 +58,7 @@ export class RecommendationEngine {
     const excluded = new Set([...productIds, ...request.idsToBan]);
     if (request.profileId !== undefined && excludesPurchased(widget)) {
       const profileId = this.activities.canonicalProfileId(request.tenantId, request.profileId);
-      for (const itemId of this.activities.interactions(request.tenantId).boughtBy(profileId)) excluded.add(itemId);
+      for (const itemId of this.aggregates.interactions(request.tenantId).boughtBy(profileId)) excluded.add(itemId);
     }
     const model = this.models?.model(request.tenantId);
     const chosen: Array<{ itemId: string; strategy: string; score: number; product: ProductView }> = [];
@@ -62,11 +67,11 @@ export class RecommendationEngine {
     const tiers: Array<{ strategy: string; run: () => Iterable<{ itemId: string; score: number }> }> = widget.strategies.map((name: StrategyName) => ({
       strategy: name,
       run: () =>
-        strategies[name]({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: request.profileId, want: want * 3, textSimilarity: this.textSimilarity, model, widget }),
+        this.strategies[name]({ tenantId: request.tenantId, activities: this.activities, aggregates: this.aggregates, index, productIds, profileId: request.profileId, want: want * 3, textSimilarity: this.textSimilarity, model, widget }),
     }));
     const fallback = fallbackOf(widget);
     if (fallback !== 'none') {
-      tiers.push({ strategy: POPULAR_FALLBACK_STRATEGY, run: () => strategies.popular({ tenantId: request.tenantId, activities: this.activities, index, productIds, profileId: undefined, want: want * 3 }) });
+      tiers.push({ strategy: POPULAR_FALLBACK_STRATEGY, run: () => this.strategies.popular({ tenantId: request.tenantId, activities: this.activities, aggregates: this.aggregates, index, productIds, profileId: undefined, want: want * 3 }) });
       tiers.push({ strategy: FALLBACK_STRATEGY, run: () => catalogOrder(index) });
     }
 

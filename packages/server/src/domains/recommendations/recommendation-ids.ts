@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ActivityService } from '../tracking/activity-service.js';
-import { formatRecommendationId } from '../tracking/recommendation-ledger.js';
+import { formatRecommendationId } from './recommendation-ledger.js';
 import type { Clock } from '../../platform/clock.js';
 
 export const ID_BLOCK_SIZE = 10_000;
@@ -46,7 +46,7 @@ export class RecommendationIds {
   private async reserve(tenantId: string, block: TenantBlock): Promise<void> {
     const first = block.next;
     const last = first + ID_BLOCK_SIZE - 1;
-    await this.activities.reserveRecommendationIds(tenantId, { prefix: this.prefix, first, last });
+    await this.activities.logRecommendation(tenantId, { ids: { prefix: this.prefix, first, last } });
     block.last = last;
     block.reservedAt = this.clock.now();
   }

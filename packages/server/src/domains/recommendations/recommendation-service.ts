@@ -4,6 +4,7 @@
  * and keeps the per-user lists behind e-mail photo and redirect links for the widget's `emailCacheMinutes`.
  */
 import type { ActivityService } from '../tracking/activity-service.js';
+import type { RecommendationAggregates } from './activity-aggregates.js';
 import type { CatalogService } from '../catalog/catalog-service.js';
 import type { Clock } from '../../platform/clock.js';
 import type { EnvironmentRef } from '../../platform/config/registry.js';
@@ -44,6 +45,8 @@ export interface EmailSlots {
 
 export class RecommendationService {
   readonly indexes: CatalogIndexes;
+  /** Popularity, co-occurrence, interactions and the recommendation-id ledger, folded from the activity log. */
+  readonly aggregates: RecommendationAggregates;
   readonly engine: RecommendationEngine;
   private readonly clock: Clock;
   private readonly emailLists: EmailLists;
@@ -51,15 +54,17 @@ export class RecommendationService {
   /** Each tenant's trained item-to-item model: trained off the request path, persisted, swapped in whole. */
   readonly models: ModelTrainer;
 
-  constructor(deps: { catalog: CatalogService; activities: ActivityService; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig }) {
+  constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig }) {
+    this.aggregates = deps.aggregates;
     this.emailLists = new EmailLists(deps.store);
     this.ids = new RecommendationIds(deps);
     this.indexes = new CatalogIndexes(deps.catalog);
-    this.models = new ModelTrainer({ activities: deps.activities, blobs: deps.blobs, logger: deps.logger, clock: deps.clock, options: deps.config.recommendationModel });
+    this.models = new ModelTrainer({ aggregates: deps.aggregates, blobs: deps.blobs, logger: deps.logger, clock: deps.clock, options: deps.config.recommendationModel });
     // A promotion changes what may be recommended: a fresh model starts from the current activity.
     deps.catalog.onActivate(async (tenantId) => this.models.requestRetrain(tenantId, 'catalog promoted'));
     this.engine = new RecommendationEngine({
       activities: deps.activities,
+      aggregates: deps.aggregates,
       textSimilarity: (tenantId, environmentId, itemId, limit) => deps.search.similarText(tenantId, environmentId, itemId, limit),
       models: this.models,
     });

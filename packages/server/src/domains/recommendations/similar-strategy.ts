@@ -1,6 +1,6 @@
 /** The `similar` strategy: content likeness from the catalog index blended with title likeness from the search index. */
 import { brandOf, type CatalogIndex, type IndexedItem } from './catalog-index.js';
-import type { Candidate, StrategyInput } from './strategies.js';
+import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 
 /**
  * `similar`: how alike each item is to each `$productId`, a blend of two scores each normalised to
@@ -14,9 +14,14 @@ import type { Candidate, StrategyInput } from './strategies.js';
  * bottle"). With several seeds the per-seed blends add up, so each seed's bonuses count once per seed
  * and an item like several seeds ranks above one like a single seed.
  */
-export function similar(input: StrategyInput): Candidate[] {
+export function createSimilar(): Strategy {
+  const scratches: Scratches = new WeakMap();
+  return (input) => similar(input, scratches);
+}
+
+function similar(input: StrategyInput, scratches: Scratches): Candidate[] {
   const { index } = input;
-  const scratch = scratchFor(index);
+  const scratch = scratchFor(scratches, index);
   const touched: number[] = [];
   // A cart-sized list of seeds is plenty; a URL full of ids must not cost a search call per id.
   for (const productId of [...new Set(input.productIds)].slice(0, MAX_SEEDS)) {
@@ -51,10 +56,11 @@ interface Scratch {
   total: Float64Array;
 }
 
-const scratches = new WeakMap<CatalogIndex, Scratch>();
+/** Per catalog index (a promotion builds a new one, and the old one's scratch goes with it). */
+type Scratches = WeakMap<CatalogIndex, Scratch>;
 
 /** Reused per index: a request allocates no array the size of the catalog. Requests run one at a time (synchronously). */
-function scratchFor(index: CatalogIndex): Scratch {
+function scratchFor(scratches: Scratches, index: CatalogIndex): Scratch {
   let scratch = scratches.get(index);
   if (scratch === undefined) {
     scratch = { content: new Float64Array(index.items.length), total: new Float64Array(index.items.length) };

@@ -2,51 +2,32 @@
  * Candidate generators, one per strategy: each returns item ids with a raw score (higher is better)
  * read from the live activity aggregates or the catalog index, so a new activity shows in the next call.
  */
-import type { ActivityService } from '../tracking/activity-service.js';
-import type { StrategyName, WidgetConfig } from '../../platform/config/schema.js';
-import type { CatalogIndex } from './catalog-index.js';
-import type { ItemModel } from './item-model.js';
-import { byScore } from '../tracking/popularity.js';
-import { personalized } from './personalized-strategy.js';
-import { similar } from './similar-strategy.js';
+import type { StrategyName } from '../../platform/config/schema.js';
+import type { RecommendationAggregates } from './activity-aggregates.js';
+import { byScore } from './popularity.js';
+import { createPersonalized } from './personalized-strategy.js';
+import { createSimilar } from './similar-strategy.js';
+import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 
-export interface Candidate {
-  itemId: string;
-  score: number;
-}
-
-export interface StrategyInput {
-  tenantId: string;
-  activities: ActivityService;
-  index: CatalogIndex;
-  /** The `$productId` items, in the order given. */
-  productIds: readonly string[];
-  profileId: string | undefined;
-  /** How many candidates are worth producing: later steps filter some out. */
-  want: number;
-  /** Title likeness from the search index (`SearchService.similarText`); `similar` uses content alone without it. */
-  textSimilarity?: TextSimilarity;
-  /** The tenant's trained item-to-item model, once there is one. */
-  model?: ItemModel;
-  /** The widget asking, for its per-widget settings (popularity weight...). */
-  widget?: WidgetConfig;
-}
-
-export type TextSimilarity = (tenantId: string, environmentId: string, itemId: string, limit: number) => Array<{ id: string; score: number }>;
+export type { Candidate, Strategy, StrategyInput, TextSimilarity } from './strategy-input.js';
 
 const BUY_VERBS = ['buy', 'purchase'];
 const TRENDING_DAYS = 7;
 
-export const strategies: Record<StrategyName, (input: StrategyInput) => Candidate[]> = {
-  popular: (input) => popularity(input, {}),
-  'top-sellers': (input) => popularity(input, { verbs: BUY_VERBS }),
-  trending: (input) => popularity(input, { sinceDays: TRENDING_DAYS }),
-  'also-viewed': (input) => related(input, input.productIds, 'visit'),
-  'bought-together': boughtTogether,
-  personalized: personalized,
-  'recently-viewed': recentlyViewed,
-  similar: similar,
-};
+/** Every strategy by name, with its own caches and scratch memory (one set per recommendation engine). */
+export function createStrategies(): Record<StrategyName, Strategy> {
+  const cache: PopularityCache = new Map();
+  return {
+    popular: (input) => popularity(input, cache, {}),
+    'top-sellers': (input) => popularity(input, cache, { verbs: BUY_VERBS }),
+    trending: (input) => popularity(input, cache, { sinceDays: TRENDING_DAYS }),
+    'also-viewed': (input) => related(input, input.productIds, 'visit'),
+    'bought-together': boughtTogether,
+    personalized: createPersonalized(),
+    'recently-viewed': recentlyViewed,
+    similar: createSimilar(),
+  };
+}
 
 /**
  * Popularity walks every item of every day in its window, far too slow per request on a large shop.
@@ -55,38 +36,36 @@ export const strategies: Record<StrategyName, (input: StrategyInput) => Candidat
  * activity). A new minute (days roll over), a lost change log or a falling score (a verb with a
  * negative weight) recomputes it whole.
  */
-const popularityCaches = new WeakMap<ActivityService, Map<string, { revision: number; minute: number; depth: number; candidates: Candidate[] }>>();
+type PopularityCache = Map<string, { revision: number; minute: number; depth: number; candidates: Candidate[] }>;
 const POPULARITY_DEPTH = 300;
 /** Past this many changed items a whole recomputation is as cheap as merging. */
 const MAX_MERGED = 2_000;
 
-function popularity(input: StrategyInput, options: { verbs?: readonly string[]; sinceDays?: number }): Candidate[] {
-  const { tenantId, activities } = input;
-  let cache = popularityCaches.get(activities);
-  if (cache === undefined) popularityCaches.set(activities, (cache = new Map()));
+function popularity(input: StrategyInput, cache: PopularityCache, options: { verbs?: readonly string[]; sinceDays?: number }): Candidate[] {
+  const { tenantId, aggregates } = input;
   const key = `${tenantId}\u0000${options.verbs?.join(',') ?? '*'}\u0000${options.sinceDays ?? ''}`;
-  const revision = activities.revision(tenantId);
+  const revision = aggregates.revision(tenantId);
   const minute = Math.floor(Date.now() / 60_000);
   const cached = cache.get(key);
   if (cached !== undefined && cached.minute === minute && cached.depth >= input.want) {
     if (cached.revision === revision) return cached.candidates;
-    const merged = mergeChanges(activities, tenantId, options, cached);
+    const merged = mergeChanges(aggregates, tenantId, options, cached);
     if (merged !== undefined) {
       cache.set(key, { revision, minute, depth: cached.depth, candidates: merged });
       return merged;
     }
   }
   const depth = Math.max(POPULARITY_DEPTH, input.want);
-  const candidates = toCandidates(activities.popularity(tenantId, { ...options, limit: depth }));
+  const candidates = toCandidates(aggregates.popularity(tenantId, { ...options, limit: depth }));
   cache.set(key, { revision, minute, depth, candidates });
   return candidates;
 }
 
 /** The kept list with the changed items scored again, in `top`'s order; undefined when only a full pass is exact. */
-function mergeChanges(activities: ActivityService, tenantId: string, options: { verbs?: readonly string[]; sinceDays?: number }, cached: { revision: number; depth: number; candidates: Candidate[] }): Candidate[] | undefined {
-  const changed = activities.changedItemsSince(tenantId, cached.revision);
+function mergeChanges(aggregates: RecommendationAggregates, tenantId: string, options: { verbs?: readonly string[]; sinceDays?: number }, cached: { revision: number; depth: number; candidates: Candidate[] }): Candidate[] | undefined {
+  const changed = aggregates.changedItemsSince(tenantId, cached.revision);
   if (changed === undefined || changed.length > MAX_MERGED) return undefined;
-  const scores = activities.popularityOf(tenantId, [...new Set(changed)], options);
+  const scores = aggregates.popularityOf(tenantId, [...new Set(changed)], options);
   const byId = new Map(cached.candidates.map((c) => [c.itemId, c.score]));
   for (const [itemId, score] of scores) {
     const before = byId.get(itemId);
@@ -106,11 +85,11 @@ function toCandidates(items: ReadonlyArray<{ itemId: string; score?: number; cou
 
 /** Sums co-occurrence counts over several seed items; equal counts go to the more bought item. */
 function related(input: StrategyInput, seeds: readonly string[], kind: 'visit' | 'order'): Candidate[] {
-  const interactions = input.activities.interactions(input.tenantId);
+  const interactions = input.aggregates.interactions(input.tenantId);
   const bought = (itemId: string) => interactions.purchaseCount(interactions.numberOf(itemId) ?? -1);
   const scores = new Map<string, number>();
   for (const seed of seeds) {
-    for (const r of input.activities.coOccurring(input.tenantId, seed, kind, input.want, bought)) {
+    for (const r of input.aggregates.coOccurring(input.tenantId, seed, kind, input.want, bought)) {
       scores.set(r.itemId, (scores.get(r.itemId) ?? 0) + r.score);
     }
   }
@@ -130,7 +109,7 @@ function related(input: StrategyInput, seeds: readonly string[], kind: 'visit' |
 function boughtTogether(input: StrategyInput): Candidate[] {
   const together = related(input, input.productIds, 'order');
   if (together.length >= input.want || input.model === undefined) return together;
-  const interactions = input.activities.interactions(input.tenantId);
+  const interactions = input.aggregates.interactions(input.tenantId);
   const scores = new Map<number, number>();
   const board = { add: (item: number, value: number) => scores.set(item, (scores.get(item) ?? 0) + value) };
   for (const seed of input.productIds) {

@@ -10,7 +10,7 @@ import type { ItemsChanged, StoredItem } from '../catalog/types.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
-import type { QuerySpelling } from '../tracking/search-queries.js';
+import type { QuerySpelling } from './search-queries.js';
 import { fold } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
 import { countFacets, type FacetResult } from './facets.js';

@@ -1,18 +1,18 @@
 /**
- * The activity service every API shares: records activities durably, resolves the one profile behind
- * an identity, and answers the aggregates that recommendations, search and autocomplete read.
+ * Tracking: records activities durably (one group commit per call), resolves the one profile behind
+ * an identity, and keeps each profile's history. What other domains derive from activities (search's
+ * query statistics, recommendations' popularity and co-occurrence, analytics) they fold themselves:
+ * they are handed over as `ActivityAggregate`s when the service opens (activity-aggregate.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { ServerDeps } from '../../apis/api-module.js';
-import type { LoggedActivity, LoggedRecommendation, LogRecord } from './activity-record.js';
-import type { CoOccurrenceKind, RelatedItem } from './co-occurrence.js';
-import type { Interactions } from './interactions.js';
-import { DAY_MS, type PopularItem } from './popularity.js';
+import type { ServiceContext } from '../../platform/service-context.js';
+import { DAY_MS } from '../../platform/clock.js';
+import type { ActivityAggregate } from './activity-aggregate.js';
+import type { LoggedActivity, LoggedRecommendation } from './activity-record.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
 import { readHistoryPage, type HistoryPageResult } from './history-pages.js';
 import { matchesHistoryFilters, type HistoryFilters } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
-import type { QuerySpelling, QuerySuggestion } from './search-queries.js';
 import { TenantActivities, type RebuildStats } from './tenant-activities.js';
 
 /** What an API hands over: a validated activity for a resolved profile, before the server stamps it. */
@@ -24,26 +24,13 @@ export interface RecordedActivity {
   duplicate: boolean;
 }
 
-export type ServiceDeps = Pick<ServerDeps, 'config' | 'store' | 'eventLogs' | 'clock' | 'logger' | 'onClose'>;
-
-/** Extra aggregates (analytics) folded from every durable record, at start-up replay and as records arrive. */
-export type ActivityFold = (tenantId: string, record: LogRecord) => void;
-
-/** Told of every search request (they are not logged): query analytics. */
-export type SearchListener = (tenantId: string, query: string, at: number, resultCount: number, spelling: QuerySpelling | undefined) => void;
-
-/** Revisions whose changed items are remembered for `changedItemsSince`. */
-const CHANGE_LOG = 256;
+export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'clock' | 'logger' | 'onClose'>;
 
 export class ActivityService {
   private readonly tenants = new Map<string, TenantActivities>();
   private readonly deps: ServiceDeps;
   private readonly idPrefix = randomBytes(6).toString('base64url');
   private sequence = 0;
-  /** Bumped whenever a tenant's aggregates change, so readers may cache answers until the next activity. */
-  private readonly revisions = new Map<string, number>();
-  /** Per tenant, the items each recent revision touched (the last CHANGE_LOG revisions), for incremental readers. */
-  private readonly changes = new Map<string, { revision: number; items: string[] }[]>();
   private retentionTimer: NodeJS.Timeout | undefined;
   /** Metrics: told how long each durable append took. */
   private onAppend: ((seconds: number, records: number) => void) | undefined;
@@ -55,7 +42,7 @@ export class ActivityService {
   }
 
   /** Opens every tenant's log and rebuilds its aggregates; the logs are flushed and closed on shutdown. */
-  static async open(deps: ServiceDeps, options: { folds?: ActivityFold[]; onAppend?: (seconds: number, records: number) => void } = {}): Promise<ActivityService> {
+  static async open(deps: ServiceDeps, options: { aggregates?: ActivityAggregate[]; onAppend?: (seconds: number, records: number) => void } = {}): Promise<ActivityService> {
     const service = new ActivityService(deps);
     service.onAppend = options.onAppend;
     const { retentionDays } = deps.config.activityLog;
@@ -70,7 +57,7 @@ export class ActivityService {
         retentionMs: retentionDays * DAY_MS,
         now: deps.clock.now(),
         recentKeys,
-        folds: options.folds,
+        aggregates: options.aggregates ?? [],
       });
       service.tenants.set(tenant.id, state);
       service.logRebuild(tenant.id, stats, performance.now() - started);
@@ -137,35 +124,9 @@ export class ActivityService {
     }
     settle!.resolve();
     for (const activity of fresh) state.fold(activity);
+    if (fresh.length > 0) state.appended(fresh);
     for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
-    if (fresh.length > 0) {
-      const revision = this.revision(tenantId) + 1;
-      this.revisions.set(tenantId, revision);
-      let log = this.changes.get(tenantId);
-      if (log === undefined) this.changes.set(tenantId, (log = []));
-      log.push({ revision, items: fresh.filter((a) => a.type !== 'page').map((a) => a.itemId) });
-      if (log.length > CHANGE_LOG) log.shift();
-    }
     return Promise.all(results);
-  }
-
-  /**
-   * Items whose aggregates changed after `revision`, or undefined when that revision is too old to
-   * know (the reader then recomputes from scratch).
-   */
-  changedItemsSince(tenantId: string, revision: number): string[] | undefined {
-    const current = this.revision(tenantId);
-    if (revision === current) return [];
-    const log = this.changes.get(tenantId) ?? [];
-    if (revision > current || log.length === 0 || log[0]!.revision > revision + 1) return undefined;
-    const items: string[] = [];
-    for (const change of log) if (change.revision > revision) items.push(...change.items);
-    return items;
-  }
-
-  /** Changes after every recorded activity of the tenant (and only then). */
-  revision(tenantId: string): number {
-    return this.revisions.get(tenantId) ?? 0;
   }
 
   /** Finds or creates the profile behind these identities, merging anonymous profiles they join. */
@@ -219,56 +180,9 @@ export class ActivityService {
     return out;
   }
 
-  /** Items by popularity, weighted with the tenant's verb weights. */
-  popularity(tenantId: string, options: { verbs?: readonly string[]; sinceDays?: number; limit?: number } = {}): PopularItem[] {
-    const weights = this.tenantConfig(tenantId).verbWeights;
-    return this.tenant(tenantId).popularity.top({
-      verbs: options.verbs ?? Object.keys(weights),
-      weights,
-      sinceDays: options.sinceDays ?? 30,
-      now: this.deps.clock.now(),
-      limit: options.limit ?? 50,
-    });
-  }
-
-  /** The same scores as `popularity`, for chosen items only. */
-  popularityOf(tenantId: string, itemIds: readonly string[], options: { verbs?: readonly string[]; sinceDays?: number } = {}): Map<string, number> {
-    const weights = this.tenantConfig(tenantId).verbWeights;
-    const popularity = this.tenant(tenantId).popularity;
-    const query = { verbs: options.verbs ?? Object.keys(weights), weights, sinceDays: options.sinceDays ?? 30, now: this.deps.clock.now() };
-    return new Map(itemIds.map((id) => [id, popularity.scoreOf(id, query)]));
-  }
-
-  /** Items met with `itemId` in visits or orders, best first; equal scores go to the item `tieBreak` rates higher. */
-  coOccurring(tenantId: string, itemId: string, kind: CoOccurrenceKind, limit = 20, tieBreak?: (itemId: string) => number): RelatedItem[] {
-    return this.tenant(tenantId).coOccurrence.related(kind, itemId, limit, tieBreak);
-  }
-
-  /** Who touched which product (compact, live): the recommendation model trains from it and reads shoppers' rows. */
-  interactions(tenantId: string): Interactions {
-    return this.tenant(tenantId).interactions;
-  }
-
   /** The profile id activities are kept under (after merges). */
   canonicalProfileId(tenantId: string, profileId: string): string {
     return this.tenant(tenantId).profiles.canonicalId(profileId);
-  }
-
-  /**
-   * For the search API: counts a query with its number of results and how its words matched. Kept in
-   * memory, not logged: a search is not a shopper activity, and a disk write per search request would
-   * cost more than the search (the results page view the storefront sends is logged durably).
-   */
-  recordSearch(tenantId: string, query: string, resultCount: number, spelling?: QuerySpelling): void {
-    const at = this.deps.clock.now();
-    this.tenant(tenantId).searches.recordSearch(query, at, resultCount, spelling);
-    for (const listener of this.searchListeners) listener(tenantId, query, at, resultCount, spelling);
-  }
-
-  private readonly searchListeners: SearchListener[] = [];
-
-  onSearch(listener: SearchListener): void {
-    this.searchListeners.push(listener);
   }
 
   /** Calls `listener` with each newly recorded activity once it is durable (search analytics counts clicks and conversions). */
@@ -276,44 +190,16 @@ export class ActivityService {
     this.recordedListeners.push(listener);
   }
 
-  /** Search counts kept by search analytics, restored at start: searches are not logged, so the log cannot give them back. */
-  restoreSearches(tenantId: string, query: string, at: number, count: number): void {
-    this.tenant(tenantId).searches.restoreSearches(query, at, count);
-  }
-
-  /** Autocomplete's candidates: earlier queries starting with `prefix`, most viewed within the window first. */
-  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number; minShoppers?: number; accept?: (candidate: QuerySuggestion) => boolean } = {}): QuerySuggestion[] {
-    return this.tenant(tenantId).searches.suggest(prefix, {
-      now: this.deps.clock.now(),
-      sinceDays: options.sinceDays ?? 7,
-      limit: options.limit ?? 10,
-      minShoppers: options.minShoppers,
-      accept: options.accept,
-    });
-  }
-
-  /** Logs one recommendation id on a line of its own (with `info`); the recommendation API reserves blocks instead. */
-  async registerRecommendation(tenantId: string, id: string, info: Record<string, unknown> = {}): Promise<void> {
-    await this.appendRecommendation(tenantId, { kind: 'recommendation', tenant: tenantId, receivedAt: this.deps.clock.now(), id, info });
-  }
-
   /**
-   * For the recommendation API: logs a block of recommendation ids (`formatRecommendationId(prefix, n)`
-   * for first ≤ n ≤ last) before any of them is handed out, so that clicks on them can be checked.
+   * Logs a recommendation-id record (recommendations' ledger: which ids were issued) durably in the
+   * tenant's activity log, then folds it like any record, so the ledger comes back after a restart.
    */
-  async reserveRecommendationIds(tenantId: string, ids: { prefix: string; first: number; last: number }): Promise<void> {
-    await this.appendRecommendation(tenantId, { kind: 'recommendation', tenant: tenantId, receivedAt: this.deps.clock.now(), ids });
-  }
-
-  private async appendRecommendation(tenantId: string, record: LoggedRecommendation): Promise<void> {
+  async logRecommendation(tenantId: string, record: Pick<LoggedRecommendation, 'ids' | 'id' | 'info'>): Promise<void> {
     const state = this.tenant(tenantId);
-    await state.log.append([record]);
-    state.fold(record);
-  }
-
-  /** Undefined unless this id was issued (or reserved) for the tenant; see RecommendationLedger.find. */
-  findRecommendation(tenantId: string, id: string): Record<string, unknown> | undefined {
-    return this.tenant(tenantId).recommendations.find(id);
+    const logged: LoggedRecommendation = { kind: 'recommendation', tenant: tenantId, receivedAt: this.deps.clock.now(), ...record };
+    await state.log.append([logged]);
+    state.fold(logged);
+    state.appended([logged]);
   }
 
   async close(): Promise<void> {
@@ -325,12 +211,6 @@ export class ActivityService {
     const state = this.tenants.get(tenantId);
     if (state === undefined) throw new Error(`No activity state for tenant "${tenantId}"`);
     return state;
-  }
-
-  private tenantConfig(tenantId: string) {
-    const tenant = this.deps.config.tenants.find((t) => t.id === tenantId);
-    if (tenant === undefined) throw new Error(`No tenant "${tenantId}"`);
-    return tenant;
   }
 
   private nextId(): string {

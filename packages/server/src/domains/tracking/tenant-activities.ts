@@ -1,17 +1,12 @@
 /** One tenant's activity state: its log, its profiles and the aggregates folded from both. */
 import type { DocumentStore } from '../../platform/store/document-store.js';
 import type { EventLog, EventLogs } from '../../platform/event-log/event-log.js';
-import { RecommendationLedger } from './recommendation-ledger.js';
-import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
-import { CoOccurrence } from './co-occurrence.js';
-import { Interactions } from './interactions.js';
-import { Popularity } from './popularity.js';
+import type { ActivityAggregate } from './activity-aggregate.js';
+import { isLogRecord, UNATTRIBUTED, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
-import { SearchQueries } from './search-queries.js';
 
-const ORDER_VERBS = new Set(['buy', 'purchase']);
 /** The stored `type` of a widget impression: neither a page view nor a product view. */
 export const IMPRESSION_TYPE = 'widget';
 
@@ -26,12 +21,7 @@ export class TenantActivities {
   readonly tenant: string;
   readonly log: EventLog;
   readonly profiles: ProfileDirectory;
-  readonly popularity = new Popularity();
-  readonly coOccurrence = new CoOccurrence();
   readonly history = new ProfileHistory();
-  readonly interactions = new Interactions();
-  readonly searches = new SearchQueries();
-  readonly recommendations = new RecommendationLedger();
   readonly recentKeys: RecentKeys;
 
   private constructor(tenant: string, log: EventLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
@@ -48,12 +38,12 @@ export class TenantActivities {
     retentionMs: number;
     now: number;
     recentKeys: RecentKeys;
-    folds?: ReadonlyArray<(tenantId: string, record: LogRecord) => void>;
+    aggregates: readonly ActivityAggregate[];
   }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
     const log = await options.eventLogs.open(options.tenant, { timeField: 'receivedAt' });
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
     const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys);
-    state.extraFolds = options.folds ?? [];
+    state.aggregates = options.aggregates;
     const stats = await state.rebuild(options.now - options.retentionMs);
     return { state, stats };
   }
@@ -78,42 +68,31 @@ export class TenantActivities {
     return this.log.dropBefore(cutoff);
   }
 
-  private extraFolds: ReadonlyArray<(tenantId: string, record: LogRecord) => void> = [];
+  private aggregates: readonly ActivityAggregate[] = [];
 
-  /** Updates every aggregate with one durable record. */
+  /** Updates the profile history and every registered aggregate with one durable record. */
   fold(record: LogRecord): void {
-    for (const extra of this.extraFolds) extra(this.tenant, record);
     if (record.kind === 'recommendation') {
-      this.recommendations.fold(record);
+      for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, undefined);
       return;
     }
-    const activity: LoggedActivity = record;
-    this.recentKeys.remember(activity);
-    const attributed = activity.profileId !== UNATTRIBUTED;
-    const profileId = this.profiles.canonicalId(activity.profileId);
-    if (attributed) this.history.add(profileId, activity);
-    if (activity.type === 'page') {
-      if (activity.query !== undefined) this.searches.recordView(activity.query, activity.timestamp, profileId);
-      return;
-    }
-    // A widget impression says nothing about the products on it (see collect-api.ts).
-    if (activity.type === IMPRESSION_TYPE) return;
-    this.popularity.add(activity.verb, activity.itemId, activity.timestamp);
-    if (attributed) this.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
-    if (attributed && activity.type === 'product') this.interactions.add(profileId, activity.verb, activity.itemId, activity.timestamp);
-    if (ORDER_VERBS.has(activity.verb)) {
-      // Without an order id, one shopper's purchases close together in time make one order.
-      if (activity.orderId !== undefined) this.coOccurrence.addOrderItem(activity.orderId, activity.itemId, activity.timestamp);
-      else if (attributed) this.coOccurrence.addPurchaseWithoutOrder(profileId, activity.itemId, activity.timestamp);
-    }
+    this.recentKeys.remember(record);
+    const attributed = record.profileId !== UNATTRIBUTED;
+    const profileId = attributed ? this.profiles.canonicalId(record.profileId) : undefined;
+    if (profileId !== undefined) this.history.add(profileId, record);
+    for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
+  }
+
+  /** Tells the aggregates that one live append was folded. */
+  appended(records: readonly LogRecord[]): void {
+    for (const aggregate of this.aggregates) aggregate.appended?.(this.tenant, records);
   }
 
   /** Moves what was kept under merged anonymous profiles to the profile they joined. */
   followMerges(into: string, merged: readonly string[]): void {
     for (const from of merged) {
       this.history.merge(from, into);
-      this.coOccurrence.mergeProfile(from, into);
-      this.interactions.merge(from, into);
     }
+    for (const aggregate of this.aggregates) aggregate.mergeProfiles?.(this.tenant, merged, into);
   }
 }

@@ -1,6 +1,6 @@
 /** Per-item counts by verb and day, the raw material of "popular" and "trending" recommendations. */
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../platform/clock.js';
 
 export interface PopularItem {
   itemId: string;

@@ -7,7 +7,7 @@
  * the activity log (no disk write per search). After a restart the views come back from the log; the
  * outcome of a query nobody searched since is then unknown and the caller checks it (search-api).
  */
-import { DAY_MS } from './popularity.js';
+import { DAY_MS } from '../../platform/clock.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 

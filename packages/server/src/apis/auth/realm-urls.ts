@@ -1,20 +1,8 @@
-/** The URLs a realm is known by: its issuer (what OpenID clients put in `aud`) and its endpoints. */
+/** A realm's URLs as this request reached the server (or as the configured public URL says). */
 import type { Context } from 'koa';
-import { mountedPath, publicBaseUrl } from '../../apis/api-module.js';
 import type { LoadedConfig } from '../../platform/config/load.js';
-
-export const MASTER_REALM = 'master';
-
-export interface RealmUrls {
-  issuer: string;
-  tokenEndpoint: string;
-  jwksUri: string;
-  tokenInfo: string;
-}
-
-export function realmPath(realm: string): string {
-  return `/auth/realms/${encodeURIComponent(realm)}`;
-}
+import { realmPath, type RealmUrls } from '../../domains/auth/realms.js';
+import { mountedPath, publicBaseUrl } from '../api-module.js';
 
 export function realmUrls(config: LoadedConfig, ctx: Context, realm: string): RealmUrls {
   const issuer = `${publicBaseUrl(config, ctx)}${mountedPath(config.mounts.auth, realmPath(realm))}`;

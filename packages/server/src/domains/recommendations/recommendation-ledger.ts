@@ -3,7 +3,7 @@
  * restart without one log line per response: a server reserves ids in blocks and logs one line per
  * block. An id is `r_<prefix><n in base 36>`: the prefix is random per server start, n counts up.
  */
-import type { LoggedRecommendation } from './activity-record.js';
+import type { LoggedRecommendation } from '../tracking/activity-record.js';
 
 const ID = /^r_([A-Za-z0-9_-]{8})([0-9a-z]{1,10})$/;
 

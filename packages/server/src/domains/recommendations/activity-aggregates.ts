@@ -1,0 +1,138 @@
+/**
+ * What recommendations fold from the activity log, per tenant: popularity by verb and day, items met
+ * together in visits and orders, who touched which product (the model's training rows), and the
+ * ledger of recommendation ids issued. Tracking replays the log through it at start-up and feeds it
+ * every new durable record (it is handed to tracking as an `ActivityAggregate` by the composition root).
+ *
+ * Readers may cache an answer until `revision` moves: it moves after every live append of activities,
+ * and `changedItemsSince` names the items touched since a recent revision, for incremental readers.
+ */
+import type { LoadedConfig } from '../../platform/config/load.js';
+import type { Clock } from '../../platform/clock.js';
+import type { ActivityAggregate } from '../tracking/activity-aggregate.js';
+import type { LoggedActivity, LogRecord } from '../tracking/activity-record.js';
+import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
+import { CoOccurrence, type CoOccurrenceKind, type RelatedItem } from './co-occurrence.js';
+import { Interactions } from './interactions.js';
+import { Popularity, type PopularItem } from './popularity.js';
+import { RecommendationLedger } from './recommendation-ledger.js';
+
+const ORDER_VERBS = new Set(['buy', 'purchase']);
+/** Revisions whose changed items are remembered for `changedItemsSince`. */
+const CHANGE_LOG = 256;
+
+class TenantAggregates {
+  readonly popularity = new Popularity();
+  readonly coOccurrence = new CoOccurrence();
+  readonly interactions = new Interactions();
+  readonly ledger = new RecommendationLedger();
+  revision = 0;
+  /** The items each recent revision touched (the last CHANGE_LOG revisions). */
+  readonly changes: { revision: number; items: string[] }[] = [];
+}
+
+export class RecommendationAggregates implements ActivityAggregate {
+  private readonly tenants = new Map<string, TenantAggregates>();
+
+  constructor(private readonly deps: { config: Pick<LoadedConfig, 'tenants'>; clock: Clock }) {}
+
+  fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {
+    const state = this.tenant(tenantId);
+    if (record.kind === 'recommendation') {
+      state.ledger.fold(record);
+      return;
+    }
+    const activity: LoggedActivity = record;
+    // A page view is not about a product; a widget impression says nothing about the products on it.
+    if (activity.type === 'page' || activity.type === IMPRESSION_TYPE) return;
+    state.popularity.add(activity.verb, activity.itemId, activity.timestamp);
+    if (profileId !== undefined) state.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
+    if (profileId !== undefined && activity.type === 'product') state.interactions.add(profileId, activity.verb, activity.itemId, activity.timestamp);
+    if (ORDER_VERBS.has(activity.verb)) {
+      // Without an order id, one shopper's purchases close together in time make one order.
+      if (activity.orderId !== undefined) state.coOccurrence.addOrderItem(activity.orderId, activity.itemId, activity.timestamp);
+      else if (profileId !== undefined) state.coOccurrence.addPurchaseWithoutOrder(profileId, activity.itemId, activity.timestamp);
+    }
+  }
+
+  mergeProfiles(tenantId: string, from: readonly string[], into: string): void {
+    const state = this.tenant(tenantId);
+    for (const merged of from) {
+      state.coOccurrence.mergeProfile(merged, into);
+      state.interactions.merge(merged, into);
+    }
+  }
+
+  appended(tenantId: string, records: readonly LogRecord[]): void {
+    const items: string[] = [];
+    for (const record of records) if (record.kind === 'activity' && record.type !== 'page') items.push(record.itemId);
+    if (!records.some((r) => r.kind === 'activity')) return;
+    const state = this.tenant(tenantId);
+    state.revision++;
+    state.changes.push({ revision: state.revision, items });
+    if (state.changes.length > CHANGE_LOG) state.changes.shift();
+  }
+
+  /** Changes after every live append of activities of the tenant (and only then). */
+  revision(tenantId: string): number {
+    return this.tenants.get(tenantId)?.revision ?? 0;
+  }
+
+  /** Items whose aggregates changed after `revision`, or undefined when that revision is too old to know (recompute from scratch). */
+  changedItemsSince(tenantId: string, revision: number): string[] | undefined {
+    const state = this.tenant(tenantId);
+    if (revision === state.revision) return [];
+    const log = state.changes;
+    if (revision > state.revision || log.length === 0 || log[0]!.revision > revision + 1) return undefined;
+    const items: string[] = [];
+    for (const change of log) if (change.revision > revision) items.push(...change.items);
+    return items;
+  }
+
+  /** Items by popularity, weighted with the tenant's verb weights. */
+  popularity(tenantId: string, options: { verbs?: readonly string[]; sinceDays?: number; limit?: number } = {}): PopularItem[] {
+    const weights = this.verbWeights(tenantId);
+    return this.tenant(tenantId).popularity.top({
+      verbs: options.verbs ?? Object.keys(weights),
+      weights,
+      sinceDays: options.sinceDays ?? 30,
+      now: this.deps.clock.now(),
+      limit: options.limit ?? 50,
+    });
+  }
+
+  /** The same scores as `popularity`, for chosen items only. */
+  popularityOf(tenantId: string, itemIds: readonly string[], options: { verbs?: readonly string[]; sinceDays?: number } = {}): Map<string, number> {
+    const weights = this.verbWeights(tenantId);
+    const popularity = this.tenant(tenantId).popularity;
+    const query = { verbs: options.verbs ?? Object.keys(weights), weights, sinceDays: options.sinceDays ?? 30, now: this.deps.clock.now() };
+    return new Map(itemIds.map((id) => [id, popularity.scoreOf(id, query)]));
+  }
+
+  /** Items met with `itemId` in visits or orders, best first; equal scores go to the item `tieBreak` rates higher. */
+  coOccurring(tenantId: string, itemId: string, kind: CoOccurrenceKind, limit = 20, tieBreak?: (itemId: string) => number): RelatedItem[] {
+    return this.tenant(tenantId).coOccurrence.related(kind, itemId, limit, tieBreak);
+  }
+
+  /** Who touched which product (compact, live): the recommendation model trains from it and reads shoppers' rows. */
+  interactions(tenantId: string): Interactions {
+    return this.tenant(tenantId).interactions;
+  }
+
+  /** Undefined unless this id was issued (or reserved) for the tenant; see RecommendationLedger.find. */
+  findRecommendation(tenantId: string, id: string): Record<string, unknown> | undefined {
+    return this.tenants.get(tenantId)?.ledger.find(id);
+  }
+
+  private tenant(tenantId: string): TenantAggregates {
+    let state = this.tenants.get(tenantId);
+    if (state === undefined) this.tenants.set(tenantId, (state = new TenantAggregates()));
+    return state;
+  }
+
+  private verbWeights(tenantId: string): Record<string, number> {
+    const tenant = this.deps.config.tenants.find((t) => t.id === tenantId);
+    if (tenant === undefined) throw new Error(`No tenant "${tenantId}"`);
+    return tenant.verbWeights;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Autocomplete's query statistics for every tenant (search-queries.ts holds one tenant's): results-page
+ * views folded from the activity log (handed to tracking as an `ActivityAggregate`), and searches
+ * counted as the search API answers them. Search owns these numbers; listeners (the console's query
+ * analytics) are told of each search.
+ */
+import type { Clock } from '../../platform/clock.js';
+import type { ActivityAggregate } from '../tracking/activity-aggregate.js';
+import type { LogRecord } from '../tracking/activity-record.js';
+import { SearchQueries, type QuerySpelling, type QuerySuggestion } from './search-queries.js';
+
+/** Told of every search request (they are not logged): query analytics. */
+export type SearchListener = (tenantId: string, query: string, at: number, resultCount: number, spelling: QuerySpelling | undefined) => void;
+
+export class QueryStatistics implements ActivityAggregate {
+  private readonly tenants = new Map<string, SearchQueries>();
+  private readonly listeners: SearchListener[] = [];
+
+  constructor(private readonly clock: Clock) {}
+
+  /** A results-page view that carries the query it shows counts for that query and shopper. */
+  fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {
+    if (record.kind !== 'activity' || record.type !== 'page' || record.query === undefined) return;
+    this.tenant(tenantId).recordView(record.query, record.timestamp, profileId ?? record.profileId);
+  }
+
+  /**
+   * Counts a query with its number of results and how its words matched. Kept in memory, not logged:
+   * a search is not a shopper activity, and a disk write per search request would cost more than the
+   * search (the results page view the storefront sends is logged durably).
+   */
+  recordSearch(tenantId: string, query: string, resultCount: number, spelling?: QuerySpelling): void {
+    const at = this.clock.now();
+    this.tenant(tenantId).recordSearch(query, at, resultCount, spelling);
+    for (const listener of this.listeners) listener(tenantId, query, at, resultCount, spelling);
+  }
+
+  onSearch(listener: SearchListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Search counts kept by search analytics, restored at start: searches are not logged, so the log cannot give them back. */
+  restoreSearches(tenantId: string, query: string, at: number, count: number): void {
+    this.tenant(tenantId).restoreSearches(query, at, count);
+  }
+
+  /** Autocomplete's candidates: earlier queries starting with `prefix`, most viewed within the window first. */
+  suggestQueries(tenantId: string, prefix: string, options: { sinceDays?: number; limit?: number; minShoppers?: number; accept?: (candidate: QuerySuggestion) => boolean } = {}): QuerySuggestion[] {
+    return this.tenant(tenantId).suggest(prefix, {
+      now: this.clock.now(),
+      sinceDays: options.sinceDays ?? 7,
+      limit: options.limit ?? 10,
+      minShoppers: options.minShoppers,
+      accept: options.accept,
+    });
+  }
+
+  private tenant(tenantId: string): SearchQueries {
+    let queries = this.tenants.get(tenantId);
+    if (queries === undefined) this.tenants.set(tenantId, (queries = new SearchQueries()));
+    return queries;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * What every domain service may be given by the composition root (app/services.ts): configuration,
+ * storage, logging, time, and a way to be told of shutdown. Domains take the parts they need
+ * (`Pick<ServiceContext, 'store' | 'clock'>`), never the whole server: the API modules' dependency
+ * bag (apis/api-module.ts `ServerDeps`) adds the built services on top of this.
+ */
+import type { Clock } from './clock.js';
+import type { LoadedConfig } from './config/load.js';
+import type { ConfigRegistry } from './config/registry.js';
+import type { Logger } from './logger.js';
+import type { DocumentStore } from './store/document-store.js';
+import type { EventLogs } from './event-log/event-log.js';
+import type { BlobStore } from './blob-store/blob-store.js';
+
+export interface ServiceContext {
+  config: LoadedConfig;
+  registry: ConfigRegistry;
+  store: DocumentStore;
+  /** Append-only logs per stream (each tenant's activities). */
+  eventLogs: EventLogs;
+  /** Named binaries written whole (trained item models). */
+  blobs: BlobStore;
+  logger: Logger;
+  clock: Clock;
+  /** Called on shutdown, in reverse order of registration, after the HTTP server stopped taking requests. */
+  onClose(hook: () => Promise<void>): void;
+}
