@@ -18,6 +18,7 @@ import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import type { StoredItem } from '../packages/server/src/domains/catalog/types.js';
 import type { NewActivity } from '../packages/server/src/domains/tracking/activity-service.js';
+import { newActivity } from '../packages/server/src/domains/tracking/new-activity.js';
 import type { StrategyName, WidgetConfig } from '../packages/server/src/platform/config/schema.js';
 import { buildCatalogIndex, type CatalogIndex } from '../packages/server/src/domains/recommendations/catalog-index.js';
 import { RecommendationEngine } from '../packages/server/src/domains/recommendations/recommendation-engine.js';
@@ -271,7 +272,7 @@ async function hitRates(rows: BenchResult['rows']): Promise<void> {
     events.forEach((e, i) => {
       // Six sessions an hour apart: each is its own visit.
       const at = start + Math.floor(i / 6) * 3_600_000 + (i % 6) * 30_000;
-      train.push({ profileId, source: 'collect', verb: e.verb, type: 'product', itemId: `sku-${e.item}`, timestamp: at, ...(e.order === undefined ? {} : { orderId: e.order }) });
+      train.push(newActivity({ profileId, source: 'collect', verb: e.verb, type: 'product', itemId: `sku-${e.item}`, timestamp: at, orderId: e.order }));
     });
     if (train.length >= 5000) {
       await activities.recordActivities('bench', train);

@@ -17,6 +17,7 @@ import type { EvalResult, Evaluation } from './run.js';
 import { readRetail, type RetailOrder } from './retail-data.js';
 import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/app/server.js';
 import type { NewActivity } from '../packages/server/src/domains/tracking/activity-service.js';
+import { newActivity } from '../packages/server/src/domains/tracking/new-activity.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import { STRATEGIES } from '../packages/server/src/platform/config/schema.js';
@@ -163,7 +164,7 @@ async function replay(server: DiscoveryServer, orders: readonly RetailOrder[]): 
       profiles.set(order.customer, profileId);
     }
     for (const [i, item] of order.items.entries()) {
-      batch.push({ profileId, source: 'collect', verb: 'purchase', type: 'product', itemId: item, timestamp: order.at, orderId: order.invoice, price: order.prices[i]!, quantity: 1 });
+      batch.push(newActivity({ profileId, source: 'collect', verb: 'purchase', type: 'product', itemId: item, timestamp: order.at, orderId: order.invoice, price: order.prices[i]!, quantity: 1 }));
     }
     if (batch.length >= 2000) {
       count += batch.length;

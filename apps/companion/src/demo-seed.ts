@@ -3,7 +3,7 @@
  * of demo-shop/production, through the same catalog service the API uses. A data directory that
  * already has a catalog for that environment is left alone.
  */
-import type { DiscoveryServer, Logger, NewActivity } from '@discovery-kit/server';
+import { newActivity, type DiscoveryServer, type Logger, type NewActivity } from '@discovery-kit/server';
 import { loadDemoCatalog, readDemoActivities, type DemoProduct } from './demo-data.js';
 
 export const DEMO_TENANT = 'demo-shop';
@@ -122,19 +122,21 @@ export async function seedDemoActivities(server: DiscoveryServer, logger: Logger
     if (count >= total || options.signal?.aborted === true) break;
     const profileId = profiles.get(activity.user.identities['customer-id'])!;
     const { orderId, quantity, price, currency } = activity.metadata ?? {};
-    batch.push({
-      profileId,
-      source: 'collect',
-      verb: activity.action,
-      type: 'product',
-      itemId: activity.target.product,
-      timestamp: Date.parse(activity.timestamp) + shift,
-      sourceId: activity.sourceId,
-      ...(orderId === undefined ? {} : { orderId }),
-      ...(quantity === undefined ? {} : { quantity }),
-      ...(price === undefined ? {} : { price }),
-      ...(currency === undefined ? {} : { currency }),
-    });
+    batch.push(
+      newActivity({
+        profileId,
+        source: 'collect',
+        verb: activity.action,
+        type: 'product',
+        itemId: activity.target.product,
+        timestamp: Date.parse(activity.timestamp) + shift,
+        sourceId: activity.sourceId,
+        orderId,
+        quantity,
+        price,
+        currency,
+      }),
+    );
     count++;
     if (batch.length >= ACTIVITY_BATCH) {
       await activities.recordActivities(DEMO_TENANT, batch);

@@ -6,6 +6,8 @@ export type { Services } from './apis/services.js';
 export type { ServiceContext } from './platform/service-context.js';
 export { ActivityService } from './domains/tracking/activity-service.js';
 export type { NewActivity, RecordedActivity } from './domains/tracking/activity-service.js';
+export { newActivity } from './domains/tracking/new-activity.js';
+export type { ActivityInput } from './domains/tracking/new-activity.js';
 export type { LoggedActivity, LoggedRecommendation } from './domains/tracking/activity-record.js';
 export type { Profile, IdentityClaims, DatasourceRef } from './domains/tracking/profiles.js';
 export type { PopularItem } from './domains/recommendations/popularity.js';

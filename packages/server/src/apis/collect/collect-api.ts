@@ -9,6 +9,7 @@ import type { ApiModule, ServerDeps } from '../api-module.js';
 import { clientKeyFor, UNATTRIBUTED } from '../../domains/tracking/activity-record.js';
 import { IMPRESSION_TYPE } from '../../domains/tracking/tenant-activities.js';
 import type { NewActivity } from '../../domains/tracking/activity-service.js';
+import { newActivity } from '../../domains/tracking/new-activity.js';
 import { HttpError } from '../http/errors.js';
 import { jsonBody } from '../http/body.js';
 import { parseInput } from '../http/validate.js';
@@ -69,30 +70,26 @@ function toNewActivity(activity: CollectActivity, who: Attribution, clientKey: s
   if (activity.user?.segments !== undefined) details.userSegments = activity.user.segments;
   if (Object.keys(who.unlinked).length > 0) details.identities = who.unlinked;
   if (activity.opposite !== undefined) details.opposite = activity.opposite;
-  // The activity's own segments, else the user's, else the profile's (set by identify): segments filter activities.
-  const userSegments = activity.user?.segments;
-  const hasUserSegments = userSegments !== undefined && (Array.isArray(userSegments) ? userSegments.length > 0 : Object.keys(userSegments).length > 0);
-  const profileSegments = who.profileSegments !== undefined && Object.keys(who.profileSegments).length > 0 ? { ...who.profileSegments } : undefined;
-  const segments = activity.segments ?? (hasUserSegments ? userSegments : profileSegments);
   // A view of a page that names a widget is the widget being seen (the elements send it on impression), not a page view.
   const impression = activity.action === 'view' && product === undefined && widgetId !== undefined;
-  return {
+  return newActivity({
     profileId: who.profileId,
     source: 'collect',
     verb: activity.action,
     type: product !== undefined ? 'product' : impression ? IMPRESSION_TYPE : 'page',
     itemId: impression ? widgetId : (product ?? page ?? pathToPage)!,
     timestamp: activity.timestamp ?? now,
-    ...(clientKey === undefined ? {} : { clientKey }),
-    ...(price === undefined ? {} : { price }),
-    ...(quantity === undefined ? {} : { quantity }),
-    ...(currency === undefined ? {} : { currency }),
-    ...(orderId === undefined ? {} : { orderId }),
-    ...(who.sessionId === undefined ? {} : { sessionId: who.sessionId }),
-    ...(widgetId === undefined ? {} : { widgetId }),
-    ...(activity.sourceId === undefined ? {} : { sourceId: activity.sourceId }),
-    ...(query === undefined || query === '' ? {} : { query }),
-    ...(segments === undefined ? {} : { segments }),
-    ...(Object.keys(details).length > 0 ? { details } : {}),
-  };
+    clientKey,
+    price,
+    quantity,
+    currency,
+    orderId,
+    sessionId: who.sessionId,
+    widgetId,
+    sourceId: activity.sourceId,
+    query,
+    // Segments filter activities: the activity's own, else the user's, else the profile's (set by identify).
+    segments: { activity: activity.segments, user: activity.user?.segments, profile: who.profileSegments },
+    details,
+  });
 }

@@ -13,6 +13,7 @@ import { applyMask, parseMask } from '../http/response-mask.js';
 import { singleParam } from '../http/query.js';
 import { SAME_ORIGIN, followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
 import { SESSION_IDENTITY } from '../collect/collect-schema.js';
+import { newActivity } from '../../domains/tracking/new-activity.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
 
@@ -85,7 +86,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const claims = isSessionRepository(ref, user) ? { sessionId: userId } : user.kind === 'repository' ? { identities: { [source]: userId } } : { datasources: [{ id: source, original_id: userId }] };
     const { profile } = await activities.resolveProfile(ref.tenant.id, claims);
     await activities.recordActivities(ref.tenant.id, [
-      {
+      newActivity({
         profileId: profile.id,
         source: 'tracker',
         verb: 'click-on-reco',
@@ -94,8 +95,8 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
         timestamp: deps.clock.now(),
         widgetId: ref.widget.id,
         recommendationId: response.id,
-        ...(user.kind === 'datasource' ? { datasourceId: source } : {}),
-      },
+        datasourceId: user.kind === 'datasource' ? source : undefined,
+      }),
     ]);
     sendRedirect(ctx, target);
   }

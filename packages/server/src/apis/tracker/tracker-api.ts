@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { clientKeyFor, UNATTRIBUTED, type LoggedActivity } from '../../domains/tracking/activity-record.js';
 import type { NewActivity } from '../../domains/tracking/activity-service.js';
+import { newActivity } from '../../domains/tracking/new-activity.js';
 import type { Profile } from '../../domains/tracking/profiles.js';
 import type { TenantConfig } from '../../platform/config/schema.js';
 import { jsonBody } from '../http/body.js';
@@ -75,24 +76,23 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     const inputs: NewActivity[] = parsed.map((activity, index) => {
       const clientKey = clientKeyFor(activity.id, idempotencyKey, index);
       const profile = profiles[index];
-      // The profile's segments (from identify) describe the shopper at the time of the activity.
-      const segments = activity.segments ?? (profile !== undefined && Object.keys(profile.segments).length > 0 ? { ...profile.segments } : undefined);
-      return {
-        profileId: profile?.id ?? UNATTRIBUTED,
+      return newActivity({
+        profileId: profile?.id,
         source: 'tracker',
         verb: activity.verb,
         type: activity.type,
         itemId: activity.original_id,
         timestamp: now,
-        ...(clientKey === undefined ? {} : { clientKey }),
-        ...(activity.price === undefined ? {} : { price: activity.price }),
-        ...(activity.quantity === undefined ? {} : { quantity: activity.quantity }),
-        ...(ORDER_VERBS.has(activity.verb) ? { orderId: batchOrder } : {}),
-        ...(profile?.datasources[0] === undefined ? {} : { datasourceId: profile.datasources[0].id }),
-        ...(activity.widgetId === undefined ? {} : { widgetId: activity.widgetId }),
-        ...(activity.recommendationId === undefined ? {} : { recommendationId: activity.recommendationId }),
-        ...(segments === undefined ? {} : { segments }),
-      };
+        clientKey,
+        price: activity.price,
+        quantity: activity.quantity,
+        orderId: ORDER_VERBS.has(activity.verb) ? batchOrder : undefined,
+        datasourceId: profile?.datasources[0]?.id,
+        widgetId: activity.widgetId,
+        recommendationId: activity.recommendationId,
+        // The profile's segments (from identify) describe the shopper at the time of the activity.
+        segments: { activity: activity.segments, profile: profile?.segments },
+      });
     });
     const recorded = await activities.recordActivities(tenant.id, inputs);
     ctx.set('Cache-Control', 'no-store');

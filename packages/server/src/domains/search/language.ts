@@ -22,10 +22,11 @@ import { stemmer as portuguese } from '@orama/stemmers/portuguese';
 import { stemmer as spanish } from '@orama/stemmers/spanish';
 import { stemmer as swedish } from '@orama/stemmers/swedish';
 
-const STEMMERS = { english, danish, dutch, finnish, french, german, italian, norwegian, portuguese, spanish, swedish } as const;
+import type { Language } from '../../platform/config/languages.js';
 
-export type Language = keyof typeof STEMMERS;
-export const LANGUAGES = Object.keys(STEMMERS) as [Language, ...Language[]];
+export { LANGUAGES, type Language } from '../../platform/config/languages.js';
+
+const STEMMERS: Record<Language, (word: string) => string> = { english, danish, dutch, finnish, french, german, italian, norwegian, portuguese, spanish, swedish };
 
 export function stemmerOf(language: Language): (word: string) => string {
   return STEMMERS[language];

@@ -1,6 +1,6 @@
 /** The configuration file's schema: tenants, environments and everything a merchandiser configures. */
 import { z } from 'zod';
-import { LANGUAGES } from '../../domains/search/language.js';
+import { LANGUAGES } from './languages.js';
 
 /** Ids appear in URLs and file names: keep them to a safe alphabet. */
 export const identifier = z
