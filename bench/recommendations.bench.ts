@@ -17,6 +17,7 @@ import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import type { StoredItem } from '../packages/server/src/domains/catalog/types.js';
+import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import type { NewActivity } from '../packages/server/src/domains/tracking/activity-service.js';
 import { newActivity } from '../packages/server/src/domains/tracking/new-activity.js';
 import type { StrategyName, WidgetConfig } from '../packages/server/src/platform/config/schema.js';
@@ -81,12 +82,12 @@ function catalog(count: number): CatalogIndex {
 async function loadCatalog(server: DiscoveryServer, count: number): Promise<void> {
   const service = server.deps.services.catalog;
   const text = ['title', 'categories', 'brand', 'color'].map((name) => ({ name, type: 'TEXT' }));
-  await service.schemas.create('bench', 'prod', { name: 'product', attributes: [...text, { name: 'price', type: 'INTEGER' }], nestedItemSchemas: [] });
+  await service.schemas.create('bench', 'prod', parseSchemaRequest({ name: 'product', attributes: [...text, { name: 'price', type: 'INTEGER' }], nestedItemSchemas: [] }));
   const { version } = await service.catalogs.create('bench', 'prod', { catalogItemSchemas: [{ name: 'product', version: 1 }] });
   const BATCH = 5000;
   for (let start = 0; start < count; start += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, k) => ({ id: `sku-${start + k}`, catalogVersion: version, type: 'product', attributes: productAttributes(start + k) }));
-    await service.items.load('bench', 'prod', batch);
+    await service.items.load('bench', 'prod', parseItemBatch(batch));
   }
   const { activation } = await service.catalogs.promote('bench', 'prod', version);
   const active = await activation;

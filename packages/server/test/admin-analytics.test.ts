@@ -53,6 +53,22 @@ describe('admin analytics', () => {
     assert.equal(minutes.at(-1).count, 7);
   });
 
+  it("credits nothing to a tenant's widget for another tenant's activities naming its answer ids", async () => {
+    const before = widgetRow(await get('/analytics?days=7'), 'w-popular');
+    await collect({ action: 'view', target: { page: '/' }, sourceId: 'answer-t', metadata: { widgetId: 'w-popular' } });
+    const shown = widgetRow(await get('/analytics?days=7'), 'w-popular')!;
+    assert.equal(shown.impressions, before!.impressions + 1);
+    // Tenant B's shopper replays tenant A's answer id and widget id: neither is B's, and A's figures stay as they were.
+    for (const activity of [
+      { action: 'click', target: { product: 'shoe-1' }, sourceId: 'answer-t', metadata: { widgetId: 'w-popular' } },
+      { action: 'purchase', target: { product: 'shoe-1' }, sourceId: 'answer-t', metadata: { price: 7000, orderId: 'o-b' } },
+    ]) {
+      const res = await call(`${server.url}/collect/tenant-b-tracker`, { json: { user: { sessionId: 'other-tenant' }, ...activity } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    }
+    assert.deepEqual(widgetRow(await get('/analytics?days=7'), 'w-popular'), shown);
+  });
+
   it('counts searches per query, the ones that found nothing, and the clicks on their results', async () => {
     await search('shoes');
     await search('Shoes ');

@@ -56,3 +56,35 @@ describe('public rate limits', () => {
     assert.equal((await postFrom('127.0.2.1', `${server.url}/collect/tenant-a-tracker`, view(400))).status, 200);
   });
 });
+
+describe('public rate limits behind a reverse proxy', () => {
+  const clock = new ManualClock(Date.UTC(2026, 10, 24));
+  const limits = { perAddress: { perSecond: 1, burst: 3 }, perKey: { perSecond: 100, burst: 100 } };
+  let direct: TestServer;
+  let proxied: TestServer;
+  before(async () => {
+    direct = await startTestServer({ clock, config: testConfig({ publicRateLimits: limits }) });
+    proxied = await startTestServer({ clock, config: testConfig({ publicRateLimits: limits, trustedProxies: 1 }) });
+  });
+  after(async () => {
+    await direct.cleanup();
+    await proxied.cleanup();
+  });
+
+  const from = (server: TestServer, forwardedFor: string, n: number) =>
+    call(`${server.url}/collect/tenant-a-tracker`, { json: view(n), headers: { 'x-forwarded-for': forwardedFor } }).then((r) => r.status);
+
+  it('counts each shopper the proxy names, and ignores what a client wrote to the left of it', async () => {
+    const shopperA: number[] = [];
+    for (let n = 0; n < 4; n++) shopperA.push(await from(proxied, `10.9.9.9, 203.0.113.${n}, 198.51.100.7`, n));
+    // The proxy's entry (rightmost) is the client: forged entries before it change nothing.
+    assert.deepEqual(shopperA, [200, 200, 200, 429]);
+    assert.equal(await from(proxied, '198.51.100.8', 10), 200);
+  });
+
+  it('ignores X-Forwarded-For when no proxy is trusted, so a forged header cannot buy a fresh bucket', async () => {
+    const statuses: number[] = [];
+    for (let n = 0; n < 4; n++) statuses.push(await from(direct, `198.51.100.${n}`, 20 + n));
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+});

@@ -13,6 +13,7 @@ import { ConfigRegistry } from '../platform/config/registry.js';
 import { allowCrossOrigin, crossOriginRoutes } from '../apis/http/cors.js';
 import { errorMiddleware } from '../apis/http/error-middleware.js';
 import { requestContext } from '../apis/http/request-context.js';
+import { clientAddress } from '../apis/http/client-address.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { LowdbStore } from '../platform/store/lowdb-store.js';
@@ -88,6 +89,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     // Keep-alive connections would hold the shutdown open until they time out.
     if (shuttingDown) ctx.set('Connection', 'close');
   });
+  app.use(clientAddress(options.config.trustedProxies));
   app.use(requestContext(logger));
   app.use(deps.services.metrics.middleware());
   app.use(errorMiddleware());

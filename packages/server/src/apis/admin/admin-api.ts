@@ -7,7 +7,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { ApiModule, ServerDeps } from '../api-module.js';
-import { AdminError } from '../../domains/admin/admin-error.js';
 import { SESSION_COOKIE, SESSION_HOURS } from '../../domains/admin/console-sessions.js';
 import { explainSearch } from '../../domains/admin/search-explain.js';
 import { jsonBody } from '../http/body.js';
@@ -15,7 +14,7 @@ import { HttpError } from '../http/errors.js';
 import { singleParam } from '../http/query.js';
 import { parseInput } from '../http/validate.js';
 import { parseVersion } from '../catalog/catalog-api.js';
-import { adminScope, mapAdminErrors, requireAdmin } from './admin-auth.js';
+import { adminScope, requireAdmin } from './admin-auth.js';
 import { analyticsRoutes } from './analytics-routes.js';
 
 export const signInSchema = z.strictObject({
@@ -39,7 +38,6 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
   const { admin, sessions, catalog, search, recommendations, activities } = deps.services;
   const body = jsonBody({ limit: deps.config.limits.bodyBytes });
   const guard = requireAdmin(deps);
-  router.use(mapAdminErrors);
 
   router.post('/session', body, async (ctx) => {
     const input = parseInput(signInSchema, ctx.request.body);
@@ -129,7 +127,7 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     if (query.length > 500) throw new HttpError(400, 'invalid_parameter', 'query.q is longer than 500 characters.', { field: 'query.q' });
     const wanted = singleParam(ctx.query.configurationId, 'configurationId', 'query.configurationId') ?? token.defaultConfigurationId ?? token.configurations[0]!.id;
     const configuration = token.configurations.find((c) => c.id === wanted);
-    if (configuration === undefined) throw new AdminError('not_found', `No configuration "${wanted}" in this search token.`, { field: 'query.configurationId' });
+    if (configuration === undefined) throw new HttpError(404, 'not_found', `No configuration "${wanted}" in this search token.`, { field: 'query.configurationId' });
     ctx.body = explainSearch({ search, tenantId: scope.tenantId, environmentId: scope.environmentId, configuration, query, limit: intParam(ctx, 'limit', 1, 100, 20) });
   });
 

@@ -1,7 +1,8 @@
 /**
  * The catalog API (`{items_url}`): item schemas, catalog versions, items and promotion. Routes stay
- * thin: the catalog service validates every body and names the bad field; here we only check the
- * token, resolve `tenant` and `environment`, read bodies with the right limit and pick the status.
+ * thin: they check the token, resolve `tenant` and `environment`, read bodies with the right limit,
+ * parse their shape (catalog-requests.ts, naming the bad field) and pick the status; the catalog
+ * service checks what needs stored state.
  */
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
@@ -10,6 +11,7 @@ import { requireBearer } from '../http/bearer-guard.js';
 import { singleParam } from '../http/query.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { jsonBody } from '../http/body.js';
+import { parseCatalogRequest, parseItemBatch, parseSchemaRequest } from './catalog-requests.js';
 import type { StoredItem } from '../../domains/catalog/types.js';
 
 interface CatalogScope {
@@ -71,7 +73,7 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
 
   router.post('/item-schemas', smallBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.schemas.create(tenantId, environmentId, ctx.request.body);
+    ctx.body = await catalog.schemas.create(tenantId, environmentId, parseSchemaRequest(ctx.request.body));
     ctx.status = 201;
   });
 
@@ -82,7 +84,7 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
 
   router.post('/catalogs', smallBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.catalogs.create(tenantId, environmentId, ctx.request.body);
+    ctx.body = await catalog.catalogs.create(tenantId, environmentId, parseCatalogRequest(ctx.request.body));
     ctx.status = 201;
   });
 
@@ -121,12 +123,12 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
 
   router.post('/items', itemsBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.items.load(tenantId, environmentId, ctx.request.body);
+    ctx.body = await catalog.items.load(tenantId, environmentId, parseItemBatch(ctx.request.body));
   });
 
   router.patch('/items', itemsBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.items.patch(tenantId, environmentId, ctx.request.body);
+    ctx.body = await catalog.items.patch(tenantId, environmentId, parseItemBatch(ctx.request.body));
   });
 
   // Not in the spec: lets an integrator check what a load stored. Without catalogVersion, the active catalog.

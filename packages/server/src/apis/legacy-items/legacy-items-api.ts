@@ -9,6 +9,7 @@ import type { ApiModule, ServerDeps } from '../api-module.js';
 import { requireBearer } from '../http/bearer-guard.js';
 import { HttpError } from '../http/errors.js';
 import { jsonBody } from '../http/body.js';
+import { parseActionBatch, parseContextCreate, parseContextRename } from './legacy-item-requests.js';
 
 export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   const router = new Router();
@@ -38,7 +39,7 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
 
   router.post('/items', guard, actionsBody, async (ctx) => {
     const tenantId = tenantOf(ctx);
-    ctx.body = { results: await catalog.legacy.apply(tenantId, environmentOf(tenantId), ctx.request.body) };
+    ctx.body = { results: await catalog.legacy.apply(tenantId, environmentOf(tenantId), parseActionBatch(ctx.request.body, tenantId)) };
   });
 
   // Version switching (our addition; the interface only says other versions build the next catalog): docs/catalog.md.
@@ -70,12 +71,12 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   });
 
   router.put('/items/contexts', guard, body, async (ctx) => {
-    ctx.body = await catalog.contexts.create(tenantOf(ctx), ctx.request.body);
+    ctx.body = await catalog.contexts.create(tenantOf(ctx), parseContextCreate(ctx.request.body));
     ctx.status = 201;
   });
 
   router.post('/items/contexts', guard, body, async (ctx) => {
-    ctx.body = await catalog.contexts.rename(tenantOf(ctx), ctx.request.body);
+    ctx.body = await catalog.contexts.rename(tenantOf(ctx), parseContextRename(ctx.request.body));
   });
 
   router.delete('/items/contexts/:itemContextId', guard, async (ctx) => {

@@ -8,11 +8,8 @@ import { signInSchema } from '../admin/admin-api.js';
 import { collectActivitySchema, collectBatchSchema } from '../collect/collect-schema.js';
 import { autocompleteSchema, searchSchema, suggestSchema } from '../search/search-api.js';
 import { historyQuerySchema, identifyBodySchema, trackerActivitySchema, trackerBatchSchema } from '../tracker/tracker-schema.js';
-import { catalogInput } from '../../domains/catalog/catalogs.js';
-import { itemInput } from '../../domains/catalog/catalog-items.js';
-import { createInput, renameInput } from '../../domains/catalog/item-contexts.js';
-import { schemaInput } from '../../domains/catalog/item-schemas.js';
-import { actionInput } from '../../domains/catalog/legacy-items.js';
+import { catalogInput, itemInput, schemaInput } from '../catalog/catalog-requests.js';
+import { actionInput, createInput, renameInput } from '../legacy-items/legacy-item-requests.js';
 import { searchConfigurationSchema, searchTokenSchema, widgetSchema } from '../../platform/config/schema.js';
 import * as responses from './response-schemas.js';
 

@@ -209,6 +209,12 @@ export class QueryAnalytics {
   }
 
   /** Writes the days whose counts changed since the last flush, and forgets days past QUERY_DAYS_KEPT. */
+  /** Erasure: the queries these profiles clicked items from are forgotten; counts per query stay, without a person. */
+  forgetProfiles(tenantId: string, profileIds: readonly string[]): void {
+    const state = this.tenants.get(tenantId);
+    if (state !== undefined) for (const profileId of profileIds) state.clickedFrom.deletePrefix(`${profileId}|`);
+  }
+
   async flush(): Promise<void> {
     const oldest = Math.floor(this.now() / DAY_MS) - QUERY_DAYS_KEPT;
     for (const [tenantId, state] of this.tenants) {

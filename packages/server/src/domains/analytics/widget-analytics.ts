@@ -124,6 +124,12 @@ export class WidgetAnalytics {
     for (const minute of state.minutes.keys()) if (minute <= oldest) state.minutes.delete(minute);
   }
 
+  /** Erasure: which widget each of these profiles clicked items in is forgotten; the day counts stay, without a person. */
+  forgetProfiles(tenantId: string, profileIds: readonly string[]): void {
+    const state = this.tenants.get(tenantId);
+    if (state !== undefined) for (const profileId of profileIds) state.clicked.deletePrefix(`${profileId}|`);
+  }
+
   private tenant(tenantId: string): TenantWidgetAnalytics {
     let state = this.tenants.get(tenantId);
     if (state === undefined) this.tenants.set(tenantId, (state = new TenantWidgetAnalytics()));

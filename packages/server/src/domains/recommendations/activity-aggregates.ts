@@ -63,6 +63,14 @@ export class RecommendationAggregates implements ActivityAggregate {
     }
   }
 
+  forgetProfiles(tenantId: string, profileIds: readonly string[]): void {
+    const state = this.tenant(tenantId);
+    for (const profileId of profileIds) {
+      state.interactions.forget(profileId);
+      state.coOccurrence.forgetProfile(profileId);
+    }
+  }
+
   appended(tenantId: string, records: readonly LogRecord[]): void {
     const items: string[] = [];
     for (const record of records) if (record.kind === 'activity' && record.type !== 'page') items.push(record.itemId);

@@ -119,6 +119,11 @@ class PairCounts {
     });
   }
 
+  /** Erasure: a group still open under this key is let go (pairs it already counted stay, without a person). */
+  forget(groupKey: string): void {
+    this.open.delete(groupKey);
+  }
+
   /** Follows a profile merge: the anonymous profile's open visit continues as the nominative one's. */
   rename(fromKey: string, toKey: string): void {
     const group = this.open.get(fromKey);
@@ -162,5 +167,11 @@ export class CoOccurrence {
   mergeProfile(from: string, into: string): void {
     this.visits.rename(from, into);
     this.orders.rename(`\u0000profile:${from}`, `\u0000profile:${into}`);
+  }
+
+  /** Erasure: the profile's open visit and open order-without-id are let go. */
+  forgetProfile(profileId: string): void {
+    this.visits.forget(profileId);
+    this.orders.forget(`\u0000profile:${profileId}`);
   }
 }

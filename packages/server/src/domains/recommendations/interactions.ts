@@ -114,6 +114,11 @@ export class Interactions {
     for (let i = 0; i < moved.length; i++) setMax(target, moved.items[i]!, moved.weights[i]!);
   }
 
+  /** Erasure: the profile's row goes; item totals it added stay, as counts without a person. */
+  forget(profileId: string): void {
+    this.rows.delete(profileId);
+  }
+
   snapshot(): InteractionSnapshot {
     let nnz = 0;
     for (const row of this.rows.values()) nnz += row.length;

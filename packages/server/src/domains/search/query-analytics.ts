@@ -146,6 +146,14 @@ export class QueryAnalytics {
     this.touch(search.tenantId, search.day);
   }
 
+  /** Erasure: which search each of these profiles clicked an item from is forgotten; the day counts stay, without a person. */
+  forgetProfiles(tenantId: string, profileIds: readonly string[]): void {
+    for (const profileId of profileIds) {
+      const prefix = `${tenantId}\u0000${profileId}\u0000`;
+      for (const key of [...this.recentClicks.keys()]) if (key.startsWith(prefix)) this.recentClicks.delete(key);
+    }
+  }
+
   /** One token's days from `from` to `to` (inclusive, YYYY-MM-DD). */
   report(tenantId: string, token: string, from: string, to: string): { day: string; queries: Record<string, QueryDayStats> }[] {
     const doc = this.live.get(tenantId);

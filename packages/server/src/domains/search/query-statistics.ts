@@ -24,6 +24,11 @@ export class QueryStatistics implements ActivityAggregate {
     this.tenant(tenantId).recordView(record.query, record.timestamp, profileId ?? record.profileId);
   }
 
+  forgetProfiles(tenantId: string, profileIds: readonly string[]): void {
+    const queries = this.tenants.get(tenantId);
+    if (queries !== undefined) for (const profileId of profileIds) queries.forgetShopper(profileId);
+  }
+
   /**
    * Counts a query with its number of results and how its words matched. Kept in memory, not logged:
    * a search is not a shopper activity, and a disk write per search request would cost more than the

@@ -76,6 +76,11 @@ export class SearchQueries {
   /** The same queries in sorted order, so a prefix is a contiguous range found by binary search. */
   private readonly sorted: string[] = [];
 
+  /** Erasure: the shopper is no longer remembered among any query's shoppers (view counts stay, without a person). */
+  forgetShopper(shopper: string): void {
+    for (const stats of this.queries.values()) stats.shoppers.delete(shopper);
+  }
+
   /** Counts one search-results page view of `query` by `shopper` (from the activity log, so also at start-up). */
   recordView(query: string, at: number, shopper = ''): void {
     const stats = this.stats(query);

@@ -15,6 +15,12 @@ export interface ActivityAggregate {
   fold(tenantId: string, record: LogRecord, profileId: string | undefined): void;
   /** Anonymous profiles `from` joined profile `into` (identify): move what was kept under them. */
   mergeProfiles?(tenantId: string, from: readonly string[], into: string): void;
+  /**
+   * Erasure of a person (data-subject request): forget everything kept under these profile ids (the
+   * canonical one and those merged into it). Counts that name nobody may stay; the log is compacted
+   * without the person's records, so a rebuild no longer counts them either.
+   */
+  forgetProfiles?(tenantId: string, profileIds: readonly string[]): void;
   /** After the records of one live append were folded (not during replay): readers may cache until the next one. */
   appended?(tenantId: string, records: readonly LogRecord[]): void;
 }

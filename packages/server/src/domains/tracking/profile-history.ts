@@ -63,6 +63,13 @@ export class ProfileHistory {
     set.add(alias);
   }
 
+  /** Erasure: drops everything kept about the profile (its activities, counts and aliases). */
+  forget(profileId: string): void {
+    this.byProfile.delete(profileId);
+    this.counts.delete(profileId);
+    this.aliases.delete(profileId);
+  }
+
   has(profileId: string): boolean {
     return this.byProfile.has(profileId);
   }

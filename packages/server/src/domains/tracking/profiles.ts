@@ -295,6 +295,53 @@ export class ProfileDirectory {
     return { profile, created, merged };
   }
 
+  /** The profile an id stands for and every profile merged into it (directly or through others), canonical first. */
+  members(profileId: string): Profile[] {
+    const canonical = this.get(profileId);
+    if (canonical === undefined) return [];
+    const ids = new Set([canonical.id]);
+    // Merged ids are few (the anonymous visits of nominative shoppers): a pass per level is cheap.
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [from, into] of this.mergedInto) {
+        if (ids.has(into) && !ids.has(from)) {
+          ids.add(from);
+          grew = true;
+        }
+      }
+    }
+    return [...ids].map((id) => this.stored(id)).filter((p): p is Profile => p !== undefined);
+  }
+
+  /**
+   * Erasure: removes these profiles and every index entry that finds them (datasource, identity and
+   * session ids), durably. Activities already logged under their ids then belong to nobody; the
+   * caller removes them from the log.
+   */
+  async erase(profiles: readonly Profile[]): Promise<void> {
+    const touched = new Set<StoredDocument<object>>();
+    const ids = new Set(profiles.map((p) => p.id));
+    for (const profile of profiles) {
+      const keys = [
+        ...profile.datasources.map((ds) => `ds:${ds.id}:${ds.original_id}`),
+        ...Object.entries(profile.identities).map(([repository, id]) => `id:${repository}:${id}`),
+        ...profile.sessions.map((session) => `session:${session}`),
+      ];
+      for (const key of keys) {
+        const shard = this.indexShard(key);
+        if (Object.hasOwn(shard.data.index, key) && ids.has(shard.data.index[key]!)) {
+          delete shard.data.index[key];
+          touched.add(shard);
+        }
+      }
+      const shard = this.profileShard(profile.id);
+      delete shard.data.profiles[profile.id];
+      touched.add(shard);
+      this.mergedInto.delete(profile.id);
+    }
+    await Promise.all([...touched].map((doc) => this.persist(doc)));
+  }
+
   private absorb(into: Profile, from: Profile, index: (key: string, id: string) => void): void {
     from.mergedInto = into.id;
     this.mergedInto.set(from.id, into.id);

@@ -14,6 +14,11 @@ export class BoundedLru<V> {
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 
+  /** Removes every entry whose key starts with `prefix` (erasure of a person's attribution memory). */
+  deletePrefix(prefix: string): void {
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { configSchema, type DiscoveryConfig } from './schema.js';
-import { formatPath } from '../../apis/http/validate.js';
+import { formatPath } from '../validation.js';
 import { unreadableWherePart } from '../../domains/recommendations/widget-filters.js';
 
 export class ConfigError extends Error {

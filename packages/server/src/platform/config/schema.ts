@@ -217,6 +217,11 @@ export const configSchema = z.strictObject({
     .default({ base: '/', items: '/catalog', search: '/', collect: '/collect', auth: '/' }),
   /** Public URL of the server as shops reach it (issuer of tokens, links in e-mails). Defaults to the listening address. */
   publicUrl: z.string().url().optional(),
+  /**
+   * Reverse proxies in front of the server that append the client's address to X-Forwarded-For
+   * (0: none, the socket's address is the client). Rate limits count per client address.
+   */
+  trustedProxies: z.number().int().min(0).max(10).default(0),
   limits: z
     .strictObject({
       bodyBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(1024 * 1024),
