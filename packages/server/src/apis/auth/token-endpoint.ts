@@ -3,6 +3,7 @@
  * request, authenticate the client, issue the token. Every answer, error or not, is `no-store`.
  */
 import type { Context, Next } from 'koa';
+import type { OAuthErrorBody, TokenResponse } from '@discovery-kit/protocol';
 import type { ServerDeps } from '../api-module.js';
 import type { AuthenticatedClient, ClientCredentials } from '../../domains/auth/auth-service.js';
 import { parseBasicAuthorization } from '../../domains/auth/client-secret.js';
@@ -39,7 +40,7 @@ async function answerInOAuthForm(ctx: Context, next: Next): Promise<void> {
     if (error instanceof HttpError) {
       // The body reader's refusals (too large, unreadable) keep their status.
       ctx.status = error.status;
-      ctx.body = { error: 'invalid_request', error_description: error.message };
+      ctx.body = { error: 'invalid_request', error_description: error.message } satisfies OAuthErrorBody;
       return;
     }
     let oauth: OAuthError;
@@ -51,8 +52,9 @@ async function answerInOAuthForm(ctx: Context, next: Next): Promise<void> {
     if (oauth.detail !== undefined) ctx.state.log?.info({ error: oauth.error, detail: oauth.detail }, 'token request refused');
     if (oauth.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(oauth.retryAfterSeconds));
     if (oauth.basicChallenge) ctx.set('WWW-Authenticate', 'Basic realm="token endpoint", charset="UTF-8"');
+    const body: OAuthErrorBody = oauth.toBody();
     ctx.status = statusOf[oauth.kind];
-    ctx.body = oauth.toBody();
+    ctx.body = body;
   }
 }
 
@@ -130,7 +132,8 @@ function authenticateClient(deps: ServerDeps) {
 function issueToken(deps: ServerDeps) {
   return async function respondWithToken(ctx: Context): Promise<void> {
     const { client, realm, urls } = tokenState(ctx);
-    ctx.body = await deps.services.auth.issueToken(client, realm, urls);
+    const token: TokenResponse = await deps.services.auth.issueToken(client, realm, urls);
+    ctx.body = token;
     ctx.state.log?.info({ clientId: client.clientId, tenant: client.tenant.id, realm }, 'access token issued');
   };
 }
