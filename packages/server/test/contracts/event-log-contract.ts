@@ -110,6 +110,30 @@ export function eventLogContract(adapter: string, makePlace: () => Promise<Event
         await logs.close();
       }));
 
+    it('removes exactly the matching records, keeps the others in order with appends made meanwhile, also after a reopen', () =>
+      withPlace(async (place) => {
+        const logs = await place.open();
+        const log = await logs.open('shop', timed);
+        const pad = 'x'.repeat(150);
+        for (let n = 1; n <= 12; n++) await log.append([{ n, at: n, profileId: n % 3 === 0 ? 'gone' : `p${n % 2}`, pad }]);
+        await log.append([{ n: 13, at: 13, profileId: 'kept', note: { profileId: 'gone' }, pad }]);
+        const removing = log.remove({ field: 'profileId', values: ['gone', 'also-gone'] });
+        const during = log.append([{ n: 14, at: 14, profileId: 'p0', pad }]);
+        assert.equal(await removing, 4);
+        await during;
+        const left = async (target: EventLog) => (await readAll(target)).values.map((v) => (v as { n: number }).n);
+        assert.deepEqual(await left(log), [1, 2, 4, 5, 7, 8, 10, 11, 13, 14]);
+        const scanned: unknown[] = [];
+        await log.scan({ field: 'profileId', values: ['gone'] }, (record) => scanned.push(record));
+        assert.deepEqual(scanned, []);
+        assert.equal(await log.remove({ field: 'profileId', values: ['gone'] }), 0);
+        await log.append([{ n: 15, at: 15, profileId: 'p1', pad }]);
+        await logs.close();
+        const reopened = await (await place.open()).open('shop', timed);
+        assert.deepEqual(await left(reopened), [1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 15]);
+        await reopened.close();
+      }));
+
     it('drops records older than the cutoff but never newer ones, also after a reopen without replay', () =>
       withPlace(async (place) => {
         const now = 100 * DAY;

@@ -13,6 +13,7 @@ import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
 import { readHistoryPage, type HistoryPageResult } from './history-pages.js';
 import { matchesHistoryFilters, type HistoryFilters } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
+import { erasePerson, exportPerson, type ErasureSummary, type PersonExport } from './person-data.js';
 import { TenantActivities, type RebuildStats } from './tenant-activities.js';
 
 /** What an API hands over: a validated activity for a resolved profile, before the server stamps it. */
@@ -178,6 +179,16 @@ export class ActivityService {
       if (out.length >= limit) break;
     }
     return out;
+  }
+
+  /** Everything held about the person behind a profile id (see person-data.ts); undefined for an unknown id. */
+  exportPerson(tenantId: string, profileId: string): Promise<PersonExport | undefined> {
+    return exportPerson(this.tenant(tenantId), profileId);
+  }
+
+  /** Erases the person behind a profile id from profiles, the log and memory (see person-data.ts); undefined for an unknown id. */
+  erasePerson(tenantId: string, profileId: string): Promise<ErasureSummary | undefined> {
+    return erasePerson(this.tenant(tenantId), profileId);
   }
 
   /** The profile id activities are kept under (after merges). */

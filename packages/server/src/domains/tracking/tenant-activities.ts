@@ -88,6 +88,13 @@ export class TenantActivities {
     for (const aggregate of this.aggregates) aggregate.appended?.(this.tenant, records);
   }
 
+  /** Erasure: drops what memory keeps under these profile ids, here and in every aggregate. */
+  forgetProfiles(profileIds: readonly string[]): void {
+    for (const id of profileIds) this.history.forget(id);
+    this.recentKeys.forgetProfiles(new Set(profileIds));
+    for (const aggregate of this.aggregates) aggregate.forgetProfiles?.(this.tenant, profileIds);
+  }
+
   /** Moves what was kept under merged anonymous profiles to the profile they joined. */
   followMerges(into: string, merged: readonly string[]): void {
     for (const from of merged) {

@@ -16,6 +16,10 @@
  *   crash) is skipped and counted, never fatal.
  * - `scan(query, visit)` hands over, in append order, exactly the records whose top-level `query.field`
  *   is a string equal to one of `query.values` (a profile's history past what memory keeps).
+ * - `remove(query)` erases, durably, exactly the records `scan(query)` would hand over (a person's
+ *   records, for a data-subject request) and resolves with how many there were; the others keep their
+ *   order, and appends made meanwhile are neither lost nor delayed for long. After a crash part-way,
+ *   each record is either still there or gone, never torn; running it again finishes the job.
  * - `dropBefore(cutoff)` forgets records whose time (the number in the field named `timeField` when
  *   the log was opened) is older than `cutoff`. It may keep older records that share a position with
  *   newer ones, and never drops the position being written; it returns the positions it dropped.
@@ -43,6 +47,7 @@ export interface EventLog {
   append(records: readonly unknown[]): Promise<void>;
   replay(visit: (record: unknown, position: string) => void): Promise<ReplayStats>;
   scan(query: ScanQuery, visit: (record: unknown) => void): Promise<void>;
+  remove(query: ScanQuery): Promise<number>;
   dropBefore(cutoff: number): Promise<string[]>;
   close(): Promise<void>;
 }

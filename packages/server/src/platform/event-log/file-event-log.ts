@@ -4,7 +4,7 @@
  * costs one fsync per batch rather than per record. An append's promise resolves only after the fsync
  * that covers it. Positions are segment file names; retention deletes whole closed segments.
  */
-import { mkdir, open, readdir, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EventLog, ReplayStats, ScanQuery } from './event-log.js';
 import { cutTornTail, readLines, readLinesHolding } from './segment-lines.js';
@@ -28,6 +28,8 @@ interface Pending {
 }
 
 const SEGMENT_NAME = /^segment-(\d{6,})\.jsonl$/;
+/** A segment being rewritten without erased records; one left by a crash is deleted at open. */
+const REWRITE_SUFFIX = '.rewrite';
 
 export function segmentName(index: number): string {
   return `segment-${String(index).padStart(6, '0')}.jsonl`;
@@ -46,6 +48,8 @@ export class FileEventLog implements EventLog {
   /** Cleared in the same tick the queue is seen empty, so an append never waits for a drain that already ended. */
   private draining = false;
   private closed = false;
+  /** The compaction or retention pass in progress, if any. */
+  private maintenance: Promise<unknown> = Promise.resolve();
   /** Fsynced writes so far: group commit keeps this far below the number of appends under load. */
   durableWrites = 0;
   /** Newest record time per segment, for retention; trusted only for the segments in `known`. */
@@ -64,6 +68,7 @@ export class FileEventLog implements EventLog {
   static async open(options: FileEventLogOptions): Promise<FileEventLog> {
     const log = new FileEventLog(options);
     await mkdir(options.directory, { recursive: true });
+    for (const name of await readdir(options.directory)) if (name.endsWith(REWRITE_SUFFIX)) await rm(join(options.directory, name), { force: true });
     const segments = await log.segments();
     const last = segments.at(-1);
     if (last === undefined) {
@@ -160,8 +165,85 @@ export class FileEventLog implements EventLog {
     }
   }
 
+  /**
+   * Compaction for erasure: the segment being written is closed first (appends go on in a new one
+   * meanwhile), then each closed segment holding a matching record is rewritten without it — to a
+   * side file, fsynced, renamed over the segment — so a crash leaves either the old segment or the new.
+   */
+  remove(query: ScanQuery): Promise<number> {
+    const wanted = new Set(query.values);
+    const needles = query.values.map((value) => `${JSON.stringify(query.field)}:${JSON.stringify(value)}`);
+    if (needles.length === 0) return Promise.resolve(0);
+    return this.maintained(async () => {
+      await this.withWriterPaused(async () => {
+        if (this.segmentSize > 0) await this.startSegment(this.segmentIndex + 1);
+      });
+      let removed = 0;
+      for (const { name } of await this.segments()) {
+        if (name !== this.currentSegment) removed += await this.rewriteWithout(name, query.field, wanted, needles);
+      }
+      return removed;
+    });
+  }
+
+  private async rewriteWithout(name: string, field: string, wanted: ReadonlySet<string>, needles: readonly string[]): Promise<number> {
+    const file = join(this.directory, name);
+    const kept: string[] = [];
+    let removed = 0;
+    await readLines(file, (line) => {
+      if (line === '') return;
+      if (needles.some((needle) => line.includes(needle))) {
+        try {
+          const value = (JSON.parse(line) as Record<string, unknown>)[field];
+          if (typeof value === 'string' && wanted.has(value)) {
+            removed++;
+            return;
+          }
+        } catch {
+          // unreadable: replay skips it, and it is kept as it was
+        }
+      }
+      kept.push(line);
+    });
+    if (removed === 0) return 0;
+    const side = `${file}${REWRITE_SUFFIX}`;
+    const handle = await open(side, 'w');
+    try {
+      await handle.writeFile(kept.length === 0 ? '' : `${kept.join('\n')}\n`);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(side, file);
+    await this.syncDirectory();
+    return removed;
+  }
+
+  /** Runs maintenance (compaction, retention) one at a time, so a segment is never rewritten while it is dropped. */
+  private maintained<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.maintenance.then(work, work);
+    this.maintenance = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Holds appends in the queue (they are written right after) while `work` changes the segment being written. */
+  private async withWriterPaused(work: () => Promise<void>): Promise<void> {
+    while (this.draining) await this.flushing;
+    this.draining = true;
+    try {
+      await work();
+    } finally {
+      this.draining = false;
+      if (this.queue.length > 0) this.flushing = this.drain();
+    }
+  }
+
   /** Deletes each closed segment whose newest record is older than `cutoff`; the one being written stays. */
-  async dropBefore(cutoff: number): Promise<string[]> {
+  dropBefore(cutoff: number): Promise<string[]> {
+    return this.maintained(() => this.dropClosedBefore(cutoff));
+  }
+
+  private async dropClosedBefore(cutoff: number): Promise<string[]> {
     const dropped: string[] = [];
     for (const { name } of await this.segments()) {
       if (name === this.currentSegment) continue;
@@ -181,6 +263,7 @@ export class FileEventLog implements EventLog {
   async close(): Promise<void> {
     if (!this.closed) this.onClose?.();
     this.closed = true;
+    await this.maintenance;
     await this.flushing;
     await this.handle?.close();
     this.handle = undefined;
@@ -253,6 +336,10 @@ export class FileEventLog implements EventLog {
     this.segmentSize = 0;
     this.known.add(segmentName(index));
     // The new file's directory entry must be durable too, or a crash could lose the whole segment.
+    await this.syncDirectory();
+  }
+
+  private async syncDirectory(): Promise<void> {
     const dir = await open(this.directory, 'r');
     try {
       await dir.sync();
