@@ -10,7 +10,7 @@ import { DAY_MS } from '../../platform/clock.js';
 import type { ActivityAggregate } from './activity-aggregate.js';
 import type { LoggedActivity, LoggedRecommendation } from './activity-record.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
-import { readHistoryPage, type HistoryPageResult } from './history-pages.js';
+import type { HistoryPageResult } from './history-pages.js';
 import { matchesHistoryFilters, type HistoryFilters } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
 import { erasePerson, exportPerson, type ErasureSummary, type PersonExport } from './person-data.js';
@@ -165,7 +165,7 @@ export class ActivityService {
   /** One page of a profile's whole history (see history-pages.ts): past the newest 500 it is read from the log. */
   historyPage(tenantId: string, profileId: string, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
     const state = this.tenant(tenantId);
-    return readHistoryPage(state, state.profiles.canonicalId(profileId), filters, range);
+    return state.pages.page(state.profiles.canonicalId(profileId), filters, range);
   }
 
   /** Distinct items a profile touched recently, newest first, with the verb of the latest touch. */

@@ -5,6 +5,7 @@ import type { ActivityAggregate } from './activity-aggregate.js';
 import { isLogRecord, UNATTRIBUTED, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
+import { HistoryPages } from './history-pages.js';
 import { RecentKeys } from './recent-keys.js';
 
 /** The stored `type` of a widget impression: neither a page view nor a product view. */
@@ -23,12 +24,15 @@ export class TenantActivities {
   readonly profiles: ProfileDirectory;
   readonly history = new ProfileHistory();
   readonly recentKeys: RecentKeys;
+  /** Pages of whole histories, read from the log past what memory keeps. */
+  readonly pages: HistoryPages;
 
   private constructor(tenant: string, log: EventLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
     this.tenant = tenant;
     this.log = log;
     this.profiles = profiles;
     this.recentKeys = recentKeys;
+    this.pages = new HistoryPages(this);
   }
 
   static async open(options: {
@@ -92,6 +96,7 @@ export class TenantActivities {
   forgetProfiles(profileIds: readonly string[]): void {
     for (const id of profileIds) this.history.forget(id);
     this.recentKeys.forgetProfiles(new Set(profileIds));
+    this.pages.forget(new Set(profileIds));
     for (const aggregate of this.aggregates) aggregate.forgetProfiles?.(this.tenant, profileIds);
   }
 
