@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Benchmark, BenchResult } from './run.js';
 import { heapUsedMb, measure, round } from './harness.js';
 import { CatalogService } from '../packages/server/src/domains/catalog/catalog-service.js';
+import { parseItemBatch } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { systemClock } from '../packages/server/src/platform/clock.js';
 import { ConfigRegistry } from '../packages/server/src/platform/config/registry.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
@@ -55,7 +56,7 @@ const benchmark: Benchmark = async () => {
     const { version } = await service.catalogs.create(TENANT, ENV, { catalogItemSchemas: [{ name: 'product', version: 1 }] });
 
     const loadStart = performance.now();
-    for (let start = 0; start < TOTAL; start += BATCH) await service.items.load(TENANT, ENV, batchOf(start, version));
+    for (let start = 0; start < TOTAL; start += BATCH) await service.items.load(TENANT, ENV, parseItemBatch(batchOf(start, version)));
     await store.flush();
     const loadSeconds = (performance.now() - loadStart) / 1000;
 
@@ -73,11 +74,11 @@ const benchmark: Benchmark = async () => {
     const patch = await measure(50, async () => {
       patchRound++;
       const items = Array.from({ length: 100 }, (_, i) => ({ id: `p${(patchRound * 400 + i * 4) % TOTAL}`, catalogVersion: version, type: 'product', attributes: { price: patchRound } }));
-      await service.items.patch(TENANT, ENV, items);
+      await service.items.patch(TENANT, ENV, parseItemBatch(items));
     }, 5);
 
     const single = await measure(50, async (i) => {
-      await service.items.patch(TENANT, ENV, [{ id: `p${(i * 4) % TOTAL}`, catalogVersion: version, type: 'product', attributes: { price: i } }]);
+      await service.items.patch(TENANT, ENV, parseItemBatch([{ id: `p${(i * 4) % TOTAL}`, catalogVersion: version, type: 'product', attributes: { price: i } }]));
     }, 5);
 
     const rows: BenchResult['rows'] = [

@@ -17,12 +17,14 @@ import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import type { StoredItem } from '../packages/server/src/domains/catalog/types.js';
+import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import type { NewActivity } from '../packages/server/src/domains/tracking/activity-service.js';
 import { newActivity } from '../packages/server/src/domains/tracking/new-activity.js';
 import type { StrategyName, WidgetConfig } from '../packages/server/src/platform/config/schema.js';
 import { buildCatalogIndex, type CatalogIndex } from '../packages/server/src/domains/recommendations/catalog-index.js';
 import { RecommendationEngine } from '../packages/server/src/domains/recommendations/recommendation-engine.js';
 import { ModelTrainer } from '../packages/server/src/domains/recommendations/model-trainer.js';
+import { FileBlobStore } from '../packages/server/src/platform/blob-store/file-blob-store.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -80,12 +82,12 @@ function catalog(count: number): CatalogIndex {
 async function loadCatalog(server: DiscoveryServer, count: number): Promise<void> {
   const service = server.deps.services.catalog;
   const text = ['title', 'categories', 'brand', 'color'].map((name) => ({ name, type: 'TEXT' }));
-  await service.schemas.create('bench', 'prod', { name: 'product', attributes: [...text, { name: 'price', type: 'INTEGER' }], nestedItemSchemas: [] });
+  await service.schemas.create('bench', 'prod', parseSchemaRequest({ name: 'product', attributes: [...text, { name: 'price', type: 'INTEGER' }], nestedItemSchemas: [] }));
   const { version } = await service.catalogs.create('bench', 'prod', { catalogItemSchemas: [{ name: 'product', version: 1 }] });
   const BATCH = 5000;
   for (let start = 0; start < count; start += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, k) => ({ id: `sku-${start + k}`, catalogVersion: version, type: 'product', attributes: productAttributes(start + k) }));
-    await service.items.load('bench', 'prod', batch);
+    await service.items.load('bench', 'prod', parseItemBatch(batch));
   }
   const { activation } = await service.catalogs.promote('bench', 'prod', version);
   const active = await activation;
@@ -144,7 +146,7 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   const model = recommendations.models.model('bench');
   rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model, ${model?.info.touches ?? 0} touches; waited ${Math.round(performance.now() - trainStarted)} ms after the index; peak RSS of the process so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` });
   const loadStarted2 = performance.now();
-  const reloaded = new ModelTrainer({ aggregates: server.deps.services.recommendations.aggregates, dataDir, logger: createLogger('silent'), clock: server.deps.clock });
+  const reloaded = new ModelTrainer({ aggregates: server.deps.services.recommendations.aggregates, blobs: new FileBlobStore({ directory: dataDir }), logger: createLogger('silent'), clock: server.deps.clock });
   await reloaded.start(['bench']);
   rows.push({ case: 'model loaded from its file (as at start)', 'median ms': Math.round(performance.now() - loadStarted2), 'p99 ms': '-', 'hit@10': '-', note: reloaded.model('bench') === undefined ? 'NOT loaded' : `${reloaded.model('bench')!.rows} items` });
   await reloaded.close();

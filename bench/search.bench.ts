@@ -15,6 +15,7 @@ import { runInNewContext } from 'node:vm';
 import type { Benchmark, BenchResult } from './run.js';
 import { heapUsedMb, load, measure, round, startBareKoa } from './harness.js';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
+import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import { SearchIndex } from '../packages/server/src/domains/search/search-index.js';
@@ -63,9 +64,9 @@ const benchmark: Benchmark = async () => {
     const { url } = await server.listen(0);
     const catalog = server.deps.services.catalog;
     const search = server.deps.services.search;
-    const schema = await catalog.schemas.create(TENANT, ENV, GENERATED_SCHEMA);
+    const schema = await catalog.schemas.create(TENANT, ENV, parseSchemaRequest(GENERATED_SCHEMA));
     const { version } = await catalog.catalogs.create(TENANT, ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
-    for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, batchOf(start, version, BATCH));
+    for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, parseItemBatch(batchOf(start, version, BATCH)));
     const promoteStart = performance.now();
     await (await catalog.catalogs.promote(TENANT, ENV, version)).activation;
     const promoteMs = performance.now() - promoteStart;
@@ -155,7 +156,7 @@ const benchmark: Benchmark = async () => {
     // A write to the active catalog: 100 titles changed, then the next search sees them.
     const patch = Array.from({ length: 100 }, (_, i) => ({ id: `p${i * 4}`, catalogVersion: version, type: 'product', attributes: { title: `zanzibar lantern ${i}` } }));
     const writeStart = performance.now();
-    await catalog.items.patch(TENANT, ENV, patch);
+    await catalog.items.patch(TENANT, ENV, parseItemBatch(patch));
     await search.settled();
     const writeMs = performance.now() - writeStart;
     const afterWrite = search.search({ ...request('zanzibar'), facets: [], filter: undefined }).count;

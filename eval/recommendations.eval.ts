@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { EvalResult, Evaluation } from './run.js';
 import { readRetail, type RetailOrder } from './retail-data.js';
 import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/app/server.js';
+import { parseActionBatch } from '../packages/server/src/apis/legacy-items/legacy-item-requests.js';
 import type { NewActivity } from '../packages/server/src/domains/tracking/activity-service.js';
 import { newActivity } from '../packages/server/src/domains/tracking/new-activity.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
@@ -86,7 +87,7 @@ const evaluation: Evaluation = async () => {
   try {
     const started = performance.now();
     const actions = [...data.products].map(([id, p]) => ({ action: 'create', id, data: { title: p.title, price: p.price, url: `/p/${id}` } }));
-    for (let i = 0; i < actions.length; i += 500) await server.deps.services.catalog.legacy.apply(TENANT, ENV, actions.slice(i, i + 500));
+    for (let i = 0; i < actions.length; i += 500) await server.deps.services.catalog.legacy.apply(TENANT, ENV, parseActionBatch(actions.slice(i, i + 500), TENANT));
     console.error(`  catalog loaded (${Math.round(performance.now() - started)} ms); replaying ${training.length} orders`);
     const replayed = await replay(server, training);
     const replayMs = performance.now() - started;

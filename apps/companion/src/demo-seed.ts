@@ -1,9 +1,9 @@
 /**
  * Seeds the demo tenant on a first start in demo mode: the demo catalog becomes the active catalog
- * of demo-shop/production, through the same catalog service the API uses. A data directory that
- * already has a catalog for that environment is left alone.
+ * of demo-shop/production, through the same request parsers and catalog service the API uses. A data
+ * directory that already has a catalog for that environment is left alone.
  */
-import { newActivity, type DiscoveryServer, type Logger, type NewActivity } from '@discovery-kit/server';
+import { newActivity, parseItemBatch, parseSchemaRequest, type DiscoveryServer, type Logger, type NewActivity } from '@discovery-kit/server';
 import { loadDemoCatalog, readDemoActivities, type DemoProduct } from './demo-data.js';
 
 export const DEMO_TENANT = 'demo-shop';
@@ -60,14 +60,14 @@ export async function seedDemoCatalog(server: DiscoveryServer, logger: Logger): 
   const catalog = server.deps.services.catalog;
   if ((await catalog.catalogs.list(DEMO_TENANT, DEMO_ENVIRONMENT)).length > 0) return false;
   const started = performance.now();
-  const schema = await catalog.schemas.create(DEMO_TENANT, DEMO_ENVIRONMENT, PRODUCT_SCHEMA);
+  const schema = await catalog.schemas.create(DEMO_TENANT, DEMO_ENVIRONMENT, parseSchemaRequest(PRODUCT_SCHEMA));
   const record = await catalog.catalogs.create(DEMO_TENANT, DEMO_ENVIRONMENT, {
     catalogItemSchemas: [{ name: schema.name, version: schema.version }],
   });
   const products = await loadDemoCatalog();
   for (let i = 0; i < products.length; i += BATCH) {
     const items = products.slice(i, i + BATCH).flatMap((product) => toCatalogItems(product, record.version));
-    await catalog.items.load(DEMO_TENANT, DEMO_ENVIRONMENT, items);
+    await catalog.items.load(DEMO_TENANT, DEMO_ENVIRONMENT, parseItemBatch(items));
   }
   const { activation } = await catalog.catalogs.promote(DEMO_TENANT, DEMO_ENVIRONMENT, record.version);
   const active = await activation;

@@ -1,4 +1,5 @@
 /** The console's only way to the server: same-origin fetches of the admin API, the CSRF token on every change, errors as text a person can act on. */
+import type { ErrorBody } from '@discovery-kit/protocol';
 
 export class AdminRequestError extends Error {
   constructor(
@@ -10,6 +11,7 @@ export class AdminRequestError extends Error {
   }
 }
 
+// Page-wide on purpose: the console page has one signed-in session and one chosen environment, which every page's request carries.
 let csrfToken = '';
 let environment = '';
 
@@ -32,7 +34,7 @@ export async function adminFetch<T>(path: string, init: { method?: string; json?
   if (init.json !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(url, { method, headers, credentials: 'same-origin', body: init.json === undefined ? undefined : JSON.stringify(init.json) });
   if (response.status === 204) return undefined as T;
-  const body = (await response.json().catch(() => undefined)) as { error?: { message?: string; field?: string } } | undefined;
+  const body = (await response.json().catch(() => undefined)) as Partial<ErrorBody> | undefined;
   if (!response.ok) {
     throw new AdminRequestError(response.status, body?.error?.message ?? `The server answered ${response.status}.`, body?.error?.field);
   }

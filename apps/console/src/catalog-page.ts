@@ -1,18 +1,13 @@
 /** Catalog: the versions and their states, promoting one, and looking up an item of the active catalog. */
 import { html, nothing } from 'lit';
+import type { AdminItemResponse, CatalogListResponse, CatalogRecord } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
 import { ConsoleElement, errorText } from './console-element.js';
-
-interface CatalogRecord {
-  version: number;
-  state: string;
-  [other: string]: unknown;
-}
 
 export class CatalogPage extends ConsoleElement {
   static override properties = { ...ConsoleElement.properties, catalogs: { state: true }, item: { state: true }, error: { state: true } };
   declare catalogs: CatalogRecord[];
-  declare item: unknown;
+  declare item: AdminItemResponse | undefined;
   declare error: string;
 
   constructor() {
@@ -28,7 +23,7 @@ export class CatalogPage extends ConsoleElement {
 
   async load(): Promise<void> {
     try {
-      this.catalogs = (await adminFetch<{ catalogs: CatalogRecord[] }>('/catalogs')).catalogs;
+      this.catalogs = (await adminFetch<CatalogListResponse>('/catalogs')).catalogs;
     } catch (error) {
       this.error = errorText(error);
     }
@@ -42,7 +37,7 @@ export class CatalogPage extends ConsoleElement {
     event.preventDefault();
     const id = (this.querySelector('#item-id') as HTMLInputElement).value.trim();
     try {
-      this.item = await adminFetch(`/items/${encodeURIComponent(id)}`);
+      this.item = await adminFetch<AdminItemResponse>(`/items/${encodeURIComponent(id)}`);
       this.error = '';
     } catch (error) {
       this.item = undefined;

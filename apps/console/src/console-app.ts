@@ -1,15 +1,8 @@
 /** The console's shell: sign-in, the environment picker, navigation between pages (by URL hash, so the back button works), sign-out. */
 import { html, nothing } from 'lit';
+import type { AdminSessionResponse } from '@discovery-kit/protocol';
 import { AdminRequestError, adminFetch, useSession } from './admin-client.js';
 import { ConsoleElement, errorText } from './console-element.js';
-
-interface Session {
-  tenant: string;
-  username: string;
-  role: 'read' | 'edit';
-  csrfToken: string;
-  environments: Array<{ id: string; name: string }>;
-}
 
 const PAGES = [
   { id: 'overview', title: 'Overview' },
@@ -24,7 +17,7 @@ const pageFromHash = (): PageId => (PAGES.find((p) => `#${p.id}` === location.ha
 
 export class ConsoleApp extends ConsoleElement {
   static override properties = { ...ConsoleElement.properties, session: { state: true }, page: { state: true }, environment: { state: true }, signInError: { state: true }, checked: { state: true } };
-  declare session: Session | undefined;
+  declare session: AdminSessionResponse | undefined;
   declare page: PageId;
   declare environment: string;
   declare signInError: string;
@@ -56,16 +49,17 @@ export class ConsoleApp extends ConsoleElement {
   /** A session cookie from earlier (HttpOnly: only the server can tell) signs the person straight in. */
   private async resume(): Promise<void> {
     try {
-      this.start(await adminFetch<Session>('/session', { environment: false }));
+      this.start(await adminFetch<AdminSessionResponse>('/session', { environment: false }));
     } catch (error) {
       if (!(error instanceof AdminRequestError && error.status === 401)) this.signInError = errorText(error);
     }
     this.checked = true;
   }
 
-  private start(session: Session): void {
+  private start(session: AdminSessionResponse): void {
     this.environment = new URLSearchParams(location.search).get('environment') ?? session.environments[0]?.id ?? '';
-    useSession(session.csrfToken, this.environment);
+    // A console session always carries a CSRF token; only a service account's bearer call has none.
+    useSession(session.csrfToken ?? '', this.environment);
     this.session = session;
   }
 
@@ -74,7 +68,7 @@ export class ConsoleApp extends ConsoleElement {
     const data = new FormData(event.target as HTMLFormElement);
     try {
       await adminFetch('/session', { json: { tenant: data.get('tenant'), username: data.get('username'), password: data.get('password') }, environment: false });
-      this.start(await adminFetch<Session>('/session', { environment: false }));
+      this.start(await adminFetch<AdminSessionResponse>('/session', { environment: false }));
       this.signInError = '';
     } catch (error) {
       this.signInError = errorText(error);
@@ -88,7 +82,7 @@ export class ConsoleApp extends ConsoleElement {
 
   private pickEnvironment(id: string): void {
     this.environment = id;
-    useSession(this.session!.csrfToken, id);
+    useSession(this.session!.csrfToken ?? '', id);
     // Pages load on connect: re-render them for the new environment.
     const page = this.page;
     this.page = 'overview';

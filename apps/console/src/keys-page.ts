@@ -1,5 +1,6 @@
 /** Keys and tokens: the environment's tracker keys and search tokens, created, rotated and revoked. */
 import { html, nothing } from 'lit';
+import type { SearchTokenListResponse, TrackerKeyListResponse } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
 import { ConsoleElement, errorText } from './console-element.js';
 
@@ -23,7 +24,7 @@ export class KeysPage extends ConsoleElement {
 
   async load(): Promise<void> {
     try {
-      const [keys, tokens] = await Promise.all([adminFetch<{ trackerKeys: string[] }>('/tracker-keys'), adminFetch<{ searchTokens: Array<{ token: string }> }>('/search-tokens')]);
+      const [keys, tokens] = await Promise.all([adminFetch<TrackerKeyListResponse>('/tracker-keys'), adminFetch<SearchTokenListResponse>('/search-tokens')]);
       this.trackerKeys = keys.trackerKeys;
       this.searchTokens = tokens.searchTokens.map((t) => t.token);
     } catch (error) {

@@ -1,31 +1,17 @@
 /** The overview: activities per minute, searches per day, and which widget earns clicks and sales. */
 import { html, nothing } from 'lit';
+import type { ActivitiesPerMinuteResponse, AnalyticsResponse } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
 import { barChart, lineChart } from './charts.js';
 import { ConsoleElement, errorText } from './console-element.js';
-
-interface WidgetRow {
-  widgetId: string;
-  impressions: number;
-  clicks: number;
-  addToCarts: number;
-  purchases: number;
-  revenue: number;
-  clickThrough: number;
-}
-
-interface Analytics {
-  days: Array<{ date: string; activities: number; searches: number; zeroResultSearches: number }>;
-  widgets: WidgetRow[];
-}
 
 const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
 const money = (cents: number) => (cents / 100).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export class OverviewPage extends ConsoleElement {
   static override properties = { ...ConsoleElement.properties, analytics: { state: true }, minutes: { state: true }, error: { state: true } };
-  declare analytics: Analytics | undefined;
-  declare minutes: Array<{ at: string; count: number }>;
+  declare analytics: AnalyticsResponse | undefined;
+  declare minutes: ActivitiesPerMinuteResponse['minutes'];
   declare error: string;
 
   constructor() {
@@ -42,8 +28,8 @@ export class OverviewPage extends ConsoleElement {
   async load(): Promise<void> {
     try {
       const [analytics, perMinute] = await Promise.all([
-        adminFetch<Analytics>('/analytics?days=14'),
-        adminFetch<{ minutes: Array<{ at: string; count: number }> }>('/analytics/activities-per-minute?minutes=60'),
+        adminFetch<AnalyticsResponse>('/analytics?days=14'),
+        adminFetch<ActivitiesPerMinuteResponse>('/analytics/activities-per-minute?minutes=60'),
       ]);
       this.analytics = analytics;
       this.minutes = perMinute.minutes;

@@ -1,43 +1,15 @@
-/** Search configuration shapes as the admin API returns them, and the pure edits the search page makes to them. */
-
-export interface Rule {
-  query: string;
-  pin: string[];
-  boost: string[];
-  bury: string[];
-}
-
-export interface Redirect {
-  id: string;
-  name: string;
-  url: string;
-  queries: string[];
-}
-
-export interface SearchConfiguration {
-  id: string;
-  fields: Array<{ attribute: string; weight: number }>;
-  synonyms: string[][];
-  redirects: Redirect[];
-  rules: Rule[];
-  [other: string]: unknown;
-}
-
-export interface SearchToken {
-  token: string;
-  configurations: SearchConfiguration[];
-  defaultConfigurationId?: string;
-}
+/** The pure edits the search page makes to a search configuration as the admin API returns it. */
+import type { MerchandisingRule, SearchConfigurationView, SearchRedirectConfig } from '@discovery-kit/protocol';
 
 export type Placement = 'pin' | 'boost' | 'bury' | 'clear';
 
 export const normalizeQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
 
 /** The configuration with `itemId` pinned, boosted, buried or freed for `query` (one rule per query). */
-export function placeItem(config: SearchConfiguration, query: string, itemId: string, placement: Placement): SearchConfiguration {
+export function placeItem(config: SearchConfigurationView, query: string, itemId: string, placement: Placement): SearchConfigurationView {
   const wanted = normalizeQuery(query);
   const existing = config.rules.find((r) => normalizeQuery(r.query) === wanted) ?? { query: wanted, pin: [], boost: [], bury: [] };
-  const rule: Rule = {
+  const rule: MerchandisingRule = {
     query: existing.query,
     pin: existing.pin.filter((id) => id !== itemId),
     boost: existing.boost.filter((id) => id !== itemId),
@@ -62,7 +34,7 @@ export function synonymsText(groups: readonly string[][]): string {
 }
 
 /** A redirect id from its name: the safe alphabet of configuration ids. */
-export function redirectId(name: string, taken: readonly Redirect[]): string {
+export function redirectId(name: string, taken: readonly SearchRedirectConfig[]): string {
   const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'redirect';
   let id = base;
   for (let n = 2; taken.some((r) => r.id === id); n++) id = `${base}-${n}`;

@@ -4,32 +4,10 @@
  * find nothing, from the list of zero-result queries.
  */
 import { html, nothing } from 'lit';
+import type { AdminSearchToken, QueryAnalyticsResponse, QueryAnalyticsRow, SearchConfigurationView, SearchExplanation, SearchTokenListResponse } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
 import { ConsoleElement, errorText } from './console-element.js';
-import { normalizeQuery, parseSynonyms, placeItem, redirectId, synonymsText, type Placement, type SearchConfiguration, type SearchToken } from './search-config.js';
-
-interface Hit {
-  position: number;
-  id: string;
-  score: number;
-  title: string;
-  rule?: 'pinned' | 'boosted' | 'buried';
-  matchedFields: Array<{ attribute: string; weight: number; words: string[] }>;
-}
-
-interface Explanation {
-  count: number;
-  redirect?: { name: string; url: string };
-  synonyms: string[][];
-  hits: Hit[];
-}
-
-interface QueryRow {
-  query: string;
-  searches: number;
-  clicks: number;
-  clickThrough: number;
-}
+import { normalizeQuery, parseSynonyms, placeItem, redirectId, synonymsText, type Placement } from './search-config.js';
 
 export class SearchPage extends ConsoleElement {
   static override properties = {
@@ -42,12 +20,12 @@ export class SearchPage extends ConsoleElement {
     topQueries: { state: true },
     error: { state: true },
   };
-  declare tokens: SearchToken[];
+  declare tokens: AdminSearchToken[];
   declare tokenIndex: number;
   declare query: string;
-  declare explanation: Explanation | undefined;
-  declare zeroResult: QueryRow[];
-  declare topQueries: QueryRow[];
+  declare explanation: SearchExplanation | undefined;
+  declare zeroResult: QueryAnalyticsRow[];
+  declare topQueries: QueryAnalyticsRow[];
   declare error: string;
 
   constructor() {
@@ -65,11 +43,11 @@ export class SearchPage extends ConsoleElement {
     void this.load();
   }
 
-  private get token(): SearchToken | undefined {
+  private get token(): AdminSearchToken | undefined {
     return this.tokens[this.tokenIndex];
   }
 
-  private get configuration(): SearchConfiguration | undefined {
+  private get configuration(): SearchConfigurationView | undefined {
     const token = this.token;
     if (token === undefined) return undefined;
     return token.configurations.find((c) => c.id === (token.defaultConfigurationId ?? token.configurations[0]?.id)) ?? token.configurations[0];
@@ -78,8 +56,8 @@ export class SearchPage extends ConsoleElement {
   async load(): Promise<void> {
     try {
       const [tokens, queries] = await Promise.all([
-        adminFetch<{ searchTokens: SearchToken[] }>('/search-tokens'),
-        adminFetch<{ zeroResult: QueryRow[]; top: QueryRow[] }>('/analytics/queries?days=30&limit=20'),
+        adminFetch<SearchTokenListResponse>('/search-tokens'),
+        adminFetch<QueryAnalyticsResponse>('/analytics/queries?days=30&limit=20'),
       ]);
       this.tokens = tokens.searchTokens;
       if (this.tokenIndex >= this.tokens.length) this.tokenIndex = 0;
@@ -96,13 +74,13 @@ export class SearchPage extends ConsoleElement {
     if (token === undefined || this.query.trim() === '') return;
     try {
       const params = new URLSearchParams({ q: this.query, configurationId: this.configuration!.id });
-      this.explanation = await adminFetch<Explanation>(`/search-tokens/${encodeURIComponent(token.token)}/explain?${params}`);
+      this.explanation = await adminFetch<SearchExplanation>(`/search-tokens/${encodeURIComponent(token.token)}/explain?${params}`);
     } catch (error) {
       this.error = errorText(error);
     }
   }
 
-  private async putConfiguration(next: SearchConfiguration, done: string): Promise<void> {
+  private async putConfiguration(next: SearchConfigurationView, done: string): Promise<void> {
     const token = this.token!;
     const ok = await this.save(() => adminFetch(`/search-tokens/${encodeURIComponent(token.token)}/configurations/${encodeURIComponent(next.id)}`, { method: 'PUT', json: next }), done);
     if (ok) {

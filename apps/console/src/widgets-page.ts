@@ -1,29 +1,16 @@
 /** Widgets: edit strategies, result counts and filters, create new ones, and preview what a widget recommends for a product or a profile. */
 import { html, nothing } from 'lit';
+import type { AdminWidget, WidgetListResponse, WidgetPreviewResponse, WidgetStrategy } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
 import { ConsoleElement, errorText } from './console-element.js';
 
-const STRATEGIES = ['popular', 'top-sellers', 'trending', 'similar', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed'];
-
-interface Widget {
-  id: string;
-  title: string;
-  strategies: string[];
-  minResults: number;
-  maxResults: number;
-  filters: unknown[];
-  [other: string]: unknown;
-}
-
-interface Preview {
-  recommendations: Array<{ strategy: string; score: number; product: { _id?: { original_id?: string }; title?: string } }>;
-}
+const STRATEGIES: readonly WidgetStrategy[] = ['popular', 'top-sellers', 'trending', 'similar', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed'];
 
 export class WidgetsPage extends ConsoleElement {
   static override properties = { ...ConsoleElement.properties, widgets: { state: true }, selected: { state: true }, preview: { state: true }, error: { state: true } };
-  declare widgets: Widget[];
+  declare widgets: AdminWidget[];
   declare selected: string;
-  declare preview: Preview | undefined;
+  declare preview: WidgetPreviewResponse | undefined;
   declare error: string;
 
   constructor() {
@@ -40,14 +27,14 @@ export class WidgetsPage extends ConsoleElement {
 
   async load(): Promise<void> {
     try {
-      this.widgets = (await adminFetch<{ widgets: Widget[] }>('/widgets')).widgets;
+      this.widgets = (await adminFetch<WidgetListResponse>('/widgets')).widgets;
       if (!this.widgets.some((w) => w.id === this.selected)) this.selected = this.widgets[0]?.id ?? '';
     } catch (error) {
       this.error = errorText(error);
     }
   }
 
-  private async submit(event: SubmitEvent, widget: Widget): Promise<void> {
+  private async submit(event: SubmitEvent, widget: AdminWidget): Promise<void> {
     event.preventDefault();
     const data = new FormData(event.target as HTMLFormElement);
     let filters: unknown;
@@ -88,7 +75,7 @@ export class WidgetsPage extends ConsoleElement {
       if (value !== '') params.set(name, value);
     }
     try {
-      this.preview = await adminFetch<Preview>(`/widgets/${encodeURIComponent(this.selected)}/preview?${params}`);
+      this.preview = await adminFetch<WidgetPreviewResponse>(`/widgets/${encodeURIComponent(this.selected)}/preview?${params}`);
       this.error = '';
     } catch (error) {
       this.preview = undefined;

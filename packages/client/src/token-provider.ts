@@ -4,6 +4,7 @@
  * before it expires, so that a busy integration makes one token request every few minutes.
  */
 import { SignJWT, importPKCS8, type CryptoKey } from 'jose';
+import type { OAuthErrorBody, TokenRequest, TokenResponse } from '@discovery-kit/protocol';
 
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -44,6 +45,9 @@ export class TokenRequestError extends Error {
   }
 }
 
+/** The token endpoint's answer under the protocol's field names; each value is checked, since a proxy may answer instead. */
+type TokenAnswer = { [K in keyof TokenResponse | keyof OAuthErrorBody]?: unknown };
+
 interface CachedToken {
   token: string;
   refreshAt: number;
@@ -83,9 +87,9 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
         client_id: options.clientId,
         client_assertion_type: CLIENT_ASSERTION_TYPE,
         client_assertion: await signAssertion(),
-      });
+      } satisfies TokenRequest);
       const response = await doFetch(options.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
-      const payload = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+      const payload = (await response.json().catch(() => ({}))) as TokenAnswer;
       if (response.status === 429 && attempt < maxRetries) {
         await sleep(retryDelayMs(response.headers.get('retry-after'), attempt, now()));
         continue;

@@ -27,10 +27,20 @@ export async function requestJson(url: string, options: { body?: unknown; signal
   }
 }
 
+/**
+ * A server answer read under the field names of its @discovery-kit/protocol type: a renamed or removed
+ * wire field fails the type-check here, while each value stays `unknown` until the element checks it
+ * (a proxy's error page or an older server must not break the page).
+ */
+export type Untrusted<T> = { readonly [K in keyof T]?: unknown };
+
 /** Reads a plain object, or an empty one, from untrusted JSON. */
 export function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
+
+/** `asRecord` under a protocol type's field names; the same function, so the bundle pays nothing for the names. */
+export const asWire = asRecord as <T>(value: unknown) => Untrusted<T>;
 
 export function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];

@@ -1,6 +1,7 @@
 /** Toolkit-wide settings, set once by the embed or a bundler user; an element's own attributes override them. */
 import type { ToolkitConfig } from '@discovery-kit/protocol';
 
+// Page-wide on purpose: one script tag (or one bundler call) configures every element on the page.
 let current: ToolkitConfig = { apiBase: '' };
 
 /** Sets the defaults every element reads when it fetches or formats; later calls merge into earlier ones. */

@@ -1,5 +1,6 @@
 /** Prices travel as integer cents; shoppers read them in their locale's currency format. */
 
+// Page-wide memo: a formatter is costly to build and never changes, and a page shows a handful of locale-currency pairs.
 const formatters = new Map<string, Intl.NumberFormat>();
 
 export function formatPrice(cents: unknown, currency = 'EUR', locale = navigator.language): string {

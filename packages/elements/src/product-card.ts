@@ -1,7 +1,8 @@
 /** One product as the elements show it: catalog data reduced to safe URLs and a formatted price, rendered by default or through the shop's template. */
 import { html, nothing } from 'lit';
 import type { TemplateResult } from 'lit';
-import { asRecord, asText } from './api.js';
+import type { ProductView } from '@discovery-kit/protocol';
+import { asText, asWire } from './api.js';
 import { priceCurrency, priceLocale } from './config.js';
 import { formatPrice } from './format-price.js';
 import { fillMarked, renderMarked } from './highlight.js';
@@ -23,8 +24,8 @@ export interface ProductCard {
 
 /** `productId` is the search item's id; a recommendation's product carries its catalog id in `_id.original_id`. */
 export function toProductCard(product: unknown, productId?: string): ProductCard | undefined {
-  const attributes = asRecord(product);
-  const id = productId || asText(asRecord(attributes._id).original_id) || asText(attributes.id);
+  const attributes = asWire<ProductView>(product);
+  const id = productId || asText(asWire<ProductView['_id']>(attributes._id).original_id) || asText(attributes.id);
   if (!id) return undefined;
   return {
     productId: id,

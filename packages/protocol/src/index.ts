@@ -1,15 +1,10 @@
 /** Wire types shared by the server and the browser packages, and the browser toolkit's event contract. */
 export type { ErrorBody, ErrorCode, FieldIssue } from './errors.js';
-export type { HealthResponse } from './health.js';
+export type { HealthResponse, ReadyResponse } from './health.js';
 export { ACTIVITY_EVENT } from './browser.js';
 export type { ActivityIntent, ActivityEvent, ToolkitConfig } from './browser.js';
 export type {
   ProductView,
-  RecommendationResponse,
-  CollectAction,
-  CollectActivity,
-  IdentifyRequest,
-  IdentifyResponse,
 } from './public-apis.js';
 export type {
   SortKey,
@@ -26,3 +21,67 @@ export type {
   AutocompleteSuggestion,
   HighlightRange,
 } from './search.js';
+export type { RecommendationQueryParams, Recommendation, RecommendationResponse, MultiRecommendationResponse } from './recommendations.js';
+export type { CollectAction, CollectActivity, CollectRequest, CollectResponse } from './collect.js';
+export type {
+  ProfileDatasource,
+  IdentifyRequest,
+  IdentifyResponse,
+  TrackerProfile,
+  TrackerActivityInput,
+  TrackerActivityRequest,
+  TrackerActivityView,
+  TrackerActivityResponse,
+  TrackerHistoryPage,
+} from './tracker.js';
+export type { TokenRequest, TokenResponse, OAuthErrorCode, OAuthErrorBody, OpenIdConfiguration, JsonWebKeySet, TokenInfoResponse } from './auth.js';
+export type {
+  AttributeType,
+  AttributeDefinition,
+  ItemSchemaResponse,
+  ItemSchemaListResponse,
+  ItemBatchResponse,
+  CatalogState,
+  CatalogRecord,
+  CatalogListResponse,
+  CatalogItemResponse,
+  LegacyVersionResponse,
+  LegacyActivateResponse,
+  LegacyItemResult,
+  LegacyItemsResponse,
+  ItemContext,
+} from './catalog.js';
+export type {
+  SignInRequest,
+  AdminRole,
+  SignInResponse,
+  AdminSessionResponse,
+  WidgetFilter,
+  WidgetStrategy,
+  SearchLanguage,
+  AdminWidget,
+  WidgetListResponse,
+  WidgetPreviewResponse,
+  MerchandisingRule,
+  SearchRedirectConfig,
+  SearchFacetConfig,
+  SearchConfigurationView,
+  AdminSearchToken,
+  SearchTokenListResponse,
+  TrackerKeyListResponse,
+  TrackerKeyResponse,
+  AuditEntry,
+  AuditResponse,
+  AdminItemResponse,
+  ExplainedHit,
+  SearchExplanation,
+} from './admin.js';
+export type {
+  WidgetCounts,
+  AnalyticsDay,
+  WidgetAnalyticsRow,
+  AnalyticsResponse,
+  QueryAnalyticsRow,
+  QueryAnalyticsResponse,
+  ActivitiesPerMinuteResponse,
+} from './admin-analytics.js';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { ConfigError, loadConfigFile, validateConfig } from '../src/platform/config/load.js';
 import { ConfigRegistry } from '../src/platform/config/registry.js';
 import { FIXTURES, testConfig } from './support/test-server.js';
+import { answeredWith } from './support/domain-refusal.js';
 
 function problemsOf(raw: unknown): string[] {
   try {
@@ -118,9 +119,9 @@ describe('configuration', () => {
     const registry = new ConfigRegistry(validateConfig(testConfig(), '(test)', FIXTURES));
     assert.equal(registry.trackerKey('tenant-b-tracker').tenant.id, 'tenant-b');
     assert.equal(registry.widget('tenant-a-popular').environment.id, 'prod');
-    assert.throws(() => registry.searchToken('nope'), { status: 404, code: 'unknown_search_token' });
-    assert.throws(() => registry.environment('tenant-a', 'nope'), { status: 404, code: 'unknown_environment', field: 'environment' });
-    assert.throws(() => registry.environment('nope', 'prod'), { status: 404, code: 'unknown_tenant', field: 'tenant' });
-    assert.throws(() => registry.environment(undefined, 'prod'), { status: 400, field: 'tenant' });
+    assert.throws(() => registry.searchToken('nope'), answeredWith({ status: 404, code: 'unknown_search_token' }));
+    assert.throws(() => registry.environment('tenant-a', 'nope'), answeredWith({ status: 404, code: 'unknown_environment', field: 'environment' }));
+    assert.throws(() => registry.environment('nope', 'prod'), answeredWith({ status: 404, code: 'unknown_tenant', field: 'tenant' }));
+    assert.throws(() => registry.environment(undefined, 'prod'), answeredWith({ status: 400, field: 'tenant' }));
   });
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { call, startTestServer, type TestServer } from './support/test-server.js';
 import { ENV, loadCatalog, recommendationConfig, TENANT } from './support/recommendation-fixture.js';
 import { brandOf, categoriesOf } from '../src/domains/recommendations/catalog-index.js';
+import { catalogRequests } from './support/catalog-requests.js';
 
 const vars = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 const ids = (body: { recommendations: Array<{ product: { _id: { original_id: string } } }> }) => body.recommendations.map((r) => r.product._id.original_id);
@@ -11,7 +12,7 @@ const ids = (body: { recommendations: Array<{ product: { _id: { original_id: str
 describe('recommendations of older-item-API items', () => {
   let server: TestServer;
   const get = (path: string) => call(`${server.url}${path}`);
-  const apply = (actions: unknown[]) => server.server.deps.services.catalog.legacy.apply(TENANT, ENV, actions);
+  const apply = (actions: unknown[]) => catalogRequests(server.server.deps.services.catalog).legacy.apply(TENANT, ENV, actions);
 
   before(async () => {
     server = await startTestServer({ config: recommendationConfig() });

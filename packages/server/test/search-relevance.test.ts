@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
+import { catalogRequests } from './support/catalog-requests.js';
 
 const TOKEN = 'relevance-search';
 const T = 'tenant-a';
@@ -59,7 +60,7 @@ const searchService = () => server.server.deps.services.search;
 
 before(async () => {
   server = await startTestServer({ config: config() });
-  const schema = await catalog().schemas.create(T, E, {
+  const schema = await catalogRequests(catalog()).schemas.create(T, E, {
     name: 'product',
     attributes: [
       ...['title', 'brand', 'description'].map((name) => ({ name, type: 'TEXT' })),
@@ -73,7 +74,7 @@ before(async () => {
   for (let i = 0; i < WIDGETS; i++) {
     items.push({ id: `w${i}`, catalogVersion: version, type: 'product', attributes: { title: `Widget number ${i}`, brand: 'Bulk', description: 'A widget', price: 100 + i, popularity: 0 } });
   }
-  await catalog().items.load(T, E, items);
+  await catalogRequests(catalog()).items.load(T, E, items);
   await (await catalog().catalogs.promote(T, E, version)).activation;
 });
 

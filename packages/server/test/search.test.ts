@@ -5,6 +5,7 @@ import { parseFilter } from '../src/platform/filter-language/parse-filter.js';
 import { applyMask, parseMask } from '../src/apis/http/response-mask.js';
 import { FilterSyntaxError } from '../src/platform/filter-language/filter-syntax-error.js';
 import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
+import { catalogRequests } from './support/catalog-requests.js';
 
 const TOKEN = 'shop-search';
 const T = 'tenant-a';
@@ -65,7 +66,7 @@ const ids = (body: Record<string, any>): string[] => body.items.map((i: { id: st
 before(async () => {
   server = await startTestServer({ config: config(), clock });
   const catalog = server.server.deps.services.catalog;
-  const schema = await catalog.schemas.create(T, E, {
+  const schema = await catalogRequests(catalog).schemas.create(T, E, {
     name: 'product',
     attributes: [
       ...['title', 'brand', 'color', 'description'].map((name) => ({ name, type: 'TEXT' })),
@@ -76,7 +77,7 @@ before(async () => {
   const record = await catalog.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
   const items = PRODUCTS.map(({ id, ...attributes }) => ({ id, catalogVersion: record.version, type: 'product', attributes }));
   items.push({ id: 'p2-xl', catalogVersion: record.version, type: 'variant', parentId: 'p2', attributes: { title: 'Oversized Tunic' } } as never);
-  await catalog.items.load(T, E, items);
+  await catalogRequests(catalog).items.load(T, E, items);
   await (await catalog.catalogs.promote(T, E, record.version)).activation;
 });
 

@@ -5,7 +5,7 @@
  * ones at once. Should IndexedDB be unavailable (some private modes), the queue lives in memory.
  */
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
-import type { CollectActivity } from './activity.js';
+import type { TrackedActivity } from './activity.js';
 
 export const QUEUE_DATABASE = 'discovery-kit';
 export const QUEUE_STORE = 'activity-queue';
@@ -14,13 +14,13 @@ export const QUEUE_STORE = 'activity-queue';
 export const LEASE_MS = 30_000;
 
 interface Entry {
-  activity: CollectActivity;
+  activity: TrackedActivity;
   /** Epoch ms until which a tab's send holds this entry. */
   leasedUntil?: number;
 }
 
 export interface Taken {
-  activities: CollectActivity[];
+  activities: TrackedActivity[];
   /** Entries skipped because another tab holds them. */
   leasedElsewhere: number;
 }
@@ -33,7 +33,7 @@ export class ActivityQueue {
   constructor(private readonly maxQueue: number) {}
 
   /** Adds an activity; past `maxQueue` the oldest entries go, so the queue never grows without bound. */
-  add(activity: CollectActivity): Promise<void> {
+  add(activity: TrackedActivity): Promise<void> {
     return this.use(
       (store) => {
         store.put({ activity } satisfies Entry, activity.id);
@@ -115,7 +115,7 @@ export class ActivityQueue {
   }
 
   /** Every queued activity, oldest first. */
-  async list(): Promise<CollectActivity[]> {
+  async list(): Promise<TrackedActivity[]> {
     let entries: Entry[] = [];
     await this.use(
       (store) => {

@@ -1,27 +1,18 @@
 /** Collection-API activities built from intents and orders. No DOM here, so Node can run it too. */
-import type { ActivityIntent } from '@discovery-kit/protocol';
+import type { ActivityIntent, CollectActivity } from '@discovery-kit/protocol';
 
 export type Action = ActivityIntent['action'];
-export type Metadata = Record<string, string | number | boolean>;
+export type Metadata = NonNullable<ActivityIntent['metadata']>;
 
 /** Who did it: the cookie's profile id and, once the shop calls `login`, the customer's identities. */
-export interface ActivityUser {
-  profileId?: string;
-  identities?: Record<string, string>;
-}
+export type ActivityUser = Pick<NonNullable<CollectActivity['user']>, 'profileId' | 'identities'>;
 
-/** One activity as `POST {collectUrl}/{trackerKey}` takes it (see docs/tracking.md). */
-export interface CollectActivity {
-  /** Made here once; the server counts an id once, however often a retry or a beacon repeats it. */
-  id: string;
-  action: Action;
-  target: { product: string } | { page: string };
-  sourceId?: string;
-  /** Absent while the first identify is under way: the sender adds it. */
-  user?: ActivityUser;
-  metadata?: Metadata;
-  timestamp: string;
-}
+/**
+ * A collection-API activity (docs/tracking.md) as this tracker makes it: the id is made here once, so
+ * the server counts it once however often a retry or a beacon repeats it, and the timestamp is when
+ * it happened, not when it was sent. `user` is absent while the first identify is under way: the sender adds it.
+ */
+export type TrackedActivity = CollectActivity & { id: string; timestamp: string };
 
 export interface PurchaseItem {
   productId: string;
@@ -36,6 +27,7 @@ export interface PurchaseOrder {
   items: PurchaseItem[];
 }
 
+// Page-wide on purpose: ids made in one tab must sort in creation order, whichever tracker instance made them.
 let sequence = 0;
 
 /**
@@ -50,8 +42,8 @@ export function newActivityId(now = Date.now()): string {
 }
 
 /** The collection activity for an intent; a page view without a page gets `fallbackPage` (the current location). */
-export function activityFromIntent(intent: ActivityIntent, fallbackPage: string, now = Date.now()): CollectActivity {
-  const activity: CollectActivity = {
+export function activityFromIntent(intent: ActivityIntent, fallbackPage: string, now = Date.now()): TrackedActivity {
+  const activity: TrackedActivity = {
     id: newActivityId(now),
     action: intent.action,
     target: intent.productId ? { product: intent.productId } : { page: intent.page || fallbackPage },

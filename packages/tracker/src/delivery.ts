@@ -1,5 +1,6 @@
 /** Posting a batch to the collection API and deciding, from the answer, what leaves the queue. No DOM. */
-import type { CollectActivity } from './activity.js';
+import type { ErrorBody } from '@discovery-kit/protocol';
+import type { TrackedActivity } from './activity.js';
 
 /** What became of a batch: `delivered` and `refused` leave the queue, `retry` stays for the back-off. */
 export interface DeliveryResult {
@@ -14,9 +15,9 @@ export const MAX_BODY_BYTES = 60_000;
 export const MAX_BATCH = 100;
 
 /** Splits activities into bodies small enough for a beacon; the server refuses batches whole, so smaller is safer. */
-export function batchBodies(activities: CollectActivity[]): CollectActivity[][] {
-  const batches: CollectActivity[][] = [];
-  let current: CollectActivity[] = [];
+export function batchBodies(activities: TrackedActivity[]): TrackedActivity[][] {
+  const batches: TrackedActivity[][] = [];
+  let current: TrackedActivity[] = [];
   let bytes = 2;
   for (const activity of activities) {
     const size = JSON.stringify(activity).length + 1;
@@ -41,7 +42,7 @@ const retryable = (status: number) => status === 408 || status === 425 || status
  * never succeed: the server refuses a batch whole and names the bad indexes, so those are dropped
  * with a warning and the rest are retried at once; a refusal naming no index drops the whole batch.
  */
-export async function postBatch(url: string, batch: CollectActivity[], fetchImpl: typeof fetch = fetch): Promise<DeliveryResult> {
+export async function postBatch(url: string, batch: TrackedActivity[], fetchImpl: typeof fetch = fetch): Promise<DeliveryResult> {
   const ids = batch.map((activity) => activity.id);
   const body = JSON.stringify(batch);
   let response: Response;
@@ -54,7 +55,8 @@ export async function postBatch(url: string, batch: CollectActivity[], fetchImpl
   if (retryable(response.status)) return { delivered: [], refused: [], retry: ids };
   const bad = new Set<number>();
   try {
-    const answer = (await response.json()) as { error?: { issues?: Array<{ path?: string }> } };
+    // The protocol's error body, any part of which may be missing (a proxy's error page is not ours).
+    const answer = (await response.json()) as Partial<ErrorBody>;
     for (const issue of answer.error?.issues ?? []) {
       const index = /^\[(\d+)\]/.exec(issue.path ?? '')?.[1];
       if (index !== undefined) bad.add(Number(index));

@@ -1,8 +1,8 @@
 /** Automatic activity tags for storefronts: profile cookie, durable activity queue, DOM tags. No Lit. */
 export { startTracker } from './tracker.js';
 export type { Tracker, TrackerOptions } from './tracker.js';
-export type { ActivityUser, CollectActivity, PurchaseItem, PurchaseOrder } from './activity.js';
-export type { ActivityIntent } from '@discovery-kit/protocol';
+export type { ActivityUser, TrackedActivity, PurchaseItem, PurchaseOrder } from './activity.js';
+export type { ActivityIntent, CollectActivity } from '@discovery-kit/protocol';
 export {
   readProfileCookie,
   writeProfileCookie,

@@ -1,6 +1,6 @@
 /** `startTracker`: the profile cookie, the durable queue and the automatic tags put together, under consent. */
 import type { ActivityIntent } from '@discovery-kit/protocol';
-import { activityFromIntent, purchaseIntents, type ActivityUser, type CollectActivity, type PurchaseOrder } from './activity.js';
+import { activityFromIntent, purchaseIntents, type ActivityUser, type TrackedActivity, type PurchaseOrder } from './activity.js';
 import { ActivityQueue } from './activity-queue.js';
 import { listenForTags, pageIntents } from './auto-tags.js';
 import { connectDataLayer } from './data-layer.js';
@@ -66,9 +66,9 @@ export function startTracker(options: TrackerOptions): Tracker {
   const batchDelay = options.batchDelay ?? 300;
   const queue = new ActivityQueue(maxQueue);
   /** Activities made before consent: in memory only, dropped on revoke or when the page goes. */
-  let held: CollectActivity[] = [];
+  let held: TrackedActivity[] = [];
   /** This tab's activities not yet known delivered, for the synchronous beacon on pagehide. */
-  const unsent = new Map<string, CollectActivity>();
+  const unsent = new Map<string, TrackedActivity>();
   let consented = options.consent !== 'required';
   let stopped = false;
   let profile: string | undefined;
@@ -127,7 +127,7 @@ export function startTracker(options: TrackerOptions): Tracker {
     enqueue(activity);
   }
 
-  function enqueue(activity: CollectActivity): void {
+  function enqueue(activity: TrackedActivity): void {
     // Before this page's identify answered, the user is added when sending, so a stale cookie is not used.
     if (confirmed) activity.user = currentUser();
     unsent.set(activity.id, activity);
@@ -198,7 +198,7 @@ export function startTracker(options: TrackerOptions): Tracker {
   function beacon(): void {
     if (stopped || !consented) return;
     const user = currentUser();
-    const ready = [...unsent.values()].flatMap((activity) => (activity.user ? [activity] : user ? [{ ...activity, user }] : []));
+    const ready = [...unsent.values()].flatMap((activity): TrackedActivity[] => (activity.user ? [activity] : user ? [{ ...activity, user }] : []));
     for (const batch of batchBodies(ready)) {
       const body = JSON.stringify(batch);
       if (!navigator.sendBeacon?.(collectUrl, body)) {

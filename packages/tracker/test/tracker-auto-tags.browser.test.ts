@@ -4,7 +4,7 @@
  */
 import { expect } from '@esm-bundle/chai';
 import { ACTIVITY_EVENT, type ActivityIntent } from '@discovery-kit/protocol';
-import type { CollectActivity } from '../src/activity.js';
+import type { TrackedActivity } from '../src/activity.js';
 import type { Tracker } from '../src/tracker.js';
 import { eventually, fixture, historyOf, queued, resetTracking, startTestTracker, UNREACHABLE, TEST_TIMEOUT_MS } from './tracker-helpers.js';
 
@@ -16,7 +16,7 @@ async function offlineTagger(): Promise<{ profileId: string; tracker: Tracker; s
 
 /** What the queue holds, without the parts that change every run. */
 const queuedShapes = async () =>
-  (await queued()).map(({ action, target, sourceId, metadata }: CollectActivity) => ({ action, target, sourceId, metadata }));
+  (await queued()).map(({ action, target, sourceId, metadata }: TrackedActivity) => ({ action, target, sourceId, metadata }));
 
 /** A stand-in for a widget element: product cards inside a shadow root. */
 function shadowWidget(html: string): ShadowRoot {

@@ -1,5 +1,6 @@
 /** The widget call of `<discovery-recommendations>`: its URL from the element's inputs, and its answer read defensively. */
-import { asArray, asRecord, asText } from '../api.js';
+import type { Recommendation, RecommendationResponse } from '@discovery-kit/protocol';
+import { asArray, asText, asWire } from '../api.js';
 import { apiUrl } from '../config.js';
 import { toProductCard } from '../product-card.js';
 import type { ProductCard } from '../product-card.js';
@@ -44,11 +45,11 @@ export function recommendationsUrl(input: RecommendationsInput): string {
 }
 
 export function readRecommendations(body: unknown): RecommendationsAnswer {
-  const answer = asRecord(body);
-  const widget = asRecord(answer.widget);
+  const answer = asWire<RecommendationResponse>(body);
+  const widget = asWire<RecommendationResponse['widget']>(answer.widget);
   const cards: RecommendedCard[] = [];
   for (const entry of asArray(answer.recommendations)) {
-    const recommendation = asRecord(entry);
+    const recommendation = asWire<Recommendation>(entry);
     const card = toProductCard(recommendation.product);
     if (card) cards.push({ ...card, recommendationId: asText(recommendation.id) });
   }

@@ -14,6 +14,7 @@ export interface PageWidget extends Element {
   readonly turn: number;
 }
 
+// Page-wide on purpose: de-duplicating across widgets needs every widget of the page in one registry.
 const widgets = new Set<PageWidget>();
 /** A URL holds only so many ids; the nearest widgets' come first. */
 const MAX_BANNED = 100;

@@ -4,17 +4,19 @@
  *
  * `code` refines the kind with the protocol's stable error code (`unknown_widget` rather than the
  * kind's default `not_found`); `issues` lists every offending field when there are several (batches);
- * `detail` is logged for the operator and never sent.
+ * `detail` is logged for the operator and never sent; `retryAfterSeconds` tells a refused caller
+ * (`rate_limited`) when to try again.
  */
 import type { ErrorCode, FieldIssue } from '@discovery-kit/protocol';
 
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large' | 'forbidden' | 'limit_exceeded' | 'internal';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large' | 'forbidden' | 'limit_exceeded' | 'internal' | 'unauthorized' | 'rate_limited';
 
 export interface DomainErrorOptions {
   field?: string;
   code?: ErrorCode;
   issues?: FieldIssue[];
   detail?: string;
+  retryAfterSeconds?: number;
 }
 
 export class DomainError extends Error {
@@ -23,6 +25,7 @@ export class DomainError extends Error {
   readonly code: ErrorCode | undefined;
   readonly issues: FieldIssue[] | undefined;
   readonly detail: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly kind: DomainErrorKind,
@@ -36,5 +39,6 @@ export class DomainError extends Error {
     this.code = options.code;
     this.issues = options.issues;
     this.detail = options.detail;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }

@@ -6,13 +6,17 @@ import { CatalogService } from '../../src/domains/catalog/catalog-service.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { validateConfig } from '../../src/platform/config/load.js';
 import { ConfigRegistry } from '../../src/platform/config/registry.js';
-import { HttpError } from '../../src/apis/http/errors.js';
+import type { DomainError } from '../../src/platform/domain-error.js';
+import { answeredWith } from '../support/domain-refusal.js';
+import { catalogRequests, type CatalogRequests } from '../support/catalog-requests.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { LowdbStore } from '../../src/platform/store/lowdb-store.js';
 import { FIXTURES, makeDataDir, testConfig } from '../support/test-server.js';
 
 export interface CatalogFixture {
   service: CatalogService;
+  /** The same service behind the API's request parsers: for raw bodies, and for refusals of their shape. */
+  api: CatalogRequests;
   store: LowdbStore;
   dir: string;
   clock: ManualClock;
@@ -29,6 +33,7 @@ export async function catalogFixture(): Promise<CatalogFixture> {
   const service = new CatalogService({ store, clock, logger: createLogger('silent'), registry });
   return {
     service,
+    api: catalogRequests(service),
     store,
     dir,
     clock,
@@ -52,15 +57,16 @@ export async function catalogFixture(): Promise<CatalogFixture> {
   };
 }
 
-/** Asserts that `promise` rejects with an HttpError of this status and code, and returns it for more checks. */
-export async function refused(promise: Promise<unknown>, status: number, code: string): Promise<HttpError> {
+/**
+ * Asserts that `promise` rejects with a DomainError that the API answers with this status and code
+ * (mapped as the error middleware maps it), and returns it for more checks.
+ */
+export async function refused(promise: Promise<unknown>, status: number, code: string): Promise<DomainError> {
   try {
     await promise;
   } catch (error) {
-    assert.ok(error instanceof HttpError, `expected an HttpError, got ${String(error)}`);
-    assert.equal(error.status, status, error.message);
-    assert.equal(error.code, code, error.message);
-    return error;
+    answeredWith({ status, code })(error);
+    return error as DomainError;
   }
   assert.fail('expected a refusal');
 }
@@ -81,7 +87,7 @@ export const PRODUCT_SCHEMA = {
 
 /** Creates the product schema and a catalog over it; returns the catalog version. */
 export async function productCatalog(service: CatalogService): Promise<number> {
-  const schema = await service.schemas.create(T, E, PRODUCT_SCHEMA);
+  const schema = await catalogRequests(service).schemas.create(T, E, PRODUCT_SCHEMA);
   const catalog = await service.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
   return catalog.version;
 }

@@ -10,12 +10,12 @@ describe('catalog items', () => {
     const f = await catalogFixture();
     try {
       const v = await productCatalog(f.service);
-      const result = await f.service.items.load(T, E, [
+      const result = await f.api.items.load(T, E, [
         { id: 'v1', catalogVersion: v, type: 'variant', parentId: 'p1', attributes: { size: 'M', stock: 3 } },
         { id: 'p1', catalogVersion: v, type: 'product', attributes: { title: 'Shoe', price: 4999 } },
       ]);
       assert.deepEqual(result, { catalogVersion: v, count: 2 });
-      await f.service.items.load(T, E, [{ id: 'v2', catalogVersion: v, type: 'variant', parentId: 'p1', attributes: { size: 'L' } }]);
+      await f.api.items.load(T, E, [{ id: 'v2', catalogVersion: v, type: 'variant', parentId: 'p1', attributes: { size: 'L' } }]);
       assert.deepEqual(await f.service.getItem(T, E, v, 'v1'), {
         key: 'v1', id: 'v1', type: 'variant', context: 'default', kind: 'product', parentId: 'p1', attributes: { size: 'M', stock: 3 }, updated: '2026-11-21T12:00:00.000Z',
       });
@@ -34,10 +34,10 @@ describe('catalog items', () => {
     const f = await catalogFixture();
     try {
       const v = await productCatalog(f.service);
-      await f.service.items.load(T, E, [{ id: 'p1', catalogVersion: v, type: 'product', attributes: { title: 'Shoe', price: 10 } }]);
+      await f.api.items.load(T, E, [{ id: 'p1', catalogVersion: v, type: 'product', attributes: { title: 'Shoe', price: 10 } }]);
       const before = await f.snapshot();
       const error = await refused(
-        f.service.items.load(T, E, [
+        f.api.items.load(T, E, [
           { id: 'ok', catalogVersion: v, type: 'product', attributes: { title: 'Fine' } },
           { id: 'a', catalogVersion: v, type: 'gadget' },
           { id: 'b', catalogVersion: v, type: 'variant', parentId: 'missing' },
@@ -70,16 +70,16 @@ describe('catalog items', () => {
     const f = await catalogFixture();
     try {
       const v = await productCatalog(f.service);
-      await refused(f.service.items.load(T, E, { id: 'x' }), 400, 'invalid_body');
-      await refused(f.service.items.load(T, E, []), 400, 'invalid_body');
-      const shape = await refused(f.service.items.load(T, E, [{ id: 'x', catalogVersion: v, type: 'product' }, { id: 7, catalogVersion: v, type: 'product' }]), 400, 'invalid_body');
+      await refused(f.api.items.load(T, E, { id: 'x' }), 400, 'invalid_body');
+      await refused(f.api.items.load(T, E, []), 400, 'invalid_body');
+      const shape = await refused(f.api.items.load(T, E, [{ id: 'x', catalogVersion: v, type: 'product' }, { id: 7, catalogVersion: v, type: 'product' }]), 400, 'invalid_body');
       assert.equal(shape.field, '[1].id');
-      const mixed = await refused(f.service.items.load(T, E, [{ id: 'x', catalogVersion: v, type: 'product' }, { id: 'y', catalogVersion: 2, type: 'product' }]), 400, 'invalid_body');
+      const mixed = await refused(f.api.items.load(T, E, [{ id: 'x', catalogVersion: v, type: 'product' }, { id: 'y', catalogVersion: 2, type: 'product' }]), 400, 'invalid_body');
       assert.equal(mixed.field, '[1].catalogVersion');
-      const unknown = await refused(f.service.items.load(T, E, [{ id: 'x', catalogVersion: 5, type: 'product' }]), 400, 'invalid_body');
+      const unknown = await refused(f.api.items.load(T, E, [{ id: 'x', catalogVersion: 5, type: 'product' }]), 400, 'invalid_body');
       assert.equal(unknown.field, '[0].catalogVersion');
       const big = Array.from({ length: 10_001 }, (_, i) => ({ id: `p${i}`, catalogVersion: v, type: 'product' }));
-      const limit = await refused(f.service.items.load(T, E, big), 400, 'limit_exceeded');
+      const limit = await refused(f.api.items.load(T, E, big), 400, 'limit_exceeded');
       assert.match(limit.message, /At most 10000 items per call \(got 10001\)/);
       assert.deepEqual([...(await f.snapshot()).keys()].filter((k) => k.includes('/items-')), []);
     } finally {
@@ -91,12 +91,12 @@ describe('catalog items', () => {
     const f = await catalogFixture();
     try {
       const v = await productCatalog(f.service);
-      await f.service.items.load(T, E, [
+      await f.api.items.load(T, E, [
         { id: 'p1', catalogVersion: v, type: 'product', attributes: { title: 'Shoe', price: 10, brand_name: 'Acme' } },
         { id: 'v1', catalogVersion: v, type: 'variant', parentId: 'p1', attributes: { size: 'M', stock: 3 } },
       ]);
       f.clock.advance(60_000);
-      await f.service.items.patch(T, E, [
+      await f.api.items.patch(T, E, [
         { id: 'p1', catalogVersion: v, type: 'product', attributes: { price: 12, brand_name: null } },
         { id: 'v1', catalogVersion: v, type: 'variant', parentId: 'p1', attributes: { stock: 2 } },
       ]);
@@ -106,7 +106,7 @@ describe('catalog items', () => {
       assert.deepEqual((await f.service.getItem(T, E, v, 'v1'))?.attributes, { size: 'M', stock: 2 });
       const before = await f.snapshot();
       const error = await refused(
-        f.service.items.patch(T, E, [
+        f.api.items.patch(T, E, [
           { id: 'p1', catalogVersion: v, type: 'product', attributes: { price: 13 } },
           { id: 'nope', catalogVersion: v, type: 'product', attributes: {} },
           { id: 'v1', catalogVersion: v, type: 'product', attributes: {} },
@@ -117,7 +117,7 @@ describe('catalog items', () => {
         'invalid_body',
       );
       assert.deepEqual(error.issues?.map((i) => i.path), ['[1].id', '[2].type', '[3].id', '[4].id']);
-      const parent = await refused(f.service.items.patch(T, E, [{ id: 'v1', catalogVersion: v, type: 'variant', attributes: { stock: 'x' } }]), 400, 'invalid_body');
+      const parent = await refused(f.api.items.patch(T, E, [{ id: 'v1', catalogVersion: v, type: 'variant', attributes: { stock: 'x' } }]), 400, 'invalid_body');
       assert.deepEqual(parent.issues?.map((i) => i.path), ['[0].parentId']);
       assert.deepEqual(await f.snapshot(), before);
     } finally {
@@ -129,9 +129,9 @@ describe('catalog items', () => {
     const f = await catalogFixture();
     try {
       const v = await productCatalog(f.service);
-      const error = await refused(f.service.items.load(T, E, JSON.parse(`[{"id":"x","catalogVersion":${v},"type":"product","attributes":{"__proto__":{"polluted":1}}}]`)), 400, 'invalid_body');
+      const error = await refused(f.api.items.load(T, E, JSON.parse(`[{"id":"x","catalogVersion":${v},"type":"product","attributes":{"__proto__":{"polluted":1}}}]`)), 400, 'invalid_body');
       assert.equal(error.field, '[0].attributes.__proto__');
-      await f.service.items.load(T, E, [{ id: '__proto__', catalogVersion: v, type: 'product', attributes: { title: 'Odd id' } }]);
+      await f.api.items.load(T, E, [{ id: '__proto__', catalogVersion: v, type: 'product', attributes: { title: 'Odd id' } }]);
       assert.equal((await f.service.getItem(T, E, v, '__proto__'))?.attributes.title, 'Odd id');
       assert.equal(await f.service.getItem(T, E, v, 'constructor'), undefined);
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -152,7 +152,7 @@ describe('catalog items', () => {
             ? { id: `p${n}`, catalogVersion: v, type: 'product', attributes: { title: `Product ${n}`, price: n, brand_name: `Brand ${n % 50}` } }
             : { id: `v${n}`, catalogVersion: v, type: 'variant', parentId: `p${n - 1}`, attributes: { size: 'M', stock: n % 7 } };
         });
-        await f.service.items.load(T, E, items);
+        await f.api.items.load(T, E, items);
       }
       const seconds = (performance.now() - started) / 1000;
       assert.equal(await f.service.countItems(T, E, v), 20_000);

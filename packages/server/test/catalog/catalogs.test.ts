@@ -9,14 +9,15 @@ import { validateConfig } from '../../src/platform/config/load.js';
 import { ConfigRegistry } from '../../src/platform/config/registry.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { LowdbStore } from '../../src/platform/store/lowdb-store.js';
+import { catalogRequests } from '../support/catalog-requests.js';
 
 describe('item schemas', () => {
   it('stores a schema as version 1 and the same name again as version 2', async () => {
     const f = await catalogFixture();
     try {
-      const first = await f.service.schemas.create(T, E, PRODUCT_SCHEMA);
+      const first = await f.api.schemas.create(T, E, PRODUCT_SCHEMA);
       assert.deepEqual(first, { ...PRODUCT_SCHEMA, version: 1, createdAt: '2026-11-21T12:00:00.000Z' });
-      const second = await f.service.schemas.create(T, E, { name: 'product', attributes: [{ name: 'title', type: 'TEXT' }] });
+      const second = await f.api.schemas.create(T, E, { name: 'product', attributes: [{ name: 'title', type: 'TEXT' }] });
       assert.equal(second.version, 2);
       assert.deepEqual(second.nestedItemSchemas, []);
       assert.equal((await f.service.schemas.list(T, 'staging')).length, 0, 'schemas are per environment');
@@ -28,16 +29,16 @@ describe('item schemas', () => {
   it('refuses an unknown attribute type listing the allowed ones, and duplicate attribute names', async () => {
     const f = await catalogFixture();
     try {
-      const error = await refused(f.service.schemas.create(T, E, { name: 'p', attributes: [{ name: 'when', type: 'DATE' }] }), 400, 'invalid_body');
+      const error = await refused(f.api.schemas.create(T, E, { name: 'p', attributes: [{ name: 'when', type: 'DATE' }] }), 400, 'invalid_body');
       assert.equal(error.field, 'attributes[0].type');
       assert.match(error.message, /allowed types are TEXT, INTEGER/);
       const dup = await refused(
-        f.service.schemas.create(T, E, { name: 'p', attributes: [{ name: 'a', type: 'TEXT' }, { name: 'a', type: 'INTEGER' }] }),
+        f.api.schemas.create(T, E, { name: 'p', attributes: [{ name: 'a', type: 'TEXT' }, { name: 'a', type: 'INTEGER' }] }),
         400,
         'invalid_body',
       );
       assert.equal(dup.field, 'attributes[1].name');
-      const nested = await refused(f.service.schemas.create(T, E, { name: 'p', nestedItemSchemas: [{ name: 'p', attributes: [] }] }), 400, 'invalid_body');
+      const nested = await refused(f.api.schemas.create(T, E, { name: 'p', nestedItemSchemas: [{ name: 'p', attributes: [] }] }), 400, 'invalid_body');
       assert.equal(nested.field, 'nestedItemSchemas[0].name');
       assert.deepEqual(await f.snapshot(), new Map(), 'nothing stored');
     } finally {
@@ -51,15 +52,15 @@ describe('catalogs', () => {
     const f = await catalogFixture();
     try {
       assert.equal(await productCatalog(f.service), 1);
-      const two = await f.service.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] });
+      const two = await f.api.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] });
       assert.deepEqual(two, { version: 2, state: 'inactive', catalogItemSchemas: [{ name: 'product', version: 1 }], createdAt: '2026-11-21T12:00:00.000Z', activatedAt: null });
-      const third = await refused(f.service.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] }), 409, 'limit_exceeded');
+      const third = await refused(f.api.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] }), 409, 'limit_exceeded');
       assert.match(third.message, /delete inactive catalog version 1 \(DELETE \/catalogs\/1\)/);
       await (await f.service.catalogs.promote(T, E, 1)).activation;
-      const again = await refused(f.service.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] }), 409, 'limit_exceeded');
+      const again = await refused(f.api.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] }), 409, 'limit_exceeded');
       assert.match(again.message, /delete inactive catalog version 2/);
       await f.service.catalogs.delete(T, E, 2);
-      assert.equal((await f.service.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] })).version, 3);
+      assert.equal((await f.api.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] })).version, 3);
       assert.deepEqual((await f.service.catalogs.list(T, E)).map((c) => [c.version, c.state]), [[1, 'active'], [3, 'inactive']]);
     } finally {
       await f.cleanup();
@@ -69,14 +70,14 @@ describe('catalogs', () => {
   it('refuses unknown schema versions and clashing type names, naming the reference', async () => {
     const f = await catalogFixture();
     try {
-      await f.service.schemas.create(T, E, PRODUCT_SCHEMA);
-      const missing = await refused(f.service.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 2 }] }), 400, 'invalid_body');
+      await f.api.schemas.create(T, E, PRODUCT_SCHEMA);
+      const missing = await refused(f.api.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 2 }] }), 400, 'invalid_body');
       assert.equal(missing.field, 'catalogItemSchemas[0]');
       assert.match(missing.message, /no item schema "product" version 2/);
-      await f.service.schemas.create(T, E, PRODUCT_SCHEMA);
-      const clash = await refused(f.service.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }, { name: 'product', version: 2 }] }), 400, 'invalid_body');
+      await f.api.schemas.create(T, E, PRODUCT_SCHEMA);
+      const clash = await refused(f.api.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }, { name: 'product', version: 2 }] }), 400, 'invalid_body');
       assert.equal(clash.field, 'catalogItemSchemas[1]');
-      await refused(f.service.catalogs.create(T, E, {}), 400, 'invalid_body');
+      await refused(f.api.catalogs.create(T, E, {}), 400, 'invalid_body');
     } finally {
       await f.cleanup();
     }
@@ -91,8 +92,8 @@ describe('catalogs', () => {
       assert.equal(active.field, 'version');
       await refused(f.service.catalogs.delete(T, E, 9), 404, 'not_found');
       await refused(f.service.catalogs.promote(T, E, 9), 404, 'not_found');
-      const v2 = (await f.service.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] })).version;
-      await f.service.items.load(T, E, [{ id: 'p1', catalogVersion: v2, type: 'product', attributes: { title: 'Shoe' } }]);
+      const v2 = (await f.api.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] })).version;
+      await f.api.items.load(T, E, [{ id: 'p1', catalogVersion: v2, type: 'product', attributes: { title: 'Shoe' } }]);
       assert.ok([...(await f.snapshot()).keys()].some((name) => name.includes(`/catalog/${v2}/items-`)));
       await f.service.catalogs.delete(T, E, v2);
       assert.ok(![...(await f.snapshot()).keys()].some((name) => name.includes(`/catalog/${v2}/`)));
@@ -106,10 +107,10 @@ describe('catalogs', () => {
     const f = await catalogFixture();
     try {
       const v1 = await productCatalog(f.service);
-      await f.service.items.load(T, E, [{ id: 'old', catalogVersion: v1, type: 'product', attributes: { title: 'Old' } }]);
+      await f.api.items.load(T, E, [{ id: 'old', catalogVersion: v1, type: 'product', attributes: { title: 'Old' } }]);
       await (await f.service.catalogs.promote(T, E, v1)).activation;
-      const v2 = (await f.service.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] })).version;
-      await f.service.items.load(T, E, [{ id: 'new', catalogVersion: v2, type: 'product', attributes: { title: 'New' } }]);
+      const v2 = (await f.api.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] })).version;
+      await f.api.items.load(T, E, [{ id: 'new', catalogVersion: v2, type: 'product', attributes: { title: 'New' } }]);
 
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
@@ -131,8 +132,8 @@ describe('catalogs', () => {
       assert.equal((await f.service.catalogs.promote(T, E, v1)).catalog.state, 'active', 'promoting the active one is a no-op');
       await refused(f.service.catalogs.delete(T, E, v2), 409, 'conflict');
       // A write during the build is held back, then delivered once the new catalog is live.
-      await f.service.items.patch(T, E, [{ id: 'new', catalogVersion: v2, type: 'product', attributes: { price: 1999 } }]);
-      await f.service.items.patch(T, E, [{ id: 'old', catalogVersion: v1, type: 'product', attributes: { price: 5 } }]);
+      await f.api.items.patch(T, E, [{ id: 'new', catalogVersion: v2, type: 'product', attributes: { price: 1999 } }]);
+      await f.api.items.patch(T, E, [{ id: 'old', catalogVersion: v1, type: 'product', attributes: { price: 5 } }]);
       assert.deepEqual(changes.map((c) => c.scope.version), [v1], 'only the write to the active catalog was announced');
       await new Promise((resolve) => setTimeout(resolve, 20));
       assert.equal((await f.service.catalogs.active(T, E))?.version, v1, 'still the old one while the builder waits');
@@ -154,7 +155,7 @@ describe('catalogs', () => {
     try {
       const v1 = await productCatalog(f.service);
       await (await f.service.catalogs.promote(T, E, v1)).activation;
-      const v2 = (await f.service.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] })).version;
+      const v2 = (await f.api.catalogs.create(T, E, { catalogItemSchemas: [{ name: 'product', version: 1 }] })).version;
       f.service.onActivate(async () => {
         throw new Error('index build ran out of memory');
       });
@@ -202,7 +203,7 @@ describe('catalogs', () => {
     try {
       const { catalog } = server.server.deps.services;
       assert.equal(await catalog.catalogs.active(T, E), undefined);
-      await catalog.schemas.create(T, E, PRODUCT_SCHEMA);
+      await catalogRequests(catalog).schemas.create(T, E, PRODUCT_SCHEMA);
       assert.equal((await catalog.schemas.list(T, E)).length, 1);
     } finally {
       await server.cleanup();

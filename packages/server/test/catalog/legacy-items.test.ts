@@ -46,7 +46,7 @@ describe('older item actions', () => {
     try {
       const changes: string[] = [];
       f.service.onItemsChanged((change) => changes.push(`${change.scope.api}/${change.scope.version}:${change.upserted.map((i) => i.key).join(',')}|${change.removedKeys.join(',')}`));
-      const created = await f.service.legacy.apply(T, E, [
+      const created = await f.api.legacy.apply(T, E, [
         { action: 'create', id: 'sku-1', data: { title: 'Shoe', price: 4999, tags: ['shoes'], attributes: { colour: 'red', size: 42 }, l10n: { fr: { title: 'Chaussure' } } } },
         { action: 'create', id: { id: 'sku-2', kind: 'content' }, data: { title: 'Guide' } },
       ]);
@@ -54,18 +54,18 @@ describe('older item actions', () => {
         { index: 0, action: 'create', id: `${T}#0#default#product#sku-1`, status: 'created' },
         { index: 1, action: 'create', id: `${T}#0#default#content#sku-2`, status: 'created' },
       ]);
-      await f.service.legacy.apply(T, E, [{ action: 'patch', id: 'product#sku-1', data: { price: 3999, attributes: { size: 43 } } }]);
+      await f.api.legacy.apply(T, E, [{ action: 'patch', id: 'product#sku-1', data: { price: 3999, attributes: { size: 43 } } }]);
       let item = await f.service.getLegacyItem(T, E, 'sku-1');
       assert.equal(item?.title, 'Shoe');
       assert.equal(item?.price, 3999);
       assert.deepEqual(item?.attributes, { colour: 'red', size: 43 });
-      await f.service.legacy.apply(T, E, [{ action: 'replace', id: `${T}#0#default#product#sku-1`, data: { title: 'Boot', booster: -2 } }]);
+      await f.api.legacy.apply(T, E, [{ action: 'replace', id: `${T}#0#default#product#sku-1`, data: { title: 'Boot', booster: -2 } }]);
       item = await f.service.getLegacyItem(T, E, 'sku-1');
       assert.deepEqual(
         { title: item?.title, price: item?.price, tags: item?.tags, attributes: item?.attributes, l10n: item?.l10n, booster: item?.booster },
         { title: 'Boot', price: undefined, tags: undefined, attributes: {}, l10n: undefined, booster: -2 },
       );
-      const deleted = await f.service.legacy.apply(T, E, [{ action: 'delete', id: 'content#sku-2' }]);
+      const deleted = await f.api.legacy.apply(T, E, [{ action: 'delete', id: 'content#sku-2' }]);
       assert.equal(deleted[0]?.status, 'deleted');
       assert.equal(await f.service.getLegacyItem(T, E, 'content#sku-2'), undefined);
       assert.deepEqual(changes, [
@@ -82,10 +82,10 @@ describe('older item actions', () => {
   it('refuses a partly bad batch whole, naming each bad action, and applies nothing', async () => {
     const f = await catalogFixture();
     try {
-      await f.service.legacy.apply(T, E, [{ action: 'create', id: 'kept', data: { title: 'Kept' } }]);
+      await f.api.legacy.apply(T, E, [{ action: 'create', id: 'kept', data: { title: 'Kept' } }]);
       const before = await f.snapshot();
       const error = await refused(
-        f.service.legacy.apply(T, E, [
+        f.api.legacy.apply(T, E, [
           { action: 'create', id: 'new-1', data: { title: 'Fine' } },
           { action: 'create', id: 'kept', data: { title: 'Again' } },
           { action: 'patch', id: 'missing', data: { title: 'x' } },
@@ -125,10 +125,10 @@ describe('older item actions', () => {
     const f = await catalogFixture();
     try {
       const actions = Array.from({ length: 501 }, (_, i) => ({ action: 'create', id: `sku-${i}`, data: { title: 't' } }));
-      const error = await refused(f.service.legacy.apply(T, E, actions), 400, 'limit_exceeded');
+      const error = await refused(f.api.legacy.apply(T, E, actions), 400, 'limit_exceeded');
       assert.match(error.message, /At most 500 actions per call \(got 501\)/);
       assert.deepEqual(await f.snapshot(), new Map());
-      assert.equal((await f.service.legacy.apply(T, E, actions.slice(0, 500))).length, 500);
+      assert.equal((await f.api.legacy.apply(T, E, actions.slice(0, 500))).length, 500);
     } finally {
       await f.cleanup();
     }
@@ -140,32 +140,32 @@ describe('item contexts', () => {
     const f = await catalogFixture();
     try {
       assert.deepEqual((await f.service.contexts.list(T)).map((c) => c.name), ['default']);
-      const store = await f.service.contexts.create(T, { name: 'store-fr', tenant_ids: [T, T] });
+      const store = await f.api.contexts.create(T, { name: 'store-fr', tenant_ids: [T, T] });
       assert.deepEqual((await f.service.contexts.get(T, store.id)).tenant_ids, [T]);
       assert.equal(await f.service.contexts.findByName('tenant-b', 'store-fr'), undefined, 'another tenant never sees it');
-      await refused(f.service.contexts.create(T, { name: 'store-fr', tenant_ids: [T] }), 409, 'conflict');
-      const forbidden = await refused(f.service.contexts.create(T, { name: 'other', tenant_ids: ['tenant-b'] }), 403, 'forbidden');
+      await refused(f.api.contexts.create(T, { name: 'store-fr', tenant_ids: [T] }), 409, 'conflict');
+      const forbidden = await refused(f.api.contexts.create(T, { name: 'other', tenant_ids: ['tenant-b'] }), 403, 'forbidden');
       assert.equal(forbidden.field, 'tenant_ids');
       // Another tenant, known or not, is refused alike: no context lands in its list, and no answer tells
       // which tenant ids exist.
-      const known = await refused(f.service.contexts.create(T, { name: 'x', tenant_ids: [T, 'tenant-b'] }), 403, 'forbidden');
-      const unknown = await refused(f.service.contexts.create(T, { name: 'x', tenant_ids: [T, 'nobody'] }), 403, 'forbidden');
+      const known = await refused(f.api.contexts.create(T, { name: 'x', tenant_ids: [T, 'tenant-b'] }), 403, 'forbidden');
+      const unknown = await refused(f.api.contexts.create(T, { name: 'x', tenant_ids: [T, 'nobody'] }), 403, 'forbidden');
       assert.equal(known.field, 'tenant_ids[1]');
       assert.equal(unknown.field, 'tenant_ids[1]');
       assert.equal(known.message.replace('tenant-b', ''), unknown.message.replace('nobody', ''));
       assert.deepEqual((await f.service.contexts.list('tenant-b')).map((c) => c.name), ['default']);
-      assert.equal((await refused(f.service.contexts.create(T, { name: 'a#b', tenant_ids: [T] }), 400, 'invalid_body')).field, 'name');
+      assert.equal((await refused(f.api.contexts.create(T, { name: 'a#b', tenant_ids: [T] }), 400, 'invalid_body')).field, 'name');
 
-      await f.service.legacy.apply(T, E, [{ action: 'create', id: 'store-fr#product#sku-1', data: { title: 'Chaussure' } }]);
+      await f.api.legacy.apply(T, E, [{ action: 'create', id: 'store-fr#product#sku-1', data: { title: 'Chaussure' } }]);
       const inUse = await refused(f.service.contexts.delete(T, store.id), 409, 'conflict');
       assert.match(inUse.message, /1 item of tenant "tenant-a" still use it/);
-      await refused(f.service.contexts.rename(T, { id: store.id, name: 'store-france' }), 409, 'conflict');
-      await f.service.legacy.apply(T, E, [{ action: 'delete', id: 'store-fr#product#sku-1' }]);
-      assert.equal((await f.service.contexts.rename(T, { id: store.id, name: 'store-france' })).name, 'store-france');
+      await refused(f.api.contexts.rename(T, { id: store.id, name: 'store-france' }), 409, 'conflict');
+      await f.api.legacy.apply(T, E, [{ action: 'delete', id: 'store-fr#product#sku-1' }]);
+      assert.equal((await f.api.contexts.rename(T, { id: store.id, name: 'store-france' })).name, 'store-france');
       await f.service.contexts.delete(T, store.id);
       await refused(f.service.contexts.get(T, store.id), 404, 'not_found');
       await refused(f.service.contexts.delete(T, 'default'), 409, 'conflict');
-      const b = await f.service.contexts.create('tenant-b', { name: 'only-b', tenant_ids: ['tenant-b'] });
+      const b = await f.api.contexts.create('tenant-b', { name: 'only-b', tenant_ids: ['tenant-b'] });
       await refused(f.service.contexts.get(T, b.id), 404, 'not_found');
     } finally {
       await f.cleanup();
@@ -177,7 +177,7 @@ describe('product view', () => {
   it('gives older-API and catalog items the same product shape', async () => {
     const f = await catalogFixture();
     try {
-      await f.service.legacy.apply(T, E, [
+      await f.api.legacy.apply(T, E, [
         { action: 'create', id: 'sku-1', data: { title: 'Shoe', url: 'https://shop.example/shoe', image: '/img/shoe.png', price: 4999, booster: 2, recommended: false, tags: ['shoes'], attributes: { brand_name: 'Acme', nested: { a: 1 } } } },
       ]);
       const legacy = (await f.service.getLegacyItem(T, E, 'sku-1'))!;
@@ -199,7 +199,7 @@ describe('product view', () => {
         photo: '/img/shoe.png',
       });
       const v = await productCatalog(f.service);
-      await f.service.items.load(T, E, [{ id: 'p1', catalogVersion: v, type: 'product', attributes: { title: 'Boot', price: 100, brand_name: 'Acme' } }]);
+      await f.api.items.load(T, E, [{ id: 'p1', catalogVersion: v, type: 'product', attributes: { title: 'Boot', price: 100, brand_name: 'Acme' } }]);
       const view = toProductView((await f.service.getItem(T, E, v, 'p1'))!, { tenantId: T, version: v });
       assert.equal(view.id, `${T}#${v}#default#product#p1`);
       assert.deepEqual([view.title, view.price, view.brand_name, view.recommended, view.url, view.photo], ['Boot', 100, 'Acme', true, '', '']);

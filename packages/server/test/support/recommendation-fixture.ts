@@ -1,6 +1,7 @@
 /** A small shop for the recommendation tests: a config with one widget per strategy and a catalog loaded through the catalog service. */
 import type { DiscoveryServer } from '../../src/app/server.js';
 import { testConfig } from './test-server.js';
+import { catalogRequests } from './catalog-requests.js';
 
 export const TENANT = 'tenant-a';
 export const ENV = 'prod';
@@ -58,9 +59,9 @@ export async function loadCatalog(server: DiscoveryServer, products: readonly Pr
   const catalog = server.deps.services.catalog;
   const text = ['title', 'categories', 'brand', 'color', 'url', 'photo'].map((name) => ({ name, type: 'TEXT' }));
   const ints = ['price', 'booster', 'recommended', 'in_stock'].map((name) => ({ name, type: 'INTEGER' }));
-  const schema = await catalog.schemas.create(TENANT, ENV, { name: 'product', attributes: [...text, ...ints], nestedItemSchemas: [] });
+  const schema = await catalogRequests(catalog).schemas.create(TENANT, ENV, { name: 'product', attributes: [...text, ...ints], nestedItemSchemas: [] });
   const record = await catalog.catalogs.create(TENANT, ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
-  await catalog.items.load(
+  await catalogRequests(catalog).items.load(
     TENANT,
     ENV,
     products.map(({ id, ...attributes }) => ({

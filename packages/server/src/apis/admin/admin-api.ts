@@ -5,9 +5,9 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type * as Wire from '@discovery-kit/protocol';
 import { z } from 'zod';
 import type { ApiModule, ServerDeps } from '../api-module.js';
-import { AdminError } from '../../domains/admin/admin-error.js';
 import { SESSION_COOKIE, SESSION_HOURS } from '../../domains/admin/console-sessions.js';
 import { explainSearch } from '../../domains/admin/search-explain.js';
 import { jsonBody } from '../http/body.js';
@@ -15,8 +15,9 @@ import { HttpError } from '../http/errors.js';
 import { singleParam } from '../http/query.js';
 import { parseInput } from '../http/validate.js';
 import { parseVersion } from '../catalog/catalog-api.js';
-import { adminScope, mapAdminErrors, requireAdmin } from './admin-auth.js';
+import { adminScope, requireAdmin } from './admin-auth.js';
 import { analyticsRoutes } from './analytics-routes.js';
+import { privacyRoutes } from './privacy-routes.js';
 
 export const signInSchema = z.strictObject({
   tenant: z.string().min(1).max(128),
@@ -39,14 +40,13 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
   const { admin, sessions, catalog, search, recommendations, activities } = deps.services;
   const body = jsonBody({ limit: deps.config.limits.bodyBytes });
   const guard = requireAdmin(deps);
-  router.use(mapAdminErrors);
 
   router.post('/session', body, async (ctx) => {
     const input = parseInput(signInSchema, ctx.request.body);
     const { cookie, session } = await sessions.signIn(input.tenant, input.username, input.password);
     ctx.cookies.set(SESSION_COOKIE, cookie, { httpOnly: true, sameSite: 'strict', path: '/', secure: ctx.secure, maxAge: SESSION_HOURS * 3_600_000, overwrite: true });
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { tenant: session.tenantId, username: session.username, role: session.role, csrfToken: sessions.csrfToken(session), expiresAt: new Date(session.expiresAt).toISOString() };
+    ctx.body = { tenant: session.tenantId, username: session.username, role: session.role, csrfToken: sessions.csrfToken(session), expiresAt: new Date(session.expiresAt).toISOString() } satisfies Wire.SignInResponse;
   });
 
   router.get('/session', guard, (ctx) => {
@@ -59,7 +59,7 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
       role: actor.role,
       csrfToken: session === undefined ? undefined : sessions.csrfToken(session),
       environments: tenant.environments.map((e) => ({ id: e.id, name: e.name ?? e.id })),
-    };
+    } satisfies Wire.AdminSessionResponse;
   });
 
   router.delete('/session', guard, (ctx) => {
@@ -69,13 +69,13 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
   });
 
   router.get('/widgets', guard, (ctx) => {
-    ctx.body = { widgets: admin.widgets(adminScope(deps, ctx)) };
+    ctx.body = { widgets: admin.widgets(adminScope(deps, ctx)) } satisfies Wire.WidgetListResponse;
   });
   router.get('/widgets/:widgetId', guard, (ctx) => {
-    ctx.body = admin.widget(adminScope(deps, ctx), ctx.params.widgetId!);
+    ctx.body = admin.widget(adminScope(deps, ctx), ctx.params.widgetId!) satisfies Wire.AdminWidget;
   });
   router.put('/widgets/:widgetId', guard, body, async (ctx) => {
-    ctx.body = await admin.putWidget(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.widgetId!, ctx.request.body);
+    ctx.body = (await admin.putWidget(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.widgetId!, ctx.request.body)) satisfies Wire.AdminWidget;
   });
   router.delete('/widgets/:widgetId', guard, async (ctx) => {
     await admin.deleteWidget(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.widgetId!);
@@ -89,38 +89,38 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     const tenant = deps.registry.findTenant(scope.tenantId)!;
     const profile = profileId === undefined ? undefined : activities.findProfile(scope.tenantId, { profileId });
     if (profileId !== undefined && profile === undefined) throw new HttpError(404, 'not_found', `No profile "${profileId}".`, { field: 'query.profileId' });
-    ctx.body = await recommendations.recommend({
+    ctx.body = (await recommendations.recommend({
       ref: { tenant, environment: admin.environment(scope), widget },
       profileId: profile?.id,
       variables: productId === undefined ? {} : { $productId: productId },
       idsToBan: [],
       offset: 0,
       limit: undefined,
-    });
+    })) satisfies Wire.WidgetPreviewResponse;
   });
 
   router.get('/search-tokens', guard, (ctx) => {
-    ctx.body = { searchTokens: admin.searchTokens(adminScope(deps, ctx)) };
+    ctx.body = { searchTokens: admin.searchTokens(adminScope(deps, ctx)) } satisfies Wire.SearchTokenListResponse;
   });
   router.post('/search-tokens', guard, body, async (ctx) => {
-    ctx.body = await admin.createSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.request.body);
+    ctx.body = (await admin.createSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.request.body)) satisfies Wire.AdminSearchToken;
     ctx.status = 201;
   });
   router.get('/search-tokens/:token', guard, (ctx) => {
-    ctx.body = admin.searchToken(adminScope(deps, ctx), ctx.params.token!);
+    ctx.body = admin.searchToken(adminScope(deps, ctx), ctx.params.token!) satisfies Wire.AdminSearchToken;
   });
   router.put('/search-tokens/:token', guard, body, async (ctx) => {
-    ctx.body = await admin.putSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!, ctx.request.body);
+    ctx.body = (await admin.putSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!, ctx.request.body)) satisfies Wire.AdminSearchToken;
   });
   router.delete('/search-tokens/:token', guard, async (ctx) => {
     await admin.revokeSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!);
     ctx.status = 204;
   });
   router.post('/search-tokens/:token/rotate', guard, async (ctx) => {
-    ctx.body = await admin.rotateSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!);
+    ctx.body = (await admin.rotateSearchToken(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!)) satisfies Wire.AdminSearchToken;
   });
   router.put('/search-tokens/:token/configurations/:configurationId', guard, body, async (ctx) => {
-    ctx.body = await admin.putSearchConfiguration(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!, ctx.params.configurationId!, ctx.request.body);
+    ctx.body = (await admin.putSearchConfiguration(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.token!, ctx.params.configurationId!, ctx.request.body)) satisfies Wire.SearchConfigurationView;
   });
   router.get('/search-tokens/:token/explain', guard, (ctx) => {
     const scope = adminScope(deps, ctx);
@@ -129,19 +129,19 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     if (query.length > 500) throw new HttpError(400, 'invalid_parameter', 'query.q is longer than 500 characters.', { field: 'query.q' });
     const wanted = singleParam(ctx.query.configurationId, 'configurationId', 'query.configurationId') ?? token.defaultConfigurationId ?? token.configurations[0]!.id;
     const configuration = token.configurations.find((c) => c.id === wanted);
-    if (configuration === undefined) throw new AdminError('not_found', `No configuration "${wanted}" in this search token.`, { field: 'query.configurationId' });
-    ctx.body = explainSearch({ search, tenantId: scope.tenantId, environmentId: scope.environmentId, configuration, query, limit: intParam(ctx, 'limit', 1, 100, 20) });
+    if (configuration === undefined) throw new HttpError(404, 'not_found', `No configuration "${wanted}" in this search token.`, { field: 'query.configurationId' });
+    ctx.body = explainSearch({ search, tenantId: scope.tenantId, environmentId: scope.environmentId, configuration, query, limit: intParam(ctx, 'limit', 1, 100, 20) }) satisfies Wire.SearchExplanation;
   });
 
   router.get('/tracker-keys', guard, (ctx) => {
-    ctx.body = { trackerKeys: admin.trackerKeys(adminScope(deps, ctx)) };
+    ctx.body = { trackerKeys: admin.trackerKeys(adminScope(deps, ctx)) } satisfies Wire.TrackerKeyListResponse;
   });
   router.post('/tracker-keys', guard, async (ctx) => {
-    ctx.body = { trackerKey: await admin.createTrackerKey(ctx.state.adminActor!, adminScope(deps, ctx)) };
+    ctx.body = { trackerKey: await admin.createTrackerKey(ctx.state.adminActor!, adminScope(deps, ctx)) } satisfies Wire.TrackerKeyResponse;
     ctx.status = 201;
   });
   router.post('/tracker-keys/:trackerKey/rotate', guard, async (ctx) => {
-    ctx.body = { trackerKey: await admin.rotateTrackerKey(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.trackerKey!) };
+    ctx.body = { trackerKey: await admin.rotateTrackerKey(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.trackerKey!) } satisfies Wire.TrackerKeyResponse;
   });
   router.delete('/tracker-keys/:trackerKey', guard, async (ctx) => {
     await admin.revokeTrackerKey(ctx.state.adminActor!, adminScope(deps, ctx), ctx.params.trackerKey!);
@@ -151,12 +151,12 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
   router.get('/audit', guard, async (ctx) => {
     const actor = ctx.state.adminActor!;
     const environment = singleParam(ctx.query.environment, 'environment', 'query.environment');
-    ctx.body = { entries: await admin.audit.list(actor.tenantId, { limit: intParam(ctx, 'limit', 1, 500, 100), environment }) };
+    ctx.body = { entries: await admin.audit.list(actor.tenantId, { limit: intParam(ctx, 'limit', 1, 500, 100), environment }) } satisfies Wire.AuditResponse;
   });
 
   router.get('/catalogs', guard, async (ctx) => {
     const scope = adminScope(deps, ctx);
-    ctx.body = { catalogs: await catalog.catalogs.list(scope.tenantId, scope.environmentId) };
+    ctx.body = { catalogs: await catalog.catalogs.list(scope.tenantId, scope.environmentId) } satisfies Wire.CatalogListResponse;
   });
   router.post('/catalogs/:version/promote', guard, async (ctx) => {
     const actor = ctx.state.adminActor!;
@@ -167,7 +167,7 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     void promotion.activation;
     await admin.audit.append(scope.tenantId, { at: new Date(deps.clock.now()).toISOString(), actor: actor.id, action: 'catalog.promote', environment: scope.environmentId, target: `catalog:${version}`, before: null, after: promotion.catalog.state });
     ctx.status = promotion.catalog.state === 'active' ? 200 : 202;
-    ctx.body = promotion.catalog;
+    ctx.body = promotion.catalog satisfies Wire.CatalogRecord;
   });
   router.get('/items/:id', guard, async (ctx) => {
     const scope = adminScope(deps, ctx);
@@ -177,9 +177,10 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     if (version === undefined) throw new HttpError(404, 'not_found', 'No catalog is active yet: name one with catalogVersion.', { field: 'query.catalogVersion' });
     const item = await catalog.getItem(scope.tenantId, scope.environmentId, version, ctx.params.id!);
     if (item === undefined) throw new HttpError(404, 'not_found', `No item "${ctx.params.id}" in catalog version ${version}.`, { field: 'id' });
-    ctx.body = { id: item.id, catalogVersion: version, type: item.type, attributes: item.attributes };
+    ctx.body = { id: item.id, catalogVersion: version, type: item.type, attributes: item.attributes } satisfies Wire.AdminItemResponse;
   });
 
   analyticsRoutes(router, deps, guard, intParam);
+  privacyRoutes(router, deps, guard);
   return { name: 'admin', mount: 'base', router, public: false };
 }

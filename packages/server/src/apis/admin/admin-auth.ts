@@ -5,7 +5,6 @@
  */
 import type { Context, Next } from 'koa';
 import type { ServerDeps } from '../api-module.js';
-import { AdminError } from '../../domains/admin/admin-error.js';
 import type { AdminActor, AdminScope } from '../../domains/admin/config-admin.js';
 import { SESSION_COOKIE, type ConsoleSession } from '../../domains/admin/console-sessions.js';
 import { requireBearer } from '../http/bearer-guard.js';
@@ -21,33 +20,6 @@ declare module 'koa' {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Maps the admin domain's refusals to HTTP. */
-export function adminHttpError(error: AdminError): HttpError {
-  const [status, code] = ({
-    invalid: [400, 'invalid_body'],
-    not_found: [404, 'not_found'],
-    conflict: [409, 'conflict'],
-    forbidden: [403, 'forbidden'],
-    unauthorized: [401, 'unauthorized'],
-    locked: [429, 'rate_limited'],
-  } as const)[error.kind];
-  return new HttpError(status, code, error.message, {
-    ...(error.field !== undefined ? { field: error.field } : {}),
-    ...(error.issues !== undefined ? { issues: error.issues } : {}),
-    ...(error.retryAfter !== undefined ? { headers: { 'Retry-After': String(error.retryAfter) } } : {}),
-  });
-}
-
-/** First in the admin router: domain refusals become HTTP errors with the field named. */
-export async function mapAdminErrors(_ctx: Context, next: Next): Promise<void> {
-  try {
-    await next();
-  } catch (error) {
-    if (error instanceof AdminError) throw adminHttpError(error);
-    throw error;
-  }
-}
 
 export function requireAdmin(deps: ServerDeps) {
   const bearer = requireBearer(deps.services.auth, { realm: 'tenant', requestedTenant: (ctx) => singleParam(ctx.query.tenant, 'tenant', 'query.tenant') });

@@ -5,6 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import type * as Wire from '@discovery-kit/protocol';
 import type { ServerDeps } from '../api-module.js';
 import { DAY_MS } from '../../platform/clock.js';
 import { emptyWidgetCounts, type WidgetCounts } from '../../domains/analytics/widget-analytics.js';
@@ -49,7 +50,7 @@ export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middlew
         const c = totals.get(id)!;
         return { widgetId: id, ...c, clickThrough: ratio(c.clicks, c.impressions), conversionRate: ratio(c.purchases, c.clicks) };
       }),
-    };
+    } satisfies Wire.AnalyticsResponse;
   });
 
   router.get('/analytics/queries', guard, (ctx) => {
@@ -64,12 +65,12 @@ export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middlew
       // A query counts as zero-result while its latest search still finds nothing: fixing it takes it off the list.
       zeroResult: rows.filter((r) => r.lastResultCount === 0).slice(0, limit).map(round),
       corrected: rows.filter((r) => r.corrected > 0).sort((a, b) => b.corrected - a.corrected).slice(0, limit).map(round),
-    };
+    } satisfies Wire.QueryAnalyticsResponse;
   });
 
   router.get('/analytics/activities-per-minute', guard, (ctx) => {
     const scope = adminScope(deps, ctx);
     const minutes = intParam(ctx, 'minutes', 1, 1440, 60);
-    ctx.body = { minutes: widgets.perMinute(scope.tenantId, minutes).map(({ minute, count }) => ({ at: new Date(minute * 60_000).toISOString(), count })) };
+    ctx.body = { minutes: widgets.perMinute(scope.tenantId, minutes).map(({ minute, count }) => ({ at: new Date(minute * 60_000).toISOString(), count })) } satisfies Wire.ActivitiesPerMinuteResponse;
   });
 }

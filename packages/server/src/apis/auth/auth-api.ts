@@ -1,6 +1,7 @@
 /** The auth host: per realm, the token endpoint, its OpenID discovery document, its JWKS, and a guarded token-info endpoint. */
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
+import type * as Wire from '@discovery-kit/protocol';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { requireBearer } from '../http/bearer-guard.js';
 import { MASTER_REALM } from '../../domains/auth/realms.js';
@@ -25,8 +26,7 @@ export function createAuthApi(deps: ServerDeps): ApiModule {
 
   router.get(`${REALM}/.well-known/openid-configuration`, knownRealm, (ctx) => {
     const urls = realmUrls(deps.config, ctx, ctx.params.realm!);
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.body = {
+    const configuration: Wire.OpenIdConfiguration = {
       issuer: urls.issuer,
       token_endpoint: urls.tokenEndpoint,
       jwks_uri: urls.jwksUri,
@@ -35,11 +35,14 @@ export function createAuthApi(deps: ServerDeps): ApiModule {
       token_endpoint_auth_methods_supported: ['private_key_jwt', 'client_secret_post', 'client_secret_basic'],
       token_endpoint_auth_signing_alg_values_supported: ['RS256'],
     };
+    ctx.set('Cache-Control', 'public, max-age=300');
+    ctx.body = configuration;
   });
 
   router.get(`${REALM}/protocol/openid-connect/certs`, knownRealm, (ctx) => {
+    const keys: Wire.JsonWebKeySet = auth.jwks();
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.body = auth.jwks();
+    ctx.body = keys;
   });
 
   // The guard of the realm in the path: a way to check a token, and the guard's own proof in tests.
@@ -51,8 +54,9 @@ export function createAuthApi(deps: ServerDeps): ApiModule {
     (ctx, next) => (ctx.params.realm === MASTER_REALM ? masterGuard(ctx, next) : tenantGuard(ctx, next)),
     (ctx) => {
       const identity = ctx.state.auth!;
+      const info: Wire.TokenInfoResponse = { clientId: identity.clientId, tenant: identity.tenantId, realm: identity.realm, expiresAt: identity.expiresAt };
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { clientId: identity.clientId, tenant: identity.tenantId, realm: identity.realm, expiresAt: identity.expiresAt };
+      ctx.body = info;
     },
   );
 

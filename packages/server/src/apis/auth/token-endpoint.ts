@@ -3,10 +3,11 @@
  * request, authenticate the client, issue the token. Every answer, error or not, is `no-store`.
  */
 import type { Context, Next } from 'koa';
+import type { OAuthErrorBody, TokenResponse } from '@discovery-kit/protocol';
 import type { ServerDeps } from '../api-module.js';
 import type { AuthenticatedClient, ClientCredentials } from '../../domains/auth/auth-service.js';
 import { parseBasicAuthorization } from '../../domains/auth/client-secret.js';
-import { invalidRequest, OAuthError } from '../../domains/auth/oauth-error.js';
+import { invalidRequest, OAuthError, type OAuthRefusalKind } from '../../domains/auth/oauth-error.js';
 import type { RealmUrls } from '../../domains/auth/realms.js';
 import { realmUrls } from './realm-urls.js';
 import { HttpError } from '../http/errors.js';
@@ -27,6 +28,8 @@ function tokenState(ctx: Context): TokenState {
   return ctx.state as unknown as TokenState;
 }
 
+const statusOf: Record<OAuthRefusalKind, number> = { invalid: 400, unauthenticated: 401, not_found: 404, rate_limited: 429, internal: 500 };
+
 /** Turns every failure, ours or the body reader's, into an RFC 6749 §5.2 body instead of the general error shape. */
 async function answerInOAuthForm(ctx: Context, next: Next): Promise<void> {
   ctx.set('Cache-Control', 'no-store');
@@ -34,24 +37,31 @@ async function answerInOAuthForm(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
   } catch (error) {
+    if (error instanceof HttpError) {
+      // The body reader's refusals (too large, unreadable) keep their status.
+      ctx.status = error.status;
+      ctx.body = { error: 'invalid_request', error_description: error.message } satisfies OAuthErrorBody;
+      return;
+    }
     let oauth: OAuthError;
     if (error instanceof OAuthError) oauth = error;
-    else if (error instanceof HttpError) oauth = new OAuthError(error.status, 'invalid_request', error.message);
     else {
       ctx.state.log?.error({ err: error }, 'token endpoint failed');
-      oauth = new OAuthError(500, 'server_error', 'The server failed to answer this token request. It has been logged.');
+      oauth = new OAuthError('internal', 'server_error', 'The server failed to answer this token request. It has been logged.');
     }
     if (oauth.detail !== undefined) ctx.state.log?.info({ error: oauth.error, detail: oauth.detail }, 'token request refused');
-    for (const [name, value] of Object.entries(oauth.headers)) ctx.set(name, value);
-    ctx.status = oauth.status;
-    ctx.body = oauth.toBody();
+    if (oauth.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(oauth.retryAfterSeconds));
+    if (oauth.basicChallenge) ctx.set('WWW-Authenticate', 'Basic realm="token endpoint", charset="UTF-8"');
+    const body: OAuthErrorBody = oauth.toBody();
+    ctx.status = statusOf[oauth.kind];
+    ctx.body = body;
   }
 }
 
 function readTokenForm(deps: ServerDeps) {
   return async function readForm(ctx: Context, next: Next): Promise<void> {
     const realm = ctx.params.realm!;
-    if (!deps.services.auth.realmExists(realm)) throw new OAuthError(404, 'invalid_request', `No realm "${realm}": use a tenant id, or "master" for the older APIs.`);
+    if (!deps.services.auth.realmExists(realm)) throw new OAuthError('not_found', 'invalid_request', `No realm "${realm}": use a tenant id, or "master" for the older APIs.`);
     if (!isFormRequest(ctx)) {
       const type = ctx.get('content-type');
       throw invalidRequest(`Send the token request as application/x-www-form-urlencoded${type === '' ? '' : `, not ${type.split(';')[0]}`}.`);
@@ -75,7 +85,7 @@ function limitTokenRate(deps: ServerDeps) {
       await next();
     } catch (error) {
       // A refusal for going too fast is not a failed authentication: counting it would extend the block.
-      if (!(error instanceof OAuthError && error.status === 429)) deps.services.auth.noteFailure(ctx.ip);
+      if (!(error instanceof OAuthError && error.kind === 'rate_limited')) deps.services.auth.noteFailure(ctx.ip);
       throw error;
     }
   };
@@ -87,7 +97,7 @@ function readCredentials(ctx: Context): ClientCredentials {
   const grantType = form.get('grant_type');
   if (grantType === null || grantType === '') throw invalidRequest('grant_type is required; use grant_type=client_credentials.');
   if (grantType !== 'client_credentials') {
-    throw new OAuthError(400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported; use client_credentials.`);
+    throw new OAuthError('invalid', 'unsupported_grant_type', `grant_type "${grantType}" is not supported; use client_credentials.`);
   }
   const basic = parseBasicAuthorization(ctx.get('authorization'));
   const assertion = form.get('client_assertion');
@@ -122,7 +132,8 @@ function authenticateClient(deps: ServerDeps) {
 function issueToken(deps: ServerDeps) {
   return async function respondWithToken(ctx: Context): Promise<void> {
     const { client, realm, urls } = tokenState(ctx);
-    ctx.body = await deps.services.auth.issueToken(client, realm, urls);
+    const token: TokenResponse = await deps.services.auth.issueToken(client, realm, urls);
+    ctx.body = token;
     ctx.state.log?.info({ clientId: client.clientId, tenant: client.tenant.id, realm }, 'access token issued');
   };
 }

@@ -1,15 +1,18 @@
 /**
  * The catalog API (`{items_url}`): item schemas, catalog versions, items and promotion. Routes stay
- * thin: the catalog service validates every body and names the bad field; here we only check the
- * token, resolve `tenant` and `environment`, read bodies with the right limit and pick the status.
+ * thin: they check the token, resolve `tenant` and `environment`, read bodies with the right limit,
+ * parse their shape (catalog-requests.ts, naming the bad field) and pick the status; the catalog
+ * service checks what needs stored state.
  */
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
+import type * as Wire from '@discovery-kit/protocol';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { requireBearer } from '../http/bearer-guard.js';
 import { singleParam } from '../http/query.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { jsonBody } from '../http/body.js';
+import { parseCatalogRequest, parseItemBatch, parseSchemaRequest } from './catalog-requests.js';
 import type { StoredItem } from '../../domains/catalog/types.js';
 
 interface CatalogScope {
@@ -38,7 +41,7 @@ export function parseVersion(raw: string | undefined, field: string): number {
 }
 
 /** The catalog-API view of an item: what was loaded, without the older API's fields that never apply here. */
-function catalogItemView(item: StoredItem, catalogVersion: number): Record<string, unknown> {
+function catalogItemView(item: StoredItem, catalogVersion: number): Wire.CatalogItemResponse {
   return {
     id: item.id,
     catalogVersion,
@@ -71,24 +74,24 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
 
   router.post('/item-schemas', smallBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.schemas.create(tenantId, environmentId, ctx.request.body);
+    ctx.body = (await catalog.schemas.create(tenantId, environmentId, parseSchemaRequest(ctx.request.body))) satisfies Wire.ItemSchemaResponse;
     ctx.status = 201;
   });
 
   router.get('/item-schemas', async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = { schemas: await catalog.schemas.list(tenantId, environmentId) };
+    ctx.body = { schemas: await catalog.schemas.list(tenantId, environmentId) } satisfies Wire.ItemSchemaListResponse;
   });
 
   router.post('/catalogs', smallBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.catalogs.create(tenantId, environmentId, ctx.request.body);
+    ctx.body = (await catalog.catalogs.create(tenantId, environmentId, parseCatalogRequest(ctx.request.body))) satisfies Wire.CatalogRecord;
     ctx.status = 201;
   });
 
   router.get('/catalogs', async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = { catalogs: await catalog.catalogs.list(tenantId, environmentId) };
+    ctx.body = { catalogs: await catalog.catalogs.list(tenantId, environmentId) } satisfies Wire.CatalogListResponse;
   });
 
   // Registered before /catalogs/:version, which would otherwise take "active" as a version and refuse it.
@@ -96,12 +99,12 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
     const { tenantId, environmentId } = scopeOf(ctx);
     const active = await catalog.catalogs.active(tenantId, environmentId);
     if (active === undefined) throw notFound('not_found', 'No catalog is active yet for this tenant and environment: promote one with POST /catalogs/promote/{version}.');
-    ctx.body = active;
+    ctx.body = active satisfies Wire.CatalogRecord;
   });
 
   router.get('/catalogs/:version', async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.catalogs.get(tenantId, environmentId, parseVersion(ctx.params.version, 'version'));
+    ctx.body = (await catalog.catalogs.get(tenantId, environmentId, parseVersion(ctx.params.version, 'version'))) satisfies Wire.CatalogRecord;
   });
 
   router.delete('/catalogs/:version', async (ctx) => {
@@ -116,17 +119,17 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
     // The build outlives the request; its outcome is read later from GET /catalogs/{version} (the promise never rejects).
     void promotion.activation;
     ctx.status = promotion.catalog.state === 'active' ? 200 : 202;
-    ctx.body = promotion.catalog;
+    ctx.body = promotion.catalog satisfies Wire.CatalogRecord;
   });
 
   router.post('/items', itemsBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.items.load(tenantId, environmentId, ctx.request.body);
+    ctx.body = (await catalog.items.load(tenantId, environmentId, parseItemBatch(ctx.request.body))) satisfies Wire.ItemBatchResponse;
   });
 
   router.patch('/items', itemsBody, async (ctx) => {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = await catalog.items.patch(tenantId, environmentId, ctx.request.body);
+    ctx.body = (await catalog.items.patch(tenantId, environmentId, parseItemBatch(ctx.request.body))) satisfies Wire.ItemBatchResponse;
   });
 
   // Not in the spec: lets an integrator check what a load stored. Without catalogVersion, the active catalog.

@@ -5,6 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type { CollectResponse } from '@discovery-kit/protocol';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { clientKeyFor, UNATTRIBUTED } from '../../domains/tracking/activity-record.js';
 import { IMPRESSION_TYPE } from '../../domains/tracking/tenant-activities.js';
@@ -38,8 +39,9 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
       inputs.push(toNewActivity(activity, attribution, clientKeyFor(activity.id, idempotencyKey, index), deps.clock.now()));
     }
     await activities.recordActivities(tenant.id, inputs);
+    const answer: CollectResponse = { profiles: {} };
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { profiles: {} };
+    ctx.body = answer;
   });
 
   return { name: 'collect', mount: 'collect', router, public: true };

@@ -1,6 +1,6 @@
 /** Health and discovery endpoints for operators and load balancers. */
 import Router from '@koa/router';
-import type { HealthResponse } from '@discovery-kit/protocol';
+import type { HealthResponse, ReadyResponse } from '@discovery-kit/protocol';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { VERSION } from '../../platform/version.js';
 
@@ -20,8 +20,9 @@ export function createHealthApi(deps: ServerDeps): ApiModule {
   // The app only receives requests once its indexes and aggregates are loaded (the companion answers
   // 503 until then), so reaching this route means ready. /health stays "the process is alive".
   router.get('/ready', (ctx) => {
+    const body: ReadyResponse = { status: 'ready' };
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ready' };
+    ctx.body = body;
   });
   return { name: 'health', mount: 'base', router, public: false };
 }

@@ -31,7 +31,15 @@ const domainStatus: Record<DomainError['kind'], [number, ErrorCode]> = {
   forbidden: [403, 'forbidden'],
   limit_exceeded: [400, 'limit_exceeded'],
   internal: [500, 'internal_error'],
+  unauthorized: [401, 'unauthorized'],
+  rate_limited: [429, 'rate_limited'],
 };
+
+/** The status and code a domain refusal is answered with: the kind's, refined by the error's own code. */
+export function domainRefusal(error: DomainError): { status: number; code: ErrorCode } {
+  const [status, defaultCode] = domainStatus[error.kind];
+  return { status, code: error.code ?? defaultCode };
+}
 
 export function writeError(ctx: Context, status: number, code: ErrorCode, message: string, extra: Partial<ErrorBody['error']> = {}): void {
   const body: ErrorBody = { error: { status, code, message, ...extra, requestId: ctx.state.requestId as string | undefined } };
@@ -59,15 +67,16 @@ export function errorMiddleware() {
         return;
       }
       if (error instanceof DomainError) {
-        const [status, defaultCode] = domainStatus[error.kind];
-        if (error.detail !== undefined) ctx.state.log?.info({ code: error.code ?? defaultCode, detail: error.detail }, 'request refused');
+        const refusal = domainRefusal(error);
+        if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(error.retryAfterSeconds));
+        if (error.detail !== undefined) ctx.state.log?.info({ code: refusal.code, detail: error.detail }, 'request refused');
         // An internal error's message is for the log: the caller gets the generic body below.
         if (error.kind === 'internal') {
           ctx.state.log?.error({ err: error }, 'unexpected error');
           writeError(ctx, 500, 'internal_error', 'The server failed to answer this request. It has been logged; quote the request id when reporting it.');
           return;
         }
-        writeError(ctx, status, error.code ?? defaultCode, error.message, {
+        writeError(ctx, refusal.status, refusal.code, error.message, {
           ...(error.field !== undefined ? { field: error.field } : {}),
           ...(error.issues !== undefined ? { issues: error.issues } : {}),
         });

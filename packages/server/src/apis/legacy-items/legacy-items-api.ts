@@ -5,10 +5,12 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type * as Wire from '@discovery-kit/protocol';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { requireBearer } from '../http/bearer-guard.js';
 import { HttpError } from '../http/errors.js';
 import { jsonBody } from '../http/body.js';
+import { parseActionBatch, parseContextCreate, parseContextRename } from './legacy-item-requests.js';
 
 export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   const router = new Router();
@@ -38,13 +40,13 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
 
   router.post('/items', guard, actionsBody, async (ctx) => {
     const tenantId = tenantOf(ctx);
-    ctx.body = { results: await catalog.legacy.apply(tenantId, environmentOf(tenantId), ctx.request.body) };
+    ctx.body = { results: await catalog.legacy.apply(tenantId, environmentOf(tenantId), parseActionBatch(ctx.request.body, tenantId)) } satisfies Wire.LegacyItemsResponse;
   });
 
   // Version switching (our addition; the interface only says other versions build the next catalog): docs/catalog.md.
   router.get('/items/versions/live', guard, async (ctx) => {
     const tenantId = tenantOf(ctx);
-    ctx.body = { version: await catalog.legacy.liveVersion(tenantId, environmentOf(tenantId)) };
+    ctx.body = { version: await catalog.legacy.liveVersion(tenantId, environmentOf(tenantId)) } satisfies Wire.LegacyVersionResponse;
   });
 
   router.post('/items/versions/:version/activate', guard, async (ctx) => {
@@ -53,29 +55,29 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
       throw new HttpError(400, 'invalid_parameter', `version "${raw}" is not an integer between 0 and 1000000`, { field: 'version' });
     }
     const tenantId = tenantOf(ctx);
-    ctx.body = await catalog.legacy.activateVersion(tenantId, environmentOf(tenantId), Number(raw));
+    ctx.body = (await catalog.legacy.activateVersion(tenantId, environmentOf(tenantId), Number(raw))) satisfies Wire.LegacyActivateResponse;
   });
 
   router.get('/items/contexts/tenant/:tenantId', tenantPathGuard, async (ctx) => {
-    ctx.body = await catalog.contexts.list(tenantOf(ctx));
+    ctx.body = (await catalog.contexts.list(tenantOf(ctx))) satisfies Wire.ItemContext[];
   });
 
   // GET only: the spec's example shows DELETE here under a "get" title; a read must never delete, so DELETE is a 405.
   router.get('/items/contexts/tenant/:tenantId/name/:contextName', tenantPathGuard, async (ctx) => {
-    ctx.body = await catalog.contexts.getByName(tenantOf(ctx), ctx.params.contextName!);
+    ctx.body = (await catalog.contexts.getByName(tenantOf(ctx), ctx.params.contextName!)) satisfies Wire.ItemContext;
   });
 
   router.get('/items/contexts/:itemContextId', guard, async (ctx) => {
-    ctx.body = await catalog.contexts.get(tenantOf(ctx), ctx.params.itemContextId!);
+    ctx.body = (await catalog.contexts.get(tenantOf(ctx), ctx.params.itemContextId!)) satisfies Wire.ItemContext;
   });
 
   router.put('/items/contexts', guard, body, async (ctx) => {
-    ctx.body = await catalog.contexts.create(tenantOf(ctx), ctx.request.body);
+    ctx.body = (await catalog.contexts.create(tenantOf(ctx), parseContextCreate(ctx.request.body))) satisfies Wire.ItemContext;
     ctx.status = 201;
   });
 
   router.post('/items/contexts', guard, body, async (ctx) => {
-    ctx.body = await catalog.contexts.rename(tenantOf(ctx), ctx.request.body);
+    ctx.body = (await catalog.contexts.rename(tenantOf(ctx), parseContextRename(ctx.request.body))) satisfies Wire.ItemContext;
   });
 
   router.delete('/items/contexts/:itemContextId', guard, async (ctx) => {

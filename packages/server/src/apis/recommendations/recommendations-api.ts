@@ -4,6 +4,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
+import type * as Wire from '@discovery-kit/protocol';
 import { type ApiModule, type ServerDeps } from '../api-module.js';
 import type { EnvironmentRef } from '../../platform/config/registry.js';
 import type { WidgetConfig } from '../../platform/config/schema.js';
@@ -37,11 +38,13 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
   router.get('/widget/multi/:widgetIds/recommendations/:profileId{/:variables}', limits.byAddress, limits.byKey((ctx) => ctx.params.widgetIds), async (ctx) => {
     const params = readParams(ctx.query, ctx.params.variables);
     const mask = fieldsMask(ctx);
+    // Each widget's answer is a Wire.RecommendationResponse until `fields` masks it, so the map holds what the mask left.
     const body: Record<string, unknown> = {};
     for (const widgetId of splitWidgetIds(ctx.params.widgetIds!, (id) => deps.registry.widget(id))) {
       const ref = deps.registry.widget(widgetId);
       const profileId = profileOf(ref, { kind: 'profile', profileId: ctx.params.profileId! });
-      body[widgetId] = applyMask(await recommendations.recommend({ ref, profileId, ...params }), mask);
+      const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId, ...params });
+      body[widgetId] = applyMask(response, mask);
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
@@ -59,7 +62,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const params = readParams(ctx.query, pathVariables);
     const mask = fieldsMask(ctx);
     const user = userRef(ref, segments, ctx.path.endsWith('/'));
-    const response = await recommendations.recommend({ ref, profileId: profileOf(ref, user), ...params });
+    const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId: profileOf(ref, user), ...params });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = applyMask(response, mask);
   });

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
+import type * as Wire from '@discovery-kit/protocol';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { clientKeyFor, UNATTRIBUTED, type LoggedActivity } from '../../domains/tracking/activity-record.js';
 import type { NewActivity } from '../../domains/tracking/activity-service.js';
@@ -22,7 +23,6 @@ import {
   trackerActivitySchema,
   trackerBatchSchema,
   type TrackerActivity,
-  type TrackerActivityView,
 } from './tracker-schema.js';
 
 const ORDER_VERBS = new Set(['buy', 'purchase']);
@@ -49,8 +49,9 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
       infos: request.infos,
       segments: request.segments,
     });
+    const answer: Wire.IdentifyResponse = { profile: profileView(profile), created };
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { profile: profileView(profile), created };
+    ctx.body = answer;
   });
 
   router.post('/tracker/:trackerKey/activity', ...limited, body, async (ctx) => {
@@ -95,8 +96,9 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
       });
     });
     const recorded = await activities.recordActivities(tenant.id, inputs);
+    const answer: Wire.TrackerActivityResponse = { activities: recorded.map(({ activity }) => activityView(activity)) };
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { activities: recorded.map(({ activity }) => activityView(activity)) };
+    ctx.body = answer;
   });
 
   router.get('/tracker/:trackerKey/profiles/:profileId/activities', ...limited, async (ctx) => {
@@ -138,11 +140,11 @@ function checkVerbs(
   if (issues.length > 0) throw new HttpError(400, 'invalid_body', `${issues[0]!.path}: ${issues[0]!.message}`, { issues });
 }
 
-function profileView(profile: Profile) {
+function profileView(profile: Profile): Wire.TrackerProfile {
   return { id: profile.id, datasources: profile.datasources, infos: profile.infos, segments: profile.segments };
 }
 
-export function activityView(activity: LoggedActivity, profileId: string | null = activity.profileId === UNATTRIBUTED ? null : activity.profileId): TrackerActivityView {
+export function activityView(activity: LoggedActivity, profileId: string | null = activity.profileId === UNATTRIBUTED ? null : activity.profileId): Wire.TrackerActivityView {
   return {
     id: activity.id,
     verb: activity.verb,

@@ -1,19 +1,14 @@
 /** A profile's activities as a JSON:API page: `filter[...]`, `page[number]`, `page[size]`, links and a total. */
 import type { Context } from 'koa';
+import type { TrackerActivityView, TrackerHistoryPage } from '@discovery-kit/protocol';
 import type { HistoryFilters } from '../../domains/tracking/profile-history.js';
 import { HttpError } from '../http/errors.js';
 import { parseInput } from '../http/validate.js';
-import { HISTORY_FILTERS, historyQuerySchema, type TrackerActivityView } from './tracker-schema.js';
-
-export interface HistoryPage {
-  data: TrackerActivityView[];
-  links: { self: string; first: string; prev: string | null; next: string | null; last: string };
-  meta: { total: number; pageNumber: number; pageSize: number; totalPages: number };
-}
+import { HISTORY_FILTERS, historyQuerySchema } from './tracker-schema.js';
 
 type PageReader = (filters: HistoryFilters, range: { offset: number; limit: number }) => Promise<{ total: number; data: TrackerActivityView[] }>;
 
-export async function renderHistory(ctx: Context, read: PageReader): Promise<HistoryPage> {
+export async function renderHistory(ctx: Context, read: PageReader): Promise<TrackerHistoryPage> {
   // A filter or page parameter we do not know would silently widen the answer: name it instead.
   for (const name of Object.keys(ctx.query)) {
     if (/^(filter|page)\[/.test(name) && !(HISTORY_FILTERS as readonly string[]).includes(name) && name !== 'page[number]' && name !== 'page[size]') {

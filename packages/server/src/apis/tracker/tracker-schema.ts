@@ -60,19 +60,3 @@ export const historyQuerySchema = z.object({
   'page[number]': pageNumber(1, 1_000_000),
   'page[size]': pageNumber(20, 100),
 });
-
-/** What the older tracker answers for one activity. */
-export interface TrackerActivityView {
-  id: string;
-  verb: string;
-  type: string;
-  originalId: string;
-  /** Null for an activity sent without `profile`. */
-  profileId: string | null;
-  datasourceId: string | null;
-  segments: unknown;
-  tenant: string;
-  price: number | null;
-  quantity: number | null;
-  timestamp: number;
-}

@@ -9,10 +9,11 @@ import { crossCheck, type LoadedConfig } from '../../platform/config/load.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { EnvironmentConfig, SearchConfiguration, SearchTokenConfig, WidgetConfig } from '../../platform/config/schema.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
-import { AdminError } from './admin-error.js';
+import { DomainError } from '../../platform/domain-error.js';
+import { parseInput } from '../../platform/validation.js';
 import { AuditLog, type AuditEntry } from './audit-log.js';
 import { composeConfig, emptyOverrides, environmentKey, OVERRIDES_DOCUMENT, type EnvironmentOverrides, type OverridesDocument } from './overrides.js';
-import { checkSearchConfiguration, checkSearchToken, checkWidget, parseWith } from './resource-checks.js';
+import { checkSearchConfiguration, checkSearchToken, checkWidget } from './resource-checks.js';
 import { searchConfigurationSchema } from '../../platform/config/schema.js';
 
 export interface AdminActor {
@@ -66,7 +67,7 @@ export class ConfigAdmin {
   environment(scope: AdminScope): EnvironmentConfig {
     const tenant = this.deps.registry.findTenant(scope.tenantId);
     const environment = tenant?.environments.find((e) => e.id === scope.environmentId);
-    if (environment === undefined) throw new AdminError('not_found', `Tenant "${scope.tenantId}" has no environment "${scope.environmentId}".`, { field: 'environment' });
+    if (environment === undefined) throw new DomainError('not_found', `Tenant "${scope.tenantId}" has no environment "${scope.environmentId}".`, { field: 'environment' });
     return environment;
   }
 
@@ -76,7 +77,7 @@ export class ConfigAdmin {
 
   widget(scope: AdminScope, id: string): WidgetConfig {
     const widget = this.widgets(scope).find((w) => w.id === id);
-    if (widget === undefined) throw new AdminError('not_found', `No widget "${id}" in this environment.`, { field: 'widgetId' });
+    if (widget === undefined) throw new DomainError('not_found', `No widget "${id}" in this environment.`, { field: 'widgetId' });
     return widget;
   }
 
@@ -103,7 +104,7 @@ export class ConfigAdmin {
 
   searchToken(scope: AdminScope, token: string): SearchTokenConfig {
     const found = this.searchTokens(scope).find((t) => t.token === token);
-    if (found === undefined) throw new AdminError('not_found', `No search token "${token}" in this environment.`, { field: 'token' });
+    if (found === undefined) throw new DomainError('not_found', `No search token "${token}" in this environment.`, { field: 'token' });
     return found;
   }
 
@@ -129,7 +130,7 @@ export class ConfigAdmin {
 
   /** Replaces (or adds) one configuration of a token: field weights, facets, synonyms, redirects, rules, default sort. */
   async putSearchConfiguration(actor: AdminActor, scope: AdminScope, token: string, configurationId: string, body: unknown): Promise<SearchConfiguration> {
-    parseWith(searchConfigurationSchema.shape.id, configurationId, 'configurationId');
+    parseInput(searchConfigurationSchema.shape.id, configurationId, 'configurationId');
     const current = this.searchToken(scope, token);
     const config = checkSearchConfiguration(configurationId, body);
     const before = current.configurations.find((c) => c.id === configurationId) ?? null;
@@ -191,7 +192,7 @@ export class ConfigAdmin {
   }
 
   private requireTrackerKey(scope: AdminScope, key: string): void {
-    if (!this.trackerKeys(scope).includes(key)) throw new AdminError('not_found', `No tracker key "${key}" in this environment.`, { field: 'trackerKey' });
+    if (!this.trackerKeys(scope).includes(key)) throw new DomainError('not_found', `No tracker key "${key}" in this environment.`, { field: 'trackerKey' });
   }
 
   /** Ids that public URLs use without a tenant must be unique across every tenant; the refusal does not say whose it is. */
@@ -203,7 +204,7 @@ export class ConfigAdmin {
     } catch {
       taken = false;
     }
-    if (taken) throw new AdminError('conflict', `The ${kind} id "${id}" is already in use; choose another.`, { field });
+    if (taken) throw new DomainError('conflict', `The ${kind} id "${id}" is already in use; choose another.`, { field });
   }
 
   /**
@@ -216,8 +217,8 @@ export class ConfigAdmin {
     entry: Pick<AuditEntry, 'action' | 'target' | 'before' | 'after'>,
     mutate: (overrides: EnvironmentOverrides) => void,
   ): Promise<void> {
-    if (actor.role !== 'edit') throw new AdminError('forbidden', 'This account may read the configuration but not change it (its role is "read").');
-    if (actor.tenantId !== scope.tenantId) throw new AdminError('forbidden', `This account belongs to tenant "${actor.tenantId}".`, { field: 'tenant' });
+    if (actor.role !== 'edit') throw new DomainError('forbidden', 'This account may read the configuration but not change it (its role is "read").');
+    if (actor.tenantId !== scope.tenantId) throw new DomainError('forbidden', `This account belongs to tenant "${actor.tenantId}".`, { field: 'tenant' });
     const run = this.queue.then(async () => {
       const key = environmentKey(scope.tenantId, scope.environmentId);
       const next: EnvironmentOverrides = clone(this.overrides.data.environments[key]) ?? emptyOverrides();
@@ -226,9 +227,9 @@ export class ConfigAdmin {
       try {
         effective = composeConfig(this.deps.fileConfig, { environments: { ...this.overrides.data.environments, [key]: next } });
       } catch (error) {
-        throw new AdminError('invalid', `The configuration would not be valid with this change: ${(error as Error).message.slice(0, 300)}`);
+        throw new DomainError('invalid', `The configuration would not be valid with this change: ${(error as Error).message.slice(0, 300)}`);
       }
-      if (crossCheck(effective).length > 0) throw new AdminError('conflict', 'This id is already used elsewhere; choose another.', { field: 'id' });
+      if (crossCheck(effective).length > 0) throw new DomainError('conflict', 'This id is already used elsewhere; choose another.', { field: 'id' });
       await this.overrides.update((data) => {
         data.environments[key] = next;
       });

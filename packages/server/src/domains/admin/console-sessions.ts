@@ -8,7 +8,7 @@ import { createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } 
 import type { Clock } from '../../platform/clock.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
-import { AdminError } from './admin-error.js';
+import { DomainError } from '../../platform/domain-error.js';
 
 export const SESSION_COOKIE = 'dk_console';
 export const SESSION_HOURS = 8;
@@ -75,13 +75,13 @@ export class ConsoleSessions {
     const recent = (this.failures.get(lockKey) ?? []).filter((at) => at > now - LOCK_MINUTES * 60_000);
     if (recent.length >= MAX_FAILURES) {
       const retryAfter = Math.ceil((recent[recent.length - MAX_FAILURES]! + LOCK_MINUTES * 60_000 - now) / 1000);
-      throw new AdminError('locked', `Too many failed sign-ins for this user; try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retryAfter });
+      throw new DomainError('rate_limited', `Too many failed sign-ins for this user; try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retryAfterSeconds: retryAfter });
     }
     const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
     if (user === undefined || !ok) {
       // Only configured users are counted, so strangers cannot grow this map with made-up names.
       if (user !== undefined) this.failures.set(lockKey, [...recent, now]);
-      throw new AdminError('unauthorized', 'Unknown tenant, username or password.', { field: 'password' });
+      throw new DomainError('unauthorized', 'Unknown tenant, username or password.', { field: 'password' });
     }
     this.failures.delete(lockKey);
     const session: ConsoleSession = { tenantId, username, role: user.role, sessionId: randomBytes(12).toString('base64url'), expiresAt: now + SESSION_HOURS * 3_600_000 };

@@ -3,32 +3,11 @@
  * change is refused exactly as the file would be), then the rules the file check leaves to run time
  * and that would otherwise break search or recommendations for shoppers.
  */
-import type { z } from 'zod';
 import { searchConfigurationSchema, searchTokenSchema, widgetSchema, type SearchConfiguration, type SearchTokenConfig, type WidgetConfig } from '../../platform/config/schema.js';
 import { FilterSyntaxError } from '../../platform/filter-language/filter-syntax-error.js';
 import { parseFilterTemplate } from '../../platform/filter-language/parse-filter.js';
-import { AdminError, type AdminIssue } from './admin-error.js';
-
-export function pathText(path: readonly PropertyKey[], root = ''): string {
-  let out = root;
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out === '' ? '(body)' : out;
-}
-
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, root = ''): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({ path: pathText(issue.path, root), message: issue.message }));
-  throw invalid(issues);
-}
-
-function invalid(issues: AdminIssue[]): AdminError {
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  return new AdminError('invalid', `${issues[0]!.path}: ${issues[0]!.message}${more}`, { issues });
-}
+import type { FieldIssue } from '@discovery-kit/protocol';
+import { invalidInput, parseInput } from '../../platform/validation.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -37,13 +16,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** The body's `id` (when given) must be the one in the URL; the URL's id is used when it is left out. */
 function withId(body: unknown, key: string, id: string): unknown {
   if (!isObject(body)) return body;
-  if (body[key] !== undefined && body[key] !== id) throw invalid([{ path: key, message: `is "${String(body[key])}" but the URL names "${id}"; rename by creating a new one` }]);
+  if (body[key] !== undefined && body[key] !== id) throw invalidInput([{ path: key, message: `is "${String(body[key])}" but the URL names "${id}"; rename by creating a new one` }]);
   return { ...body, [key]: id };
 }
 
 export function checkWidget(id: string, body: unknown): WidgetConfig {
-  const widget = parseWith(widgetSchema, withId(body, 'id', id));
-  const issues: AdminIssue[] = [];
+  const widget = parseInput(widgetSchema, withId(body, 'id', id));
+  const issues: FieldIssue[] = [];
   if (widget.minResults > widget.maxResults) issues.push({ path: 'minResults', message: `${widget.minResults} is more than maxResults (${widget.maxResults})` });
   widget.filters.forEach((filter, i) => {
     if (!('where' in filter)) return;
@@ -54,7 +33,7 @@ export function checkWidget(id: string, body: unknown): WidgetConfig {
       issues.push({ path: `filters[${i}].where`, message: error.message });
     }
   });
-  if (issues.length > 0) throw invalid(issues);
+  if (issues.length > 0) throw invalidInput(issues);
   return widget;
 }
 
@@ -65,8 +44,8 @@ function words(text: string): string {
 }
 
 /** Rules a search configuration needs beyond its schema: nothing a shopper's query could trip on. */
-function configurationIssues(config: SearchConfiguration, root: string): AdminIssue[] {
-  const issues: AdminIssue[] = [];
+function configurationIssues(config: SearchConfiguration, root: string): FieldIssue[] {
+  const issues: FieldIssue[] = [];
   const at = (path: string) => (root === '' ? path : `${root}.${path}`);
   config.redirects.forEach((redirect, i) => {
     if (!HTTP_URL.test(redirect.url)) issues.push({ path: at(`redirects[${i}].url`), message: 'a redirect goes to an http(s) URL' });
@@ -100,21 +79,21 @@ function configurationIssues(config: SearchConfiguration, root: string): AdminIs
 }
 
 export function checkSearchConfiguration(id: string, body: unknown): SearchConfiguration {
-  const config = parseWith(searchConfigurationSchema, withId(body, 'id', id));
+  const config = parseInput(searchConfigurationSchema, withId(body, 'id', id));
   const issues = configurationIssues(config, '');
-  if (issues.length > 0) throw invalid(issues);
+  if (issues.length > 0) throw invalidInput(issues);
   return config;
 }
 
 export function checkSearchToken(token: string, body: unknown): SearchTokenConfig {
-  const parsed = parseWith(searchTokenSchema, withId(body, 'token', token));
-  const issues: AdminIssue[] = [];
+  const parsed = parseInput(searchTokenSchema, withId(body, 'token', token));
+  const issues: FieldIssue[] = [];
   const ids = new Set<string>();
   parsed.configurations.forEach((config, i) => {
     if (ids.has(config.id)) issues.push({ path: `configurations[${i}].id`, message: `configuration id "${config.id}" is used twice` });
     ids.add(config.id);
     issues.push(...configurationIssues(config, `configurations[${i}]`));
   });
-  if (issues.length > 0) throw invalid(issues);
+  if (issues.length > 0) throw invalidInput(issues);
   return parsed;
 }

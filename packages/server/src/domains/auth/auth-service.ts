@@ -41,8 +41,8 @@ export interface TokenResponse {
 type AuthDeps = Pick<ServiceContext, 'config' | 'registry' | 'store' | 'clock'>;
 
 function slowDown(retryAfterSeconds: number): OAuthError {
-  return new OAuthError(429, 'slow_down', `More than ${TOKEN_REQUESTS_PER_SECOND} token requests in one second; retry in ${retryAfterSeconds} s, and cache tokens until they expire.`, {
-    headers: { 'Retry-After': String(retryAfterSeconds) },
+  return new OAuthError('rate_limited', 'slow_down', `More than ${TOKEN_REQUESTS_PER_SECOND} token requests in one second; retry in ${retryAfterSeconds} s, and cache tokens until they expire.`, {
+    retryAfterSeconds,
   });
 }
 
@@ -150,7 +150,7 @@ export class AuthService {
 function checkRealm(account: ServiceAccountConfig, tenant: TenantConfig, realm: string): void {
   const home = account.realm === 'master' ? MASTER_REALM : tenant.id;
   if (realm !== home) {
-    throw new OAuthError(400, 'unauthorized_client', `Client "${account.clientId}" belongs to realm "${home}"; request its tokens at /auth/realms/${home}/protocol/openid-connect/token.`);
+    throw new OAuthError('invalid', 'unauthorized_client', `Client "${account.clientId}" belongs to realm "${home}"; request its tokens at /auth/realms/${home}/protocol/openid-connect/token.`);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * The catalog service every API module shares: item schemas, catalog versions and their promotion,
- * catalog items, the older item API over the same item model, and item contexts. Routes stay thin:
- * methods validate raw input and throw `HttpError`s naming the bad field.
+ * catalog items, the older item API over the same item model, and item contexts. Methods take input
+ * whose shape the API modules already parsed (catalog-inputs.ts) and check what needs stored state,
+ * throwing `DomainError`s that name the bad field.
  */
 import type { Clock } from '../../platform/clock.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';

@@ -3,13 +3,12 @@
  * which builds the search and recommendation data of a version in the background and then swaps the
  * active version in one write, so a query sees the old catalog or the new one, never half of one.
  */
-import { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
-import { conflict, HttpError, invalidBody, notFound } from '../../apis/http/errors.js';
-import { parseInput } from '../../apis/http/validate.js';
+import { DomainError } from '../../platform/domain-error.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 import type { FieldIssue } from '@discovery-kit/protocol';
+import type { CatalogInput } from './catalog-inputs.js';
 import type { ItemSchemas } from './item-schemas.js';
 import type { ItemStore } from './item-store.js';
 import type { KeyedQueue } from '../../platform/collections/keyed-queue.js';
@@ -17,10 +16,6 @@ import type { ActivationBuilder, CatalogRecord } from './types.js';
 import type { ChangeFeed } from './change-feed.js';
 
 export const MAX_CATALOGS = 2;
-
-export const catalogInput = z.strictObject({
-  catalogItemSchemas: z.array(z.strictObject({ name: z.string().min(1), version: z.number().int().min(1) })).min(1).max(20),
-});
 
 interface CatalogsDocument {
   /** Versions are never reused, so a deleted version's items can never be mistaken for a new one's. */
@@ -82,11 +77,11 @@ export class Catalogs {
     return doc;
   }
 
-  async create(tenantId: string, environmentId: string, input: unknown): Promise<CatalogRecord> {
-    const parsed = parseInput(catalogInput, input);
+  /** A new inactive version over `input`'s schemas, each of which must exist and define its own types. */
+  async create(tenantId: string, environmentId: string, input: CatalogInput): Promise<CatalogRecord> {
     const issues: FieldIssue[] = [];
     const typeNames = new Map<string, number>();
-    for (const [index, ref] of parsed.catalogItemSchemas.entries()) {
+    for (const [index, ref] of input.catalogItemSchemas.entries()) {
       const schema = await this.options.schemas.get(tenantId, environmentId, ref.name, ref.version);
       if (schema === undefined) {
         issues.push({ path: `catalogItemSchemas[${index}]`, message: `no item schema "${ref.name}" version ${ref.version}` });
@@ -98,18 +93,18 @@ export class Catalogs {
         typeNames.set(type, index);
       }
     }
-    if (issues.length > 0) throw invalidBody(`${issues[0]!.path}: ${issues[0]!.message}`, issues);
+    if (issues.length > 0) throw new DomainError('invalid', `${issues[0]!.path}: ${issues[0]!.message}`, { code: 'invalid_body', issues });
     const doc = await this.doc(tenantId, environmentId);
     return doc.update((data) => {
       if (data.catalogs.length >= MAX_CATALOGS) {
         const removable = data.catalogs.find((c) => c.state === 'inactive');
         const hint = removable === undefined ? 'wait for the promotion in progress to finish, then delete the inactive one' : `delete inactive catalog version ${removable.version} (DELETE /catalogs/${removable.version}) first`;
-        throw new HttpError(409, 'limit_exceeded', `At most ${MAX_CATALOGS} catalogs are held at once: ${hint}.`);
+        throw new DomainError('conflict', `At most ${MAX_CATALOGS} catalogs are held at once: ${hint}.`, { code: 'limit_exceeded' });
       }
       const record: CatalogRecord = {
         version: data.nextVersion,
         state: 'inactive',
-        catalogItemSchemas: parsed.catalogItemSchemas,
+        catalogItemSchemas: input.catalogItemSchemas.map((ref) => ({ name: ref.name, version: ref.version })),
         createdAt: new Date(this.options.clock.now()).toISOString(),
         activatedAt: null,
       };
@@ -136,7 +131,7 @@ export class Catalogs {
     // Waits for writes in progress, so that `active` is never reported before it is on disk.
     await (await this.doc(tenantId, environmentId)).settled();
     const found = await this.find(tenantId, environmentId, version);
-    if (found === undefined) throw notFound('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
+    if (found === undefined) throw new DomainError('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
     return found;
   }
 
@@ -152,9 +147,9 @@ export class Catalogs {
       const doc = await this.doc(tenantId, environmentId);
       await doc.update((data) => {
         const index = data.catalogs.findIndex((c) => c.version === version);
-        if (index < 0) throw notFound('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
+        if (index < 0) throw new DomainError('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
         const state = data.catalogs[index]!.state;
-        if (state !== 'inactive') throw conflict(`Catalog version ${version} is ${state}; only an inactive catalog can be deleted (promote another version first).`, 'version');
+        if (state !== 'inactive') throw new DomainError('conflict', `Catalog version ${version} is ${state}; only an inactive catalog can be deleted (promote another version first).`, 'version');
         data.catalogs.splice(index, 1);
       });
       await this.options.items.drop(scope);
@@ -169,10 +164,10 @@ export class Catalogs {
     const doc = await this.doc(tenantId, environmentId);
     const catalog = await doc.update((data) => {
       const target = data.catalogs.find((c) => c.version === version);
-      if (target === undefined) throw notFound('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
+      if (target === undefined) throw new DomainError('not_found', `No catalog version ${version} exists for this tenant and environment.`, 'version');
       if (target.state === 'active') return { ...target };
       const building = data.catalogs.find((c) => c.state === 'building');
-      if (building !== undefined) throw conflict(`Catalog version ${building.version} is being promoted; try again when it is active.`, 'version');
+      if (building !== undefined) throw new DomainError('conflict', `Catalog version ${building.version} is being promoted; try again when it is active.`, 'version');
       target.state = 'building';
       delete target.promotionError;
       return { ...target };

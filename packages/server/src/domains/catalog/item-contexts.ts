@@ -4,11 +4,10 @@
  * deleted or renamed, since items name their context in their id.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
-import { conflict, HttpError, notFound } from '../../apis/http/errors.js';
-import { parseInput } from '../../apis/http/validate.js';
+import { DomainError } from '../../platform/domain-error.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
+import type { ItemContextInput, ItemContextRename } from './catalog-inputs.js';
 import { DEFAULT_CONTEXT } from './legacy-id.js';
 
 export interface ItemContextRecord {
@@ -18,10 +17,6 @@ export interface ItemContextRecord {
   createdAt: string;
   updatedAt: string;
 }
-
-const CONTEXT_NAME = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, ".", "_" or "-"');
-export const createInput = z.strictObject({ name: CONTEXT_NAME, tenant_ids: z.array(z.string().min(1)).min(1).max(100) });
-export const renameInput = z.strictObject({ id: z.string().min(1), name: CONTEXT_NAME });
 
 interface ContextsDocument {
   contexts: ItemContextRecord[];
@@ -61,7 +56,7 @@ export class ItemContexts {
   async get(tenantId: string, id: string): Promise<ItemContextRecord> {
     if (id === DEFAULT_CONTEXT) return this.defaultFor(tenantId);
     const found = (await this.doc()).data.contexts.find((c) => c.id === id && c.tenant_ids.includes(tenantId));
-    if (found === undefined) throw notFound('not_found', `No item context "${id}" for tenant "${tenantId}".`, 'itemContextId');
+    if (found === undefined) throw new DomainError('not_found', `No item context "${id}" for tenant "${tenantId}".`, 'itemContextId');
     return copy(found);
   }
 
@@ -73,54 +68,52 @@ export class ItemContexts {
 
   async getByName(tenantId: string, name: string): Promise<ItemContextRecord> {
     const found = await this.findByName(tenantId, name);
-    if (found === undefined) throw notFound('not_found', `No item context named "${name}" for tenant "${tenantId}".`, 'contextName');
+    if (found === undefined) throw new DomainError('not_found', `No item context named "${name}" for tenant "${tenantId}".`, 'contextName');
     return found;
   }
 
-  async create(callerTenantId: string, input: unknown): Promise<ItemContextRecord> {
-    const parsed = parseInput(createInput, input);
-    const tenants = [...new Set(parsed.tenant_ids)];
+  async create(callerTenantId: string, input: ItemContextInput): Promise<ItemContextRecord> {
+    const tenants = [...new Set(input.tenant_ids)];
     if (!tenants.includes(callerTenantId)) {
-      throw new HttpError(403, 'forbidden', `tenant_ids must include the caller's tenant "${callerTenantId}".`, { field: 'tenant_ids' });
+      throw new DomainError('forbidden', `tenant_ids must include the caller's tenant "${callerTenantId}".`, 'tenant_ids');
     }
     // A context is declared for the caller's own tenant only: naming another would put it in that
     // tenant's list (taking names from it), and telling known from unknown ids would list tenants.
-    const other = parsed.tenant_ids.findIndex((t) => t !== callerTenantId);
+    const other = input.tenant_ids.findIndex((t) => t !== callerTenantId);
     if (other >= 0) {
-      throw new HttpError(403, 'forbidden', `tenant_ids[${other}]: a context can be declared for the caller's tenant "${callerTenantId}" only.`, { field: `tenant_ids[${other}]` });
+      throw new DomainError('forbidden', `tenant_ids[${other}]: a context can be declared for the caller's tenant "${callerTenantId}" only.`, `tenant_ids[${other}]`);
     }
-    if (parsed.name === DEFAULT_CONTEXT) throw conflict('The "default" context exists for every tenant already.', 'name');
+    if (input.name === DEFAULT_CONTEXT) throw new DomainError('conflict', 'The "default" context exists for every tenant already.', 'name');
     const doc = await this.doc();
     return doc.update((data) => {
-      const clash = data.contexts.find((c) => c.name === parsed.name && c.tenant_ids.some((t) => tenants.includes(t)));
-      if (clash !== undefined) throw conflict(`A context named "${parsed.name}" already exists for tenant "${clash.tenant_ids.find((t) => tenants.includes(t))}".`, 'name');
+      const clash = data.contexts.find((c) => c.name === input.name && c.tenant_ids.some((t) => tenants.includes(t)));
+      if (clash !== undefined) throw new DomainError('conflict', `A context named "${input.name}" already exists for tenant "${clash.tenant_ids.find((t) => tenants.includes(t))}".`, 'name');
       const now = new Date(this.options.clock.now()).toISOString();
-      const record: ItemContextRecord = { id: randomUUID(), name: parsed.name, tenant_ids: tenants, createdAt: now, updatedAt: now };
+      const record: ItemContextRecord = { id: randomUUID(), name: input.name, tenant_ids: tenants, createdAt: now, updatedAt: now };
       data.contexts.push(record);
       return copy(record);
     });
   }
 
-  async rename(callerTenantId: string, input: unknown): Promise<ItemContextRecord> {
-    const parsed = parseInput(renameInput, input);
-    if (parsed.id === DEFAULT_CONTEXT) throw conflict('The "default" context cannot be renamed.', 'id');
-    const current = await this.get(callerTenantId, parsed.id);
-    if (current.name === parsed.name) return current;
+  async rename(callerTenantId: string, input: ItemContextRename): Promise<ItemContextRecord> {
+    if (input.id === DEFAULT_CONTEXT) throw new DomainError('conflict', 'The "default" context cannot be renamed.', 'id');
+    const current = await this.get(callerTenantId, input.id);
+    if (current.name === input.name) return current;
     await this.refuseWhileUsed(current, 'renamed');
     const doc = await this.doc();
     return doc.update((data) => {
-      const record = data.contexts.find((c) => c.id === parsed.id);
-      if (record === undefined) throw notFound('not_found', `No item context "${parsed.id}".`, 'id');
-      const clash = data.contexts.find((c) => c.id !== record.id && c.name === parsed.name && c.tenant_ids.some((t) => record.tenant_ids.includes(t)));
-      if (clash !== undefined || parsed.name === DEFAULT_CONTEXT) throw conflict(`A context named "${parsed.name}" already exists.`, 'name');
-      record.name = parsed.name;
+      const record = data.contexts.find((c) => c.id === input.id);
+      if (record === undefined) throw new DomainError('not_found', `No item context "${input.id}".`, 'id');
+      const clash = data.contexts.find((c) => c.id !== record.id && c.name === input.name && c.tenant_ids.some((t) => record.tenant_ids.includes(t)));
+      if (clash !== undefined || input.name === DEFAULT_CONTEXT) throw new DomainError('conflict', `A context named "${input.name}" already exists.`, 'name');
+      record.name = input.name;
       record.updatedAt = new Date(this.options.clock.now()).toISOString();
       return copy(record);
     });
   }
 
   async delete(callerTenantId: string, id: string): Promise<void> {
-    if (id === DEFAULT_CONTEXT) throw conflict('The "default" context cannot be deleted.', 'itemContextId');
+    if (id === DEFAULT_CONTEXT) throw new DomainError('conflict', 'The "default" context cannot be deleted.', 'itemContextId');
     const current = await this.get(callerTenantId, id);
     await this.refuseWhileUsed(current, 'deleted');
     const doc = await this.doc();
@@ -133,7 +126,7 @@ export class ItemContexts {
     for (const tenantId of context.tenant_ids) {
       const count = await this.options.itemsUsing(tenantId, context.name);
       if (count > 0) {
-        throw conflict(`Item context "${context.name}" cannot be ${verb}: ${count} item${count === 1 ? '' : 's'} of tenant "${tenantId}" still use it. Delete them first.`, 'itemContextId');
+        throw new DomainError('conflict', `Item context "${context.name}" cannot be ${verb}: ${count} item${count === 1 ? '' : 's'} of tenant "${tenantId}" still use it. Delete them first.`, 'itemContextId');
       }
     }
   }

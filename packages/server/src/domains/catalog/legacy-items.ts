@@ -5,60 +5,18 @@
  * A retried batch succeeds: `create` of an existing item replaces it and `delete` of a missing one is
  * reported `absent` (docs/catalog.md, "Retries").
  */
-import { z } from 'zod';
 import type { FieldIssue } from '@discovery-kit/protocol';
 import type { Clock } from '../../platform/clock.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
-import { HttpError } from '../../apis/http/errors.js';
+import type { DomainError } from '../../platform/domain-error.js';
 import { batchRefusal } from './batch-issues.js';
-import { formatPath } from '../../apis/http/validate.js';
+import type { LegacyAction, LegacyActionName, LegacyBatch } from './catalog-inputs.js';
 import type { ChangeFeed } from './change-feed.js';
-import { isLanguageCode } from './iso-639-1.js';
 import type { ItemContexts } from './item-contexts.js';
 import type { ItemStore } from './item-store.js';
 import type { KeyedQueue } from '../../platform/collections/keyed-queue.js';
-import { formatLegacyId, legacyKey, parseLegacyId, type LegacyId } from './legacy-id.js';
-import { plainObject } from './own-record.js';
+import { formatLegacyId, legacyKey } from './legacy-id.js';
 import type { ItemScope, StoredItem } from './types.js';
-
-export const MAX_ACTIONS = 500;
-
-/**
- * No `javascript:` or `data:` URL may reach a storefront's `href` or `src`: http(s), protocol-relative
- * (`//cdn.example/a.png`, the page's own scheme) or a path on the shop.
- */
-const SAFE_URL = z.string().max(2048).refine((value) => /^(https?:)?\/\/[^/\\\s]/i.test(value) || /^\/(?![/\\])/.test(value), 'must be an http(s) URL, a protocol-relative "//host/..." URL or a path starting with "/"');
-/** Keys of `data` beyond the listed fields become custom attributes; this many at most per item. */
-const MAX_EXTRA_KEYS = 100;
-const LISTED_FIELDS = ['title', 'image', 'url', 'tags', 'booster', 'price', 'recommended', 'attributes', 'l10n'];
-
-const itemData = z.looseObject({
-  title: z.string().max(1000).optional(),
-  image: SAFE_URL.optional(),
-  url: SAFE_URL.optional(),
-  tags: z.array(z.string().min(1).max(200)).max(200).optional(),
-  booster: z.number().int().optional(),
-  price: z.number().int().min(0).optional(),
-  recommended: z.boolean().optional(),
-  attributes: plainObject.optional(),
-  l10n: plainObject
-    .superRefine((l10n, ctx) => {
-      for (const key of Object.keys(l10n)) if (!isLanguageCode(key)) ctx.addIssue({ code: 'custom', path: [key], message: `"${key}" is not an ISO 639-1 language code` });
-    })
-    .optional(),
-}).superRefine((data, ctx) => {
-  const extra = Object.keys(data).filter((key) => !LISTED_FIELDS.includes(key));
-  if (extra.length > MAX_EXTRA_KEYS) ctx.addIssue({ code: 'custom', path: [extra[MAX_EXTRA_KEYS]!], message: `at most ${MAX_EXTRA_KEYS} keys beyond the listed fields` });
-});
-type ItemData = z.output<typeof itemData>;
-
-export const actionInput = z.object({
-  action: z.enum(['create', 'replace', 'patch', 'delete']),
-  id: z.unknown(),
-  data: z.unknown().optional(),
-});
-
-export type LegacyActionName = 'create' | 'replace' | 'patch' | 'delete';
 
 export interface LegacyActionResult {
   index: number;
@@ -67,13 +25,6 @@ export interface LegacyActionResult {
   id: string;
   /** `absent`: a delete of an item that does not exist (already deleted by an earlier try of the batch). */
   status: 'created' | 'replaced' | 'patched' | 'deleted' | 'absent';
-}
-
-interface CheckedAction {
-  index: number;
-  action: LegacyActionName;
-  id: LegacyId;
-  data: ItemData;
 }
 
 export interface LegacyItemsOptions {
@@ -120,13 +71,10 @@ export class LegacyItems {
     return this.options.store.document<{ version: number; activatedAt?: string }>(`tenants/${tenantId}/envs/${environmentId}/legacy-live`, () => ({ version: 0 }));
   }
 
-  async apply(tenantId: string, environmentId: string, input: unknown): Promise<LegacyActionResult[]> {
-    if (!Array.isArray(input)) throw new HttpError(400, 'invalid_body', 'The body must be an array of item actions.', { field: '(body)' });
-    if (input.length > MAX_ACTIONS) {
-      throw new HttpError(400, 'limit_exceeded', `At most ${MAX_ACTIONS} actions per call (got ${input.length}); nothing was applied. Split the batch.`, { field: '(body)' });
-    }
-    const issues: FieldIssue[] = [];
-    const checked = await this.check(tenantId, input, issues);
+  /** Applies a batch whose shape the caller read (apis/legacy-items); its shape issues join the refusal, if any. */
+  async apply(tenantId: string, environmentId: string, batch: LegacyBatch): Promise<LegacyActionResult[]> {
+    const issues: FieldIssue[] = [...batch.issues];
+    const checked = await this.check(tenantId, batch.actions, issues);
     return this.options.queue.run(`${tenantId}/${environmentId}/legacy`, async () => {
       const byVersion = new Map<number, Map<string, StoredItem | null>>();
       for (const action of checked) {
@@ -154,7 +102,7 @@ export class LegacyItems {
         const status = action.action === 'create' && current !== null ? 'replaced' : ({ create: 'created', replace: 'replaced', patch: 'patched', delete: 'deleted' } as const)[action.action];
         results.push({ index: action.index, action: action.action, id: shown, status });
       }
-      if (issues.length > 0) throw refusal(issues, input.length);
+      if (issues.length > 0) throw refusal(issues, batch.total);
       for (const [version, working] of byVersion) {
         const scope = scopeOf(tenantId, environmentId, version);
         const before = initial.get(version)!;
@@ -167,46 +115,24 @@ export class LegacyItems {
     });
   }
 
-  /** Shape, id and context checks that need no stored item; every problem is collected, none thrown early. */
-  private async check(tenantId: string, input: unknown[], issues: FieldIssue[]): Promise<CheckedAction[]> {
-    const checked: CheckedAction[] = [];
+  /** Keeps the actions whose context is declared for the tenant; the others become issues, none thrown early. */
+  private async check(tenantId: string, actions: readonly LegacyAction[], issues: FieldIssue[]): Promise<LegacyAction[]> {
+    const checked: LegacyAction[] = [];
     const declared = new Map<string, boolean>();
-    for (const [index, raw] of input.entries()) {
-      const root = `[${index}]`;
-      const shape = actionInput.safeParse(raw);
-      if (!shape.success) {
-        for (const issue of shape.error.issues) issues.push({ path: formatPath(issue.path, root), message: issue.message });
-        continue;
-      }
-      const id = parseLegacyId(shape.data.id, tenantId);
-      if (!id.ok) issues.push({ path: `${root}.id`, message: id.message });
-      let data: ItemData = {};
-      if (shape.data.action !== 'delete') {
-        if (typeof shape.data.data !== 'object' || shape.data.data === null || Array.isArray(shape.data.data)) {
-          issues.push({ path: `${root}.data`, message: `${shape.data.action} needs a data object` });
-          continue;
-        }
-        const parsed = itemData.safeParse(shape.data.data);
-        if (!parsed.success) {
-          for (const issue of parsed.error.issues) issues.push({ path: formatPath(issue.path, `${root}.data`), message: issue.message });
-          continue;
-        }
-        data = parsed.data;
-      }
-      if (!id.ok) continue;
-      const context = id.value.context;
+    for (const action of actions) {
+      const context = action.id.context;
       if (!declared.has(context)) declared.set(context, (await this.options.contexts.findByName(tenantId, context)) !== undefined);
       if (!declared.get(context)) {
-        issues.push({ path: `${root}.id`, message: `context "${context}" is not declared for tenant "${tenantId}"; create it with PUT /items/contexts first` });
+        issues.push({ path: `[${action.index}].id`, message: `context "${context}" is not declared for tenant "${tenantId}"; create it with PUT /items/contexts first` });
         continue;
       }
-      checked.push({ index, action: shape.data.action, id: id.value, data });
+      checked.push(action);
     }
     return checked;
   }
 }
 
-function build(action: CheckedAction, current: StoredItem | null, updated: string): StoredItem {
+function build(action: LegacyAction, current: StoredItem | null, updated: string): StoredItem {
   const { title, image, url, tags, booster, price, recommended, attributes: listed, l10n, ...extra } = action.data;
   const fields = Object.fromEntries(Object.entries({ title, image, url, tags, booster, price, recommended }).filter(([, v]) => v !== undefined));
   // Keys outside the listed fields (`description`, ...) are the shop's own attributes, like those in `attributes`.
@@ -222,6 +148,6 @@ function scopeOf(tenantId: string, environmentId: string, version: number): Item
   return { tenantId, environmentId, api: 'legacy', version };
 }
 
-function refusal(issues: FieldIssue[], total: number): HttpError {
+function refusal(issues: FieldIssue[], total: number): DomainError {
   return batchRefusal(issues, total, 'actions', 'applied');
 }

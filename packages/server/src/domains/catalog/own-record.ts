@@ -1,6 +1,4 @@
 /** Plain-object maps keyed by client ids: own properties only, so an id like `__proto__` is just an id. */
-import { z } from 'zod';
-
 export function getOwn<T>(record: Record<string, T>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
@@ -13,8 +11,3 @@ export function deleteOwn<T>(record: Record<string, T>, key: string): void {
   if (Object.hasOwn(record, key)) delete record[key];
 }
 
-/**
- * A JSON object passed through as parsed: `z.record` would silently drop a `__proto__` key, and a
- * key we drop silently is a key we never refuse.
- */
-export const plainObject = z.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'expected an object');

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { configSchema, type DiscoveryConfig } from './schema.js';
-import { formatPath } from '../../apis/http/validate.js';
+import { formatPath } from '../validation.js';
 import { FilterSyntaxError } from '../filter-language/filter-syntax-error.js';
 import { parseFilterTemplate } from '../filter-language/parse-filter.js';
 

@@ -1,5 +1,6 @@
 /** Answers "whose is this?" for every public identifier: tracker keys, search tokens, widgets, tenants and environments. */
-import { notFound, HttpError } from '../../apis/http/errors.js';
+import type { ErrorCode } from '@discovery-kit/protocol';
+import { DomainError } from '../domain-error.js';
 import type { LoadedConfig } from './load.js';
 import type { EnvironmentConfig, SearchTokenConfig, ServiceAccountConfig, TenantConfig, WidgetConfig } from './schema.js';
 
@@ -53,39 +54,44 @@ export class ConfigRegistry {
   /** The tenant and environment named by `tenant` and `environment` parameters, or a 404 naming the bad one. */
   environment(tenantId: unknown, environmentId: unknown): EnvironmentRef {
     if (typeof tenantId !== 'string' || tenantId === '') {
-      throw new HttpError(400, 'invalid_parameter', 'The "tenant" query parameter is required.', { field: 'tenant' });
+      throw new DomainError('invalid', 'The "tenant" query parameter is required.', { code: 'invalid_parameter', field: 'tenant' });
     }
     if (typeof environmentId !== 'string' || environmentId === '') {
-      throw new HttpError(400, 'invalid_parameter', 'The "environment" query parameter is required.', { field: 'environment' });
+      throw new DomainError('invalid', 'The "environment" query parameter is required.', { code: 'invalid_parameter', field: 'environment' });
     }
     const tenant = this.tenants.get(tenantId);
-    if (tenant === undefined) throw notFound('unknown_tenant', `No tenant "${tenantId}" is configured.`, 'tenant');
+    if (tenant === undefined) throw unknown('unknown_tenant', `No tenant "${tenantId}" is configured.`, 'tenant');
     const environment = tenant.environments.find((env) => env.id === environmentId);
     if (environment === undefined) {
-      throw notFound('unknown_environment', `Tenant "${tenantId}" has no environment "${environmentId}".`, 'environment');
+      throw unknown('unknown_environment', `Tenant "${tenantId}" has no environment "${environmentId}".`, 'environment');
     }
     return { tenant, environment };
   }
 
   trackerKey(key: string): EnvironmentRef {
     const ref = this.trackerKeys.get(key);
-    if (ref === undefined) throw notFound('unknown_tracker_key', `No tracker key "${key}" is configured.`, 'trackerKey');
+    if (ref === undefined) throw unknown('unknown_tracker_key', `No tracker key "${key}" is configured.`, 'trackerKey');
     return ref;
   }
 
   searchToken(token: string): EnvironmentRef & { token: SearchTokenConfig } {
     const ref = this.searchTokens.get(token);
-    if (ref === undefined) throw notFound('unknown_search_token', `No search token "${token}" is configured.`, 'token');
+    if (ref === undefined) throw unknown('unknown_search_token', `No search token "${token}" is configured.`, 'token');
     return ref;
   }
 
   widget(widgetId: string): EnvironmentRef & { widget: WidgetConfig } {
     const ref = this.widgets.get(widgetId);
-    if (ref === undefined) throw notFound('unknown_widget', `No widget "${widgetId}" is configured.`, 'widgetId');
+    if (ref === undefined) throw unknown('unknown_widget', `No widget "${widgetId}" is configured.`, 'widgetId');
     return ref;
   }
 
   serviceAccount(clientId: string): { tenant: TenantConfig; account: ServiceAccountConfig } | undefined {
     return this.accounts.get(clientId);
   }
+}
+
+/** A public identifier nobody configured: a 404 with the identifier's own code, naming the field it came in. */
+function unknown(code: ErrorCode, message: string, field: string): DomainError {
+  return new DomainError('not_found', message, { code, field });
 }

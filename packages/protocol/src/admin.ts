@@ -1,0 +1,173 @@
+/**
+ * Wire types of the admin API (`/admin/...`, docs/admin-api.md) that the console reads and sends:
+ * sign-in, widgets and their previews, search tokens with their configurations, tracker keys, the
+ * audit log, the catalog's items and search explanations. Analytics are in admin-analytics.ts.
+ */
+import type { RecommendationResponse } from './recommendations.js';
+
+/** `POST /admin/session`. */
+export interface SignInRequest {
+  tenant: string;
+  username: string;
+  password: string;
+}
+
+export type AdminRole = 'read' | 'edit';
+
+/** The answer to `POST /admin/session`; send `csrfToken` as `x-csrf-token` on every change. */
+export interface SignInResponse {
+  tenant: string;
+  username: string;
+  role: AdminRole;
+  csrfToken: string;
+  /** ISO time. */
+  expiresAt: string;
+}
+
+/** `GET /admin/session`: who is signed in, and the tenant's environments (`?environment=` of other calls). */
+export interface AdminSessionResponse {
+  tenant: string;
+  username: string;
+  role: AdminRole;
+  /** Absent for a service account's bearer token, which needs none. */
+  csrfToken?: string;
+  environments: Array<{ id: string; name: string }>;
+}
+
+export type WidgetFilter = { sameAs: string } | { where: string };
+
+/** The recommendation strategies a widget can run (docs/recommendations.md). */
+export type WidgetStrategy = 'popular' | 'top-sellers' | 'trending' | 'similar' | 'also-viewed' | 'bought-together' | 'personalized' | 'recently-viewed';
+
+/** How a search configuration folds words into their other forms (docs/search.md). */
+export type SearchLanguage = 'english' | 'danish' | 'dutch' | 'finnish' | 'french' | 'german' | 'italian' | 'norwegian' | 'portuguese' | 'spanish' | 'swedish';
+
+/** A widget as `GET /admin/widgets[/{id}]` answers it and `PUT /admin/widgets/{id}` takes it (docs/configuration.md). */
+export interface AdminWidget {
+  id: string;
+  title: string;
+  attributes: Record<string, string | number | boolean>;
+  minResults: number;
+  maxResults: number;
+  strategies: WidgetStrategy[];
+  filters: WidgetFilter[];
+  excludePurchased?: boolean;
+  popularityWeight?: number;
+  fallback?: 'popular' | 'none';
+  emailCacheMinutes: number;
+  fallbackUrl?: string;
+  shopUrl?: string;
+}
+
+export interface WidgetListResponse {
+  widgets: AdminWidget[];
+}
+
+/** `GET /admin/widgets/{id}/preview?productId=&profileId=`: what the widget recommends, as the public API would answer. */
+export type WidgetPreviewResponse = RecommendationResponse;
+
+export interface MerchandisingRule {
+  query: string;
+  pin: string[];
+  boost: string[];
+  bury: string[];
+}
+
+export interface SearchRedirectConfig {
+  id: string;
+  name: string;
+  url: string;
+  queries: string[];
+}
+
+export interface SearchFacetConfig {
+  id: string;
+  title: string;
+  attribute: string;
+  type: 'value' | 'range';
+  ranges?: Array<{ label: string; from?: number; to?: number }>;
+  size: number;
+}
+
+/** One configuration of a search token; `PUT /admin/search-tokens/{token}/configurations/{id}` takes it whole. */
+export interface SearchConfigurationView {
+  id: string;
+  fields: Array<{ attribute: string; weight: number }>;
+  facets: SearchFacetConfig[];
+  redirects: SearchRedirectConfig[];
+  synonyms: string[][];
+  rules: MerchandisingRule[];
+  defaultSort: Array<{ attribute: string; order: 'asc' | 'desc' }>;
+  offensiveTerms: string[];
+  language: SearchLanguage;
+  keepApart: string[];
+}
+
+export interface AdminSearchToken {
+  token: string;
+  configurations: SearchConfigurationView[];
+  defaultConfigurationId?: string;
+  autocompleteWindowDays: number;
+  autocompleteMinShoppers: number;
+}
+
+export interface SearchTokenListResponse {
+  searchTokens: AdminSearchToken[];
+}
+
+export interface TrackerKeyListResponse {
+  trackerKeys: string[];
+}
+
+/** `POST /admin/tracker-keys` and `.../{key}/rotate`: the new key. */
+export interface TrackerKeyResponse {
+  trackerKey: string;
+}
+
+export interface AuditEntry {
+  /** ISO time of the change. */
+  at: string;
+  /** `account:<clientId>` or `console:<username>`. */
+  actor: string;
+  action: string;
+  environment: string;
+  /** The kind and id of what changed: `widget:home`, `search-token:abc`, `tracker-key:k1`. */
+  target: string;
+  /** The resource before and after; null when it did not exist (or no longer does). */
+  before: unknown;
+  after: unknown;
+}
+
+export interface AuditResponse {
+  entries: AuditEntry[];
+}
+
+/** `GET /admin/items/{id}[?catalogVersion=]`: an item of the active (or named) catalog. */
+export interface AdminItemResponse {
+  id: string;
+  catalogVersion: number;
+  type: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface ExplainedHit {
+  position: number;
+  id: string;
+  score: number;
+  title: string;
+  /** Present when a rule of this query moved the item. */
+  rule?: 'pinned' | 'boosted' | 'buried';
+  /** Weighted fields that contain a word of the query (as typed, as a prefix, or as a synonym). */
+  matchedFields: Array<{ attribute: string; weight: number; words: string[] }>;
+}
+
+/** `GET /admin/search-tokens/{token}/explain?q=`: the ranked results and why each matched. */
+export interface SearchExplanation {
+  query: string;
+  configurationId: string;
+  count: number;
+  redirect?: { id: string; name: string; url: string };
+  rule?: { pin: string[]; boost: string[]; bury: string[] };
+  synonyms: string[][];
+  hits: ExplainedHit[];
+}
