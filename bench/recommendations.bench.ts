@@ -25,6 +25,7 @@ import type { StrategyName, WidgetConfig } from '../packages/server/src/platform
 import { buildCatalogIndex, type CatalogIndex } from '../packages/server/src/domains/recommendations/catalog-index.js';
 import { RecommendationEngine } from '../packages/server/src/domains/recommendations/recommendation-engine.js';
 import { ModelTrainer } from '../packages/server/src/domains/recommendations/model-trainer.js';
+import { FileBlobStore } from '../packages/server/src/platform/blob-store/file-blob-store.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -148,7 +149,7 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   const phaseNote = phases === undefined ? '' : ` (Gram ${phases.gramMs} ms, inverse ${phases.inverseMs} ms, sparsify ${phases.sparsifyMs} ms)`;
   rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model${phaseNote}, ${model?.info.touches ?? 0} touches; waited ${Math.round(performance.now() - trainStarted)} ms after the index; peak RSS of the process (worker included) so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` });
   const loadStarted2 = performance.now();
-  const reloaded = new ModelTrainer({ aggregates: server.deps.services.recommendations.aggregates, dataDir, logger: createLogger('silent'), clock: server.deps.clock });
+  const reloaded = new ModelTrainer({ aggregates: server.deps.services.recommendations.aggregates, blobs: new FileBlobStore({ directory: dataDir }), logger: createLogger('silent'), clock: server.deps.clock });
   await reloaded.start(['bench']);
   rows.push({ case: 'model loaded from its file (as at start)', 'median ms': Math.round(performance.now() - loadStarted2), 'p99 ms': '-', 'hit@10': '-', note: reloaded.model('bench') === undefined ? 'NOT loaded' : `${reloaded.model('bench')!.rows} items` });
   await reloaded.close();

@@ -3,13 +3,13 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { createLogger, defaultLogFormat } from '@discovery-kit/server';
+import { ConfigError, createLogger, defaultLogFormat } from '@discovery-kit/server';
 import { startCompanion } from '../src/companion.js';
 import { DEMO_CONFIG, DEFAULT_SDK_DIR } from '../src/options.js';
 import { createProgress } from '../src/progress.js';
@@ -131,6 +131,29 @@ describe('logs and progress', () => {
     logger.debug('hidden below the level');
     assert.match(text, /^\d\d:\d\d:\d\d\.\d{3} INFO +catalog promoted {2}tenant=demo-shop authorization=\[redacted\] ms=12\n$/);
     assert.doesNotMatch(text, /secret-value/);
+  });
+
+  it('refuses to start on a widget filter that does not parse, naming the file and the field, before touching the data directory', async () => {
+    const dir = await tempDir();
+    const config = JSON.parse(readFileSync(DEMO_CONFIG, 'utf8')) as { tenants: Array<{ serviceAccounts: Array<{ publicKeyFile?: string }>; environments: Array<{ widgets: Array<{ id: string; filters?: unknown[] }> }> }> };
+    for (const tenant of config.tenants) {
+      for (const account of tenant.serviceAccounts) if (account.publicKeyFile !== undefined) account.publicKeyFile = resolve(dirname(DEMO_CONFIG), account.publicKeyFile);
+    }
+    const widget = config.tenants[0]!.environments[0]!.widgets.findIndex((w) => w.filters !== undefined);
+    config.tenants[0]!.environments[0]!.widgets[widget]!.filters = [{ where: 'categories = $category OR' }];
+    const configFile = join(dir, 'shop.json');
+    await writeFile(configFile, JSON.stringify(config));
+    const dataDir = join(dir, 'data');
+    await assert.rejects(
+      startCompanion({ configFile, dataDir, port: 0, host: '127.0.0.1', demo: false, logLevel: 'silent', sdkDir: DEFAULT_SDK_DIR }, createLogger('silent')),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.ok(error.message.includes(configFile));
+        assert.deepEqual(error.problems, [`tenants[0].environments[0].widgets[${widget}].filters[0].where: Filter syntax error at position 25: expected an attribute name, NOT or '(', found the end of the filter.`]);
+        return true;
+      },
+    );
+    assert.equal(existsSync(dataDir), false);
   });
 
   it('prints a progress line every 10 % when not on a terminal, and a summary', () => {

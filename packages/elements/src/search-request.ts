@@ -1,4 +1,5 @@
 /** The search API as the search box and results use it: POST /search and POST /search/autocomplete, answers read defensively. */
+import type { AutocompleteRequest, AutocompleteResponse, AutocompleteSuggestion, HighlightRange, SearchFacet, SearchItem, SearchRequest, SearchResponse } from '@discovery-kit/protocol';
 import { asArray, asRecord, asText, requestJson } from './api.js';
 import { apiUrl, toolkitConfig } from './config.js';
 import { toProductCard } from './product-card.js';
@@ -15,28 +16,19 @@ export interface SearchEndpoint {
   searchToken?: string | null;
 }
 
-export interface SearchOptions {
-  offset?: number;
-  limit?: number;
-  sortBy?: Array<{ attribute: string; order: 'asc' | 'desc' }>;
-  facets?: Array<{ id: string; values: string[] }>;
+/** What the elements ask of a search (the wire request's options), and whether to leave facet counts out. */
+export type SearchOptions = Pick<NonNullable<SearchRequest['options']>, 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter'> & {
   /** Leave out facet counts (the search box does not show them). */
   withoutFacets?: boolean;
-  /** A filter expression (docs/search.md), such as a price range. */
-  filter?: string;
-}
+};
 
-export interface FacetValue {
-  value: string;
-  count: number;
-  selected: boolean;
-}
+export type FacetValue = SearchFacet['values'][number];
 
-export interface Facet {
-  id: string;
-  title: string;
-  values: FacetValue[];
-}
+/** A facet as the results show it: the wire facet's id, title (its id when the server sent none) and values. */
+export type Facet = Pick<SearchFacet, 'id' | 'title' | 'values'>;
+
+/** A wire type as read from an untrusted answer: its field names are checked, each value still has to be. */
+type Unchecked<T> = { [K in keyof T]?: unknown };
 
 export interface SearchAnswer {
   /** Send as `sourceId` of the activities it leads to. */
@@ -55,7 +47,7 @@ export interface SearchAnswer {
 export interface Suggestion {
   text: string;
   /** The part matching what was typed. */
-  marks: Array<[number, number]>;
+  marks: HighlightRange[];
 }
 
 function tokenOf(endpoint: SearchEndpoint): string {
@@ -66,18 +58,18 @@ function tokenOf(endpoint: SearchEndpoint): string {
 
 export async function search(endpoint: SearchEndpoint, query: string, options: SearchOptions, signal?: AbortSignal): Promise<SearchAnswer> {
   const { withoutFacets, ...rest } = options;
-  const body = {
+  const body: SearchRequest = {
     token: tokenOf(endpoint),
     query,
     options: { ...rest, highlight: true, customResponseMask: CARD_MASK, ...(withoutFacets ? { disable: [{ name: 'facet' }] } : {}) },
   };
-  const answer = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search'), { body, signal }));
-  const metadata = asRecord(answer.metadata);
+  const answer: Unchecked<SearchResponse> = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search'), { body, signal }));
+  const metadata: Unchecked<SearchResponse['metadata']> = asRecord(answer.metadata);
   const cards: ProductCard[] = [];
   let redirect: SearchAnswer['redirect'];
   for (const entry of asArray(answer.items)) {
-    const item = asRecord(entry);
-    const target = asRecord(item.redirect);
+    const item: Unchecked<SearchItem> = asRecord(entry);
+    const target: Unchecked<NonNullable<SearchItem['redirect']>> = asRecord(item.redirect);
     const url = safeLinkUrl(target.url);
     if (url && !redirect) redirect = { name: asText(target.name) || url, url };
     const card = item.product === undefined ? undefined : toProductCard(item.product, asText(item.id));
@@ -87,9 +79,9 @@ export async function search(endpoint: SearchEndpoint, query: string, options: S
     }
   }
   const facets = asArray(metadata.facets).map((entry) => {
-    const facet = asRecord(entry);
-    const values = asArray(facet.values).map((value) => {
-      const { value: text, count, selected } = asRecord(value);
+    const facet: Unchecked<SearchFacet> = asRecord(entry);
+    const values = asArray(facet.values).map((value): FacetValue => {
+      const { value: text, count, selected }: Unchecked<FacetValue> = asRecord(value);
       return { value: asText(text), count: typeof count === 'number' ? count : 0, selected: selected === true };
     });
     return { id: asText(facet.id), title: asText(facet.title) || asText(facet.id), values };
@@ -109,12 +101,13 @@ export async function search(endpoint: SearchEndpoint, query: string, options: S
 
 /** Earlier shoppers' queries that start with `query`, most frequent first. */
 export async function autocomplete(endpoint: SearchEndpoint, query: string, count: number, signal?: AbortSignal): Promise<Suggestion[]> {
-  const body = { token: tokenOf(endpoint), query, options: { numberOfSuggestions: Math.min(20, Math.max(1, count)) } };
-  const answer = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search/autocomplete'), { body, signal }));
+  const body: AutocompleteRequest = { token: tokenOf(endpoint), query, options: { numberOfSuggestions: Math.min(20, Math.max(1, count)) } };
+  const answer: Unchecked<AutocompleteResponse> = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search/autocomplete'), { body, signal }));
   return asArray(answer.suggestions)
     .map((entry) => {
-      const text = asText(asRecord(entry).suggestion);
-      return { text, marks: cleanRanges(asRecord(entry).highlights, text.length) };
+      const suggestion: Unchecked<AutocompleteSuggestion> = asRecord(entry);
+      const text = asText(suggestion.suggestion);
+      return { text, marks: cleanRanges(suggestion.highlights, text.length) };
     })
     .filter((suggestion) => suggestion.text !== '');
 }

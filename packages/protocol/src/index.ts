@@ -5,17 +5,22 @@ export { ACTIVITY_EVENT } from './browser.js';
 export type { ActivityIntent, ActivityEvent, ToolkitConfig } from './browser.js';
 export type {
   ProductView,
+} from './public-apis.js';
+export type {
   SortKey,
   DisableName,
   SearchRequest,
   SearchFacet,
   SearchItem,
   SearchResponse,
+  SuggestRequest,
+  SuggestGroup,
+  SuggestResponse,
   AutocompleteRequest,
   AutocompleteResponse,
   AutocompleteSuggestion,
   HighlightRange,
-} from './public-apis.js';
+} from './search.js';
 export type { RecommendationQueryParams, Recommendation, RecommendationResponse, MultiRecommendationResponse } from './recommendations.js';
 export type { CollectAction, CollectActivity, CollectRequest, CollectResponse } from './collect.js';
 export type {

@@ -81,6 +81,21 @@ describe('admin API', () => {
     assert.equal((await api('/tracker-keys/tenant-a-tracker', otherTenant, { method: 'DELETE' })).status, 404);
   });
 
+  it('refuses a widget filter that does not parse in the search filter language with a 400 naming the field, and stores one that does', async () => {
+    const previous = await api('/widgets/w-popular', reader);
+    const bad = await api('/widgets/w-popular', editor, { method: 'PUT', json: { strategies: ['popular'], filters: [{ sameAs: 'brand' }, { where: 'price <= 60 OR' }] } });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, 'invalid_body');
+    assert.equal(bad.body.error.field, 'filters[1].where');
+    assert.equal(bad.body.error.message, "filters[1].where: Filter syntax error at position 14: expected an attribute name, NOT or '(', found the end of the filter.");
+    assert.deepEqual((await api('/widgets/w-popular', reader)).body, previous.body, 'the widget is unchanged');
+    const where = "(brand = 'Acme' OR brand IN ('Other')) AND NOT price > $maxPrice";
+    const good = await api('/widgets/w-filtered', editor, { method: 'PUT', json: { strategies: ['popular'], minResults: 10, maxResults: 10, filters: [{ where }] } });
+    assert.equal(good.status, 200, JSON.stringify(good.body));
+    const reco = await call(`${server.url}/widget/w-filtered/recommendations?variables=${encodeURIComponent(JSON.stringify({ $maxPrice: 50 }))}`);
+    assert.deepEqual(reco.body.recommendations.map((r: { product: { _id: { original_id: string } } }) => r.product._id.original_id).sort(), ['bag-1', 'sock-1']);
+  });
+
   it('refuses invalid widgets and search rules naming the field, and keeps the previous ones', async () => {
     const bad = await api('/widgets/w-popular', editor, { method: 'PUT', json: { strategies: ['popular'], minResults: 5, maxResults: 2 } });
     assert.equal(bad.status, 400);

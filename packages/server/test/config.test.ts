@@ -48,7 +48,45 @@ describe('configuration', () => {
     const problems = problemsOf(raw);
     assert.deepEqual(
       problems.filter((p) => p.includes('filters')),
-      ['tenants[0].environments[0].widgets[0].filters[1].where: cannot read "brand ~ acme"; expected comparisons such as price < 5000, joined by AND'],
+      ["tenants[0].environments[0].widgets[0].filters[1].where: Filter syntax error at position 23: expected an attribute, a value, an operator or a parenthesis, found '~'."],
+    );
+  });
+
+  it('reads widget filters in the search filter language, $variables only where a value stands', () => {
+    const raw = testConfig() as { tenants: Array<Record<string, any>> };
+    raw.tenants[0]!.environments[0].widgets[0].filters = [
+      { where: "(brand = 'Acme' OR brand IN ('Zed', $brand)) AND NOT price > $maxPrice" },
+      { where: 'in_stock = true AND categories != $category' },
+      { where: '$maxPrice >= price' },
+      { where: "brand = 'Acme' OR" },
+      { where: 'price < $' },
+    ];
+    assert.deepEqual(
+      problemsOf(raw).filter((p) => p.includes('filters')),
+      [
+        "tenants[0].environments[0].widgets[0].filters[2].where: Filter syntax error at position 0: expected an attribute name, NOT or '(', found the variable $maxPrice.",
+        "tenants[0].environments[0].widgets[0].filters[3].where: Filter syntax error at position 17: expected an attribute name, NOT or '(', found the end of the filter.",
+        "tenants[0].environments[0].widgets[0].filters[4].where: Filter syntax error at position 9: expected a variable name after '$', found the end of the filter.",
+      ],
+    );
+  });
+
+  it('names the file and the field of a widget filter that does not parse when the file loads', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'config-where-'));
+    const file = join(dir, 'shop.json');
+    const raw = testConfig() as { tenants: Array<Record<string, any>> };
+    for (const tenant of raw.tenants) {
+      for (const account of tenant.serviceAccounts ?? []) if (account.publicKeyFile !== undefined) account.publicKeyFile = join(FIXTURES, account.publicKeyFile);
+    }
+    raw.tenants[0]!.environments[0].widgets[0].filters = [{ where: 'price <= $maxPrice AND' }];
+    await writeFile(file, JSON.stringify(raw));
+    assert.throws(
+      () => loadConfigFile(file),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.file === file &&
+        error.message.includes(file) &&
+        error.problems.includes("tenants[0].environments[0].widgets[0].filters[0].where: Filter syntax error at position 22: expected an attribute name, NOT or '(', found the end of the filter."),
     );
   });
 

@@ -168,8 +168,13 @@ describe('recommendation API', () => {
 
   it('takes variables as a trailing path segment, after a profile id or alone', async () => {
     const v = vars({ $productId: 'shoe-1' });
-    assert.deepEqual(ids((await get(`/widget/w-bought-together/recommendations/${v}`)).body), ['sock-2', 'shoe-2']);
-    assert.deepEqual(ids((await get(`/widget/w-bought-together/recommendations/${profileA()}/${v}`)).body), ['sock-2', 'shoe-2']);
+    // The model has settled (before()): the item bought with shoe-1, then the model's neighbour; path and query forms agree.
+    const viaQuery = ids((await get(`/widget/w-bought-together/recommendations?variables=${v}`)).body);
+    assert.deepEqual(viaQuery, ['sock-2', 'shoe-2']);
+    assert.deepEqual(ids((await get(`/widget/w-bought-together/recommendations/${v}`)).body), viaQuery);
+    const forProfile = ids((await get(`/widget/w-bought-together/recommendations/${profileA()}/${v}`)).body);
+    assert.deepEqual(forProfile, ids((await get(`/widget/w-bought-together/recommendations/${profileA()}?variables=${v}`)).body));
+    assert.deepEqual(forProfile, ['sock-2', 'shoe-2']);
   });
 
   it('resolves users by identity repository (trailing slash) and by datasource', async () => {

@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../src/platform/clock.js';
-import { parseFilter } from '../src/domains/search/filter.js';
+import { parseFilter } from '../src/platform/filter-language/parse-filter.js';
 import { applyMask, parseMask } from '../src/apis/http/response-mask.js';
-import { HttpError } from '../src/apis/http/errors.js';
+import { FilterSyntaxError } from '../src/platform/filter-language/filter-syntax-error.js';
 import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
 import { catalogRequests } from './support/catalog-requests.js';
 
@@ -199,11 +199,31 @@ describe('filters', () => {
   ];
   for (const [filter, position, expected] of errors) {
     it(`refuses ${filter}`, async () => {
-      assert.throws(() => parseFilter(filter), (error: unknown) => error instanceof HttpError && error.message.includes(`position ${position}`) && expected.test(error.message));
+      assert.throws(() => parseFilter(filter), (error: unknown) => error instanceof FilterSyntaxError && error.message.includes(`position ${position}`) && expected.test(error.message));
       const res = await post('/search', { token: TOKEN, query: '', options: { filter } });
       assert.equal(res.status, 400);
     });
   }
+});
+
+describe('filter errors', () => {
+  it('answer the documented body, naming options.filter, over POST and GET', async () => {
+    const expected = { status: 400, code: 'invalid_parameter', message: 'Filter syntax error at position 7: expected a value (a quoted string, a number, true or false), found the end of the filter.', field: 'options.filter' };
+    const res = await post('/search', { token: TOKEN, query: '', options: { filter: 'brand =' } });
+    assert.equal(res.status, 400);
+    const { requestId, ...error } = res.body.error;
+    assert.equal(typeof requestId, 'string');
+    assert.deepEqual(error, expected);
+    const viaGet = await fetch(`${server.url}/search/${TOKEN}?encoded=${encodeURIComponent(JSON.stringify({ query: '', options: { filter: 'brand =' } }))}`);
+    const { requestId: _, ...getError } = ((await viaGet.json()) as { error: Record<string, unknown> }).error;
+    assert.deepEqual([viaGet.status, getError], [400, expected]);
+  });
+
+  it('refuse $variables, which only widget filters have', async () => {
+    const res = await post('/search', { token: TOKEN, query: '', options: { filter: 'price < $max' } });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.error.message, "Filter syntax error at position 8: expected an attribute, a value, an operator or a parenthesis, found '$'.");
+  });
 });
 
 describe('response mask', () => {

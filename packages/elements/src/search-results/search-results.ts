@@ -9,10 +9,11 @@ import { renderCard } from '../product-card.js';
 import { autocomplete, search } from '../search-request.js';
 import type { SearchAnswer } from '../search-request.js';
 import { renderChips, renderFacets } from './search-facets.js';
+import { MAX_OFFSET, renderPagination, renderPlaceholder, renderSummary } from './search-page-parts.js';
 import type { FacetActions, FacetView } from './search-facets.js';
 import { ENGLISH } from './search-messages.js';
 import type { SearchResultsMessages } from './search-messages.js';
-import { clearFilters, filterCount, pageWindow, rangeFilter, readSearchState, sortBy, toggleFacet, writeSearchState } from './search-state.js';
+import { clearFilters, filterCount, rangeFilter, readSearchState, sortBy, toggleFacet, writeSearchState } from './search-state.js';
 import type { SearchState } from './search-state.js';
 import { searchResultsStyles } from './search-results.styles.js';
 
@@ -24,8 +25,6 @@ export interface SortOption {
   label: string;
 }
 
-/** The search API pages no further than this offset. */
-const MAX_OFFSET = 10000;
 /** The phone layout (filters in a drawer) below this width; the styles use the same. */
 const NARROW = '(max-width: 40rem)';
 /** Placeholder cards shown while the first answer loads, so the page does not jump when it arrives. */
@@ -297,41 +296,14 @@ export class DiscoverySearchResults extends LitElement {
   }
 
   private renderPagination(answer: SearchAnswer): unknown {
-    const pages = Math.min(Math.ceil(answer.count / this.size), Math.floor(MAX_OFFSET / this.size) + 1);
-    const page = this.current.page;
-    if (pages <= 1) return nothing;
-    const words = this.words;
-    const to = (number: number) => ({ ...this.current, page: number });
-    return html`<nav part="pagination" aria-label=${words.pages}>
-      ${page > 1 ? html`<a part="previous" rel="prev" href=${this.link(to(page - 1))} @click=${(event: MouseEvent) => this.follow(event, to(page - 1))}>${words.previous}</a>` : nothing}
-      ${pageWindow(page, pages).map((number) =>
-        number === 0
-          ? html`<span part="gap" aria-hidden="true">…</span>`
-          : html`<a part="page" href=${this.link(to(number))} aria-current=${number === page ? 'page' : nothing} @click=${(event: MouseEvent) => this.follow(event, to(number))}
-              >${number}</a
-            >`,
-      )}
-      ${page < pages ? html`<a part="next" rel="next" href=${this.link(to(page + 1))} @click=${(event: MouseEvent) => this.follow(event, to(page + 1))}>${words.next}</a>` : nothing}
-    </nav>`;
-  }
-
-  /** What the shopper sees above the results: the count, a corrected query, a looser match. */
-  private renderSummary(answer: SearchAnswer): unknown {
-    const words = this.words;
-    const typed = this.current.query;
-    const shown = answer.correctedQuery ?? typed;
-    const summary = answer.count === 0 ? (answer.redirect ? '' : words.noResults(typed)) : words.results(answer.count, shown);
-    return html`<p part="summary" role="status">${summary}</p>
-      ${answer.correctedQuery && answer.count > 0
-        ? html`<p part="correction">${words.showingResultsFor} <strong>${answer.correctedQuery}</strong> ${words.youSearchedFor(typed)}</p>`
-        : nothing}
-      ${answer.relaxed && answer.count > 0 ? html`<p part="relaxed">${words.relaxed(typed)}</p>` : nothing}
-      ${answer.redirect
-        ? html`<div part="redirect">
-            <span>${words.redirect}</span>
-            <a part="redirect-link" href=${answer.redirect.url}>${answer.redirect.name}</a>
-          </div>`
-        : nothing}`;
+    return renderPagination({
+      count: answer.count,
+      size: this.size,
+      page: this.current.page,
+      words: this.words,
+      href: (page) => this.link({ ...this.current, page }),
+      follow: (event, page) => this.follow(event, { ...this.current, page }),
+    });
   }
 
   /** Nothing matched: other searches to try, a way out of the filters, and popular products. */
@@ -353,31 +325,18 @@ export class DiscoverySearchResults extends LitElement {
     </div>`;
   }
 
-  private renderPlaceholder(): unknown {
-    return html`<p part="summary" role="status" aria-busy="true">&nbsp;</p>
-      <div part="layout">
-        <div part="facets"></div>
-        <div>
-          <div part="toolbar"><span part="placeholder toolbar-placeholder"></span></div>
-          <ul part="list" aria-hidden="true">
-            ${Array.from({ length: Math.min(this.size, PLACEHOLDER_CARDS) }, () => html`<li part="item placeholder"><div part="card"><div part="photo"></div><span part="title">&nbsp;<br />&nbsp;</span><span part="price">&nbsp;</span></div></li>`)}
-          </ul>
-        </div>
-      </div>`;
-  }
-
   protected override render(): unknown {
     const answer = this.answer;
     const words = this.words;
     if (this.state === 'error') return html`<p part="message" role="status">${words.unavailable}</p>`;
-    if (!answer) return this.renderPlaceholder();
-    if (this.state === 'empty') return html`${this.renderSummary(answer)}${this.renderEmpty()}`;
+    if (!answer) return renderPlaceholder(Math.min(this.size, PLACEHOLDER_CARDS));
+    if (this.state === 'empty') return html`${renderSummary(answer, this.current.query, words)}${this.renderEmpty()}`;
     const template = this.querySelector<HTMLTemplateElement>(':scope > template');
     const view = this.facetView(answer);
     const active = filterCount(this.current);
     const narrow = this.drawer && matchMedia(NARROW).matches;
     return html`<div aria-busy=${this.state === 'loading' ? 'true' : 'false'}>
-      ${this.renderSummary(answer)}
+      ${renderSummary(answer, this.current.query, words)}
       <div part="layout">
         <div
           part="facets"

@@ -1,5 +1,6 @@
 /** Builds the Koa application over every API module, and runs it: listen, then close gracefully. */
 import { once } from 'node:events';
+import { join } from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -16,13 +17,19 @@ import { clientAddress } from '../apis/http/client-address.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { LowdbStore } from '../platform/store/lowdb-store.js';
+import type { EventLogs } from '../platform/event-log/event-log.js';
+import { FileEventLogs } from '../platform/event-log/file-event-logs.js';
+import type { BlobStore } from '../platform/blob-store/blob-store.js';
+import { FileBlobStore } from '../platform/blob-store/file-blob-store.js';
 import { createServices } from './services.js';
 
 export interface DiscoveryServerOptions {
   config: LoadedConfig;
-  /** Directory of the embedded store; ignored when `store` is given. */
+  /** Directory of the embedded store, event logs and blobs; ignored for those given below. */
   dataDir?: string;
   store?: DocumentStore;
+  eventLogs?: EventLogs;
+  blobs?: BlobStore;
   logger?: Logger;
   clock?: Clock;
   /** Extra modules mounted after the built-in APIs (the companion's demo pages and bundle). */
@@ -42,11 +49,21 @@ export interface DiscoveryServer {
 export async function createDiscoveryServer(options: DiscoveryServerOptions): Promise<DiscoveryServer> {
   const logger = options.logger ?? createLogger();
   const store = options.store ?? new LowdbStore({ directory: requireDataDir(options.dataDir) });
+  // Beside the store's files, in the directory it locked: `activities/<tenant>/` and `models/`.
+  const eventLogs =
+    options.eventLogs ?? new FileEventLogs({ directory: join(requireDataDir(options.dataDir), 'activities'), segmentBytes: options.config.activityLog.segmentBytes });
+  const blobs = options.blobs ?? new FileBlobStore({ directory: requireDataDir(options.dataDir) });
+  const closeStorage = async () => {
+    await eventLogs.close();
+    await store.close();
+  };
   const closeHooks: Array<() => Promise<void>> = [];
   const base = {
     config: options.config,
     registry: new ConfigRegistry(options.config),
     store,
+    eventLogs,
+    blobs,
     logger,
     clock: options.clock ?? systemClock,
     onClose: (hook: () => Promise<void>) => {
@@ -57,7 +74,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
   try {
     deps = { ...base, services: await createServices(base) };
   } catch (error) {
-    await store.close();
+    await closeStorage();
     throw error;
   }
 
@@ -89,7 +106,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
       apis.push(api);
     }
   } catch (error) {
-    await store.close();
+    await closeStorage();
     throw error;
   }
 
@@ -122,7 +139,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
             logger.error({ err: error }, 'error while closing');
           }
         }
-        await store.close();
+        await closeStorage();
       })();
       return closing;
     },
@@ -130,6 +147,6 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
 }
 
 function requireDataDir(dataDir: string | undefined): string {
-  if (dataDir === undefined || dataDir === '') throw new Error('createDiscoveryServer needs a dataDir (or a store)');
+  if (dataDir === undefined || dataDir === '') throw new Error('createDiscoveryServer needs a dataDir (or a store, event logs and blobs)');
   return dataDir;
 }

@@ -62,7 +62,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
   await search.start();
   const searchAnalytics = await openSearchAnalytics(deps, activities, queryStatistics);
-  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, clock: deps.clock, logger: deps.logger, config: deps.config });
+  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config });
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));
   deps.onClose(() => recommendations.models.close());
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });

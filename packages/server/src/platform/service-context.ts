@@ -9,11 +9,17 @@ import type { LoadedConfig } from './config/load.js';
 import type { ConfigRegistry } from './config/registry.js';
 import type { Logger } from './logger.js';
 import type { DocumentStore } from './store/document-store.js';
+import type { EventLogs } from './event-log/event-log.js';
+import type { BlobStore } from './blob-store/blob-store.js';
 
 export interface ServiceContext {
   config: LoadedConfig;
   registry: ConfigRegistry;
   store: DocumentStore;
+  /** Append-only logs per stream (each tenant's activities). */
+  eventLogs: EventLogs;
+  /** Named binaries written whole (trained item models). */
+  blobs: BlobStore;
   logger: Logger;
   clock: Clock;
   /** Called on shutdown, in reverse order of registration, after the HTTP server stopped taking requests. */

@@ -28,6 +28,7 @@ export interface RouteDoc {
 }
 
 const env = { tenant: "The caller's tenant (optional; another tenant's is refused with 403).", environment: 'Environment id (optional when the tenant has one).' };
+const person = { tenant: env.tenant, profileId: 'The profile id (or name the person by identity: repository or datasource, with userId).', repository: 'Identity repository of the collection API (e.g. customer-id).', datasource: "Datasource of the older tracker.", userId: 'The id within the repository or datasource.' };
 const admin = (summary: string, extra: Partial<RouteDoc> = {}): RouteDoc => ({ summary, security: 'admin', query: env, ...extra });
 
 export const ROUTE_DOCS: Record<string, RouteDoc> = {
@@ -105,6 +106,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'admin GET /admin/items/{id}': admin('Look up an item of the active (or given) catalog version.', { query: { ...env, catalogVersion: 'Catalog version (optional).' }, ok: { description: 'The item.' } }),
   'admin GET /admin/analytics': admin('Per day: activities, searches, zero-result searches; per widget: impressions, clicks, add-to-carts, purchases, revenue, click-through.', { query: { ...env, days: '1 to 90 (default 7).' }, ok: { description: 'Analytics.', schema: responses.analyticsResponse } }),
   'admin GET /admin/analytics/queries': admin('Top, zero-result and corrected queries with click-through and conversion.', { query: { ...env, days: '1 to 90 (default 7).', limit: '1 to 500 (default 50).' }, ok: { description: 'Queries.', schema: responses.queriesResponse } }),
+  'admin GET /admin/profiles/export': admin("Everything held about one person (the profile and those merged into it, with every logged activity), as a JSON download; editing accounts only.", { query: person, ok: { description: 'The export.' } }),
+  'admin DELETE /admin/profiles': admin('Erases one person: profiles, identities, history, per-profile memory of every aggregate, and their records in the activity log (compacted); editing accounts only.', { query: person, ok: { description: 'How many profiles and activities were erased.' } }),
   'admin GET /admin/analytics/activities-per-minute': admin('Activities received per minute.', { query: { ...env, minutes: '1 to 1440 (default 60).' }, ok: { description: 'Counts per minute.', schema: responses.perMinuteResponse } }),
 
   'console GET /console': { summary: 'Redirects to /console/.', ok: { status: 302, description: 'Redirect.' } },

@@ -14,9 +14,9 @@ import { applyMask, parseMask } from '../http/response-mask.js';
 import { parseInput } from '../http/validate.js';
 import { highlightProduct } from '../../domains/search/highlight.js';
 import { offensiveCheck } from '../../domains/search/offensive-terms.js';
-import { hitJson } from '../../domains/search/search-service.js';
+import { hitJson } from '../../domains/search/search-response.js';
 import { normalizeQuery } from '../../domains/search/search-queries.js';
-import type { AutocompleteSuggestion } from '@discovery-kit/protocol';
+import type { AutocompleteRequest, AutocompleteResponse, AutocompleteSuggestion, SearchItem, SearchRequest, SearchResponse, SuggestGroup, SuggestRequest, SuggestResponse } from '@discovery-kit/protocol';
 
 const MAX_LIMIT = 1000;
 const MAX_OFFSET = 10_000;
@@ -68,6 +68,17 @@ export const autocompleteSchema = z.object({
   configurationId: z.string().optional(),
   options: z.object({ numberOfSuggestions: z.number().int().min(1).max(20).default(10), categories: z.boolean().default(false) }).default({ numberOfSuggestions: 10, categories: false }),
 });
+
+/**
+ * Compile-time only: whatever the published request types allow, these schemas accept (the responses
+ * are declared with the wire types where they are built). Nothing here runs.
+ */
+export type PublishedRequestsAccepted = [
+  Accepts<z.input<typeof searchSchema>, SearchRequest>,
+  Accepts<z.input<typeof suggestSchema>, SuggestRequest>,
+  Accepts<z.input<typeof autocompleteSchema>, AutocompleteRequest>,
+];
+type Accepts<Schema, Published extends Schema> = [Schema, Published];
 
 /** Category suggestions answered at most, after the first query suggestion. */
 const CATEGORY_SUGGESTIONS = 3;
@@ -124,7 +135,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const { token, ...rest } = raw as Record<string, unknown>;
     const url = `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`;
     ctx.set('Cache-Control', 'no-store');
-    const metadata = {
+    const metadata: SearchResponse['metadata'] = {
       count: result.count,
       exactCount: result.exact,
       time: Math.round((performance.now() - started) * 1000) / 1000,
@@ -142,8 +153,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const { highlight } = input.options;
     const fields = highlight === true ? ['title'] : highlight === false || highlight === undefined ? [] : highlight;
     // Highlights are per request (cached answers are shared), and only for the page's items.
-    const items = fields.length === 0 ? result.items : result.items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, result.highlight) }));
+    const items: SearchItem[] = fields.length === 0 ? result.items : result.items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, result.highlight) }));
     if (mask !== undefined) {
+      // A response mask may leave out any field of an item: masked items are no longer wire items.
       ctx.body = { items: items.map((item) => applyMask(item, mask)), metadata };
       return;
     }
@@ -175,19 +187,18 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       disabled: new Set(['facet', 'redirect']),
       ordered: true,
     });
-    const groups = search.group(ref.tenant.id, result, groupBy).map((g) => ({ ...g, items: g.items.map((item) => applyMask(item, mask)) }));
+    const groups: SuggestGroup[] = search.group(ref.tenant.id, result, groupBy);
     const { token, ...rest } = raw as Record<string, unknown>;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = {
-      groups,
-      metadata: {
-        time: Math.round((performance.now() - started) * 1000) / 1000,
-        token: input.token,
-        url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, '/search/suggest')}?encoded=${encodeURIComponent(JSON.stringify({ token, ...rest }))}`,
-        id: randomUUID(),
-        configurationId: configuration.id,
-      },
+    const metadata: SuggestResponse['metadata'] = {
+      time: Math.round((performance.now() - started) * 1000) / 1000,
+      token: input.token,
+      url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, '/search/suggest')}?encoded=${encodeURIComponent(JSON.stringify({ token, ...rest }))}`,
+      id: randomUUID(),
+      configurationId: configuration.id,
     };
+    // A response mask may leave out any field of an item: masked items are no longer wire items.
+    ctx.body = { groups: groups.map((g) => ({ ...g, items: g.items.map((item) => applyMask(item, mask)) })), metadata };
   };
 
   router.post('/search/suggest', limits.byAddress, jsonBody(), bodyToken, async (ctx) => suggest(ctx, ctx.request.body));
@@ -224,10 +235,11 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       answered.splice(Math.min(1, answered.length), 0, ...categories.map((c) => ({ suggestion: head, highlights: [[0, Math.min(typed, head.length)] as [number, number]], category: c })));
     }
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = {
+    const body: AutocompleteResponse = {
       suggestions: answered,
       metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: randomUUID(), configurationId: configuration.id },
     };
+    ctx.body = body;
   });
 
   router.get('/search/:token', limits.byAddress, limits.byKey((ctx) => ctx.params.token), async (ctx) => {

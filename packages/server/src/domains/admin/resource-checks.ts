@@ -4,7 +4,8 @@
  * and that would otherwise break search or recommendations for shoppers.
  */
 import { searchConfigurationSchema, searchTokenSchema, widgetSchema, type SearchConfiguration, type SearchTokenConfig, type WidgetConfig } from '../../platform/config/schema.js';
-import { compileFilters } from '../recommendations/widget-filters.js';
+import { FilterSyntaxError } from '../../platform/filter-language/filter-syntax-error.js';
+import { parseFilterTemplate } from '../../platform/filter-language/parse-filter.js';
 import type { FieldIssue } from '@discovery-kit/protocol';
 import { invalidInput, parseInput } from '../../platform/validation.js';
 
@@ -26,9 +27,10 @@ export function checkWidget(id: string, body: unknown): WidgetConfig {
   widget.filters.forEach((filter, i) => {
     if (!('where' in filter)) return;
     try {
-      compileFilters([filter], {}, undefined);
-    } catch {
-      issues.push({ path: `filters[${i}].where`, message: 'write comparisons such as `price <= 100` or `brand = "Acme"`, joined by AND' });
+      parseFilterTemplate(filter.where);
+    } catch (error) {
+      if (!(error instanceof FilterSyntaxError)) throw error;
+      issues.push({ path: `filters[${i}].where`, message: error.message });
     }
   });
   if (issues.length > 0) throw invalidInput(issues);

@@ -1,11 +1,9 @@
 /**
- * A trained item-to-item model as requests read it, and its file in the data directory. The file is
+ * A trained item-to-item model as requests read it, and the bytes of its file. The file is
  * a JSON header line (format, version, sizes), a JSON line of item ids, then the sparse weights as
  * little-endian typed arrays. Anything that does not read back exactly — missing, truncated, another
  * version — is refused with a reason, and the caller retrains.
  */
-import { readFile, rename, writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { SparseWeights } from './ease.js';
 
 export const MODEL_FORMAT = 'discovery-kit/item-model';
@@ -72,24 +70,16 @@ export class ItemModel {
   }
 }
 
-export async function writeModelFile(path: string, model: StoredModel): Promise<void> {
+/** The model as the bytes of its file (stored through the blob port, see model-trainer.ts). */
+export function encodeModel(model: StoredModel): Buffer {
   const { rowItems, rowOffsets, columns, values } = model.weights;
   const header = { format: MODEL_FORMAT, version: MODEL_VERSION, ...model.info, items: model.itemIds.length, rows: rowItems.length, weights: columns.length };
   const parts = [Buffer.from(`${JSON.stringify(header)}\n${JSON.stringify(model.itemIds)}\n`), bytes(rowItems), bytes(rowOffsets), bytes(columns), bytes(values)];
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, Buffer.concat(parts));
-  await rename(temporary, path);
+  return Buffer.concat(parts);
 }
 
-/** The stored model, or the reason it cannot be used. */
-export async function readModelFile(path: string): Promise<StoredModel | { problem: string }> {
-  let data: Buffer;
-  try {
-    data = await readFile(path);
-  } catch (error) {
-    return { problem: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no model file yet' : `unreadable model file (${(error as Error).message})` };
-  }
+/** The stored model, or the reason its file's bytes cannot be used. */
+export function decodeModel(data: Buffer): StoredModel | { problem: string } {
   try {
     const firstLine = data.indexOf(10);
     const secondLine = firstLine < 0 ? -1 : data.indexOf(10, firstLine + 1);

@@ -1,18 +1,18 @@
 /**
  * Keeps each tenant's item model current without ever blocking a request: trains on a worker thread
  * from a snapshot of the live interactions, swaps the new model in with one assignment, persists it
- * in the data directory (a restart loads it instead of retraining) and decides when to train again:
+ * as a blob (a restart loads it instead of retraining) and decides when to train again:
  * after enough new activity (at once while data keeps pouring in, sooner once it quietens), on a
  * schedule, and after a catalog promotion. Between trainings a shopper's live row still meets the
  * current model's weights at query time, so their newest activity counts immediately.
  */
 import { Worker } from 'node:worker_threads';
-import { join } from 'node:path';
 import type { RecommendationAggregates } from './activity-aggregates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
+import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import type { EaseOptions, SparseWeights, TrainingTimings } from './ease.js';
-import { ItemModel, readModelFile, writeModelFile, type StoredModel } from './item-model.js';
+import { decodeModel, encodeModel, ItemModel, type StoredModel } from './item-model.js';
 
 export interface TrainerOptions extends EaseOptions {
   /** Retrain at least this often when anything new arrived (minutes). */
@@ -50,7 +50,7 @@ interface TenantModel {
 
 export class ModelTrainer {
   private readonly aggregates: RecommendationAggregates;
-  private readonly directory: string;
+  private readonly blobs: BlobStore;
   private readonly logger: Logger;
   private readonly clock: Clock;
   readonly options: TrainerOptions;
@@ -59,9 +59,9 @@ export class ModelTrainer {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(deps: { aggregates: RecommendationAggregates; dataDir: string; logger: Logger; clock: Clock; options?: Partial<TrainerOptions> }) {
+  constructor(deps: { aggregates: RecommendationAggregates; blobs: BlobStore; logger: Logger; clock: Clock; options?: Partial<TrainerOptions> }) {
     this.aggregates = deps.aggregates;
-    this.directory = join(deps.dataDir, 'models');
+    this.blobs = deps.blobs;
     this.logger = deps.logger;
     this.clock = deps.clock;
     this.options = { ...DEFAULT_TRAINER_OPTIONS, ...deps.options };
@@ -73,7 +73,7 @@ export class ModelTrainer {
       const state: TenantModel = { model: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined };
       this.tenants.set(tenantId, state);
       const started = performance.now();
-      const stored = await readModelFile(this.fileOf(tenantId));
+      const stored = await this.readModel(tenantId);
       if ('problem' in stored) {
         if (this.aggregates.interactions(tenantId).touches >= MIN_TOUCHES) {
           this.logger.info({ tenant: tenantId, reason: stored.problem }, 'recommendation model will be trained again');
@@ -177,7 +177,7 @@ export class ModelTrainer {
       state.timings = timings;
       this.install(tenantId, state, stored);
       this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ms: trainingMs, ...timings }, 'recommendation model trained');
-      await writeModelFile(this.fileOf(tenantId), stored);
+      await this.blobs.put(this.blobOf(tenantId), encodeModel(stored));
     } catch (error) {
       // The previous model (or co-occurrence alone) keeps serving; the next poll tries again after more data.
       state.trainedTouches = touches;
@@ -228,7 +228,19 @@ export class ModelTrainer {
     return worker;
   }
 
-  private fileOf(tenantId: string): string {
-    return join(this.directory, `${tenantId}.item-model`);
+  /** The stored model, or why there is none to use (the caller retrains). */
+  private async readModel(tenantId: string): Promise<StoredModel | { problem: string }> {
+    let data: Buffer | undefined;
+    try {
+      data = await this.blobs.get(this.blobOf(tenantId));
+    } catch (error) {
+      return { problem: `unreadable model file (${(error as Error).message})` };
+    }
+    return data === undefined ? { problem: 'no model file yet' } : decodeModel(data);
+  }
+
+  /** `<DATA_DIR>/models/<tenant>.item-model` with the file adapter, where backups and docs/operations.md expect it. */
+  private blobOf(tenantId: string): string {
+    return `models/${tenantId}.item-model`;
   }
 }

@@ -12,6 +12,7 @@ import type { WidgetConfig } from '../../platform/config/schema.js';
 import type { SearchService } from '../search/search-service.js';
 import type { ProductView } from '../catalog/product-view.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
+import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import { CatalogIndexes } from './catalog-index.js';
 import { EmailLists } from './email-lists.js';
 import { RecommendationIds } from './recommendation-ids.js';
@@ -53,12 +54,12 @@ export class RecommendationService {
   /** Each tenant's trained item-to-item model: trained off the request path, persisted, swapped in whole. */
   readonly models: ModelTrainer;
 
-  constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; clock: Clock; logger: Logger; config: DiscoveryConfig }) {
+  constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig }) {
     this.aggregates = deps.aggregates;
     this.emailLists = new EmailLists(deps.store);
     this.ids = new RecommendationIds(deps);
     this.indexes = new CatalogIndexes(deps.catalog);
-    this.models = new ModelTrainer({ aggregates: deps.aggregates, dataDir: deps.store.location, logger: deps.logger, clock: deps.clock, options: deps.config.recommendationModel });
+    this.models = new ModelTrainer({ aggregates: deps.aggregates, blobs: deps.blobs, logger: deps.logger, clock: deps.clock, options: deps.config.recommendationModel });
     // A promotion changes what may be recommended: a fresh model starts from the current activity.
     deps.catalog.onActivate(async (tenantId) => this.models.requestRetrain(tenantId, 'catalog promoted'));
     this.engine = new RecommendationEngine({

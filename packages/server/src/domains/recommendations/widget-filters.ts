@@ -1,24 +1,23 @@
 /**
- * Widget filters: `sameAs` keeps items sharing an attribute with the context product, `where` keeps
- * items matching a small expression language. The search filter parser lives on another branch, so
- * `where` understands only comparisons joined by AND: `attr = value`, `!=`, `>`, `>=`, `<`, `<=`,
- * where a value is a number, a quoted string, `true`/`false`, or `$name` from the request variables.
+ * Widget filters: `sameAs` keeps items sharing an attribute with the context product; `where` keeps
+ * items matching a filter in the search filter language (docs/search.md: comparisons, IN, AND, OR,
+ * NOT, parentheses) whose values may be `$variables` from the recommendation request. A `where` is
+ * checked when the configuration loads (platform/config/load.ts) and when the admin API stores a
+ * widget, so parsing it here does not fail; it is evaluated with search's comparison rules.
  */
 import type { ProductView } from '../catalog/product-view.js';
 import type { WidgetFilter } from '../../platform/config/schema.js';
-import { HttpError } from '../../apis/http/errors.js';
+import { DomainError } from '../../platform/domain-error.js';
+import { bindFilterVariables } from '../../platform/filter-language/bind-filter-variables.js';
+import { FilterSyntaxError } from '../../platform/filter-language/filter-syntax-error.js';
+import type { FilterTemplate, FilterValue } from '../../platform/filter-language/filter-tree.js';
+import { parseFilterTemplate } from '../../platform/filter-language/parse-filter.js';
+import { valuesOfAttribute } from '../search/attribute-values.js';
+import { compileFilter } from '../search/filter-evaluation.js';
 
 export type ItemPredicate = (view: ProductView) => boolean;
 
-interface Comparison {
-  attribute: string;
-  operator: '=' | '!=' | '>' | '>=' | '<' | '<=';
-  value: string;
-}
-
-const COMPARISON = /^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*(!=|>=|<=|=|>|<)\s*(.+?)\s*$/;
-
-/** Parses every `where` once per request; a malformed expression is a configuration error worth a 500 with detail. */
+/** The widget's filters for one request: its variables filled in, its context product known. */
 export function compileFilters(filters: readonly WidgetFilter[], variables: Record<string, unknown>, context: ProductView | undefined): ItemPredicate {
   const predicates: ItemPredicate[] = filters.map((filter) => ('sameAs' in filter ? sameAs(filter.sameAs, variables, context) : where(filter.where, variables)));
   return (view) => predicates.every((p) => p(view));
@@ -48,43 +47,29 @@ function variableFor(attribute: string, variables: Record<string, unknown>): unk
 }
 
 function where(expression: string, variables: Record<string, unknown>): ItemPredicate {
-  const comparisons = expression.split(/\s+AND\s+/i).map((part) => parseComparison(part, expression));
-  return (view) => comparisons.every((c) => compare(view[c.attribute], c.operator, resolve(c.value, variables)));
-}
-
-/** The part of a `where` expression that does not read as a comparison, or undefined when all do: the configuration check. */
-export function unreadableWherePart(expression: string): string | undefined {
-  return expression.split(/\s+AND\s+/i).find((part) => COMPARISON.exec(part) === null);
-}
-
-function parseComparison(part: string, expression: string): Comparison {
-  const match = COMPARISON.exec(part);
-  if (match === null) {
-    throw new HttpError(500, 'internal_error', 'The widget is misconfigured.', { detail: `cannot read widget filter "${expression}" near "${part}"` });
+  let template: FilterTemplate;
+  try {
+    template = parseFilterTemplate(expression);
+  } catch (error) {
+    // Checked at load and on every admin change, so only a configuration that bypassed both gets here.
+    if (error instanceof FilterSyntaxError) throw new DomainError('internal', 'The widget is misconfigured.', { detail: `cannot read widget filter "${expression}": ${error.message}` });
+    throw error;
   }
-  return { attribute: match[1]!, operator: match[2] as Comparison['operator'], value: match[3]! };
-}
-
-function resolve(token: string, variables: Record<string, unknown>): unknown {
-  if (token.startsWith('$')) return variables[token];
-  if (/^(['"]).*\1$/.test(token)) return token.slice(1, -1);
-  if (token === 'true' || token === 'false') return token === 'true';
-  const n = Number(token);
-  return Number.isFinite(n) ? n : token;
-}
-
-function compare(actual: unknown, operator: Comparison['operator'], expected: unknown): boolean {
-  if (expected === undefined) return true;
-  const values = valuesOf(actual);
-  if (operator === '=' || operator === '!=') {
-    const wanted = new Set(valuesOf(expected).map(norm));
-    const hit = values.some((v) => wanted.has(norm(v)));
-    return operator === '=' ? hit : !hit;
-  }
-  const a = Number(values[0]);
-  const b = Number(expected);
-  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
-  return operator === '>' ? a > b : operator === '>=' ? a >= b : operator === '<' ? a < b : a <= b;
+  const filter = bindFilterVariables(template, variables);
+  if (filter === undefined) return () => true;
+  // compileFilter reads per-document columns; a widget tests one product at a time, so each attribute
+  // the filter names gets a one-row column, refilled from the product before each test.
+  const rows = new Map<string, FilterValue[][]>();
+  const keep = compileFilter(filter, (attribute) => {
+    let row = rows.get(attribute);
+    if (row === undefined) rows.set(attribute, (row = [[]]));
+    return row;
+  });
+  const named = [...rows];
+  return (view) => {
+    for (const [attribute, row] of named) row[0] = valuesOfAttribute(attribute, view[attribute]);
+    return keep(0);
+  };
 }
 
 /** Booleans compare with 0/1 too: the catalog API stores flags as INTEGER. */

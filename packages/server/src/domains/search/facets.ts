@@ -3,19 +3,15 @@
  * arrays (updated with the index), so counting a request's matches is integer increments, not string
  * work. Counts are disjunctive: a facet's counts apply every other facet's selection but not its own.
  */
+import type { SearchFacet } from '@discovery-kit/protocol';
 import type { StoredItem } from '../catalog/types.js';
 import type { FacetConfig } from '../../platform/config/schema.js';
 import { fold } from './analyzer.js';
 import { firstInOrder } from './ranking.js';
 import { attributeValues } from './attribute-values.js';
 
-export interface FacetResult {
-  id: string;
-  title: string;
-  attribute: string;
-  count: number;
-  values: { value: string; count: number; selected: boolean }[];
-}
+/** A facet as the search API answers it in `metadata.facets` (the protocol's wire type). */
+export type FacetResult = SearchFacet;
 
 export class FacetColumn {
   /** Value id → the value as first seen (range facets: the range label). */
@@ -101,31 +97,43 @@ export class FacetColumn {
   }
 }
 
-/** countFacets' per-match arrays, reused by the next call (queries run one at a time). */
-let statusScratch = new Int8Array(1024);
-let passingScratch = new Int32Array(1024);
+/**
+ * countFacets' per-match arrays, reused by the next call on the same index (its queries run one at a
+ * time, synchronously): grown with room to spare and kept, since a request's arrays are read before
+ * the next request runs.
+ */
+export class FacetScratch {
+  status = new Int8Array(1024);
+  passing = new Int32Array(1024);
+
+  /** The arrays with room for `length` matches. */
+  fit(length: number): this {
+    if (this.status.length < length) {
+      this.status = new Int8Array(Math.ceil(length * 1.25));
+      this.passing = new Int32Array(this.status.length);
+    }
+    return this;
+  }
+}
 
 /**
  * Counts every facet over `docs` and says which docs pass all selections (their positions in `docs`, in
- * order, valid until the next call). One pass per selected facet
+ * order, valid until the next call with the same scratch). One pass per selected facet
  * finds, per doc, which selection it fails: a doc failing none counts everywhere, a doc failing exactly
  * one counts only in that facet (whose own selection does not apply to it). Loops run facet by facet
  * over typed arrays, the shape that stays fast when a broad query matches most of the catalog.
  */
 export function countFacets(
+  scratch: FacetScratch,
   columns: readonly FacetColumn[],
   selections: ReadonlyMap<string, ReadonlySet<string>>,
   docs: Int32Array,
   length: number,
   countsWanted: boolean,
 ): { results: FacetResult[]; passing: Int32Array } {
+  scratch.fit(length);
   // -1: passes every selection; c >= 0: fails only facet c's; -2: fails two or more.
-  if (statusScratch.length < length) {
-    // Grown with room to spare and kept: a request's arrays are read before the next request runs.
-    statusScratch = new Int8Array(Math.ceil(length * 1.25));
-    passingScratch = new Int32Array(statusScratch.length);
-  }
-  const status = statusScratch.subarray(0, length).fill(-1);
+  const status = scratch.status.subarray(0, length).fill(-1);
   const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
   const totals = new Int32Array(columns.length);
   const selected: number[] = [];
@@ -153,7 +161,7 @@ export function countFacets(
     }
   }
   // Positions of the docs passing every selection, in order: an unselected facet counts exactly these.
-  const passing = passingScratch;
+  const passing = scratch.passing;
   let passed = 0;
   for (let i = 0; i < length; i++) if (status[i] === -1) passing[passed++] = i;
   if (countsWanted) {

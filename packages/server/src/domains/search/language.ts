@@ -48,21 +48,28 @@ export function isStopWord(language: Language, word: string): boolean {
 /** Words shorter than this are never stemmed: "bag"/"bags" fold, but two-letter words are mostly codes and sizes. */
 const MIN_STEMMED = 3;
 
-/** Stems computed lately, per language: a query asks for the same few words several times. */
-const stemmed = new Map<Language, Map<string, string>>();
+/** Stems remembered per language, at most: past it the memory starts again empty. */
 const STEMS_KEPT = 20_000;
 
-/** The key under which `word` is grouped with its other forms ("" for a word that is not folded). */
-export function stemKey(language: Language, word: string): string {
-  if (word.length < MIN_STEMMED || /\d/.test(word)) return '';
-  let memo = stemmed.get(language);
-  if (memo === undefined) stemmed.set(language, (memo = new Map()));
-  let stem = memo.get(word);
-  if (stem === undefined) {
-    if (memo.size >= STEMS_KEPT) memo.clear();
-    memo.set(word, (stem = stemmerOf(language)(word)));
+/**
+ * Stem keys with the stems computed lately, per language: an index build and then each query ask for
+ * the same words several times. One per vocabulary (TypoVocabulary.stemKeys), bounded.
+ */
+export class StemKeys {
+  private readonly stemmed = new Map<Language, Map<string, string>>();
+
+  /** The key under which `word` is grouped with its other forms ("" for a word that is not folded). */
+  key(language: Language, word: string): string {
+    if (word.length < MIN_STEMMED || /\d/.test(word)) return '';
+    let memo = this.stemmed.get(language);
+    if (memo === undefined) this.stemmed.set(language, (memo = new Map()));
+    let stem = memo.get(word);
+    if (stem === undefined) {
+      if (memo.size >= STEMS_KEPT) memo.clear();
+      memo.set(word, (stem = stemmerOf(language)(word)));
+    }
+    return stem;
   }
-  return stem;
 }
 
 /** Whether two words of one Snowball group are inflections of each other (the English guard above). */
@@ -77,9 +84,9 @@ export function sameLemma(language: Language, a: string, b: string): boolean {
  * Forms `word` may be an inflection of, itself excluded: typo correction tries them when the word
  * itself is not one edit from a catalog word ("cushoins" → "cushoin" → "cushion").
  */
-export function inflectionBases(language: Language, word: string): string[] {
+export function inflectionBases(stems: StemKeys, language: Language, word: string): string[] {
   if (language === 'english') return [...englishBases(word)].filter((base) => base !== word);
-  const stem = stemKey(language, word);
+  const stem = stems.key(language, word);
   return stem === '' || stem === word ? [] : [stem];
 }
 

@@ -14,6 +14,10 @@ const ENDINGS = ['', 's', 'es', 'ed', 'er', 'ers', 'ing', 'in', 'y'];
 
 export type OffensiveCheck = (query: string) => boolean;
 
+/**
+ * A memo, not state: a configuration's `offensiveTerms` array is never modified (the admin API stores a
+ * new configuration), so its check stays right, and the WeakMap lets it go with the array.
+ */
 const checks = new WeakMap<readonly string[], OffensiveCheck>();
 
 /** The check for one configuration's list (built once per list). */

@@ -60,6 +60,10 @@ interface Context {
   keepApart: ReadonlySet<string>;
 }
 
+/**
+ * Memos, not state: a configuration object is never modified (the admin API stores a new one), so what
+ * is derived from it stays right, and the WeakMaps let it go with the configuration.
+ */
 const synonymGroups = new WeakMap<SearchConfiguration, string[][]>();
 
 /** The configuration's synonym groups, folded as queries are, once per configuration. */
@@ -69,6 +73,7 @@ function foldedSynonyms(config: SearchConfiguration): string[][] {
   return groups;
 }
 
+/** A memo keyed by the configuration, as synonymGroups above. */
 const keepApartSets = new WeakMap<SearchConfiguration, ReadonlySet<string>>();
 
 function keepApartOf(config: SearchConfiguration): ReadonlySet<string> {
@@ -183,7 +188,7 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
 function correctionsOf(ctx: Context, word: string): string[] {
   const { vocabulary } = ctx;
   let found = vocabulary.corrections(word);
-  if (found.length === 0) found = [...new Set(inflectionBases(ctx.config.language, word).flatMap((base) => vocabulary.corrections(base)))];
+  if (found.length === 0) found = [...new Set(inflectionBases(vocabulary.stemKeys, ctx.config.language, word).flatMap((base) => vocabulary.corrections(base)))];
   return found.sort((a, b) => vocabulary.frequency(b) - vocabulary.frequency(a) || (a < b ? -1 : 1));
 }
 

@@ -12,12 +12,15 @@
  * (FlexSearch `update`/`remove` only for fields whose text changed), never a rebuild.
  */
 import { Index } from 'flexsearch';
+import type { ProductView } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
-import { encoder, fold, words } from './analyzer.js';
+import { encoder, words } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
-import { FacetColumn } from './facets.js';
-import type { FilterValue } from './filter.js';
+import { FacetColumn, FacetScratch } from './facets.js';
+import type { FilterValue } from '../../platform/filter-language/filter-tree.js';
 import type { FacetConfig } from '../../platform/config/schema.js';
+import { MatchScratch } from './match-scratch.js';
+import { SortRanks, type SortKey } from './sort-ranks.js';
 import { titleKey } from './title-key.js';
 import { TypoVocabulary } from './typo-vocabulary.js';
 
@@ -28,6 +31,8 @@ export const TITLE_PAIRS_OVERFLOW = 255;
 /** FlexSearch's word-position slots: a word early in a field scores a little above a late one. */
 export const RESOLUTION = 9;
 
+export type { SortKey } from './sort-ranks.js';
+
 export interface SearchDoc {
   /** The parent item (or an item standing alone); its variants' text is indexed into this slot. */
   item: StoredItem;
@@ -36,7 +41,7 @@ export interface SearchDoc {
   /** The indexed text of each field (parallel to `SearchIndex.fields`), kept to undo it on change. */
   texts: string[];
   /** The product view answered for this item, built at its first appearance in a result and dropped when the item changes. */
-  view?: Record<string, unknown>;
+  view?: ProductView;
 }
 
 /** The raw slots FlexSearch keeps for one term: `slots[score]` lists the documents at that position score. */
@@ -44,8 +49,6 @@ export type Slots = readonly (readonly number[] | undefined)[];
 
 const EMPTY: Slots = [];
 const NOT_TEXT = /^(https?:|data:|\/)/;
-/** Sort orders whose ranks are kept; requests may name any order, so older ones are recomputed when asked again. */
-const MAX_RANKED_ORDERS = 32;
 
 function fieldText(item: StoredItem, field: string): string {
   let value: unknown = item.attributes[field];
@@ -90,10 +93,12 @@ export class SearchIndex {
   /** Variant id → its parent's id. */
   private readonly parentOf = new Map<string, string>();
   private readonly columns = new Map<string, FilterValue[][]>();
-  private readonly ranks = new Map<string, { sortBy: readonly SortKey[]; ranks: Int32Array; stale: boolean }>();
+  private readonly sortRanks = new SortRanks(this);
   private readonly facetColumns = new Map<FacetConfig, FacetColumn>();
   private readonly numeric = new Map<string, Float64Array | undefined>();
-  private readonly rankKeys = new WeakMap<readonly SortKey[], string>();
+  /** Scratch arrays of this index's queries, which run one at a time: reused by the next query on it. */
+  readonly facetScratch = new FacetScratch();
+  private matchArrays: MatchScratch | undefined;
 
   constructor(items: readonly StoredItem[], fields: readonly string[]) {
     this.fields = [...new Set(fields)];
@@ -111,6 +116,14 @@ export class SearchIndex {
     for (const item of items) if (item.parentId === undefined) this.place(item);
     // A variant whose parent is missing is still findable, standing for itself.
     for (const [parentId, variants] of this.variants) if (!parents.has(parentId)) for (const orphan of variants.values()) this.place(orphan);
+  }
+
+  /** The matcher's per-slot arrays, grown with room to spare so single-item additions do not reallocate each time. */
+  matchScratch(): MatchScratch {
+    if (this.matchArrays === undefined || this.matchArrays.capacity < this.docs.length) {
+      this.matchArrays = new MatchScratch(Math.max(1024, Math.ceil(this.docs.length * 1.25)));
+    }
+    return this.matchArrays;
   }
 
   docOf(id: string): number | undefined {
@@ -206,16 +219,12 @@ export class SearchIndex {
         grown[slot] = values.length === 0 ? NaN : (values[0] as number);
       }
     }
-    for (const entry of this.ranks.values()) entry.stale = true;
+    this.sortRanks.markStale();
   }
 
   /** Recomputes the sort orders in use after changes, off the request path, rather than at the next query. */
   refreshOrders(): void {
-    for (const entry of this.ranks.values()) {
-      if (!entry.stale) continue;
-      entry.ranks = this.computeRanks(entry.sortBy);
-      entry.stale = false;
-    }
+    this.sortRanks.refresh();
   }
 
   /** Each slot's values of one attribute, computed once: filters, facets and sorts read them per request. */
@@ -256,58 +265,9 @@ export class SearchIndex {
     return column;
   }
 
-  /**
-   * Each slot's position under a sort order (equal keys share a rank), computed once per order, so a
-   * request sorts by comparing integers. Items lacking an attribute go last in either direction.
-   */
+  /** Each slot's rank under a sort order (sort-ranks.ts), so a request sorts by comparing integers. */
   rank(sortBy: readonly SortKey[]): Int32Array {
-    // Configured orders are the same array at every request; a request's own sortBy is keyed by its text.
-    let key = this.rankKeys.get(sortBy);
-    if (key === undefined) {
-      key = JSON.stringify(sortBy);
-      this.rankKeys.set(sortBy, key);
-    }
-    let entry = this.ranks.get(key);
-    if (entry === undefined) {
-      // Orders come from requests: keep the most recently added few, each is a catalog-sized array.
-      if (this.ranks.size >= MAX_RANKED_ORDERS) this.ranks.delete(this.ranks.keys().next().value!);
-      this.ranks.set(key, (entry = { sortBy, ranks: this.computeRanks(sortBy), stale: false }));
-    }
-    else if (entry.stale) {
-      entry.ranks = this.computeRanks(sortBy);
-      entry.stale = false;
-    }
-    return entry.ranks;
-  }
-
-  private computeRanks(sortBy: readonly SortKey[]): Int32Array {
-    const keys = sortBy.map(({ attribute, order }) => {
-      const column = this.values(attribute);
-      // Strings compare folded; folding once per slot keeps the sort from folding at every comparison.
-      const folded = column.map((values) => (typeof values[0] === 'string' ? fold(values[0]) : values[0]));
-      return { folded, sign: order === 'desc' ? -1 : 1 };
-    });
-    const compare = (a: number, b: number): number => {
-      for (const { folded, sign } of keys) {
-        const x = folded[a];
-        const y = folded[b];
-        if (x === undefined || y === undefined) {
-          if (x !== y) return x === undefined ? 1 : -1;
-          continue;
-        }
-        const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
-        if (c !== 0) return sign * c;
-      }
-      return 0;
-    };
-    const order = this.docs.map((_, slot) => slot).sort((a, b) => compare(a, b) || a - b);
-    const ranks = new Int32Array(this.docs.length);
-    let rank = 0;
-    for (let i = 0; i < order.length; i++) {
-      if (i > 0 && compare(order[i - 1]!, order[i]!) !== 0) rank = i;
-      ranks[order[i]!] = rank;
-    }
-    return ranks;
+    return this.sortRanks.rank(sortBy);
   }
 
   private variantsOf(parentId: string): Map<string, StoredItem> {
@@ -400,7 +360,3 @@ export class SearchIndex {
   }
 }
 
-export interface SortKey {
-  attribute: string;
-  order: 'asc' | 'desc';
-}

@@ -4,7 +4,7 @@
  * corrected before FlexSearch is asked. FlexSearch's own "tolerant" tokenizer only covers swapped and
  * dropped letters and found a typo about one time in eight on the benchmark catalog.
  */
-import { sameLemma, stemKey, type Language } from './language.js';
+import { sameLemma, StemKeys, type Language } from './language.js';
 
 /**
  * A correction is offered when the meant word has four letters or more; a four-letter one only when it
@@ -15,6 +15,8 @@ export const MIN_TYPO_LENGTH = 4;
 const SAFE_TYPO_LENGTH = 5;
 
 export class TypoVocabulary {
+  /** Stems of this vocabulary's words and of the queries asked of it (the planner's inflection bases too). */
+  readonly stemKeys = new StemKeys();
   private readonly counts = new Map<string, number>();
   /** Per language asked so far: Snowball stem → the catalog words having it (kept current by add/remove). */
   private readonly stems = new Map<Language, Map<string, Set<string>>>();
@@ -67,7 +69,7 @@ export class TypoVocabulary {
    */
   forms(word: string, language: Language, keepApart: ReadonlySet<string>): string[] {
     if (keepApart.has(word)) return [];
-    const key = stemKey(language, word);
+    const key = this.stemKeys.key(language, word);
     if (key === '') return [];
     const group = this.stemGroups(language).get(key);
     if (group === undefined) return [];
@@ -85,7 +87,7 @@ export class TypoVocabulary {
     let groups = this.stems.get(language);
     if (groups === undefined) {
       this.stems.set(language, (groups = new Map()));
-      for (const word of this.counts.keys()) addToGroup(groups, stemKey(language, word), word);
+      for (const word of this.counts.keys()) addToGroup(groups, this.stemKeys.key(language, word), word);
     }
     return groups;
   }
@@ -94,7 +96,7 @@ export class TypoVocabulary {
     const count = this.counts.get(word) ?? 0;
     this.counts.set(word, count + 1);
     if (count > 0) return;
-    for (const [language, groups] of this.stems) addToGroup(groups, stemKey(language, word), word);
+    for (const [language, groups] of this.stems) addToGroup(groups, this.stemKeys.key(language, word), word);
     for (let end = 1; end < word.length; end++) {
       const prefix = word.slice(0, end);
       this.extensions.set(prefix, (this.extensions.get(prefix) ?? 0) + 1);
@@ -116,7 +118,7 @@ export class TypoVocabulary {
     this.counts.delete(word);
     if (count === 0) return;
     for (const [language, groups] of this.stems) {
-      const key = stemKey(language, word);
+      const key = this.stemKeys.key(language, word);
       const group = groups.get(key);
       group?.delete(word);
       if (group?.size === 0) groups.delete(key);

@@ -10,9 +10,10 @@ import { DAY_MS } from '../../platform/clock.js';
 import type { ActivityAggregate } from './activity-aggregate.js';
 import type { LoggedActivity, LoggedRecommendation } from './activity-record.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
-import { readHistoryPage, type HistoryPageResult } from './history-pages.js';
+import type { HistoryPageResult } from './history-pages.js';
 import { matchesHistoryFilters, type HistoryFilters } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
+import { erasePerson, exportPerson, type ErasureSummary, type PersonExport } from './person-data.js';
 import { TenantActivities, type RebuildStats } from './tenant-activities.js';
 
 /** What an API hands over: a validated activity for a resolved profile, before the server stamps it. */
@@ -24,7 +25,7 @@ export interface RecordedActivity {
   duplicate: boolean;
 }
 
-export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'clock' | 'logger' | 'onClose'>;
+export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'clock' | 'logger' | 'onClose'>;
 
 export class ActivityService {
   private readonly tenants = new Map<string, TenantActivities>();
@@ -45,7 +46,7 @@ export class ActivityService {
   static async open(deps: ServiceDeps, options: { aggregates?: ActivityAggregate[]; onAppend?: (seconds: number, records: number) => void } = {}): Promise<ActivityService> {
     const service = new ActivityService(deps);
     service.onAppend = options.onAppend;
-    const { retentionDays, segmentBytes } = deps.config.activityLog;
+    const { retentionDays } = deps.config.activityLog;
     const recentKeys = new RecentKeys();
     deps.onClose(() => service.close());
     for (const tenant of deps.config.tenants) {
@@ -53,7 +54,7 @@ export class ActivityService {
       const { state, stats } = await TenantActivities.open({
         tenant: tenant.id,
         store: deps.store,
-        segmentBytes,
+        eventLogs: deps.eventLogs,
         retentionMs: retentionDays * DAY_MS,
         now: deps.clock.now(),
         recentKeys,
@@ -123,7 +124,6 @@ export class ActivityService {
       throw error;
     }
     settle!.resolve();
-    if (fresh.length > 0) state.noteAppended(receivedAt);
     for (const activity of fresh) state.fold(activity);
     if (fresh.length > 0) state.appended(fresh);
     for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
@@ -165,7 +165,7 @@ export class ActivityService {
   /** One page of a profile's whole history (see history-pages.ts): past the newest 500 it is read from the log. */
   historyPage(tenantId: string, profileId: string, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
     const state = this.tenant(tenantId);
-    return readHistoryPage(state, state.profiles.canonicalId(profileId), filters, range);
+    return state.pages.page(state.profiles.canonicalId(profileId), filters, range);
   }
 
   /** Distinct items a profile touched recently, newest first, with the verb of the latest touch. */
@@ -179,6 +179,16 @@ export class ActivityService {
       if (out.length >= limit) break;
     }
     return out;
+  }
+
+  /** Everything held about the person behind a profile id (see person-data.ts); undefined for an unknown id. */
+  exportPerson(tenantId: string, profileId: string): Promise<PersonExport | undefined> {
+    return exportPerson(this.tenant(tenantId), profileId);
+  }
+
+  /** Erases the person behind a profile id from profiles, the log and memory (see person-data.ts); undefined for an unknown id. */
+  erasePerson(tenantId: string, profileId: string): Promise<ErasureSummary | undefined> {
+    return erasePerson(this.tenant(tenantId), profileId);
   }
 
   /** The profile id activities are kept under (after merges). */
@@ -199,7 +209,6 @@ export class ActivityService {
     const state = this.tenant(tenantId);
     const logged: LoggedRecommendation = { kind: 'recommendation', tenant: tenantId, receivedAt: this.deps.clock.now(), ...record };
     await state.log.append([logged]);
-    state.noteAppended(logged.receivedAt);
     state.fold(logged);
     state.appended([logged]);
   }

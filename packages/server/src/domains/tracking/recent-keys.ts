@@ -33,6 +33,13 @@ export class RecentKeys {
     this.entries.delete(`${tenant}\u0000${key}`);
   }
 
+  /** Erasure: recorded activities of these profiles leave the memory (a retry of one is then a new activity of nobody). */
+  forgetProfiles(profileIds: ReadonlySet<string>): void {
+    const gone: string[] = [];
+    for (const [key, value] of this.entries.entries()) if (!(value instanceof Promise) && profileIds.has(value.profileId)) gone.push(key);
+    for (const key of gone) this.entries.delete(key);
+  }
+
   private set(key: string, value: LoggedActivity | PendingActivity): void {
     this.entries.set(key, value);
   }

@@ -1,11 +1,11 @@
 /** One tenant's activity state: its log, its profiles and the aggregates folded from both. */
-import { join } from 'node:path';
 import type { DocumentStore } from '../../platform/store/document-store.js';
-import { ActivityLog } from '../../platform/event-log/activity-log.js';
+import type { EventLog, EventLogs } from '../../platform/event-log/event-log.js';
 import type { ActivityAggregate } from './activity-aggregate.js';
 import { isLogRecord, UNATTRIBUTED, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
+import { HistoryPages } from './history-pages.js';
 import { RecentKeys } from './recent-keys.js';
 
 /** The stored `type` of a widget impression: neither a page view nor a product view. */
@@ -20,30 +20,31 @@ export interface RebuildStats {
 
 export class TenantActivities {
   readonly tenant: string;
-  readonly log: ActivityLog;
+  readonly log: EventLog;
   readonly profiles: ProfileDirectory;
   readonly history = new ProfileHistory();
   readonly recentKeys: RecentKeys;
-  /** Newest receive time per segment: retention drops a segment once this passes the cutoff. */
-  private readonly segmentNewest = new Map<string, number>();
+  /** Pages of whole histories, read from the log past what memory keeps. */
+  readonly pages: HistoryPages;
 
-  private constructor(tenant: string, log: ActivityLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
+  private constructor(tenant: string, log: EventLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
     this.tenant = tenant;
     this.log = log;
     this.profiles = profiles;
     this.recentKeys = recentKeys;
+    this.pages = new HistoryPages(this);
   }
 
   static async open(options: {
     tenant: string;
     store: DocumentStore;
-    segmentBytes: number;
+    eventLogs: EventLogs;
     retentionMs: number;
     now: number;
     recentKeys: RecentKeys;
     aggregates: readonly ActivityAggregate[];
   }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
-    const log = await ActivityLog.open({ directory: join(options.store.location, 'activities', options.tenant), segmentBytes: options.segmentBytes });
+    const log = await options.eventLogs.open(options.tenant, { timeField: 'receivedAt' });
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
     const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys);
     state.aggregates = options.aggregates;
@@ -53,11 +54,9 @@ export class TenantActivities {
 
   /** Folds every logged record newer than `cutoff` into the aggregates, then drops segments wholly older than it. */
   private async rebuild(cutoff: number): Promise<RebuildStats> {
-    const newest = this.segmentNewest;
     let expired = 0;
-    const { records, skipped } = await this.log.replay((value, segment) => {
+    const { records, skipped } = await this.log.replay((value) => {
       if (!isLogRecord(value)) return;
-      newest.set(segment, Math.max(newest.get(segment) ?? 0, value.receivedAt));
       if (value.receivedAt < cutoff) {
         expired++;
         return;
@@ -69,17 +68,8 @@ export class TenantActivities {
   }
 
   /** Deletes closed segments whose newest record is older than `cutoff`; the aggregates forget them at the next start. */
-  async dropSegmentsBefore(cutoff: number): Promise<string[]> {
-    const names = [...this.segmentNewest].filter(([name, at]) => at < cutoff && name !== this.log.currentSegment).map(([name]) => name);
-    await this.log.dropSegments(names);
-    for (const name of names) this.segmentNewest.delete(name);
-    return names;
-  }
-
-  /** Called after a record is durable, so retention knows how recent the segment it went to is. */
-  noteAppended(receivedAt: number): void {
-    const segment = this.log.currentSegment;
-    this.segmentNewest.set(segment, Math.max(this.segmentNewest.get(segment) ?? 0, receivedAt));
+  dropSegmentsBefore(cutoff: number): Promise<string[]> {
+    return this.log.dropBefore(cutoff);
   }
 
   private aggregates: readonly ActivityAggregate[] = [];
@@ -100,6 +90,14 @@ export class TenantActivities {
   /** Tells the aggregates that one live append was folded. */
   appended(records: readonly LogRecord[]): void {
     for (const aggregate of this.aggregates) aggregate.appended?.(this.tenant, records);
+  }
+
+  /** Erasure: drops what memory keeps under these profile ids, here and in every aggregate. */
+  forgetProfiles(profileIds: readonly string[]): void {
+    for (const id of profileIds) this.history.forget(id);
+    this.recentKeys.forgetProfiles(new Set(profileIds));
+    this.pages.forget(new Set(profileIds));
+    for (const aggregate of this.aggregates) aggregate.forgetProfiles?.(this.tenant, profileIds);
   }
 
   /** Moves what was kept under merged anonymous profiles to the profile they joined. */

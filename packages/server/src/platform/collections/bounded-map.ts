@@ -38,4 +38,8 @@ export class BoundedMap<K, V> {
   delete(key: K): void {
     this.map.delete(key);
   }
+
+  entries(): IterableIterator<[K, V]> {
+    return this.map.entries();
+  }
 }

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { configSchema, type DiscoveryConfig } from './schema.js';
 import { formatPath } from '../validation.js';
-import { unreadableWherePart } from '../../domains/recommendations/widget-filters.js';
+import { FilterSyntaxError } from '../filter-language/filter-syntax-error.js';
+import { parseFilterTemplate } from '../filter-language/parse-filter.js';
 
 export class ConfigError extends Error {
   readonly file: string;
@@ -98,8 +99,8 @@ export function crossCheck(config: DiscoveryConfig): string[] {
       env.widgets.forEach((widget, w) => {
         claim('widget id', widget.id, `${at}.widgets[${w}].id`);
         widget.filters.forEach((filter, f) => {
-          const unreadable = 'where' in filter ? unreadableWherePart(filter.where) : undefined;
-          if (unreadable !== undefined) problems.push(`${at}.widgets[${w}].filters[${f}].where: cannot read "${unreadable}"; expected comparisons such as price < 5000, joined by AND`);
+          const problem = 'where' in filter ? whereProblem(filter.where) : undefined;
+          if (problem !== undefined) problems.push(`${at}.widgets[${w}].filters[${f}].where: ${problem}`);
         });
         if (widget.minResults > widget.maxResults) {
           problems.push(`${at}.widgets[${w}].minResults: ${widget.minResults} is more than maxResults (${widget.maxResults})`);
@@ -108,4 +109,15 @@ export function crossCheck(config: DiscoveryConfig): string[] {
     });
   });
   return problems;
+}
+
+/** Why a widget's `where` does not parse in the filter language (with its `$variables`), or undefined when it does. */
+function whereProblem(expression: string): string | undefined {
+  try {
+    parseFilterTemplate(expression);
+    return undefined;
+  } catch (error) {
+    if (error instanceof FilterSyntaxError) return error.message;
+    throw error;
+  }
 }

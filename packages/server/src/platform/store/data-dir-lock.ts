@@ -26,7 +26,11 @@ export interface LockHolder {
   nonce: string;
 }
 
-/** Nonces of the locks this process holds: our own pid in a lock is ours only when its nonce is listed here. */
+/**
+ * Nonces of the locks this process holds: our own pid in a lock is ours only when its nonce is listed here.
+ * Module-wide on purpose: a lock file names a process, not an object, so every store opened in this
+ * process must see the others' nonces (per instance, a second store here would take the first's lock as stale).
+ */
 const heldHere = new Set<string>();
 /** A takeover guard older than this was left by a process killed mid-takeover (which lasts microseconds). */
 const STALE_GUARD_MS = 10_000;

@@ -40,8 +40,6 @@ export interface DocumentStore {
   remove(name: string): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
-  /** Where the data lives: a directory for the embedded store. */
-  readonly location: string;
 }
 
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;

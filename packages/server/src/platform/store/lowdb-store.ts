@@ -69,7 +69,8 @@ export interface LowdbStoreOptions {
 }
 
 export class LowdbStore implements DocumentStore {
-  readonly location: string;
+  /** The data directory (the composition root opens the event logs and blobs beside it). */
+  private readonly location: string;
   private readonly documents = new Map<string, Promise<LowDocument<object>>>();
   private readonly pending = new Set<Promise<unknown>>();
   private readonly release: () => void;

@@ -1,0 +1,152 @@
+/**
+ * The search index of each environment's active catalog, and its lifecycle. A promotion builds the
+ * new catalog's index off the request path (the promotion awaits it, so the swap happens only once it
+ * is complete), as does server start for catalogs already active. Writes to the active catalog then
+ * reach the live index as changes to the written items only (index.apply), a slice at a time between
+ * requests.
+ */
+import type { CatalogService } from '../catalog/catalog-service.js';
+import type { ItemsChanged, StoredItem } from '../catalog/types.js';
+import type { ConfigRegistry } from '../../platform/config/registry.js';
+import type { SearchConfiguration } from '../../platform/config/schema.js';
+import type { Logger } from '../../platform/logger.js';
+import { ResultCache } from './result-cache.js';
+import { SearchIndex } from './search-index.js';
+import type { SearchResult } from './search-pipeline.js';
+
+/** One environment's live index, and the answers remembered for it. */
+export interface ActiveIndex {
+  version: number;
+  index: SearchIndex;
+  cache: ResultCache<SearchResult>;
+}
+
+export interface SearchIndexesDeps {
+  catalog: CatalogService;
+  registry: ConfigRegistry;
+  logger: Logger;
+  onIndexBuilt?: (seconds: number) => void;
+  /** Entries a new index's result cache holds (the search service adjusts it per request after). */
+  resultCacheSize: () => number;
+}
+
+/** Items applied per turn of the event loop: a 5,000-item load reaches the index without stalling queries. */
+const APPLY_SLICE = 250;
+
+export class SearchIndexes {
+  private readonly indexes = new Map<string, ActiveIndex>();
+  private readonly queued = new Map<string, { version: number; changes: ItemsChanged[] }>();
+  private readonly draining = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: SearchIndexesDeps) {
+    deps.catalog.onActivate(async (tenantId, environmentId, version, items) => {
+      this.build(tenantId, environmentId, version, items);
+    });
+    deps.catalog.onItemsChanged((change) => this.enqueue(change));
+  }
+
+  /** The environment's live index, or undefined before its first catalog is active. */
+  active(tenantId: string, environmentId: string): ActiveIndex | undefined {
+    return this.indexes.get(key(tenantId, environmentId));
+  }
+
+  /** Builds the indexes of catalogs that were already active when the server started. */
+  async start(): Promise<void> {
+    for (const tenant of this.deps.registry.tenantList) {
+      for (const environment of tenant.environments) {
+        const active = await this.deps.catalog.catalogs.active(tenant.id, environment.id);
+        if (active === undefined) continue;
+        const items = await this.deps.catalog.allItems(tenant.id, environment.id, active.version);
+        this.build(tenant.id, environment.id, active.version, items);
+      }
+    }
+  }
+
+  /** Waits until queued item changes have reached the index, so tests read an index that includes their writes. */
+  async settled(): Promise<void> {
+    while (this.draining.size > 0) await Promise.all(this.draining.values());
+  }
+
+  /**
+   * After a runtime configuration change (admin API): rebuilds the environment's index when its
+   * configurations now weigh a field the index does not hold; otherwise nothing to do.
+   */
+  async refreshFields(tenantId: string, environmentId: string): Promise<boolean> {
+    const current = this.indexes.get(key(tenantId, environmentId));
+    if (current === undefined) return false;
+    const indexed = new Set(current.index.fields);
+    if (this.searchedFields(tenantId, environmentId).every((field) => indexed.has(field))) return false;
+    await this.settled();
+    const items = await this.deps.catalog.allItems(tenantId, environmentId, current.version);
+    this.build(tenantId, environmentId, current.version, items);
+    return true;
+  }
+
+  /** Text fields any search configuration of the environment weighs: only those are indexed. */
+  private searchedFields(tenantId: string, environmentId: string): string[] {
+    const fields = new Set<string>();
+    for (const c of this.configurations(tenantId, environmentId)) for (const f of c.fields) fields.add(f.attribute);
+    return [...fields];
+  }
+
+  /** Languages the environment's search configurations use. */
+  private languages(tenantId: string, environmentId: string): Set<SearchConfiguration['language']> {
+    return new Set(this.configurations(tenantId, environmentId).map((c) => c.language));
+  }
+
+  private configurations(tenantId: string, environmentId: string): SearchConfiguration[] {
+    const environment = this.deps.registry.findTenant(tenantId)?.environments.find((e) => e.id === environmentId);
+    return (environment?.searchTokens ?? []).flatMap((token) => token.configurations);
+  }
+
+  private build(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): void {
+    const started = performance.now();
+    const index = new SearchIndex(items, this.searchedFields(tenantId, environmentId));
+    for (const language of this.languages(tenantId, environmentId)) index.vocabulary.prepareForms(language);
+    this.indexes.set(key(tenantId, environmentId), { version, index, cache: new ResultCache(this.deps.resultCacheSize()) });
+    this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
+    this.deps.onIndexBuilt?.((performance.now() - started) / 1000);
+  }
+
+  private enqueue(change: ItemsChanged): void {
+    const { scope } = change;
+    if (scope.api !== 'catalog') return;
+    const k = key(scope.tenantId, scope.environmentId);
+    const current = this.indexes.get(k);
+    if (current === undefined || current.version !== scope.version) return;
+    let queue = this.queued.get(k);
+    if (queue === undefined || queue.version !== scope.version) this.queued.set(k, (queue = { version: scope.version, changes: [] }));
+    queue.changes.push(change);
+    if (!this.draining.has(k)) {
+      const run = this.drain(k)
+        .catch((error: unknown) => this.deps.logger.error({ err: error, tenantId: scope.tenantId, environmentId: scope.environmentId }, 'search index update failed'))
+        .finally(() => this.draining.delete(k));
+      this.draining.set(k, run);
+    }
+  }
+
+  /** Applies queued changes a slice per turn; changes for a version that is no longer active are dropped. */
+  private async drain(k: string): Promise<void> {
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const queue = this.queued.get(k);
+      const current = this.indexes.get(k);
+      if (queue === undefined || queue.changes.length === 0) break;
+      const change = queue.changes[0]!;
+      if (current === undefined || current.version !== queue.version) {
+        this.queued.delete(k);
+        break;
+      }
+      const upserted = change.upserted.slice(0, APPLY_SLICE);
+      const removedKeys = change.removedKeys.slice(0, APPLY_SLICE);
+      current.index.apply({ upserted, removedKeys });
+      if (upserted.length === change.upserted.length && removedKeys.length === change.removedKeys.length) queue.changes.shift();
+      else queue.changes[0] = { ...change, upserted: change.upserted.slice(upserted.length), removedKeys: change.removedKeys.slice(removedKeys.length) };
+      if (queue.changes.length === 0) current.index.refreshOrders();
+    }
+  }
+}
+
+function key(tenantId: string, environmentId: string): string {
+  return `${tenantId}\u0000${environmentId}`;
+}

@@ -1,0 +1,168 @@
+/**
+ * The query pipeline over one index: match the words (relaxed-match.ts), filter, select and count
+ * facets, order (merchandising tiers, the requested sort, relevance, the default sort), pin, page,
+ * and shape the hits (search-response.ts).
+ */
+import type { StoredItem } from '../catalog/types.js';
+import type { SearchConfiguration } from '../../platform/config/schema.js';
+import type { FilterNode } from '../../platform/filter-language/filter-tree.js';
+import type { QuerySpelling } from './search-queries.js';
+import { fold } from './analyzer.js';
+import { countFacets, type FacetResult } from './facets.js';
+import { compileBatchFilter } from './filter-batch.js';
+import type { HighlightTerms } from './highlight.js';
+import { allDocuments, queryWords } from './matcher.js';
+import { firstInOrder, type EntryOrder } from './ranking.js';
+import { highlightTermsOf, relaxedMatch, spellingOf } from './relaxed-match.js';
+import { hitOf, type SearchHit } from './search-response.js';
+import type { SearchDoc, SearchIndex, SortKey } from './search-index.js';
+
+export interface SearchQuery {
+  tenantId: string;
+  environmentId: string;
+  configuration: SearchConfiguration;
+  query: string;
+  offset: number;
+  limit: number;
+  sortBy: SortKey[];
+  facets: { id: string; values: string[] }[];
+  /** The filter text, as the search API receives it in `options.filter` (docs/search.md). */
+  filter: string | undefined;
+  disabled: Set<string>;
+  /** Also return every match in order (suggest groups them); a plain search pages without sorting them all. */
+  ordered?: boolean;
+}
+
+export interface SearchResult {
+  items: SearchHit[];
+  count: number;
+  /** Always true: every match is counted (no scoring cap). Kept because the response carries it. */
+  exact: boolean;
+  facets: FacetResult[];
+  /** Every match in result order, when the query asked for it (`ordered`: suggest's groups); otherwise empty. */
+  ordered: { doc: SearchDoc; item: StoredItem; score: number }[];
+  /** Items the query's words matched before filters and facets (what autocomplete calls "returned results"). */
+  matched: number;
+  /** How the query's words matched: as typed (or as prefixes/synonyms), only through typo correction, or not at all. */
+  spelling: QuerySpelling;
+  /** The query as run, when it differs from the typed one (typo corrected, word split). */
+  corrected: string | undefined;
+  /** No item matched every word: some words were left out rather than answer nothing. */
+  relaxed: boolean;
+  /** What highlighting marks in the answered items. */
+  highlight: HighlightTerms;
+  version: number | undefined;
+}
+
+const NO_HIGHLIGHT: HighlightTerms = { terms: [], typing: undefined };
+
+/** The answer of an environment without an active index. */
+export function emptyResult(): SearchResult {
+  return { items: [], count: 0, exact: true, facets: [], ordered: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined };
+}
+
+/** Runs `request` over `index` (of catalog `version`); `queryText` is the request's folded words. */
+export function runSearch(request: SearchQuery, index: SearchIndex, version: number, queryText: string[], filter: FilterNode | undefined): SearchResult {
+  const config = request.configuration;
+  const normalised = queryText.join(' ');
+  const run = normalised === '' ? undefined : relaxedMatch(index, config, queryText);
+  const matches = run === undefined ? allDocuments(index) : run.matches;
+  const { docs, scores } = matches;
+  let length = docs.length;
+
+  if (filter !== undefined) {
+    const keep = compileBatchFilter(
+      filter,
+      (attribute) => index.values(attribute),
+      (attribute) => index.numbers(attribute),
+    );
+    length = keep(docs, scores, length);
+  }
+
+  // Shoppers' selections come back as typed in URLs, so case and accents do not decide a match.
+  const selections = new Map(request.facets.filter((f) => f.values.length > 0).map((f) => [f.id, new Set(f.values.map(fold))]));
+  const facetsOn = !request.disabled.has('facet');
+  let facets: FacetResult[] = [];
+  if (config.facets.length > 0 && (facetsOn || selections.size > 0)) {
+    const columns = config.facets.map((facet) => index.facetColumn(facet));
+    const counted = countFacets(index.facetScratch, columns, selections, docs, length, facetsOn);
+    facets = counted.results;
+    if (selections.size > 0) {
+      // Passing positions ascend, so moving each down to its rank never overwrites one still to move.
+      const { passing } = counted;
+      for (let n = 0; n < passing.length; n++) {
+        const i = passing[n]!;
+        docs[n] = docs[i]!;
+        scores[n] = scores[i]!;
+      }
+      length = passing.length;
+    }
+  }
+
+  const rule = config.rules.find((r) => queryWords(r.query).join(' ') === normalised);
+  const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' ? config.defaultSort : [];
+  // Equal relevance falls back to the configured default order (popularity in the demo), which shoppers read as "better".
+  const primary = sortBy.length > 0 ? index.rank(sortBy) : undefined;
+  const fallback = config.defaultSort.length > 0 ? index.rank(config.defaultSort) : undefined;
+  const tiers = rule === undefined ? undefined : tiersOf(index, rule, docs, length);
+  const order: EntryOrder = (a, b) => {
+    const x = docs[a]!;
+    const y = docs[b]!;
+    return (
+      (tiers === undefined ? 0 : tiers[b]! - tiers[a]!) ||
+      (primary === undefined ? 0 : primary[x]! - primary[y]!) ||
+      scores[b]! - scores[a]! ||
+      (fallback === undefined ? 0 : fallback[x]! - fallback[y]!) ||
+      x - y
+    );
+  };
+  const pinned = (rule?.pin ?? []).flatMap((id) => index.docOf(id) ?? []);
+  const pinnedSet = new Set(pinned);
+  // Only a pinned item that did not match needs the top score (it borrows it); finding it costs a pass.
+  const top = pinned.length === 0 || length === 0 ? 0 : scores[firstInOrder(length, 1, order)[0]!]!;
+  const scoreOf = new Map<number, number>();
+  if (pinned.length > 0) for (let i = 0; i < length; i++) if (pinnedSet.has(docs[i]!)) scoreOf.set(docs[i]!, scores[i]!);
+  const unmatchedPins = pinned.filter((doc) => !scoreOf.has(doc)).length;
+  // Pinned items come first in the rule's order, even those the query did not match.
+  const page = (k: number): { doc: number; score: number }[] => {
+    const head = pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top }));
+    const rest = firstInOrder(length, k + pinned.length, order, undefined, tiers === undefined && primary === undefined ? scores : undefined)
+      .filter((i) => !pinnedSet.has(docs[i]!))
+      .map((i) => ({ doc: docs[i]!, score: scores[i]! }));
+    return [...head, ...rest].slice(0, k);
+  };
+
+  const hits: SearchHit[] = [];
+  const redirect = request.disabled.has('redirect') ? undefined : config.redirects.find((r) => r.queries.some((q) => queryWords(q).join(' ') === normalised));
+  if (redirect !== undefined && normalised !== '') {
+    hits.push({ id: redirect.id, score: 1, kind: 'redirect', context: '', redirect: { id: redirect.id, name: redirect.name, url: redirect.url } });
+  }
+  if (!request.disabled.has('item') && request.limit > 0) {
+    for (const { doc, score } of page(request.offset + request.limit).slice(request.offset)) {
+      hits.push(hitOf(request.tenantId, version, index.docs[doc]!, score));
+    }
+  }
+  const count = length + unmatchedPins;
+  return {
+    items: hits,
+    count,
+    exact: true,
+    facets,
+    ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })) : [],
+    matched: matches.docs.length,
+    spelling: run === undefined ? 'none' : spellingOf(matches, run.plan, run.relaxed),
+    corrected: run?.plan.corrected,
+    relaxed: run?.relaxed ?? false,
+    highlight: run === undefined ? NO_HIGHLIGHT : highlightTermsOf(run.words, queryText),
+    version,
+  };
+}
+
+/** 1 boosted, -1 buried, 0 otherwise: a merchandising tier above relevance. */
+function tiersOf(index: SearchIndex, rule: { boost: string[]; bury: string[] }, docs: Int32Array, length: number): Int8Array {
+  const boost = new Set(rule.boost.flatMap((id) => index.docOf(id) ?? []));
+  const bury = new Set(rule.bury.flatMap((id) => index.docOf(id) ?? []));
+  const tiers = new Int8Array(length);
+  for (let i = 0; i < length; i++) tiers[i] = boost.has(docs[i]!) ? 1 : bury.has(docs[i]!) ? -1 : 0;
+  return tiers;
+}

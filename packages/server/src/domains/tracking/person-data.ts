@@ -1,0 +1,57 @@
+/**
+ * Data-subject requests (docs/privacy.md): everything held about one person, exported as JSON, and
+ * erased. A person is the profile an id stands for together with every profile merged into it (the
+ * anonymous visits later joined to a login).
+ *
+ * Erasure, in this order, so that a crash at any point leaves a state that the same request finishes:
+ * 1. the profiles and every index entry that finds them are removed from the profile directory, so no
+ *    new request resolves to them;
+ * 2. the event log is compacted without their records (the only copy of their activities on disk);
+ * 3. what memory keeps under their ids is dropped: histories, the idempotency memory, and what every
+ *    registered aggregate kept per profile (`ActivityAggregate.forgetProfiles`).
+ * Counts that name nobody (an item's views in popularity, a query's searches) stay until the next
+ * start, which rebuilds them from the compacted log without the person.
+ */
+import { isLogRecord, type LoggedActivity } from './activity-record.js';
+import type { Profile } from './profiles.js';
+import type { TenantActivities } from './tenant-activities.js';
+
+export interface PersonExport {
+  /** The profiles, the one the id stands for first; `mergedInto` links the others to it. */
+  profiles: Profile[];
+  /** Every logged activity of those profiles, oldest first. */
+  activities: LoggedActivity[];
+}
+
+export interface ErasureSummary {
+  /** The erased profile ids (pseudonymous: safe for the audit log). */
+  profileIds: string[];
+  /** Profiles removed from the directory (0 when only the log was compacted again for an erased id). */
+  profiles: number;
+  /** Activity records removed from the log. */
+  activities: number;
+}
+
+export async function exportPerson(state: TenantActivities, profileId: string): Promise<PersonExport | undefined> {
+  const profiles = state.profiles.members(profileId);
+  if (profiles.length === 0) return undefined;
+  const activities: LoggedActivity[] = [];
+  await state.log.scan({ field: 'profileId', values: profiles.map((p) => p.id) }, (record) => {
+    if (isLogRecord(record) && record.kind === 'activity' && record.tenant === state.tenant) activities.push(record);
+  });
+  return { profiles: structuredClone(profiles), activities };
+}
+
+/**
+ * Erases the person behind `profileId`. An id no profile has any more (erased earlier) only compacts
+ * the log again, for a record that raced that erasure; undefined when it had none either.
+ */
+export async function erasePerson(state: TenantActivities, profileId: string): Promise<ErasureSummary | undefined> {
+  const profiles = state.profiles.members(profileId);
+  const ids = profiles.length > 0 ? profiles.map((p) => p.id) : [profileId];
+  await state.profiles.erase(profiles);
+  const removed = await state.log.remove({ field: 'profileId', values: ids });
+  if (profiles.length === 0 && removed === 0) return undefined;
+  state.forgetProfiles(ids);
+  return { profileIds: ids, profiles: profiles.length, activities: removed };
+}

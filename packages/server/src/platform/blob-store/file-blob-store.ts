@@ -1,0 +1,78 @@
+/**
+ * The blob port's file adapter: blob `models/demo.item-model` is the file `<directory>/models/demo.item-model`,
+ * replaced by writing a temporary file, fsyncing it and renaming it over the old one. It shares the data
+ * directory with the document store (which holds the directory's lock), so the names that store and the
+ * event logs use for their own files are refused.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { assertDocumentName } from '../store/document-store.js';
+import type { BlobStore } from './blob-store.js';
+
+export interface FileBlobStoreOptions {
+  /** The data directory. */
+  directory: string;
+}
+
+/** First segments kept for the other adapters' files in the same directory. */
+const RESERVED = new Set(['documents', 'journal', 'activities', 'server.lock', 'server.lock.stale', 'server.lock.takeover']);
+
+export class FileBlobStore implements BlobStore {
+  private readonly directory: string;
+
+  constructor(options: FileBlobStoreOptions) {
+    this.directory = options.directory;
+  }
+
+  async put(name: string, data: Uint8Array): Promise<void> {
+    const file = this.fileOf(name);
+    await mkdir(dirname(file), { recursive: true });
+    // A random suffix: two puts of one name at once each rename a whole file, the last one wins. A dot
+    // file, like lowdb's: backups skip those as writes in progress.
+    const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      const handle = await open(temporary, 'w');
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    const dir = await open(dirname(file), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+
+  async get(name: string): Promise<Buffer | undefined> {
+    const file = this.fileOf(name);
+    try {
+      return await readFile(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async remove(name: string): Promise<void> {
+    await rm(this.fileOf(name), { force: true });
+  }
+
+  private fileOf(name: string): string {
+    try {
+      assertDocumentName(name);
+    } catch {
+      throw new Error(`Invalid blob name "${name}"`);
+    }
+    if (RESERVED.has(name.split('/')[0]!) || name.endsWith('.tmp')) throw new Error(`Invalid blob name "${name}": that name belongs to the data directory's other files`);
+    return join(this.directory, ...name.split('/'));
+  }
+}

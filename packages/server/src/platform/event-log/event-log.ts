@@ -1,0 +1,66 @@
+/**
+ * The event-log port: an append-only log of JSON records per stream (a tenant's activities), which the
+ * domains read back at start to rebuild what they keep in memory. The embedded adapter is a directory
+ * of JSON-lines segments (file-event-logs.ts); a database adapter can be a table with a sequence
+ * column, one row per record, without touching the domains. docs/storage.md lists what every adapter
+ * must guarantee, and test/contracts/event-log-contract.ts checks it.
+ *
+ * Contract:
+ * - `EventLogs.open(stream)` returns the same log for the same stream until that log is closed.
+ * - `append(records)` resolves only once every record of the call is durable, and never makes part
+ *   of a call durable without the rest. Concurrent appends are grouped into as few durable writes as
+ *   the engine allows (group commit); each call keeps its records together and in order, and calls
+ *   reach the log in the order they were made.
+ * - `replay(visit)` hands every stored record to `visit` in append order, each with its position (the
+ *   unit retention drops, such as a file segment); a record the engine cannot read back (torn by a
+ *   crash) is skipped and counted, never fatal.
+ * - `scan(query, visit)` hands over, in append order, exactly the records whose top-level `query.field`
+ *   is a string equal to one of `query.values` (a profile's history past what memory keeps).
+ * - `remove(query)` erases, durably, exactly the records `scan(query)` would hand over (a person's
+ *   records, for a data-subject request) and resolves with how many there were; the others keep their
+ *   order, and appends made meanwhile are neither lost nor delayed for long. After a crash part-way,
+ *   each record is either still there or gone, never torn; running it again finishes the job.
+ * - `dropBefore(cutoff)` forgets records whose time (the number in the field named `timeField` when
+ *   the log was opened) is older than `cutoff`. It may keep older records that share a position with
+ *   newer ones, and never drops the position being written; it returns the positions it dropped.
+ * - `close()` waits for every append already made, then refuses new ones.
+ */
+
+export interface EventLogOptions {
+  /** The top-level field holding a record's time in milliseconds, which retention compares. */
+  timeField: string;
+}
+
+export interface ReplayStats {
+  records: number;
+  /** Records that could not be read back (a line torn by a crash), skipped. */
+  skipped: number;
+}
+
+/** Records whose top-level `field` equals one of `values`. */
+export interface ScanQuery {
+  field: string;
+  values: readonly string[];
+}
+
+export interface EventLog {
+  append(records: readonly unknown[]): Promise<void>;
+  replay(visit: (record: unknown, position: string) => void): Promise<ReplayStats>;
+  scan(query: ScanQuery, visit: (record: unknown) => void): Promise<void>;
+  remove(query: ScanQuery): Promise<number>;
+  dropBefore(cutoff: number): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface EventLogs {
+  /** Stream names are one segment of letters, digits, `.`, `_` and `-`, starting with a letter or digit (tenant ids). */
+  open(stream: string, options: EventLogOptions): Promise<EventLog>;
+  /** Closes every log still open. */
+  close(): Promise<void>;
+}
+
+const STREAM = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export function assertStreamName(stream: string): void {
+  if (!STREAM.test(stream)) throw new Error(`Invalid event-log stream name "${stream}"`);
+}

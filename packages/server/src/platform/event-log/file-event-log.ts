@@ -1,0 +1,350 @@
+/**
+ * The event log's file adapter: an append-only, segmented log of JSON lines with group commit. Appends
+ * wait in memory while the previous batch is being fsynced, then go to disk together, so durability
+ * costs one fsync per batch rather than per record. An append's promise resolves only after the fsync
+ * that covers it. Positions are segment file names; retention deletes whole closed segments.
+ */
+import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EventLog, ReplayStats, ScanQuery } from './event-log.js';
+import { cutTornTail, readLines, readLinesHolding } from './segment-lines.js';
+
+export interface FileEventLogOptions {
+  directory: string;
+  /** A segment is closed and a new one started once it would pass this size. */
+  segmentBytes: number;
+  /** The top-level field holding a record's time (ms), which `dropBefore` compares. */
+  timeField: string;
+  /** Told once, when `close` starts (the factory forgets the log). */
+  onClose?: () => void;
+}
+
+interface Pending {
+  data: string;
+  /** The newest record time in this append, for retention (-Infinity: none). */
+  newest: number;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const SEGMENT_NAME = /^segment-(\d{6,})\.jsonl$/;
+/** A segment being rewritten without erased records; one left by a crash is deleted at open. */
+const REWRITE_SUFFIX = '.rewrite';
+
+export function segmentName(index: number): string {
+  return `segment-${String(index).padStart(6, '0')}.jsonl`;
+}
+
+export class FileEventLog implements EventLog {
+  readonly directory: string;
+  private readonly segmentBytes: number;
+  private readonly timeField: string;
+  private readonly onClose: (() => void) | undefined;
+  private handle: FileHandle | undefined;
+  private segmentIndex = 0;
+  private segmentSize = 0;
+  private queue: Pending[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  /** Cleared in the same tick the queue is seen empty, so an append never waits for a drain that already ended. */
+  private draining = false;
+  private closed = false;
+  /** The compaction or retention pass in progress, if any. */
+  private maintenance: Promise<unknown> = Promise.resolve();
+  /** Fsynced writes so far: group commit keeps this far below the number of appends under load. */
+  durableWrites = 0;
+  /** Newest record time per segment, for retention; trusted only for the segments in `known`. */
+  private readonly newest = new Map<string, number>();
+  /** Segments whose every record this instance has seen (replayed, scanned for retention, or written since it began). */
+  private readonly known = new Set<string>();
+
+  private constructor(options: FileEventLogOptions) {
+    this.directory = options.directory;
+    this.segmentBytes = options.segmentBytes;
+    this.timeField = options.timeField;
+    this.onClose = options.onClose;
+  }
+
+  /** Opens the log, cutting off a line torn by a crash so that new lines never join it. */
+  static async open(options: FileEventLogOptions): Promise<FileEventLog> {
+    const log = new FileEventLog(options);
+    await mkdir(options.directory, { recursive: true });
+    for (const name of await readdir(options.directory)) if (name.endsWith(REWRITE_SUFFIX)) await rm(join(options.directory, name), { force: true });
+    const segments = await log.segments();
+    const last = segments.at(-1);
+    if (last === undefined) {
+      await log.startSegment(1);
+    } else {
+      log.segmentIndex = last.index;
+      log.handle = await open(join(options.directory, last.name), 'r+');
+      log.segmentSize = await cutTornTail(log.handle);
+    }
+    return log;
+  }
+
+  /** Segment files, oldest first. */
+  async segments(): Promise<Array<{ name: string; index: number }>> {
+    const names = await readdir(this.directory);
+    return names
+      .map((name) => ({ name, match: SEGMENT_NAME.exec(name) }))
+      .filter((entry): entry is { name: string; match: RegExpExecArray } => entry.match !== null)
+      .map(({ name, match }) => ({ name, index: Number(match[1]) }))
+      .sort((a, b) => a.index - b.index);
+  }
+
+  get currentSegment(): string {
+    return segmentName(this.segmentIndex);
+  }
+
+  /** Appends records as one group; resolves once they are on disk. */
+  append(records: readonly unknown[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The event log is closed.'));
+    if (records.length === 0) return Promise.resolve();
+    let data = '';
+    let newest = -Infinity;
+    for (const record of records) {
+      data += `${JSON.stringify(record)}\n`;
+      newest = Math.max(newest, this.timeOf(record));
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ data, newest, resolve, reject });
+      if (!this.draining) this.flushing = this.drain();
+    });
+  }
+
+  /**
+   * Reads every line of every segment, oldest first; a line that does not parse (torn by a crash) is
+   * skipped. So is a record `visit` throws on: one bad record must not stop a start-up.
+   */
+  async replay(visit: (record: unknown, position: string) => void): Promise<ReplayStats> {
+    let records = 0;
+    let skipped = 0;
+    for (const { name } of await this.segments()) {
+      let newest = -Infinity;
+      await readLines(join(this.directory, name), (line) => {
+        if (line === '') return;
+        try {
+          const record: unknown = JSON.parse(line);
+          newest = Math.max(newest, this.timeOf(record));
+          visit(record, name);
+          records++;
+        } catch {
+          skipped++;
+        }
+      });
+      this.noteNewest(name, newest);
+      this.known.add(name);
+    }
+    return { records, skipped };
+  }
+
+  /**
+   * Lines are this class's JSON.stringify output, so a matching record holds `"<field>":"<value>"`
+   * verbatim: only the lines holding that text are parsed (a few thousand of a million), then checked.
+   */
+  async scan(query: ScanQuery, visit: (record: unknown) => void): Promise<void> {
+    const wanted = new Set(query.values);
+    const needles = query.values.map((value) => Buffer.from(`${JSON.stringify(query.field)}:${JSON.stringify(value)}`));
+    if (needles.length === 0) return;
+    for (const { name } of await this.segments()) {
+      try {
+        await readLinesHolding(join(this.directory, name), needles, (line) => {
+          let record: unknown;
+          try {
+            record = JSON.parse(line);
+          } catch {
+            return; // a torn or unreadable line: replay skips it too
+          }
+          const value = typeof record === 'object' && record !== null ? (record as Record<string, unknown>)[query.field] : undefined;
+          if (typeof value === 'string' && wanted.has(value)) visit(record);
+        });
+      } catch (error) {
+        // Retention may drop a closed segment while it is read: its records are past retention anyway.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * Compaction for erasure: the segment being written is closed first (appends go on in a new one
+   * meanwhile), then each closed segment holding a matching record is rewritten without it — to a
+   * side file, fsynced, renamed over the segment — so a crash leaves either the old segment or the new.
+   */
+  remove(query: ScanQuery): Promise<number> {
+    const wanted = new Set(query.values);
+    const needles = query.values.map((value) => `${JSON.stringify(query.field)}:${JSON.stringify(value)}`);
+    if (needles.length === 0) return Promise.resolve(0);
+    return this.maintained(async () => {
+      await this.withWriterPaused(async () => {
+        if (this.segmentSize > 0) await this.startSegment(this.segmentIndex + 1);
+      });
+      let removed = 0;
+      for (const { name } of await this.segments()) {
+        if (name !== this.currentSegment) removed += await this.rewriteWithout(name, query.field, wanted, needles);
+      }
+      return removed;
+    });
+  }
+
+  private async rewriteWithout(name: string, field: string, wanted: ReadonlySet<string>, needles: readonly string[]): Promise<number> {
+    const file = join(this.directory, name);
+    const kept: string[] = [];
+    let removed = 0;
+    await readLines(file, (line) => {
+      if (line === '') return;
+      if (needles.some((needle) => line.includes(needle))) {
+        try {
+          const value = (JSON.parse(line) as Record<string, unknown>)[field];
+          if (typeof value === 'string' && wanted.has(value)) {
+            removed++;
+            return;
+          }
+        } catch {
+          // unreadable: replay skips it, and it is kept as it was
+        }
+      }
+      kept.push(line);
+    });
+    if (removed === 0) return 0;
+    const side = `${file}${REWRITE_SUFFIX}`;
+    const handle = await open(side, 'w');
+    try {
+      await handle.writeFile(kept.length === 0 ? '' : `${kept.join('\n')}\n`);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(side, file);
+    await this.syncDirectory();
+    return removed;
+  }
+
+  /** Runs maintenance (compaction, retention) one at a time, so a segment is never rewritten while it is dropped. */
+  private maintained<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.maintenance.then(work, work);
+    this.maintenance = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Holds appends in the queue (they are written right after) while `work` changes the segment being written. */
+  private async withWriterPaused(work: () => Promise<void>): Promise<void> {
+    while (this.draining) await this.flushing;
+    this.draining = true;
+    try {
+      await work();
+    } finally {
+      this.draining = false;
+      if (this.queue.length > 0) this.flushing = this.drain();
+    }
+  }
+
+  /** Deletes each closed segment whose newest record is older than `cutoff`; the one being written stays. */
+  dropBefore(cutoff: number): Promise<string[]> {
+    return this.maintained(() => this.dropClosedBefore(cutoff));
+  }
+
+  private async dropClosedBefore(cutoff: number): Promise<string[]> {
+    const dropped: string[] = [];
+    for (const { name } of await this.segments()) {
+      if (name === this.currentSegment) continue;
+      if (!this.known.has(name)) await this.learnNewest(name);
+      const newest = this.newest.get(name);
+      // A segment without any timed record is kept, as there is no telling how old it is.
+      if (newest === undefined || newest >= cutoff) continue;
+      await rm(join(this.directory, name), { force: true });
+      this.newest.delete(name);
+      this.known.delete(name);
+      dropped.push(name);
+    }
+    return dropped;
+  }
+
+  /** Waits for every queued append, then closes the file. */
+  async close(): Promise<void> {
+    if (!this.closed) this.onClose?.();
+    this.closed = true;
+    await this.maintenance;
+    await this.flushing;
+    await this.handle?.close();
+    this.handle = undefined;
+  }
+
+  private timeOf(record: unknown): number {
+    if (typeof record !== 'object' || record === null) return -Infinity;
+    const at = (record as Record<string, unknown>)[this.timeField];
+    return typeof at === 'number' && Number.isFinite(at) ? at : -Infinity;
+  }
+
+  private noteNewest(segment: string, at: number): void {
+    if (at === -Infinity) return;
+    this.newest.set(segment, Math.max(this.newest.get(segment) ?? -Infinity, at));
+  }
+
+  /** Reads a closed segment this instance has not seen whole (written before it opened, and never replayed). */
+  private async learnNewest(name: string): Promise<void> {
+    let newest = -Infinity;
+    await readLines(join(this.directory, name), (line) => {
+      try {
+        newest = Math.max(newest, this.timeOf(JSON.parse(line)));
+      } catch {
+        // torn or unreadable: it has no time
+      }
+    });
+    this.noteNewest(name, newest);
+    this.known.add(name);
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) await this.writeBatch();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async writeBatch(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    const data = Buffer.from(batch.map((p) => p.data).join(''), 'utf8');
+    try {
+      if (this.segmentSize > 0 && this.segmentSize + data.length > this.segmentBytes) {
+        await this.startSegment(this.segmentIndex + 1);
+      }
+      // A write to a regular file may still return short (disk nearly full): finish it or fail.
+      for (let written = 0; written < data.length; ) {
+        const { bytesWritten } = await this.handle!.write(data, written, data.length - written, this.segmentSize + written);
+        if (bytesWritten === 0) throw new Error('The event log could not be written (no space left?).');
+        written += bytesWritten;
+      }
+      await this.handle!.datasync();
+      this.durableWrites++;
+      this.segmentSize += data.length;
+      for (const pending of batch) this.noteNewest(this.currentSegment, pending.newest);
+      for (const pending of batch) pending.resolve();
+    } catch (error) {
+      // The write may have landed partly: cut back to the last good line so later lines stay readable.
+      await this.handle?.truncate(this.segmentSize).catch(() => undefined);
+      for (const pending of batch) pending.reject(error);
+    }
+  }
+
+  private async startSegment(index: number): Promise<void> {
+    await this.handle?.close();
+    this.segmentIndex = index;
+    this.handle = await open(join(this.directory, segmentName(index)), 'wx+');
+    this.segmentSize = 0;
+    this.known.add(segmentName(index));
+    // The new file's directory entry must be durable too, or a crash could lose the whole segment.
+    await this.syncDirectory();
+  }
+
+  private async syncDirectory(): Promise<void> {
+    const dir = await open(this.directory, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The event log's file adapter: the EventLog contract over real files, then what is particular to JSON
+ * lines in segments: one line per record, group commit, rotation, torn lines after a crash, the layout.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFile, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FileEventLog, segmentName } from '../src/platform/event-log/file-event-log.js';
+import { FileEventLogs } from '../src/platform/event-log/file-event-logs.js';
+import type { EventLog } from '../src/platform/event-log/event-log.js';
+import { makeDataDir } from './support/test-server.js';
+import { eventLogContract } from './contracts/event-log-contract.js';
+
+eventLogContract('FileEventLogs', async () => {
+  const dir = await makeDataDir();
+  return { open: () => new FileEventLogs({ directory: dir, segmentBytes: 1024 }), dispose: () => rm(dir, { recursive: true, force: true }) };
+});
+
+async function readAll(log: EventLog): Promise<{ values: unknown[]; skipped: number }> {
+  const values: unknown[] = [];
+  const { skipped } = await log.replay((value) => values.push(value));
+  return { values, skipped };
+}
+
+const openLog = (directory: string, segmentBytes = 1024 * 1024) => FileEventLog.open({ directory, segmentBytes, timeField: 'at' });
+
+describe('FileEventLog', () => {
+  it('resolves concurrent appends after they are written, in order, one JSON line each, in few fsynced writes', async () => {
+    const dir = await makeDataDir();
+    const log = await openLog(dir);
+    await Promise.all(Array.from({ length: 100 }, (_, i) => log.append([{ n: i }])));
+    const text = await readFile(join(dir, segmentName(1)), 'utf8');
+    assert.equal(text.split('\n').length, 101);
+    // Group commit: the first append is written alone, the 99 that queued meanwhile go in one batch.
+    assert.equal(log.durableWrites, 2);
+    assert.deepEqual((await readAll(log)).values, Array.from({ length: 100 }, (_, i) => ({ n: i })));
+    await log.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('starts a new segment when the current one would pass segmentBytes', async () => {
+    const dir = await makeDataDir();
+    const log = await openLog(dir, 1024);
+    for (let i = 0; i < 40; i++) await log.append([{ n: i, pad: 'x'.repeat(80) }]);
+    const segments = (await readdir(dir)).sort();
+    assert.ok(segments.length >= 4, `expected several segments, got ${segments.join(', ')}`);
+    assert.equal(segments[0], 'segment-000001.jsonl');
+    assert.equal((await readAll(log)).values.length, 40);
+    await log.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('cuts a line torn by a crash, so the next append starts clean', async () => {
+    const dir = await makeDataDir();
+    const first = await openLog(dir);
+    await first.append([{ n: 1 }]);
+    await first.close();
+    await appendFile(join(dir, segmentName(1)), '{"n":2,"tor');
+    const reopened = await openLog(dir);
+    await reopened.append([{ n: 3 }]);
+    assert.deepEqual(await readAll(reopened), { values: [{ n: 1 }, { n: 3 }], skipped: 0 });
+    await reopened.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('skips an unreadable line on replay instead of failing', async () => {
+    const dir = await makeDataDir();
+    const log = await openLog(dir);
+    await log.append([{ n: 1 }]);
+    await appendFile(join(dir, segmentName(1)), 'not json\n');
+    await log.close();
+    const reopened = await openLog(dir);
+    assert.deepEqual(await readAll(reopened), { values: [{ n: 1 }], skipped: 1 });
+    await reopened.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses appends after close', async () => {
+    const dir = await makeDataDir();
+    const log = await openLog(dir);
+    await log.close();
+    await assert.rejects(log.append([{ n: 1 }]), /closed/);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('drops whole closed segments, never the one being written, even when it is old', async () => {
+    const dir = await makeDataDir();
+    const log = await openLog(dir, 1024);
+    for (let i = 0; i < 10; i++) await log.append([{ n: i, at: 1000, pad: 'x'.repeat(200) }]);
+    const segments = (await readdir(dir)).sort();
+    assert.ok(segments.length > 2);
+    const dropped = await log.dropBefore(2000);
+    assert.deepEqual(dropped, segments.slice(0, -1));
+    assert.deepEqual(await readdir(dir), [log.currentSegment]);
+    await log.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps each stream in its own directory of segments: <directory>/<stream>/segment-000001.jsonl', async () => {
+    const dir = await makeDataDir();
+    const logs = new FileEventLogs({ directory: join(dir, 'activities'), segmentBytes: 1024 * 1024 });
+    const log = await logs.open('demo', { timeField: 'at' });
+    await log.append([{ n: 1 }]);
+    await logs.close();
+    assert.equal(await readFile(join(dir, 'activities', 'demo', 'segment-000001.jsonl'), 'utf8'), '{"n":1}\n');
+    await assert.rejects(logs.open('demo', { timeField: 'at' }), /closed/);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
