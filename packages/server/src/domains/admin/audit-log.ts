@@ -2,23 +2,13 @@
  * Who changed what in the configuration, and when: one stored document per tenant, newest last,
  * keeping the latest MAX_ENTRIES so that it never grows without bound.
  */
+import type { AuditEntry } from '@discovery-kit/protocol';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 
 export const MAX_AUDIT_ENTRIES = 2_000;
 
-export interface AuditEntry {
-  /** ISO time of the change. */
-  at: string;
-  /** `account:<clientId>` or `console:<username>`. */
-  actor: string;
-  action: string;
-  environment: string;
-  /** The kind and id of what changed: `widget:home`, `search-token:abc`, `tracker-key:k1`. */
-  target: string;
-  /** The resource before and after; null when it did not exist (or no longer does). */
-  before: unknown;
-  after: unknown;
-}
+/** One audit line, as the admin API lists it (the protocol's type). */
+export type { AuditEntry } from '@discovery-kit/protocol';
 
 interface AuditDocument {
   entries: AuditEntry[];

@@ -8,6 +8,7 @@
  * day (a flush rewrites today's, not the history), written at most every FLUSH_MS and on shutdown;
  * click and conversion counts are rebuilt from the log at start.
  */
+import type { QueryAnalyticsRow } from '@discovery-kit/protocol';
 import type { LogRecord } from '../tracking/activity-record.js';
 import type { QuerySpelling } from '../search/search-queries.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
@@ -36,18 +37,8 @@ interface StoredDay {
   otherSearches: number;
 }
 
-export interface QueryRow {
-  query: string;
-  searches: number;
-  zeroResults: number;
-  corrected: number;
-  lastResultCount: number;
-  clicks: number;
-  conversions: number;
-  /** clicks ÷ searches (0 without searches). */
-  clickThrough: number;
-  conversionRate: number;
-}
+/** One query's figures, as the admin API answers them (the protocol's type). */
+export type QueryRow = QueryAnalyticsRow;
 
 /** Queries key plain objects (stored as JSON): `__proto__` would change the object's prototype instead, so it is not counted. */
 const normalize = (query: string) => {

@@ -9,20 +9,15 @@ import type { LogRecord } from '../tracking/activity-record.js';
 import { BoundedLru } from '../../platform/collections/bounded-lru.js';
 import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
 
+import type { WidgetCounts } from '@discovery-kit/protocol';
 import { DAY_MS } from '../../platform/clock.js';
 const MINUTE_MS = 60_000;
 /** Minutes of per-minute counts kept: one day. */
 export const MINUTES_KEPT = 1_440;
 const ATTRIBUTION_ENTRIES = 20_000;
 
-export interface WidgetCounts {
-  impressions: number;
-  clicks: number;
-  addToCarts: number;
-  purchases: number;
-  /** Sum of price × quantity of attributed purchases, in the currency's minor unit (cents), as the activities carry it. */
-  revenue: number;
-}
+/** A widget's counts of one day, as the admin API answers them (the protocol's type; revenue in cents). */
+export type { WidgetCounts } from '@discovery-kit/protocol';
 
 export interface DayCounts {
   activities: number;

@@ -4,14 +4,9 @@
  * (apis/auth/token-endpoint.ts) picks the HTTP status and headers for each kind.
  */
 
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'slow_down'
-  | 'server_error';
+import type { OAuthErrorCode } from '@discovery-kit/protocol';
+
+export type { OAuthErrorCode } from '@discovery-kit/protocol';
 
 /**
  * `invalid`: the request is wrong and the caller may learn exactly why; `unauthenticated`: the client

@@ -22,18 +22,8 @@ export interface ItemSchemaRecord {
   createdAt: string;
 }
 
-export type CatalogState = 'inactive' | 'building' | 'active';
-
-export interface CatalogRecord {
-  version: number;
-  state: CatalogState;
-  catalogItemSchemas: Array<{ name: string; version: number }>;
-  createdAt: string;
-  /** When it last became active; null while it never was. */
-  activatedAt: string | null;
-  /** Why the last promotion failed, so an operator sees it on `GET /catalogs/{version}`. */
-  promotionError?: string;
-}
+/** A catalog version as stored is exactly what the catalog API answers (the protocol's type). */
+export type { CatalogRecord, CatalogState } from '@discovery-kit/protocol';
 
 export type AttributeValue = string | number;
 

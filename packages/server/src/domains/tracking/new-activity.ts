@@ -7,34 +7,18 @@
  *   the first that is present and not empty (an activity's own segments count even when empty);
  * - optional fields are stored only when present; an empty query is no query.
  */
-import { UNATTRIBUTED } from './activity-record.js';
+import { UNATTRIBUTED, type LoggedActivity } from './activity-record.js';
 import type { NewActivity } from './activity-service.js';
 
-export interface ActivityInput {
-  source: NewActivity['source'];
-  verb: string;
-  /** `product`, `page`, `widget` (an impression), or an older-tracker object type (`look`, `category`...). */
-  type: string;
-  itemId: string;
-  /** When it happened, in ms since the epoch. */
-  timestamp: number;
-  /** The shopper's profile; absent when the activity names nobody. */
-  profileId?: string;
-  clientKey?: string;
-  price?: number;
-  quantity?: number;
-  currency?: string;
-  orderId?: string;
-  sessionId?: string;
-  datasourceId?: string;
-  widgetId?: string;
-  recommendationId?: string;
-  sourceId?: string;
-  query?: string;
-  segments?: { activity?: unknown; user?: unknown; profile?: Record<string, unknown> };
-  /** What the client sent beyond the known fields; stored only when not empty. */
-  details?: Record<string, unknown>;
-}
+/** What an activity may carry: the stored fields (activity-record.ts) the sender gives, before the rules below. */
+export type ActivityInput = Pick<LoggedActivity, 'source' | 'verb' | 'type' | 'itemId' | 'timestamp'> &
+  Partial<Pick<LoggedActivity, (typeof OPTIONAL)[number] | 'query'>> & {
+    /** The shopper's profile; absent when the activity names nobody. */
+    profileId?: string;
+    segments?: { activity?: unknown; user?: unknown; profile?: Record<string, unknown> };
+    /** What the client sent beyond the known fields; stored only when not empty. */
+    details?: Record<string, unknown>;
+  };
 
 const OPTIONAL = ['clientKey', 'price', 'quantity', 'currency', 'orderId', 'sessionId', 'datasourceId', 'widgetId', 'recommendationId', 'sourceId'] as const;
 
