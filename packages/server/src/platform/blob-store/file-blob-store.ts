@@ -5,7 +5,7 @@
  * event logs use for their own files are refused.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { assertDocumentName } from '../store/document-store.js';
 import type { BlobStore } from './blob-store.js';
@@ -20,6 +20,8 @@ const RESERVED = new Set(['documents', 'journal', 'activities', 'server.lock', '
 
 export class FileBlobStore implements BlobStore {
   private readonly directory: string;
+  /** Per blob name, the one-time removal of temporary files a crash left; every put waits for it first. */
+  private readonly swept = new Map<string, Promise<void>>();
 
   constructor(options: FileBlobStoreOptions) {
     this.directory = options.directory;
@@ -28,6 +30,9 @@ export class FileBlobStore implements BlobStore {
   async put(name: string, data: Uint8Array): Promise<void> {
     const file = this.fileOf(name);
     await mkdir(dirname(file), { recursive: true });
+    let sweep = this.swept.get(name);
+    if (sweep === undefined) this.swept.set(name, (sweep = this.removeLeftovers(file)));
+    await sweep;
     // A random suffix: two puts of one name at once each rename a whole file, the last one wins. A dot
     // file, like lowdb's: backups skip those as writes in progress.
     const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -49,6 +54,18 @@ export class FileBlobStore implements BlobStore {
       await dir.sync();
     } finally {
       await dir.close();
+    }
+  }
+
+  /**
+   * Temporary files of this blob that a crash left behind (a put interrupted before its rename). Runs
+   * before this process's first put of the name, so no temporary file of its own exists yet, and the
+   * data directory's lock keeps other processes out.
+   */
+  private async removeLeftovers(file: string): Promise<void> {
+    const prefix = `.${basename(file)}.`;
+    for (const entry of await readdir(dirname(file))) {
+      if (entry.startsWith(prefix) && entry.endsWith('.tmp')) await rm(join(dirname(file), entry), { force: true });
     }
   }
 
