@@ -130,6 +130,7 @@ export interface AuditEntry {
   /** `account:<clientId>` or `console:<username>`. */
   actor: string;
   action: string;
+  /** The environment changed, or `*` for a tenant-wide action (a data-subject request). */
   environment: string;
   /** The kind and id of what changed: `widget:home`, `search-token:abc`, `tracker-key:k1`. */
   target: string;

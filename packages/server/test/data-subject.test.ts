@@ -110,6 +110,8 @@ describe('data-subject requests', () => {
     const line = audit.body.entries.find((e: { action: string }) => e.action === 'profile.erase');
     assert.deepEqual(line.after, { profileIds: ids, activities: 3 });
     assert.equal(JSON.stringify(audit.body).includes('c-42'), false, 'the audit log names the customer id');
+    // A tenant-wide line shows in each environment's view of the audit log too.
+    assert.ok((await admin('/audit?limit=5&environment=prod')).body.entries.some((e: { action: string }) => e.action === 'profile.erase'));
 
     const dataDir = server.dataDir;
     await server.close();

@@ -39,7 +39,8 @@ export class AuditLog {
     const out: AuditEntry[] = [];
     for (let i = doc.data.entries.length - 1; i >= 0 && out.length < options.limit; i--) {
       const entry = doc.data.entries[i]!;
-      if (options.environment === undefined || entry.environment === options.environment) out.push(entry);
+      // `*` marks a tenant-wide action (a data-subject request): it belongs to every environment's view.
+      if (options.environment === undefined || entry.environment === options.environment || entry.environment === '*') out.push(entry);
     }
     return out;
   }
