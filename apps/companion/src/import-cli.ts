@@ -5,16 +5,14 @@
  * it the active catalog, `--dry-run` only checks the file.
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createTokenProvider } from '@discovery-kit/client';
 import { CatalogClient, CatalogApiError } from './feed/catalog-client.js';
 import { FeedImportError, SHOWN_ISSUES, importFeed, type FeedImportSummary } from './feed/feed-import.js';
 import type { AttributeType } from './feed/feed-mapping.js';
 import { FeedFormatError, detectFormat } from './feed/feed-records.js';
 import { createProgress, type Progress } from './progress.js';
+import { CONNECTION_OPTIONS, connect, unreachableMessage } from './server-connection.js';
 
-const DEMO_KEY = fileURLToPath(new URL('../demo/keys/demo-service-account.private.pem', import.meta.url));
 
 const USAGE = `Usage: npm run import -- <file> --tenant <id> --environment <id> [options]
 
@@ -95,9 +93,7 @@ async function main(): Promise<void> {
         'skip-invalid': { type: 'boolean' },
         'dry-run': { type: 'boolean' },
         promote: { type: 'boolean' },
-        url: { type: 'string' },
-        'client-id': { type: 'string' },
-        key: { type: 'string' },
+        ...CONNECTION_OPTIONS,
         batch: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean' },
@@ -122,15 +118,9 @@ async function main(): Promise<void> {
   const format = detectFormat(file, values.format);
   const dryRun = values['dry-run'] === true;
 
-  const server = (values.url ?? process.env.DISCOVERY_URL ?? 'http://localhost:8787').replace(/\/$/, '');
-  const clientId = values['client-id'] ?? 'demo-backoffice';
   let client: CatalogClient | undefined;
   if (!dryRun) {
-    const tokens = createTokenProvider({
-      tokenUrl: `${server}/auth/realms/${values.tenant}/protocol/openid-connect/token`,
-      clientId,
-      privateKeyPem: await readFile(values.key ?? DEMO_KEY, 'utf8'),
-    });
+    const { server, tokens } = await connect(values, values.tenant);
     client = new CatalogClient({ baseUrl: server, tenant: values.tenant, environment: values.environment, getToken: () => tokens.getToken() });
   }
 
@@ -169,8 +159,8 @@ main().catch((error: unknown) => {
     process.exit(1);
   }
   if (error instanceof FeedFormatError || error instanceof CatalogApiError) fail(error.message, 1);
-  const cause = (error as { cause?: { code?: string } }).cause;
-  if (cause?.code === 'ECONNREFUSED') fail(`No server answers at the given URL (${(error as Error).message}): start it, or give --url.`, 1);
+  const unreachable = unreachableMessage(error);
+  if (unreachable !== undefined) fail(unreachable, 1);
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -4,12 +4,9 @@
  * the tenant that has the "edit" admin role (docs/privacy.md). `export` writes the JSON to stdout or
  * `--out <file>`; `erase` asks for `--yes`, then prints how many profiles and activities were erased.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createTokenProvider } from '@discovery-kit/client';
-
-const DEMO_KEY = fileURLToPath(new URL('../demo/keys/demo-service-account.private.pem', import.meta.url));
+import { CONNECTION_OPTIONS, connect, unreachableMessage } from './server-connection.js';
 
 const USAGE = `Usage: npm run privacy -- <export|erase> --tenant <id> <person> [options]
 
@@ -52,9 +49,7 @@ async function main(): Promise<void> {
         datasource: { type: 'string' },
         out: { type: 'string' },
         yes: { type: 'boolean' },
-        url: { type: 'string' },
-        'client-id': { type: 'string' },
-        key: { type: 'string' },
+        ...CONNECTION_OPTIONS,
         help: { type: 'boolean' },
       },
     });
@@ -71,13 +66,7 @@ async function main(): Promise<void> {
   if (values.tenant === undefined) fail(`--tenant is required.\n\n${USAGE}`);
   const query = personQuery(values);
   if (command === 'erase' && values.yes !== true) fail('Erasure cannot be undone: add --yes to erase this person.');
-  const server = (values.url ?? process.env.DISCOVERY_URL ?? 'http://localhost:8787').replace(/\/$/, '');
-  const clientId = values['client-id'] ?? 'demo-backoffice';
-  const tokens = createTokenProvider({
-    tokenUrl: `${server}/auth/realms/${encodeURIComponent(values.tenant)}/protocol/openid-connect/token`,
-    clientId,
-    privateKeyPem: await readFile(values.key ?? DEMO_KEY, 'utf8'),
-  });
+  const { server, tokens } = await connect(values, values.tenant);
   query.set('tenant', values.tenant);
   const path = command === 'export' ? `/admin/profiles/export?${query}` : `/admin/profiles?${query}`;
   const response = await fetch(`${server}${path}`, { method: command === 'export' ? 'GET' : 'DELETE', headers: { authorization: await tokens.authorization() } });
@@ -96,7 +85,5 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  if (cause?.code === 'ECONNREFUSED') fail(`No server answers at the given URL (${(error as Error).message}): start it, or give --url.`, 1);
-  fail(`privacy request failed: ${(error as Error).message}`, 1);
+  fail(unreachableMessage(error) ?? `privacy request failed: ${(error as Error).message}`, 1);
 });

@@ -6,7 +6,7 @@
  */
 import type { FieldIssue } from '@discovery-kit/protocol';
 import type { LegacyId } from './legacy-id.js';
-import type { AttributeDefinition } from './types.js';
+import type { AttributeDefinition, StoredItem } from './types.js';
 
 export interface ItemSchemaInput {
   name: string;
@@ -40,18 +40,9 @@ export interface ItemContextRename {
 export type LegacyActionName = 'create' | 'replace' | 'patch' | 'delete';
 
 /** An older-API item's fields: the listed ones, and any other key as a custom attribute. */
-export interface LegacyItemData {
-  title?: string;
-  image?: string;
-  url?: string;
-  tags?: string[];
-  booster?: number;
-  price?: number;
-  recommended?: boolean;
-  attributes?: Record<string, unknown>;
-  l10n?: Record<string, unknown>;
+export type LegacyItemData = Partial<Pick<StoredItem, 'title' | 'image' | 'url' | 'tags' | 'booster' | 'price' | 'recommended' | 'attributes' | 'l10n'>> & {
   [extra: string]: unknown;
-}
+};
 
 /** An action whose shape and id are valid; `index` is its place in the request, for naming it in a refusal. */
 export interface LegacyAction {

@@ -77,9 +77,10 @@ export class RecommendationAggregates implements ActivityAggregate {
   }
 
   appended(tenantId: string, records: readonly LogRecord[]): void {
+    // Recommendation-id records change no aggregate a reader caches.
+    if (!records.some((r) => r.kind === 'activity')) return;
     const items: string[] = [];
     for (const record of records) if (record.kind === 'activity' && record.type !== 'page') items.push(record.itemId);
-    if (!records.some((r) => r.kind === 'activity')) return;
     const state = this.tenant(tenantId);
     state.revision++;
     state.changes.push({ revision: state.revision, items });

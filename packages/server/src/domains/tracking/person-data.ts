@@ -49,7 +49,7 @@ export async function exportPerson(state: TenantActivities, profileId: string): 
 export async function erasePerson(state: TenantActivities, profileId: string): Promise<ErasureSummary | undefined> {
   const profiles = state.profiles.members(profileId);
   const ids = profiles.length > 0 ? profiles.map((p) => p.id) : [profileId];
-  await state.profiles.erase(profiles);
+  if (profiles.length > 0) await state.profiles.erase(profiles);
   const removed = await state.log.remove({ field: 'profileId', values: ids });
   if (profiles.length === 0 && removed === 0) return undefined;
   state.forgetProfiles(ids);
