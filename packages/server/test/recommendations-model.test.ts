@@ -109,6 +109,30 @@ describe('personalized recommendations from the trained model', () => {
   });
 });
 
+describe('the model catching up after a bulk load', () => {
+  it('retrains by itself once activity goes quiet, so the model in place has seen every purchase', { timeout: 60_000 }, async () => {
+    const dataDir = await makeDataDir();
+    const server = await startTestServer({ config: config(), dataDir });
+    try {
+      await loadCatalog(server.server, PRODUCTS);
+      await sendHistories(server.url);
+      const models = server.server.deps.services.recommendations.models;
+      await models.trainNow(TENANT);
+      const first = models.model(TENANT)!.info.touches;
+      // A few more purchases: less than the 10% that retrains while data keeps coming, so only the quiet rule can pick them up.
+      const late = ['k1', 'k2', 'k3'].map((product) => ({ action: 'purchase', target: { product }, user: { identities: { 'customer-id': 'late' } }, metadata: { orderId: 'late-1' } }));
+      assert.equal((await call(`${server.url}/collect/tenant-a-tracker`, { json: late })).status, 200);
+      const total = server.server.deps.services.recommendations.aggregates.interactions(TENANT).touches;
+      assert.equal(total, first + 3);
+      // Nobody asks for a training: the trainer notices the log went quiet and retrains on its own.
+      while (models.model(TENANT)!.info.touches < total) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(models.model(TENANT)!.info.touches, total);
+    } finally {
+      await server.cleanup();
+    }
+  });
+});
+
 describe('recommendation configuration', () => {
   it('refuses an unknown strategy or an out-of-range weight at start, naming the field', async () => {
     const unknown = testConfig() as { tenants: Array<{ environments: Array<{ widgets?: unknown[] }> }> };
