@@ -15,6 +15,8 @@ const DAY = 86_400_000;
 
 const lambda = Number(process.argv[2] ?? 300);
 const maxItems = Number(process.argv[3] ?? 0);
+/** OFFLINE_STALE=0.68: the model learns only the first 68% of the replayed purchases (as one in place right after a bulk replay). */
+const staleShare = Number(process.env.OFFLINE_STALE ?? 1);
 if (!existsSync(DATA)) throw new Error(`${DATA} is absent`);
 const data = await readRetail(DATA);
 const byCustomer = new Map<string, RetailOrder[]>();
@@ -46,8 +48,22 @@ for (const order of training) {
     row.set(n, order.at);
   }
 }
+// The rows the model learns from: every purchase, or the first share of them.
+let modelRows = rows;
+if (staleShare < 1) {
+  const total = training.reduce((sum, o) => sum + o.items.length, 0);
+  modelRows = new Map();
+  let seen = 0;
+  for (const order of training) {
+    if (seen >= staleShare * total) break;
+    seen += order.items.length;
+    let row = modelRows.get(order.customer);
+    if (row === undefined) modelRows.set(order.customer, (row = new Map()));
+    for (const item of order.items) row.set(itemNumber.get(item)!, order.at);
+  }
+}
 const shoppers = new Int32Array(itemIds.length);
-for (const row of rows.values()) for (const n of row.keys()) shoppers[n]!++;
+for (const row of modelRows.values()) for (const n of row.keys()) shoppers[n]!++;
 let chosen = [...itemIds.keys()].filter((n) => shoppers[n]! >= 2).sort((a, b) => shoppers[b]! - shoppers[a]! || a - b);
 if (maxItems > 0) chosen = chosen.slice(0, maxItems);
 const size = chosen.length;
@@ -55,12 +71,12 @@ const column = new Int32Array(itemIds.length).fill(-1);
 chosen.forEach((n, c) => (column[n] = c));
 
 let started = performance.now();
-const cache = `/tmp/offline-ease-${lambda}-${size}.f32`;
+const cache = `/tmp/offline-ease-${lambda}-${size}-${staleShare}.f32`;
 let weights: Float32Array;
 if (existsSync(cache)) weights = new Float32Array(readFileSync(cache).buffer.slice(0));
 else {
 const gram = new Float64Array(size * size);
-for (const row of rows.values()) {
+for (const row of modelRows.values()) {
   const cols = [...row.keys()].map((n) => column[n]!).filter((c) => c >= 0);
   for (const a of cols) for (const b of cols) gram[a * size + b]! += 1;
 }
@@ -93,6 +109,9 @@ interface Variant {
   /** Weights kept per row (0: all): the largest positive ones, or the largest in magnitude. */
   neighbours?: number;
   magnitude?: boolean;
+  /** Live order co-occurrence of the latest `coSeeds` items, scaled so its best is this share. */
+  coOccurrence?: number;
+  coSeeds?: number;
   /** Halves the weight of a seed every this many days before the customer's latest purchase. */
   seedHalfLifeDays?: number;
 }
@@ -129,6 +148,7 @@ function run(variant: Variant, cases: Case[]): number {
   const w = variant.neighbours ? prunedWeights(variant.neighbours, variant.magnitude === true) : weights;
   const sparse = variant.neighbours ? Array.from({ length: size }, (_, i) => [...Array(size).keys()].filter((j) => w[i * size + j] !== 0)) : undefined;
   const scores = new Float64Array(itemIds.length);
+  const co = new Float64Array(itemIds.length);
   let hits = 0;
   for (const c of cases) {
     scores.fill(0);
@@ -144,6 +164,19 @@ function run(variant: Variant, cases: Case[]): number {
     }
     let best = 0;
     for (const s of scores) best = Math.max(best, s);
+    if (variant.coOccurrence) {
+      co.fill(0);
+      for (const [n] of entries.slice(-(variant.coSeeds ?? 20))) {
+        const row = pairs[n]!;
+        let top = 0;
+        for (const v of row.values()) top = Math.max(top, v);
+        for (const [m, v] of row) co[m]! += v / top;
+      }
+      let coBest = 0;
+      for (const v of co) coBest = Math.max(coBest, v);
+      if (best <= 0) best = 1;
+      if (coBest > 0) for (let n = 0; n < co.length; n++) scores[n]! += (variant.coOccurrence * best * co[n]!) / coBest;
+    }
     const popularity = variant.popularity;
     if (popularity !== undefined && variant.popularityWeight) {
       let top = 0;
@@ -170,6 +203,13 @@ function topK(scores: Float64Array, bought: Set<string>): number[] {
   return best;
 }
 
+// Order co-occurrence over every replayed purchase, as the live aggregate counts it (raw).
+const pairs: Array<Map<number, number>> = itemIds.map(() => new Map());
+for (const order of training) {
+  const ns = order.items.map((i) => itemNumber.get(i)!);
+  for (const a of ns) for (const b of ns) if (a !== b) pairs[a]!.set(b, (pairs[a]!.get(b) ?? 0) + 1);
+}
+
 const w90 = windowed(90);
 const groups: Record<string, Variant[]> = {
   base: [
@@ -193,6 +233,7 @@ const groups: Record<string, Variant[]> = {
     ...[7, 10, 15].flatMap((d) => [0.2, 0.3, 0.5].map((p) => ({ name: `${d}-day half-life ${p}`, popularity: halfLife(d), popularityWeight: p, neighbours: 200, magnitude: true }))),
     ...[14, 30].flatMap((d) => [0.4, 0.6].map((p) => ({ name: `${d}-day window ${p}`, popularity: windowed(d), popularityWeight: p, neighbours: 200, magnitude: true }))),
   ],
+  co: [0, 0.1, 0.2, 0.4].flatMap((share) => [10, 50].map((coSeeds) => ({ name: `co-occurrence ${share} of latest ${coSeeds}, 10-day 0.3`, coOccurrence: share, coSeeds, popularity: halfLife(10), popularityWeight: 0.3, neighbours: 200, magnitude: true }))),
   recency: [90, 180, 365, 730].map((d) => ({ name: `seed half-life ${d} d, 10-day half-life 0.3`, seedHalfLifeDays: d, popularity: halfLife(10), popularityWeight: 0.3, neighbours: 200, magnitude: true })),
 };
 const seeds = (process.env.OFFLINE_SEEDS ?? '').split(',').filter(Boolean).map(Number);
