@@ -63,9 +63,10 @@ function personalized(input: StrategyInput, boards: Boards): Candidate[] {
       scores.set(item, (scores.get(item) ?? 0) + weight * interactions.recentRatio(item, popular[0]!));
     }
   }
-  return [...scores]
-    .map(([item, score]) => ({ itemId: interactions.itemIds[item]!, score }))
-    .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
+  // Items the model and popularity together score at or below 0 are no recommendation (and not worth sorting).
+  const candidates: Candidate[] = [];
+  for (const [item, score] of scores) if (score > 0) candidates.push({ itemId: interactions.itemIds[item]!, score });
+  return candidates.sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
 }
 
 /** Scaled so the best is `weight`; negative sums (the model's weights may be negative) stay, and lower an item the popularity blend would lift. */
