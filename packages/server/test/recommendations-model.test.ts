@@ -187,3 +187,22 @@ describe('EASE training', () => {
     assert.throws(() => invertSpdInPlace(Float64Array.from([1, 2, 2, 1]), 2), /not positive definite/);
   });
 });
+
+describe('recent popularity behind personalized', () => {
+  it('ranks by recency-weighted touches decades ahead, where the plain weights would have overflowed', async () => {
+    const { Interactions } = await import('../src/domains/recommendations/interactions.js');
+    const interactions = new Interactions();
+    const at = Date.UTC(2090, 0, 1);
+    const day = 24 * 60 * 60 * 1000;
+    // Two purchases of "old" 30 days ago weigh 2 × 2^-3 = 0.25; one of "new" today weighs 1; a view of "seen" today 0.3.
+    interactions.add('p1', 'purchase', 'old', at - 30 * day);
+    interactions.add('p2', 'purchase', 'old', at - 30 * day);
+    interactions.add('p3', 'purchase', 'new', at);
+    interactions.add('p4', 'view', 'seen', at);
+    const top = interactions.topRecent(10).map((n) => interactions.itemIds[n]);
+    assert.deepEqual(top, ['new', 'seen', 'old']);
+    const ratio = (id: string) => interactions.recentRatio(interactions.numberOf(id)!, interactions.numberOf('new')!);
+    assert.ok(Math.abs(ratio('old') - 0.25) < 1e-9, String(ratio('old')));
+    assert.ok(Math.abs(ratio('seen') - 0.3) < 1e-9, String(ratio('seen')));
+  });
+});
