@@ -43,6 +43,22 @@ export interface ScanQuery {
   values: readonly string[];
 }
 
+export interface ReplayOptions {
+  /** A cursor from `replay` or `cursor()`: only the records appended after it are handed over. */
+  after?: string;
+}
+
+/** A cursor this log cannot resume from exactly: replay from the start instead. */
+export class StaleCursorError extends Error {
+  readonly cursor: string;
+
+  constructor(cursor: string, reason: string) {
+    super(`The event-log cursor "${cursor.slice(0, 80)}" cannot be resumed from: ${reason}`);
+    this.name = 'StaleCursorError';
+    this.cursor = cursor;
+  }
+}
+
 export interface EventLog {
   append(records: readonly unknown[]): Promise<void>;
   replay(visit: (record: unknown, position: string) => void): Promise<ReplayStats>;
