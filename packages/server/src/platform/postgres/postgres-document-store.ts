@@ -22,6 +22,7 @@ class PostgresDocument<T extends object> implements StoredDocument<T> {
   private tail: Promise<unknown> = Promise.resolve();
   private readonly defaults: () => T;
   private readonly track: (work: Promise<unknown>) => void;
+  private readonly listeners = new Set<() => void>();
 
   constructor(name: string, data: T, version: number, defaults: () => T, track: (work: Promise<unknown>) => void) {
     this.name = name;
@@ -45,6 +46,16 @@ class PostgresDocument<T extends object> implements StoredDocument<T> {
     this.tail = run.catch(() => undefined);
     if (tracked) this.track(run);
     return run;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells the listeners that another process's commit replaced the data. */
+  changed(): void {
+    for (const listener of this.listeners) listener();
   }
 
   /** Takes the row's state (or the defaults when there is none). */
@@ -206,6 +217,7 @@ export class PostgresDocumentStore implements DocumentStore {
         return doc.enqueue(async () => {
           if (doc.version === version) return;
           await this.reload(doc);
+          doc.changed();
         }, false);
       })
       .catch(() => undefined);
@@ -218,7 +230,14 @@ export class PostgresDocumentStore implements DocumentStore {
     const { rows } = await this.engine.query<{ name: string; version: string }>('SELECT name, version FROM documents WHERE name = ANY($1)', [open.map((doc) => doc.name)]);
     const versions = new Map(rows.map((row) => [row.name, Number(row.version)]));
     for (const doc of open) {
-      if ((versions.get(doc.name) ?? 0) !== doc.version) void doc.enqueue(() => this.reload(doc), false).catch(() => undefined);
+      if ((versions.get(doc.name) ?? 0) !== doc.version) {
+        void doc
+          .enqueue(async () => {
+            await this.reload(doc);
+            doc.changed();
+          }, false)
+          .catch(() => undefined);
+      }
     }
   }
 

@@ -13,6 +13,14 @@ const CURSOR = /^seq:(\d{1,19})$/;
 /** A field name put in the SQL text itself, so that the expression index on profileId can serve it. */
 const PLAIN_FIELD = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
+/** A `follow` in progress: where it has read to, and whether a read is running or asked for again. */
+interface Follower {
+  after: bigint;
+  visit: (records: unknown[]) => void;
+  busy: boolean;
+  again: boolean;
+}
+
 interface PendingAppend {
   rows: string[];
   times: Array<number | null>;
@@ -42,6 +50,9 @@ export class PostgresEventLog implements EventLog {
   private last = 0n;
   /** Commits made, each holding whatever queued during the previous one (for the tests of group commit). */
   durableWrites = 0;
+  private follower: Follower | undefined;
+  /** Sequence numbers this log appended that the follower has not passed yet: it skips them. */
+  private readonly own = new Set<string>();
 
   constructor(options: { engine: PostgresEngine; stream: string; timeField: string; span: number; onClose: () => void }) {
     this.engine = options.engine;
@@ -74,6 +85,7 @@ export class PostgresEventLog implements EventLog {
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
+      let seqs: string[] = [];
       try {
         const highest = await this.engine.transaction(async (client) => {
           await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`discovery-kit events ${this.engine.schema} ${this.stream}`]);
@@ -81,6 +93,9 @@ export class PostgresEventLog implements EventLog {
             'INSERT INTO events (stream, at, record) SELECT $1, t.at, t.record FROM unnest($2::float8[], $3::json[]) WITH ORDINALITY AS t(at, record, i) ORDER BY t.i RETURNING seq',
             [this.stream, batch.flatMap((entry) => entry.times), batch.flatMap((entry) => entry.rows)],
           );
+          // Known as this log's own before they commit, so that the follower never hands them over.
+          if (this.follower !== undefined) for (const row of rows) this.own.add(row.seq);
+          seqs = rows.map((row) => row.seq);
           const top = rows.reduce((max, row) => (BigInt(row.seq) > max ? BigInt(row.seq) : max), 0n);
           await this.engine.notify(client, { topic: 'events', stream: this.stream, seq: top.toString() });
           return top;
@@ -89,10 +104,79 @@ export class PostgresEventLog implements EventLog {
         if (highest > this.last) this.last = highest;
         for (const entry of batch) entry.resolve();
       } catch (error) {
+        for (const seq of seqs) this.own.delete(seq);
         for (const entry of batch) entry.reject(error);
       }
     }
     this.writing = undefined;
+  }
+
+  follow(after: string, visit: (records: unknown[]) => void): () => void {
+    const follower: Follower = { after: this.parseCursor(after), visit, busy: false, again: false };
+    this.follower = follower;
+    const poke = () => this.catchUp(follower);
+    const stops = [
+      this.engine.onNotice((notice) => {
+        if (notice.topic === 'events' && notice.stream === this.stream) poke();
+      }),
+      this.engine.onReconnect(poke),
+    ];
+    // Notices are the fast path; the poll covers one lost while the listening connection was down.
+    const timer = setInterval(poke, 1000);
+    timer.unref();
+    poke();
+    return () => {
+      clearInterval(timer);
+      for (const stop of stops) stop();
+      if (this.follower === follower) {
+        this.follower = undefined;
+        this.own.clear();
+      }
+    };
+  }
+
+  /** Reads what was committed past the follower's place, one read at a time (a poke meanwhile asks for another). */
+  private catchUp(follower: Follower): void {
+    if (follower.busy) {
+      follower.again = true;
+      return;
+    }
+    follower.busy = true;
+    void (async () => {
+      try {
+        do {
+          follower.again = false;
+          await this.readFollowed(follower);
+        } while (follower.again && this.follower === follower);
+      } catch {
+        // Out of reach: the next notice or poll tries again from the same place.
+      } finally {
+        follower.busy = false;
+      }
+    })();
+  }
+
+  private async readFollowed(follower: Follower): Promise<void> {
+    for (;;) {
+      const { rows } = await this.engine.query<{ seq: string; record: string }>(
+        'SELECT seq, record::text AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [this.stream, follower.after.toString(), PAGE],
+      );
+      if (this.follower !== follower) return;
+      const records: unknown[] = [];
+      for (const row of rows) {
+        follower.after = BigInt(row.seq);
+        if (this.own.delete(row.seq)) continue;
+        try {
+          records.push(JSON.parse(row.record));
+        } catch {
+          // Unreadable: skipped, as replay does.
+        }
+      }
+      if (follower.after > this.last) this.last = follower.after;
+      if (records.length > 0) follower.visit(records);
+      if (rows.length < PAGE) return;
+    }
   }
 
   cursor(): string {
@@ -204,6 +288,7 @@ export class PostgresEventLog implements EventLog {
   async close(): Promise<void> {
     if (!this.closed) this.onClose();
     this.closed = true;
+    this.follower = undefined;
     while (this.writing !== undefined) await this.writing;
   }
 }
