@@ -8,12 +8,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { Redis } from 'ioredis';
 import { SignJWT, importPKCS8 } from 'jose';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../../packages/server/test/support/engines.js';
 import { DEMO_CONFIG } from '../src/options.js';
@@ -103,10 +104,15 @@ function tokenRequest(base: string, signed: string): Promise<Response> {
   });
 }
 
+/** A shopper's address as the load balancer forwards it: a new one each time unless given. */
+function forwardedFor(address = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(256)}`): Record<string, string> {
+  return { 'x-forwarded-for': address };
+}
+
 function post(url: string, body: unknown, token?: string): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    headers: { 'content-type': 'application/json', ...forwardedFor(), ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
     body: JSON.stringify(body),
   });
 }
@@ -118,7 +124,7 @@ async function search(base: string, query: string): Promise<string[]> {
 }
 
 async function recentlyViewed(base: string, session: string): Promise<string[]> {
-  const response = await fetch(`${base}/widget/demo-recently-viewed/recommendations/sessionid/${session}/`);
+  const response = await fetch(`${base}/widget/demo-recently-viewed/recommendations/sessionid/${session}/`, { headers: forwardedFor() });
   assert.equal(response.status, 200);
   const body = (await response.json()) as { recommendations: Array<{ product: { _id: { original_id: string } } }> };
   return body.recommendations.map((r) => r.product._id.original_id);
@@ -131,6 +137,10 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'discovery-scale-out-'));
   const demo = JSON.parse(await readFile(DEMO_CONFIG, 'utf8')) as { publicUrl?: string; tenants: Array<{ serviceAccounts: Array<{ publicKeyFile?: string }> }> };
   demo.publicUrl = PUBLIC_URL;
+  // Low enough for the test to pass it from two processes together, not from either alone.
+  // Behind a load balancer: the client address is the last X-Forwarded-For entry. The tests' own
+  // requests each come from an address of their own, so only the rate-limit test meets the limit.
+  Object.assign(demo, { trustedProxies: 1, publicRateLimits: { perAddress: { perSecond: 10, burst: 100 } } });
   for (const tenant of demo.tenants) {
     for (const account of tenant.serviceAccounts) if (account.publicKeyFile !== undefined) account.publicKeyFile = resolve(dirname(DEMO_CONFIG), account.publicKeyFile);
   }
@@ -197,10 +207,59 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     const logged = await post(`${a!.url}/tracker/demo-tracker-key/activity`, { activity: [{ profile: id, verb: 'view', type: 'product', original_id: 'zx-1' }] });
     assert.ok(logged.ok, await logged.clone().text());
     await eventually(async () => {
-      const history = await fetch(`${b!.url}/tracker/demo-tracker-key/profiles/${id}/activities?page%5Bsize%5D=10`);
+      const history = await fetch(`${b!.url}/tracker/demo-tracker-key/profiles/${id}/activities?page%5Bsize%5D=10`, { headers: forwardedFor() });
       assert.equal(history.status, 200);
       assert.match(await history.text(), /zx-1/);
     });
+  });
+
+  it('holds a public rate limit for the shop as a whole: two processes share the count in Redis', async () => {
+    const [a, b] = companions;
+    // 200 requests from one address, half to each process, well within one 10 s window of 100: either
+    // process counting alone would let about 100 through itself.
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        fetch(`${(i % 2 === 0 ? a : b)!.url}/search`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...forwardedFor('203.0.113.9') },
+          body: '{"token":"demo-search-token","query":"x"}',
+        }).then(async (r) => {
+        await r.arrayBuffer();
+          return { status: r.status, retryAfter: Number(r.headers.get('retry-after')) };
+        }),
+      ),
+    );
+    assert.equal(statuses.filter((s) => s.status === 200).length, 100);
+    const refused = statuses.filter((s) => s.status === 429);
+    assert.equal(refused.length, 100);
+    assert.ok(refused.every((s) => s.retryAfter >= 1 && s.retryAfter <= 10));
+  });
+
+  it('keeps serving while Redis is away, and shares counts again once it is back', async () => {
+    const [a, b] = companions;
+    const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 200 });
+    client.on('error', () => undefined);
+    try {
+      await redis.stop();
+      for (const companion of [a, b]) assert.deepEqual(await search(companion!.url, 'wombat'), ['zx-2']);
+      await redis.start();
+      await client.connect();
+      assert.deepEqual(await client.keys('dk:rate:*'), []);
+      // Each process reconnects by itself: its next requests are counted in the new Redis.
+      await eventually(async () => {
+        for (const [index, companion] of [a, b].entries()) {
+          const response = await fetch(`${companion!.url}/search`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...forwardedFor(`198.51.100.${index}`) },
+            body: '{"token":"demo-search-token","query":"wombat"}',
+          });
+          assert.equal(response.status, 200);
+        }
+        assert.deepEqual((await client.keys('dk:rate:*:addr:198.51.100.*')).sort(), ['dk:rate:10000:addr:198.51.100.0', 'dk:rate:10000:addr:198.51.100.1']);
+      }, 10_000);
+    } finally {
+      client.disconnect();
+    }
   });
 
   it('loses no acknowledged activity when one process is killed -9 mid-flow, and the other keeps serving', async () => {
@@ -213,6 +272,7 @@ describe('two companions on one PostgreSQL and one Redis', () => {
         try {
           const response = await post(`${base}/collect/demo-tracker-key`, [{ id, action: 'view', target: { product: 'zx-1' }, user: { identities: { sessionid: 'killed' } } }]);
           if (response.status === 200) acknowledged.push(id);
+          else await response.arrayBuffer();
         } catch {
           // The killed process drops its connections: those sends were never acknowledged.
         }
