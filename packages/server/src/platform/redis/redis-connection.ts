@@ -33,11 +33,13 @@ export async function connectRedis(url: string, logger?: Logger): Promise<Redis>
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   let lastError = '';
+  let started = false;
   redis.on('error', (error: Error) => {
-    // Each failed reconnect emits an error: logged once per distinct message, not once per attempt.
+    // Each failed reconnect emits an error: logged once per distinct message, not once per attempt,
+    // and not before the first connection (the start-up error below says it in one line).
     if (error.message === lastError) return;
     lastError = error.message;
-    logger?.warn({ err: error, at: where }, 'Redis connection error; reconnecting');
+    if (started) logger?.warn({ err: error, at: where }, 'Redis connection error; reconnecting');
   });
   redis.on('ready', () => {
     if (lastError !== '') logger?.info({ at: where }, 'Redis connection back');
@@ -45,9 +47,11 @@ export async function connectRedis(url: string, logger?: Logger): Promise<Redis>
   });
   try {
     await redis.connect();
+    started = true;
   } catch (error) {
     redis.disconnect();
-    throw new RedisUnreachableError(where, error instanceof Error ? error.message : String(error));
+    // The socket's own error (ECONNREFUSED...) says more than the rejection's "Connection is closed".
+    throw new RedisUnreachableError(where, lastError || (error instanceof Error ? error.message : String(error)));
   }
   return redis;
 }
