@@ -6,8 +6,6 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,50 +16,26 @@ import { Redis } from 'ioredis';
 import { SignJWT, importPKCS8 } from 'jose';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../../packages/server/test/support/engines.js';
 import { DEMO_CONFIG } from '../src/options.js';
+import { startCompanionProcess, type CompanionProcess } from './support/companion-process.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** What a load balancer would put in front of both: the token endpoint's audience is this, not a process's port. */
 const PUBLIC_URL = 'http://shop.scale-out.test';
 const TOKEN_PATH = '/auth/realms/demo-shop/protocol/openid-connect/token';
 
-interface Companion {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
 let postgres: PostgresServer;
 let redis: RedisServer;
 let dir: string;
 let configFile: string;
-const companions: Companion[] = [];
+const companions: CompanionProcess[] = [];
 
 /** Starts a companion process on the shared engines; resolves once its /ready answers 200. */
-async function startCompanion(demo: boolean): Promise<Companion> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'apps/companion/src/main.ts'), '--config', configFile, '--store', postgres.url, '--redis', redis.url, '--port', '0', '--log-level', 'warn'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DEMO: demo ? 'on' : 'off', DEMO_ACTIVITIES: 'off', DATA_DIR: join(dir, `unused-${companions.length}`) } },
-  );
-  let text = '';
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  const url = await new Promise<string>((resolvePromise, reject) => {
-    const timer = setInterval(() => {
-      const match = /listening on (http:\/\/\S+) /.exec(text);
-      if (match !== null) {
-        clearInterval(timer);
-        resolvePromise(match[1]!);
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(timer);
-      reject(new Error(`the companion exited (${code}):\n${text}`));
-    });
+async function startCompanion(demo: boolean): Promise<CompanionProcess> {
+  const companion = await startCompanionProcess(['--config', configFile, '--store', postgres.url, '--redis', redis.url], {
+    DEMO: demo ? 'on' : 'off',
+    DATA_DIR: join(dir, `unused-${companions.length}`),
   });
-  const companion = { url, child, output: () => text };
   companions.push(companion);
-  await eventually(async () => assert.equal((await fetch(`${url}/ready`)).status, 200), 120_000);
   return companion;
 }
 
@@ -152,7 +126,7 @@ before(async () => {
 });
 
 after(async () => {
-  for (const { child } of companions) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const companion of companions) await companion.kill();
   await redis?.dispose();
   postgres?.dispose();
   if (dir !== undefined) await rm(dir, { recursive: true, force: true });
@@ -280,8 +254,7 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     };
     const senders = [send(a!.url), send(a!.url), send(b!.url), send(b!.url)];
     await new Promise((r) => setTimeout(r, 800));
-    b!.child.kill('SIGKILL');
-    await once(b!.child, 'exit');
+    await b!.kill();
     await new Promise((r) => setTimeout(r, 500));
     stop = true;
     await Promise.all(senders);
