@@ -17,6 +17,12 @@ import { PostgresEventLog, PostgresEventLogs } from '../src/platform/postgres/po
 import { PostgresBlobStore } from '../src/platform/postgres/postgres-blob-store.js';
 import { StaleCursorError } from '../src/platform/event-log/event-log.js';
 import { freePort } from './support/engines.js';
+import { LowdbStore } from '../src/platform/store/lowdb-store.js';
+import { FileEventLogs } from '../src/platform/event-log/file-event-logs.js';
+import { FileBlobStore } from '../src/platform/blob-store/file-blob-store.js';
+import { migrateDataDirectory } from '../src/platform/postgres/data-dir-migration.js';
+import { makeDataDir } from './support/test-server.js';
+import { rm } from 'node:fs/promises';
 
 let server: Promise<PostgresServer> | undefined;
 const postgres = () => (server ??= startPostgres());
@@ -137,6 +143,50 @@ describe('PostgreSQL storage, shared by several processes', () => {
       assert.equal(none.cursor, second.cursor);
       await assert.rejects(reader.replay(() => undefined, { after: 'segment-7:12' }), StaleCursorError);
     } finally {
+      await place.dispose();
+    }
+  });
+
+  it('moves a data directory into PostgreSQL, and a second run copies nothing again', async () => {
+    const place = await makeSchema();
+    const dir = await makeDataDir();
+    try {
+      const files = new LowdbStore({ directory: dir });
+      await (await files.document('tenants/shop/catalogs', () => ({ versions: [] as number[] }))).update((data) => data.versions.push(1, 2));
+      await (await files.document('auth/replays', () => ({ seen: {} }))).update(() => undefined);
+      await files.close();
+      const logs = new FileEventLogs({ directory: `${dir}/activities`, segmentBytes: 1024 });
+      const log = await logs.open('shop', { timeField: 'receivedAt' });
+      for (let n = 0; n < 30; n++) await log.append([{ n, receivedAt: 1000 + n, profileId: `p${n % 3}`, pad: 'x'.repeat(60) }]);
+      await logs.close();
+      await new FileBlobStore({ directory: dir }).put('models/shop.item-model', Buffer.from('model bytes'));
+
+      const engine = await place.connect();
+      const first = await migrateDataDirectory({ from: dir, engine });
+      assert.deepEqual(first.documents, { copied: 2, unchanged: 0 });
+      assert.deepEqual(first.streams, [{ stream: 'shop', records: 30, skipped: 0, copied: true }]);
+      assert.deepEqual(first.blobs, { copied: 1, unchanged: 0 });
+      const versions = await engine.query('SELECT name, version FROM documents ORDER BY name');
+
+      const second = await migrateDataDirectory({ from: dir, engine });
+      assert.deepEqual(second.documents, { copied: 0, unchanged: 2 });
+      assert.deepEqual(second.streams, [{ stream: 'shop', records: 30, skipped: 0, copied: false }]);
+      assert.deepEqual(second.blobs, { copied: 0, unchanged: 1 });
+      assert.deepEqual((await engine.query('SELECT name, version FROM documents ORDER BY name')).rows, versions.rows);
+
+      // What a companion started with --store then reads.
+      const store = new PostgresDocumentStore({ engine: await place.connect() });
+      assert.deepEqual((await store.document('tenants/shop/catalogs', () => ({ versions: [] as number[] }))).data.versions, [1, 2]);
+      const moved = await new PostgresEventLogs({ engine: await place.connect() }).open('shop', { timeField: 'receivedAt' });
+      const read: number[] = [];
+      await moved.replay((record) => read.push((record as { n: number }).n));
+      assert.deepEqual(read, Array.from({ length: 30 }, (_, n) => n));
+      const history: number[] = [];
+      await moved.scan({ field: 'profileId', values: ['p1'] }, (record) => history.push((record as { n: number }).n));
+      assert.deepEqual(history, [1, 4, 7, 10, 13, 16, 19, 22, 25, 28]);
+      assert.equal((await new PostgresBlobStore({ engine }).get('models/shop.item-model'))?.toString(), 'model bytes');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
       await place.dispose();
     }
   });
