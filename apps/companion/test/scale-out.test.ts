@@ -187,6 +187,27 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     });
   });
 
+  it('logs an activity once when its send and its retry reach both processes at the same moment', async () => {
+    const [a, b] = companions;
+    const ids = Array.from({ length: 10 }, () => `twice-${randomUUID()}`);
+    const answers = await Promise.all(
+      ids.flatMap((id) => [a, b].map((companion) => post(`${companion!.url}/collect/demo-tracker-key`, [{ id, action: 'view', target: { product: 'zx-1' }, user: { identities: { sessionid: id } } }]))),
+    );
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      ids.flatMap(() => [200, 200]),
+    );
+    const client = new pg.Client(postgres.url);
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ key: string; n: string }>("SELECT record->>'clientKey' AS key, count(*) AS n FROM events WHERE record->>'clientKey' LIKE 'id:twice-%' GROUP BY 1");
+      assert.deepEqual(rows.map((row) => row.key).sort(), ids.map((id) => `id:${id}`).sort());
+      assert.deepEqual(new Set(rows.map((row) => row.n)), new Set(['1']));
+    } finally {
+      await client.end();
+    }
+  });
+
   it('holds a public rate limit for the shop as a whole: two processes share the count in Redis', async () => {
     const [a, b] = companions;
     // 200 requests from one address, half to each process, well within one 10 s window of 100: either

@@ -56,6 +56,8 @@ export { migrateDataDirectory } from './platform/postgres/data-dir-migration.js'
 export type { MigrationReport } from './platform/postgres/data-dir-migration.js';
 export { connectRedis, RedisUnreachableError } from './platform/redis/redis-connection.js';
 export { RedisRateWindows } from './platform/redis/redis-rate-windows.js';
+export { RedisSharedClaims } from './platform/redis/redis-shared-claims.js';
+export type { SharedClaims } from './platform/shared-state/shared-claims.js';
 export type { SharedRateWindows, WindowCount } from './platform/shared-state/rate-windows.js';
 export { VERSION } from './platform/version.js';
 export { CatalogService } from './domains/catalog/catalog-service.js';

@@ -22,6 +22,7 @@ import { FileEventLogs } from '../platform/event-log/file-event-logs.js';
 import type { BlobStore } from '../platform/blob-store/blob-store.js';
 import { FileBlobStore } from '../platform/blob-store/file-blob-store.js';
 import type { SharedRateWindows } from '../platform/shared-state/rate-windows.js';
+import type { SharedClaims } from '../platform/shared-state/shared-claims.js';
 import { createServices } from './services.js';
 
 export interface DiscoveryServerOptions {
@@ -33,6 +34,8 @@ export interface DiscoveryServerOptions {
   blobs?: BlobStore;
   /** Rate-limit counts shared by several processes (Redis, docs/scale-out.md). */
   rateWindows?: SharedRateWindows;
+  /** Activity idempotency keys decided by several processes together (Redis). */
+  sharedClaims?: SharedClaims;
   logger?: Logger;
   clock?: Clock;
   /** Extra modules mounted after the built-in APIs (the companion's demo pages and bundle). */
@@ -70,6 +73,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     logger,
     clock: options.clock ?? systemClock,
     ...(options.rateWindows === undefined ? {} : { rateWindows: options.rateWindows }),
+    ...(options.sharedClaims === undefined ? {} : { sharedClaims: options.sharedClaims }),
     onClose: (hook: () => Promise<void>) => {
       closeHooks.push(hook);
     },
