@@ -167,6 +167,11 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     await eventually(async () => assert.deepEqual(await search(a!.url, 'quokka'), ['zx-1']), 30_000);
     const lag = await eventually(async () => assert.deepEqual(await search(b!.url, 'quokka'), ['zx-1']));
     assert.ok(lag <= 2000);
+
+    // A write to the active catalog through A, then searched on B.
+    const patched = await post(`${a!.url}/catalog/items?${q}`, [{ id: 'zx-3', catalogVersion: version, type: 'scaleout', attributes: { title: 'Platypus kettle' } }], token);
+    assert.ok(patched.ok, await patched.clone().text());
+    await eventually(async () => assert.deepEqual(await search(b!.url, 'platypus'), ['zx-3']));
   });
 
   it("shows on B, within 2 s, a shopper's activity collected on A, and the profile A identified", async () => {
