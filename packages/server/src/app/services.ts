@@ -55,7 +55,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   const queryStatistics = new QueryStatistics(deps.clock);
   const aggregates = new RecommendationAggregates({ config: deps.config, clock: deps.clock });
   const activities = await ActivityService.open(deps, {
-    aggregates: [queryStatistics, aggregates, foldOnly(widgetAnalytics.fold), foldOnly(queryAnalytics.fold), foldOnly(countCollected)],
+    aggregates: [queryStatistics, aggregates, widgetAnalytics, queryAnalytics, foldOnly(countCollected, { stateless: 'metrics' })],
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
   queryStatistics.onSearch(queryAnalytics.recordSearch);

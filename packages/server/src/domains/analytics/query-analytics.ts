@@ -10,6 +10,7 @@
  */
 import type { QueryAnalyticsRow } from '@discovery-kit/protocol';
 import type { LogRecord } from '../tracking/activity-record.js';
+import type { ActivityAggregate, SnapshotPart } from '../tracking/activity-aggregate.js';
 import type { QuerySpelling } from '../search/search-queries.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
 import { BoundedLru } from '../../platform/collections/bounded-lru.js';
@@ -57,8 +58,35 @@ class TenantQueries {
 
 const dayDocument = (tenantId: string, day: number) => `analytics/queries/${tenantId}/${day}`;
 
-export class QueryAnalytics {
+type SavedEngagement = { engagement: Array<[number, Array<[string, [number, number]]>]>; clickedFrom: Array<[string, string]> };
+
+export class QueryAnalytics implements ActivityAggregate {
   private readonly tenants = new Map<string, TenantQueries>();
+
+  /** Clicks and conversions are folded from the log, so they are saved with the activity state; searches have their documents. */
+  readonly snapshot: SnapshotPart = {
+    name: 'query-analytics',
+    version: 1,
+    save: (tenantId) => {
+      const state = this.tenants.get(tenantId);
+      if (state === undefined) return [];
+      const saved: SavedEngagement = { engagement: [...state.engagement].map(([day, queries]) => [day, [...queries].map(([q, c]) => [q, [c[0], c[1]]] as [string, [number, number]])]), clickedFrom: [...state.clickedFrom.entries()] };
+      return [saved];
+    },
+    restore: (tenantId, chunk) => {
+      const state = this.tenants.get(tenantId);
+      if (state === undefined) return;
+      const saved = chunk as SavedEngagement;
+      for (const [day, queries] of saved.engagement) state.engagement.set(day, new Map(queries));
+      for (const [key, query] of saved.clickedFrom) state.clickedFrom.set(key, query);
+    },
+    clear: (tenantId) => {
+      const state = this.tenants.get(tenantId);
+      if (state === undefined) return;
+      state.engagement.clear();
+      state.clickedFrom.clear();
+    },
+  };
   private timer: NodeJS.Timeout | undefined;
 
   private constructor(

@@ -9,13 +9,13 @@
  */
 import type { LoadedConfig } from '../../platform/config/load.js';
 import type { Clock } from '../../platform/clock.js';
-import type { ActivityAggregate } from '../tracking/activity-aggregate.js';
+import type { ActivityAggregate, SnapshotPart } from '../tracking/activity-aggregate.js';
 import type { LoggedActivity, LogRecord } from '../tracking/activity-record.js';
 import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
-import { CoOccurrence, type CoOccurrenceKind, type RelatedItem } from './co-occurrence.js';
-import { Interactions } from './interactions.js';
-import { Popularity, type PopularItem } from './popularity.js';
-import { RecommendationLedger } from './recommendation-ledger.js';
+import { CoOccurrence, type CoOccurrenceKind, type PairChunk, type RelatedItem } from './co-occurrence.js';
+import { Interactions, type InteractionChunk } from './interactions.js';
+import { Popularity, type PopularItem, type PopularityChunk } from './popularity.js';
+import { RecommendationLedger, type LedgerChunk } from './recommendation-ledger.js';
 
 const ORDER_VERBS = new Set(['buy', 'purchase']);
 /** A tenant whose newest activity is older than this is replaying a history: its windows end there. */
@@ -35,10 +35,39 @@ class TenantAggregates {
   readonly changes: { revision: number; items: string[] }[] = [];
 }
 
+/** One chunk of a tenant's saved aggregates. The change log is not saved: readers' caches do not outlive a process. */
+type SavedChunk = { newest: number } | { popularity: PopularityChunk } | { coOccurrence: [CoOccurrenceKind, PairChunk] } | { interactions: InteractionChunk } | { ledger: LedgerChunk };
+
 export class RecommendationAggregates implements ActivityAggregate {
   private readonly tenants = new Map<string, TenantAggregates>();
 
   constructor(private readonly deps: { config: Pick<LoadedConfig, 'tenants'>; clock: Clock }) {}
+
+  readonly snapshot: SnapshotPart = {
+    name: 'recommendations',
+    version: 1,
+    save: (tenantId) => this.save(tenantId),
+    restore: (tenantId, chunk) => {
+      const state = this.tenant(tenantId);
+      const saved = chunk as SavedChunk;
+      if ('newest' in saved) state.newest = saved.newest;
+      else if ('popularity' in saved) state.popularity.restore(saved.popularity);
+      else if ('coOccurrence' in saved) state.coOccurrence.restore(saved.coOccurrence);
+      else if ('interactions' in saved) state.interactions.restore(saved.interactions);
+      else state.ledger.restore(saved.ledger);
+    },
+    clear: (tenantId) => void this.tenants.delete(tenantId),
+  };
+
+  private *save(tenantId: string): Iterable<SavedChunk> {
+    const state = this.tenants.get(tenantId);
+    if (state === undefined) return;
+    yield { newest: state.newest };
+    for (const popularity of state.popularity.save()) yield { popularity };
+    for (const coOccurrence of state.coOccurrence.save()) yield { coOccurrence };
+    for (const interactions of state.interactions.save()) yield { interactions };
+    for (const ledger of state.ledger.save()) yield { ledger };
+  }
 
   fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {
     const state = this.tenant(tenantId);

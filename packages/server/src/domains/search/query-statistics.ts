@@ -5,9 +5,9 @@
  * analytics) are told of each search.
  */
 import type { Clock } from '../../platform/clock.js';
-import type { ActivityAggregate } from '../tracking/activity-aggregate.js';
+import type { ActivityAggregate, SnapshotPart } from '../tracking/activity-aggregate.js';
 import type { LogRecord } from '../tracking/activity-record.js';
-import { SearchQueries, type QuerySpelling, type QuerySuggestion } from './search-queries.js';
+import { SearchQueries, type QuerySpelling, type QuerySuggestion, type SavedQuery } from './search-queries.js';
 
 /** Told of every search request (they are not logged): query analytics. */
 export type SearchListener = (tenantId: string, query: string, at: number, resultCount: number, spelling: QuerySpelling | undefined) => void;
@@ -17,6 +17,15 @@ export class QueryStatistics implements ActivityAggregate {
   private readonly listeners: SearchListener[] = [];
 
   constructor(private readonly clock: Clock) {}
+
+  /** Saved with the activity state: views come from the log, and searches (not logged) come back too. */
+  readonly snapshot: SnapshotPart = {
+    name: 'search-queries',
+    version: 1,
+    save: (tenantId) => this.tenants.get(tenantId)?.save() ?? [],
+    restore: (tenantId, chunk) => this.tenant(tenantId).restore(chunk as SavedQuery[]),
+    clear: (tenantId) => void this.tenants.delete(tenantId),
+  };
 
   /** A results-page view that carries the query it shows counts for that query and shopper. */
   fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {

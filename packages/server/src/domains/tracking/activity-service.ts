@@ -25,7 +25,7 @@ export interface RecordedActivity {
   duplicate: boolean;
 }
 
-export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'clock' | 'logger' | 'onClose'>;
+export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'blobs' | 'clock' | 'logger' | 'onClose'>;
 
 export class ActivityService {
   private readonly tenants = new Map<string, TenantActivities>();
@@ -55,8 +55,11 @@ export class ActivityService {
         tenant: tenant.id,
         store: deps.store,
         eventLogs: deps.eventLogs,
+        blobs: deps.blobs,
+        logger: deps.logger,
+        snapshots: deps.config.activityLog.snapshots,
         retentionMs: retentionDays * DAY_MS,
-        now: deps.clock.now(),
+        now: () => deps.clock.now(),
         recentKeys,
         aggregates: options.aggregates ?? [],
       });
@@ -215,7 +218,20 @@ export class ActivityService {
 
   async close(): Promise<void> {
     clearInterval(this.retentionTimer);
-    for (const state of this.tenants.values()) await state.log.close();
+    for (const state of this.tenants.values()) {
+      await state.snapshots.close();
+      await state.log.close();
+    }
+  }
+
+  /** Writes a snapshot of every tenant's activity state now (operations, benchmarks); resolves with what each took. */
+  async snapshotNow(): Promise<Array<{ tenant: string; bytes: number; ms: number; longestSliceMs: number } | undefined>> {
+    const out = [];
+    for (const [tenant, state] of this.tenants) {
+      const stats = await state.snapshots.take('asked');
+      out.push(stats === undefined ? undefined : { tenant, bytes: stats.bytes, ms: stats.ms, longestSliceMs: stats.longestSliceMs });
+    }
+    return out;
   }
 
   private tenant(tenantId: string): TenantActivities {
@@ -229,7 +245,10 @@ export class ActivityService {
   }
 
   private logRebuild(tenantId: string, stats: RebuildStats, ms: number): void {
-    this.deps.logger.info({ tenant: tenantId, ...stats, ms: Math.round(ms) }, 'activity aggregates rebuilt from the log');
+    if (stats.snapshotRejected !== undefined) this.deps.logger.warn({ tenant: tenantId, reason: stats.snapshotRejected }, 'activity snapshot not used; the whole log was replayed');
+    const { snapshotRejected: _reason, ...figures } = stats;
+    const message = stats.snapshotTakenAt === undefined ? 'activity aggregates rebuilt from the log' : 'activity aggregates restored from a snapshot and the log after it';
+    this.deps.logger.info({ tenant: tenantId, ...figures, ms: Math.round(ms) }, message);
     if (stats.skipped > 0) this.deps.logger.warn({ tenant: tenantId, skipped: stats.skipped }, 'unreadable activity log lines skipped');
   }
 }

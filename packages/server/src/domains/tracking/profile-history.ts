@@ -16,6 +16,10 @@ export function matchesHistoryFilters(activity: Pick<LoggedActivity, 'type' | 'v
   return (filters.types === undefined || filters.types.includes(activity.type)) && (filters.verbs === undefined || filters.verbs.includes(activity.verb));
 }
 
+const SAVED_PROFILES_PER_CHUNK = 200;
+
+export type HistoryChunk = Array<[profileId: string, activities: LoggedActivity[], counts: Array<[string, number]>, aliases: string[]]>;
+
 const kindKey = (type: string, verb: string) => `${type}\u0000${verb}`;
 
 export class ProfileHistory {
@@ -68,6 +72,33 @@ export class ProfileHistory {
     this.byProfile.delete(profileId);
     this.counts.delete(profileId);
     this.aliases.delete(profileId);
+  }
+
+  /** Snapshot chunks: `[profileId, activities (oldest first), [kind, count][], aliases][]`, a few hundred profiles each. */
+  *save(): Iterable<HistoryChunk> {
+    let chunk: HistoryChunk = [];
+    for (const profileId of new Set([...this.byProfile.keys(), ...this.counts.keys(), ...this.aliases.keys()])) {
+      chunk.push([profileId, this.byProfile.get(profileId) ?? [], [...(this.counts.get(profileId) ?? [])], [...(this.aliases.get(profileId) ?? [])]]);
+      if (chunk.length >= SAVED_PROFILES_PER_CHUNK) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+
+  restore(chunk: HistoryChunk): void {
+    for (const [profileId, activities, counts, aliases] of chunk) {
+      if (activities.length > 0) this.byProfile.set(profileId, activities);
+      if (counts.length > 0) this.counts.set(profileId, new Map(counts));
+      if (aliases.length > 0) this.aliases.set(profileId, new Set(aliases));
+    }
+  }
+
+  clear(): void {
+    this.byProfile.clear();
+    this.counts.clear();
+    this.aliases.clear();
   }
 
   has(profileId: string): boolean {
