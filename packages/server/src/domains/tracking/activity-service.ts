@@ -29,6 +29,8 @@ export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' 
 
 export class ActivityService {
   private readonly tenants = new Map<string, TenantActivities>();
+  /** How each tenant's state was rebuilt at start (from a snapshot or the whole log). */
+  private readonly rebuilds = new Map<string, RebuildStats>();
   private readonly deps: ServiceDeps;
   private readonly idPrefix = randomBytes(6).toString('base64url');
   private sequence = 0;
@@ -64,6 +66,7 @@ export class ActivityService {
         aggregates: options.aggregates ?? [],
       });
       service.tenants.set(tenant.id, state);
+      service.rebuilds.set(tenant.id, stats);
       service.logRebuild(tenant.id, stats, performance.now() - started);
     }
     // Hourly is plenty for a retention counted in days; unref'd so that it never keeps a process alive.
@@ -222,6 +225,11 @@ export class ActivityService {
       await state.snapshots.close();
       await state.log.close();
     }
+  }
+
+  /** How the tenant's activity state was rebuilt at start. */
+  rebuildStats(tenantId: string): RebuildStats | undefined {
+    return this.rebuilds.get(tenantId);
   }
 
   /** Writes a snapshot of every tenant's activity state now (operations, benchmarks); resolves with what each took. */
