@@ -60,6 +60,7 @@ export class ActivityService {
         blobs: deps.blobs,
         logger: deps.logger,
         snapshots: deps.config.activityLog.snapshots,
+        historyInMemory: deps.config.activityLog.historyInMemory,
         retentionMs: retentionDays * DAY_MS,
         now: () => deps.clock.now(),
         recentKeys,
@@ -158,7 +159,7 @@ export class ActivityService {
     return undefined;
   }
 
-  /** A profile's activities, newest first (the most recent 500 are kept in memory). */
+  /** A profile's activities newest first, as many as memory holds (at most 500; see profile-history.ts). */
   history(tenantId: string, profileId: string, filters: HistoryFilters & { type?: string; verb?: string } = {}): LoggedActivity[] {
     const state = this.tenant(tenantId);
     const lists: HistoryFilters = {

@@ -60,8 +60,10 @@ class Slicer {
     return performance.now() - this.started >= SLICE_MS;
   }
 
-  async yield(): Promise<void> {
+  /** Ends the slice, then waits for `wait` (other work runs meanwhile, not counted) and a turn of the event loop. */
+  async yield(wait?: () => Promise<void>): Promise<void> {
     this.longest = Math.max(this.longest, performance.now() - this.started);
+    await wait?.();
     await turn();
     this.started = performance.now();
   }
@@ -92,10 +94,7 @@ export async function encodeSnapshot(header: SnapshotHeader, parts: readonly Sna
     for (const chunk of part.save(header.tenant)) {
       pending.push(`${JSON.stringify([part.name, chunk])}\n`);
       chunks++;
-      if (slicer.due()) {
-        await flush();
-        await slicer.yield();
-      }
+      if (slicer.due()) await slicer.yield(flush);
     }
   }
   pending.push(`${JSON.stringify({ end: chunks })}\n`);

@@ -39,13 +39,14 @@ export class TenantActivities {
   readonly tenant: string;
   readonly log: EventLog;
   readonly profiles: ProfileDirectory;
-  readonly history = new ProfileHistory();
+  readonly history: ProfileHistory;
   readonly recentKeys: RecentKeys;
   /** Pages of whole histories, read from the log past what memory keeps. */
   readonly pages: HistoryPages;
 
-  private constructor(tenant: string, log: EventLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
+  private constructor(tenant: string, log: EventLog, profiles: ProfileDirectory, recentKeys: RecentKeys, historyInMemory: number) {
     this.tenant = tenant;
+    this.history = new ProfileHistory(historyInMemory);
     this.log = log;
     this.profiles = profiles;
     this.recentKeys = recentKeys;
@@ -59,6 +60,7 @@ export class TenantActivities {
     blobs: BlobStore;
     logger: Logger;
     snapshots: SnapshotPolicy;
+    historyInMemory: number;
     retentionMs: number;
     now: () => number;
     recentKeys: RecentKeys;
@@ -66,7 +68,7 @@ export class TenantActivities {
   }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
     const log = await options.eventLogs.open(options.tenant, { timeField: 'receivedAt' });
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
-    const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys);
+    const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys, options.historyInMemory);
     state.aggregates = options.aggregates;
     const parts = [state.trackingPart(), ...options.aggregates.map((a) => a.snapshot)];
     // An aggregate that cannot be saved would miss every record before the snapshot: then none is used.
