@@ -53,6 +53,11 @@ export interface SnapshotPart {
  */
 export function foldOnly(fold: (tenantId: string, record: LogRecord) => void, options: { stateless?: string } = {}): ActivityAggregate {
   const aggregate: ActivityAggregate = { fold: (tenantId, record) => fold(tenantId, record) };
-  if (options.stateless !== undefined) aggregate.snapshot = { name: options.stateless, version: 1, save: () => [], restore: () => undefined, clear: () => undefined };
+  if (options.stateless !== undefined) aggregate.snapshot = statelessPart(options.stateless);
   return aggregate;
+}
+
+/** The snapshot part of an aggregate that keeps nothing folded from the log (it saves nothing and restores nothing). */
+export function statelessPart(name: string): SnapshotPart {
+  return { name, version: 1, save: () => [], restore: () => undefined, clear: () => undefined };
 }
