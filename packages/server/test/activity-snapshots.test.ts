@@ -223,6 +223,9 @@ describe('activity snapshots', () => {
       const erased = activities.findProfile(TENANT, { sessionId: 'bob' })!.id;
       assert.ok(gunzipSync(await readFile(snapshotFile(dataDir))).includes(erased), 'the snapshot held the person before');
       assert.ok(await activities.erasePerson(TENANT, erased));
+      // The snapshot that held the person is gone when the erasure answers; a fresh one follows.
+      assert.equal(await exists(snapshotFile(dataDir)), false);
+      for (let waited = 0; !(await exists(snapshotFile(dataDir))) && waited < 200; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
       const fresh = gunzipSync(await readFile(snapshotFile(dataDir)));
       assert.ok(!fresh.includes(erased), 'the snapshot written after the erasure does not name the person');
       const expected = await answers(server, clock, ['ann', 'cy', 'dee']);

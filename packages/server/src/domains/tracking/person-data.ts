@@ -57,7 +57,7 @@ export async function erasePerson(state: TenantActivities, profileId: string): P
     state.forgetProfiles(ids);
     return { profileIds: ids, profiles: profiles.length, activities: removed };
   });
-  // A fresh snapshot without the person, so the next start need not replay the whole log.
-  if (summary !== undefined) await state.snapshots.take('erasure');
+  // A fresh snapshot without the person, in the background (seconds at scale), so the next start need not replay the whole log.
+  if (summary !== undefined) void state.snapshots.take('erasure');
   return summary;
 }
