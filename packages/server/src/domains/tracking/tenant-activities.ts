@@ -107,7 +107,14 @@ export class TenantActivities {
     };
     let restored: { cursor: string; takenAt: number } | undefined;
     let snapshotRejected: string | undefined;
-    const data = parts.length > 0 && this.snapshots.enabled ? await readSnapshotBlob(blobs, this.tenant) : undefined;
+    let data: Buffer | undefined;
+    if (parts.length > 0 && this.snapshots.enabled) {
+      // Unreadable (permissions, a bad disk) is one more reason to replay the whole log, not to fail the start.
+      data = await readSnapshotBlob(blobs, this.tenant).catch((error: unknown) => {
+        snapshotRejected = `it could not be read (${(error as Error).message})`;
+        return undefined;
+      });
+    }
     if (data !== undefined) {
       try {
         const header = await decodeSnapshot(data, { tenant: this.tenant, parts, cutoff });
