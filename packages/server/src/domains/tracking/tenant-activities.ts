@@ -125,7 +125,7 @@ export class TenantActivities {
         for (const part of parts) part.clear(this.tenant);
       }
     }
-    let replayed: { records: number; skipped: number } | undefined;
+    let replayed: { records: number; skipped: number; cursor: string } | undefined;
     if (restored !== undefined) {
       try {
         replayed = await this.log.replay(visit, { after: restored.cursor });
@@ -139,6 +139,8 @@ export class TenantActivities {
       }
     }
     replayed ??= await this.log.replay(visit);
+    // A log shared with other processes (PostgreSQL): their appends are folded as they commit, as ours are.
+    this.log.follow?.(replayed.cursor, (values) => this.foldOthers(values));
     const droppedSegments = await this.dropSegmentsBefore(cutoff);
     return {
       ...replayed,
@@ -225,6 +227,13 @@ export class TenantActivities {
     const profileId = attributed ? this.profiles.canonicalId(record.profileId) : undefined;
     if (profileId !== undefined) this.history.add(profileId, record);
     for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
+  }
+
+  /** Records another process appended to the shared log: folded and announced like a local append. */
+  private foldOthers(values: readonly unknown[]): void {
+    const records = values.filter(isLogRecord);
+    for (const record of records) this.fold(record);
+    if (records.length > 0) this.appended(records);
   }
 
   /** Tells the aggregates that one live append was folded. */

@@ -75,6 +75,12 @@ export interface EventLog {
   scan(query: ScanQuery, visit: (record: unknown) => void): Promise<void>;
   remove(query: ScanQuery): Promise<number>;
   dropBefore(cutoff: number): Promise<string[]>;
+  /**
+   * Shared adapters only (several processes on one log, such as PostgreSQL): hands over, in append
+   * order and in batches, the records that other processes append after `after` (a cursor `replay`
+   * resolved with), soon after each commits; never this log's own appends. Returns the way to stop.
+   */
+  follow?(after: string, visit: (records: unknown[]) => void): () => void;
   close(): Promise<void>;
 }
 
