@@ -1,32 +1,78 @@
 /**
  * The server for the reliability bench, in a process of its own so that its RSS is its own: prints
- * `{url, startMs}` once listening; answers each `mem` line on stdin with its memory after a full GC.
+ * `{url, startMs, activitiesMs, searchMs, restored}` once listening (the activity state's and the
+ * search indexes' shares of the start, from the server's own log lines), then answers lines on stdin:
+ * `mem` with its memory after a full GC, `catalog <n>` by loading and promoting n generated products,
+ * `snapshot` by writing the activity snapshot while measuring the event loop's longest stall.
+ * BENCH_SNAPSHOTS=off starts it with snapshots off (a full replay, the baseline).
  */
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
+import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
+import { GENERATED_SCHEMA, batchOf, generatedSearchConfig } from './relevance/generated-catalog.js';
 
 const dataDir = process.argv[2]!;
 const started = performance.now();
+const base = generatedSearchConfig('bench', 'prod', 'bench-search') as { tenants: Array<Record<string, unknown> & { environments: Array<Record<string, unknown>> }> };
+base.tenants[0]!.identityRepositories = ['customer-id'];
+base.tenants[0]!.environments[0]!.trackerKeys = ['bench-key'];
 const config = validateConfig(
   {
-    tenants: [{ id: 'bench', identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['bench-key'] }] }],
+    ...base,
     // One load generator plays every shopper from one address: the limits would measure themselves.
     publicRateLimits: { enabled: false },
+    activityLog: { snapshots: { enabled: process.env.BENCH_SNAPSHOTS !== 'off' } },
   },
   '(bench)',
   tmpdir(),
 );
-const server = await createDiscoveryServer({ config, dataDir, logger: createLogger('silent') });
+
+/** The start's shares, read from the server's log lines. */
+const shares = { activitiesMs: 0, searchMs: 0, restored: false };
+const logLines = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line === '') continue;
+      const entry = JSON.parse(line) as { msg?: string; ms?: number; snapshotTakenAt?: number };
+      if (entry.msg?.startsWith('activity aggregates') === true) {
+        shares.activitiesMs += entry.ms ?? 0;
+        shares.restored ||= entry.snapshotTakenAt !== undefined;
+      }
+      if (entry.msg === 'search index built') shares.searchMs += entry.ms ?? 0;
+    }
+    done();
+  },
+});
+const server = await createDiscoveryServer({ config, dataDir, logger: createLogger('info', { destination: logLines }) });
 const { url } = await server.listen(0);
-process.stdout.write(`${JSON.stringify({ url, startMs: Math.round(performance.now() - started) })}\n`);
+process.stdout.write(`${JSON.stringify({ url, startMs: Math.round(performance.now() - started), ...shares })}\n`);
 const gc = (globalThis as { gc?: () => void }).gc;
+const reply = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 for await (const line of createInterface({ input: process.stdin })) {
-  if (line !== 'mem') continue;
-  gc?.();
-  const { heapUsed, rss } = process.memoryUsage();
-  process.stdout.write(`${JSON.stringify({ heapMb: Math.round(heapUsed / 2 ** 20), rssMb: Math.round(rss / 2 ** 20), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+  const [command, argument] = line.split(' ');
+  if (command === 'mem') {
+    gc?.();
+    const { heapUsed, rss } = process.memoryUsage();
+    reply({ heapMb: Math.round(heapUsed / 2 ** 20), rssMb: Math.round(rss / 2 ** 20), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+  } else if (command === 'catalog') {
+    const catalog = server.deps.services.catalog;
+    const schema = await catalog.schemas.create('bench', 'prod', parseSchemaRequest(GENERATED_SCHEMA));
+    const { version } = await catalog.catalogs.create('bench', 'prod', { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
+    const total = Number(argument);
+    for (let start = 0; start < total; start += 5_000) await catalog.items.load('bench', 'prod', parseItemBatch(batchOf(start, version, Math.min(5_000, total - start))));
+    await (await catalog.catalogs.promote('bench', 'prod', version)).activation;
+    reply({ products: total });
+  } else if (command === 'snapshot') {
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    const [written] = await server.deps.services.activities.snapshotNow();
+    delay.disable();
+    reply({ ...written, maxStallMs: Math.round(delay.max / 1e6) });
+  }
 }
 await server.close();

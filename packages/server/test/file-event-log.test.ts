@@ -8,7 +8,7 @@ import { appendFile, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileEventLog, segmentName } from '../src/platform/event-log/file-event-log.js';
 import { FileEventLogs } from '../src/platform/event-log/file-event-logs.js';
-import type { EventLog } from '../src/platform/event-log/event-log.js';
+import { StaleCursorError, type EventLog } from '../src/platform/event-log/event-log.js';
 import { makeDataDir } from './support/test-server.js';
 import { eventLogContract } from './contracts/event-log-contract.js';
 
@@ -73,6 +73,33 @@ describe('FileEventLog', () => {
     const reopened = await openLog(dir);
     assert.deepEqual(await readAll(reopened), { values: [{ n: 1 }], skipped: 1 });
     await reopened.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses, as stale, cursors into compacted or dropped segments and cursors not at the end of a line', async () => {
+    const dir = await makeDataDir();
+    const log = await openLog(dir, 1024);
+    const pad = 'x'.repeat(150);
+    for (let n = 0; n < 6; n++) await log.append([{ n, at: n, profileId: n === 0 ? 'gone' : 'kept', pad }]);
+    const beforeRemoval = log.cursor();
+    const [compactions, segment, offset] = beforeRemoval.split(':').map(Number) as [number, number, number];
+    const replayAfter = (after: string) => log.replay(() => undefined, { after });
+    await assert.rejects(replayAfter(`${compactions}:${segment}:${offset - 1}`), StaleCursorError, 'mid-line');
+    await assert.rejects(replayAfter(`${compactions}:${segment}:${offset + 100}`), StaleCursorError, 'past the end');
+    await assert.rejects(replayAfter(`${compactions}:${segment + 5}:0`), StaleCursorError, 'a segment not written yet');
+    assert.equal(await log.remove({ field: 'profileId', values: ['gone'] }), 1);
+    await assert.rejects(replayAfter(beforeRemoval), /compacted since/);
+    assert.equal(await readFile(join(dir, 'compactions'), 'utf8'), '1\n');
+    // A removal that finds nothing rewrites nothing: cursors stay good.
+    const afterRemoval = log.cursor();
+    assert.equal(await log.remove({ field: 'profileId', values: ['nobody'] }), 0);
+    assert.equal((await log.replay(() => undefined, { after: afterRemoval })).records, 0);
+    const firstSegment = `${afterRemoval.split(':')[0]}:1:0`;
+    for (let n = 6; n < 12; n++) await log.append([{ n, at: 10 ** 12, pad }]);
+    assert.equal((await log.replay(() => undefined, { after: firstSegment })).records, 11);
+    assert.ok((await log.dropBefore(100)).includes(segmentName(1)));
+    await assert.rejects(replayAfter(firstSegment), /dropped by retention/);
+    await log.close();
     await rm(dir, { recursive: true, force: true });
   });
 

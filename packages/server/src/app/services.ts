@@ -53,7 +53,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   const searchAnalytics = await openSearchAnalytics(deps, queryStatistics);
   const aggregates = new RecommendationAggregates({ config: deps.config, clock: deps.clock });
   const activities = await ActivityService.open(deps, {
-    aggregates: [queryStatistics, aggregates, foldOnly(widgetAnalytics.fold), searchAnalytics.erasure, foldOnly(countCollected)],
+    aggregates: [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, foldOnly(countCollected, { stateless: 'metrics' })],
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
   activities.onRecorded((activity) => searchAnalytics.recordActivity(activity));

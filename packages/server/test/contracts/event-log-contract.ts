@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { EventLog, EventLogs } from '../../src/platform/event-log/event-log.js';
+import { StaleCursorError, type EventLog, type EventLogs } from '../../src/platform/event-log/event-log.js';
 
 /** One empty place to log into (a directory, a database schema) for one test. */
 export interface EventLogPlace {
@@ -30,6 +30,25 @@ async function readAll(log: EventLog): Promise<{ values: unknown[]; positions: s
   });
   return { values, positions, records, skipped };
 }
+
+/** The `n` of each record replayed after `after`, and the cursor the replay ends at. */
+async function numbersAfter(log: EventLog, after: string | undefined): Promise<{ numbers: number[]; cursor: string }> {
+  const numbers: number[] = [];
+  const { cursor } = await log.replay((value) => numbers.push((value as { n: number }).n), after === undefined ? {} : { after });
+  return { numbers, cursor };
+}
+
+/** A replay after a cursor the log may refuse: StaleCursorError, or exactly `expected`. */
+async function refusedOrExact(log: EventLog, after: string, expected: number[], why: string): Promise<void> {
+  try {
+    assert.deepEqual((await numbersAfter(log, after)).numbers, expected, why);
+  } catch (error) {
+    if (error instanceof assert.AssertionError) throw error;
+    assert.ok(error instanceof StaleCursorError, `${why}: a refusal is a StaleCursorError, got ${String(error)}`);
+  }
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 export function eventLogContract(adapter: string, makePlace: () => Promise<EventLogPlace>): void {
   const withPlace = async (test: (place: EventLogPlace) => Promise<void>) => {
@@ -172,6 +191,93 @@ export function eventLogContract(adapter: string, makePlace: () => Promise<Event
         assert.ok(last.includes(30));
         assert.ok(last.length < kept.length + 1, 'the records older than the new cutoff are dropped');
         await third.close();
+      }));
+
+    it('replays exactly the records after a cursor, across segments and later appends, and hands back where it ended', () =>
+      withPlace(async (place) => {
+        const logs = await place.open();
+        const log = await logs.open('shop', timed);
+        const pad = 'x'.repeat(150);
+        const empty = await numbersAfter(log, undefined);
+        assert.deepEqual(empty.numbers, []);
+        for (let n = 0; n < 5; n++) await log.append([{ n, at: n, pad }]);
+        assert.deepEqual((await numbersAfter(log, empty.cursor)).numbers, range(0, 5), 'a cursor of the empty log names its start');
+        const afterFive = log.cursor();
+        // Enough to fill several units of the engine (segments of 1 KB for the file adapter).
+        for (let n = 5; n < 25; n++) await log.append([{ n, at: n, pad }]);
+        const fromFive = await numbersAfter(log, afterFive);
+        assert.deepEqual(fromFive.numbers, range(5, 25));
+        assert.deepEqual((await numbersAfter(log, undefined)).numbers, range(0, 25), 'without a cursor, everything');
+        const nothingNew = await numbersAfter(log, fromFive.cursor);
+        assert.deepEqual(nothingNew.numbers, [], 'nothing was appended after the cursor a replay ended at');
+        await Promise.all([log.append([{ n: 25, at: 25, pad }, { n: 26, at: 26, pad }]), log.append([{ n: 27, at: 27, pad }])]);
+        assert.deepEqual((await numbersAfter(log, nothingNew.cursor)).numbers, [25, 26, 27], 'a cursor with nothing after it still resumes');
+        assert.deepEqual((await numbersAfter(log, log.cursor())).numbers, [], 'cursor() names the end');
+        await logs.close();
+      }));
+
+    it('keeps cursors valid across a reopen', () =>
+      withPlace(async (place) => {
+        const logs = await place.open();
+        const log = await logs.open('shop', timed);
+        await log.append([{ n: 1, at: 1 }, { n: 2, at: 2 }]);
+        const cursor = log.cursor();
+        await log.append([{ n: 3, at: 3 }]);
+        await logs.close();
+        const reopened = await (await place.open()).open('shop', timed);
+        await reopened.append([{ n: 4, at: 4 }]);
+        assert.deepEqual((await numbersAfter(reopened, cursor)).numbers, [3, 4]);
+        await reopened.close();
+      }));
+
+    it('refuses a cursor it never gave, with StaleCursorError', () =>
+      withPlace(async (place) => {
+        const logs = await place.open();
+        const log = await logs.open('shop', timed);
+        await log.append([{ n: 1, at: 1 }]);
+        for (const cursor of ['', 'not a cursor', '{"n":1}']) {
+          await assert.rejects(log.replay(() => assert.fail('nothing is handed over'), { after: cursor }), StaleCursorError, JSON.stringify(cursor));
+        }
+        await logs.close();
+      }));
+
+    it('after a removal, a cursor from before it is refused or still exact', () =>
+      withPlace(async (place) => {
+        const logs = await place.open();
+        const log = await logs.open('shop', timed);
+        const pad = 'x'.repeat(150);
+        for (let n = 0; n < 8; n++) await log.append([{ n, at: n, profileId: n % 2 === 0 ? 'gone' : 'kept', pad }]);
+        const cursor = log.cursor();
+        const middle = (await numbersAfter(log, undefined)).cursor;
+        for (let n = 8; n < 12; n++) await log.append([{ n, at: n, profileId: n % 2 === 0 ? 'gone' : 'kept', pad }]);
+        assert.equal(await log.remove({ field: 'profileId', values: ['gone'] }), 6);
+        await log.append([{ n: 12, at: 12, profileId: 'kept', pad }]);
+        await refusedOrExact(log, cursor, [9, 11, 12], 'cursor()');
+        await refusedOrExact(log, middle, [9, 11, 12], 'a replay cursor');
+        const fresh = log.cursor();
+        await log.append([{ n: 13, at: 13, pad }]);
+        assert.deepEqual((await numbersAfter(log, fresh)).numbers, [13], 'a cursor given after the removal resumes');
+        await logs.close();
+        const reopened = await (await place.open()).open('shop', timed);
+        await refusedOrExact(reopened, cursor, [9, 11, 12, 13], 'cursor() after a reopen');
+        assert.deepEqual((await numbersAfter(reopened, fresh)).numbers, [13]);
+        await reopened.close();
+      }));
+
+    it('after retention dropped records, a cursor among them is refused or gives exactly the records still kept after it', () =>
+      withPlace(async (place) => {
+        const now = 100 * DAY;
+        const pad = 'x'.repeat(200);
+        const logs = await place.open();
+        const log = await logs.open('shop', timed);
+        for (let n = 0; n < 10; n++) await log.append([{ n, at: now - 3 * DAY, pad }]);
+        const cursor = log.cursor();
+        for (let n = 10; n < 20; n++) await log.append([{ n, at: now - 3 * DAY, pad }]);
+        for (let n = 20; n < 30; n++) await log.append([{ n, at: now, pad }]);
+        assert.ok((await log.dropBefore(now - DAY)).length > 0);
+        const kept = (await numbersAfter(log, undefined)).numbers;
+        await refusedOrExact(log, cursor, kept.filter((n) => n >= 10), 'a cursor among dropped records');
+        await logs.close();
       }));
 
     it('writes the appends made before close, and refuses appends after it', () =>

@@ -6,6 +6,7 @@
  * the same item from a widget by the same profile.
  */
 import type { LogRecord } from '../tracking/activity-record.js';
+import type { ActivityAggregate, SnapshotPart } from '../tracking/activity-aggregate.js';
 import { BoundedLru } from '../../platform/collections/bounded-lru.js';
 import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
 
@@ -49,10 +50,41 @@ export interface WidgetAnalyticsOptions {
   isWidgetOf: (tenantId: string, widgetId: string) => boolean;
 }
 
-export class WidgetAnalytics {
+type SavedChunk =
+  | { days: Array<[number, number, Record<string, number>, Array<[string, WidgetCounts]>]>; minutes: Array<[number, number]> }
+  | { sources: Array<[string, string]>; clicked: Array<[string, string]> };
+
+export class WidgetAnalytics implements ActivityAggregate {
   private readonly tenants = new Map<string, TenantWidgetAnalytics>();
 
   constructor(private readonly options: WidgetAnalyticsOptions) {}
+
+  readonly snapshot: SnapshotPart = {
+    name: 'widget-analytics',
+    version: 1,
+    save: (tenantId) => this.save(tenantId),
+    restore: (tenantId, chunk) => {
+      const state = this.tenant(tenantId);
+      const saved = chunk as SavedChunk;
+      if ('days' in saved) {
+        for (const [day, activities, verbs, widgets] of saved.days) {
+          state.days.set(day, { activities, verbs: Object.assign(Object.create(null) as Record<string, number>, verbs), widgets: new Map(widgets) });
+        }
+        for (const [minute, count] of saved.minutes) state.minutes.set(minute, count);
+        return;
+      }
+      for (const [key, widgetId] of saved.sources) state.sources.set(key, widgetId);
+      for (const [key, widgetId] of saved.clicked) state.clicked.set(key, widgetId);
+    },
+    clear: (tenantId) => void this.tenants.delete(tenantId),
+  };
+
+  private *save(tenantId: string): Iterable<SavedChunk> {
+    const state = this.tenants.get(tenantId);
+    if (state === undefined) return;
+    yield { days: [...state.days].map(([day, c]) => [day, c.activities, { ...c.verbs }, [...c.widgets].map(([id, w]) => [id, { ...w }] as [string, WidgetCounts])]), minutes: [...state.minutes] };
+    yield { sources: [...state.sources.entries()], clicked: [...state.clicked.entries()] };
+  }
 
   /** Registered on the activity service: called once per durable record. */
   readonly fold = (tenantId: string, record: LogRecord): void => {

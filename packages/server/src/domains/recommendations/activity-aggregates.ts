@@ -9,25 +9,33 @@
  */
 import type { LoadedConfig } from '../../platform/config/load.js';
 import type { Clock } from '../../platform/clock.js';
-import type { ActivityAggregate } from '../tracking/activity-aggregate.js';
+import type { ActivityAggregate, SnapshotPart } from '../tracking/activity-aggregate.js';
 import type { LoggedActivity, LogRecord } from '../tracking/activity-record.js';
 import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
-import { CoOccurrence, type CoOccurrenceKind, type RelatedItem } from './co-occurrence.js';
-import { Interactions } from './interactions.js';
-import { Popularity, type PopularItem } from './popularity.js';
-import { RecommendationLedger } from './recommendation-ledger.js';
+import { CoOccurrence, type CoOccurrenceKind, type PairChunk, type RelatedItem } from './co-occurrence.js';
+import { Interactions, type InteractionChunk } from './interactions.js';
+import { Popularity, type PopularItem, type PopularityChunk } from './popularity.js';
+import { RecommendationLedger, type LedgerChunk } from './recommendation-ledger.js';
 
 const ORDER_VERBS = new Set(['buy', 'purchase']);
 /** A tenant whose newest activity is older than this is replaying a history: its windows end there. */
 const HISTORY_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 /** Revisions whose changed items are remembered for `changedItemsSince`. */
 const CHANGE_LOG = 256;
+/**
+ * Distinct item ids counted per tenant. Activities name items the public chooses, and every id costs
+ * memory in popularity, co-occurrence and interactions: past this, activities of new ids count nowhere
+ * (a catalog this size is far beyond the ones the bench measures; a flood of made-up ids is not).
+ */
+export const MAX_COUNTED_ITEMS = 1_000_000;
 
 class TenantAggregates {
   readonly popularity = new Popularity();
   readonly coOccurrence = new CoOccurrence();
   readonly interactions = new Interactions();
   readonly ledger = new RecommendationLedger();
+  /** Item ids counted so far (at most MAX_COUNTED_ITEMS). */
+  readonly items = new Set<string>();
   revision = 0;
   /** Time of the newest activity folded (0: none yet): popularity windows end there when it is over 30 days old. */
   newest = 0;
@@ -35,10 +43,53 @@ class TenantAggregates {
   readonly changes: { revision: number; items: string[] }[] = [];
 }
 
+/** One chunk of a tenant's saved aggregates. The change log is not saved: readers' caches do not outlive a process. */
+type SavedChunk = { newest: number } | { items: string[] } | { popularity: PopularityChunk } | { coOccurrence: [CoOccurrenceKind, PairChunk] } | { interactions: InteractionChunk } | { ledger: LedgerChunk };
+
 export class RecommendationAggregates implements ActivityAggregate {
   private readonly tenants = new Map<string, TenantAggregates>();
 
-  constructor(private readonly deps: { config: Pick<LoadedConfig, 'tenants'>; clock: Clock }) {}
+  private readonly maxItems: number;
+
+  constructor(private readonly deps: { config: Pick<LoadedConfig, 'tenants'>; clock: Clock; maxItems?: number }) {
+    this.maxItems = deps.maxItems ?? MAX_COUNTED_ITEMS;
+  }
+
+  readonly snapshot: SnapshotPart = {
+    name: 'recommendations',
+    version: 1,
+    save: (tenantId) => this.save(tenantId),
+    restore: (tenantId, chunk) => {
+      const state = this.tenant(tenantId);
+      const saved = chunk as SavedChunk;
+      if ('newest' in saved) state.newest = saved.newest;
+      else if ('items' in saved) for (const itemId of saved.items) state.items.add(itemId);
+      else if ('popularity' in saved) state.popularity.restore(saved.popularity);
+      else if ('coOccurrence' in saved) state.coOccurrence.restore(saved.coOccurrence);
+      else if ('interactions' in saved) state.interactions.restore(saved.interactions);
+      else state.ledger.restore(saved.ledger);
+    },
+    clear: (tenantId) => void this.tenants.delete(tenantId),
+  };
+
+  private *save(tenantId: string): Iterable<SavedChunk> {
+    const state = this.tenants.get(tenantId);
+    if (state === undefined) return;
+    yield { newest: state.newest };
+    let items: string[] = [];
+    for (const itemId of state.items) {
+      items.push(itemId);
+      if (items.length >= 5_000) {
+        yield { items };
+        items = [];
+      }
+    }
+    if (items.length > 0) yield { items };
+    for (const popularity of state.popularity.save()) yield { popularity };
+    for (const coOccurrence of state.coOccurrence.save()) yield { coOccurrence };
+    for (const interactions of state.interactions.save()) yield { interactions };
+    for (const ledger of state.ledger.save()) yield { ledger };
+  }
 
   fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {
     const state = this.tenant(tenantId);
@@ -50,6 +101,10 @@ export class RecommendationAggregates implements ActivityAggregate {
     if (activity.timestamp > state.newest) state.newest = activity.timestamp;
     // A page view is not about a product; a widget impression says nothing about the products on it.
     if (activity.type === 'page' || activity.type === IMPRESSION_TYPE) return;
+    if (!state.items.has(activity.itemId)) {
+      if (state.items.size >= this.maxItems) return;
+      state.items.add(activity.itemId);
+    }
     state.popularity.add(activity.verb, activity.itemId, activity.timestamp);
     if (profileId !== undefined) state.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
     if (profileId !== undefined && activity.type === 'product') state.interactions.add(profileId, activity.verb, activity.itemId, activity.timestamp);

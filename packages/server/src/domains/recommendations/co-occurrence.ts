@@ -147,6 +147,50 @@ class PairCounts {
     this.open.set(toKey, group);
   }
 
+  /** Snapshot chunks: item names (in number order), rows of partner counts, the newest weight, open groups. */
+  *save(): Iterable<PairChunk> {
+    for (let at = 0; at < this.names.length; at += 5_000) yield { names: this.names.slice(at, at + 5_000) };
+    let rows: number[][] = [];
+    let entries = 0;
+    for (let item = 0; item < this.pairs.length; item++) {
+      const row = this.pairs[item]!;
+      if (row.size === 0) continue;
+      const flat = [item];
+      for (const [partner, weight] of row) flat.push(partner, weight);
+      rows.push(flat);
+      entries += row.size;
+      if (entries >= 10_000) {
+        yield { rows };
+        rows = [];
+        entries = 0;
+      }
+    }
+    if (rows.length > 0) yield { rows };
+    let open: Array<[string, number, number[]]> = [];
+    for (const [key, group] of this.open.entries()) {
+      open.push([key, group.lastAt, group.items]);
+      if (open.length >= 2_000) {
+        yield { open, newestWeight: this.newestWeight };
+        open = [];
+      }
+    }
+    yield { open, newestWeight: this.newestWeight };
+  }
+
+  restore(chunk: PairChunk): void {
+    if ('names' in chunk) {
+      for (const name of chunk.names) this.numberOf(name);
+    } else if ('rows' in chunk) {
+      for (const [item, ...flat] of chunk.rows) {
+        const row = this.pairs[item!]!;
+        for (let at = 0; at < flat.length; at += 2) row.set(flat[at]!, flat[at + 1]!);
+      }
+    } else {
+      this.newestWeight = chunk.newestWeight;
+      for (const [key, lastAt, items] of chunk.open) this.open.set(key, { lastAt, items });
+    }
+  }
+
   private numberOf(itemId: string): number {
     let n = this.numbers.get(itemId);
     if (n !== undefined) return n;
@@ -158,9 +202,22 @@ class PairCounts {
   }
 }
 
+/** One chunk of a snapshot of pair counts (PairCounts.save). */
+export type PairChunk = { names: string[] } | { rows: number[][] } | { open: Array<[string, number, number[]]>; newestWeight: number };
+
 export class CoOccurrence {
   private readonly visits = new PairCounts({ recency: false });
   private readonly orders = new PairCounts({ recency: true });
+
+  /** Snapshot chunks, visits first. */
+  *save(): Iterable<[CoOccurrenceKind, PairChunk]> {
+    for (const chunk of this.visits.save()) yield ['visit', chunk];
+    for (const chunk of this.orders.save()) yield ['order', chunk];
+  }
+
+  restore([kind, chunk]: [CoOccurrenceKind, PairChunk]): void {
+    (kind === 'visit' ? this.visits : this.orders).restore(chunk);
+  }
 
   addVisitItem(profileId: string, itemId: string, at: number): void {
     this.visits.add(profileId, itemId, at, (group) => Math.abs(at - group.lastAt) >= VISIT_GAP_MS);

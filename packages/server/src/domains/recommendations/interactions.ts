@@ -47,6 +47,10 @@ export interface InteractionSnapshot {
   weights: Float32Array;
 }
 
+export type InteractionChunk =
+  | { items: string[]; recent: number[]; bought: number[] }
+  | { rows: Array<[string, number[], number[]]>; purchases?: number; touches?: number };
+
 export class Interactions {
   private readonly itemNumbers = new Map<string, number>();
   readonly itemIds: string[] = [];
@@ -135,6 +139,43 @@ export class Interactions {
   /** Erasure: the profile's row goes; item totals it added stay, as counts without a person. */
   forget(profileId: string): void {
     this.rows.delete(profileId);
+  }
+
+  /** Saved-state chunks (activity snapshots, not the model's `snapshot`): item ids, item totals, rows. */
+  *save(): Iterable<InteractionChunk> {
+    for (let at = 0; at < this.itemIds.length; at += 5_000) {
+      const end = Math.min(at + 5_000, this.itemIds.length);
+      yield { items: this.itemIds.slice(at, end), recent: [...this.recent.subarray(at, end)], bought: [...this.bought.subarray(at, end)] };
+    }
+    let rows: Array<[string, number[], number[]]> = [];
+    for (const [profileId, row] of this.rows) {
+      rows.push([profileId, [...row.items.subarray(0, row.length)], [...row.weights.subarray(0, row.length)]]);
+      if (rows.length >= 2_000) {
+        yield { rows };
+        rows = [];
+      }
+    }
+    yield { rows, purchases: this.purchases, touches: this.touches };
+  }
+
+  restore(chunk: InteractionChunk): void {
+    if ('items' in chunk) {
+      chunk.items.forEach((itemId, i) => {
+        const item = this.intern(itemId);
+        this.recent[item] = chunk.recent[i]!;
+        this.bought[item] = chunk.bought[i]!;
+      });
+      return;
+    }
+    for (const [profileId, items, weights] of chunk.rows) {
+      const capacity = Math.max(4, items.length);
+      const row: Row = { items: new Int32Array(capacity), weights: new Float32Array(capacity), length: items.length };
+      row.items.set(items);
+      row.weights.set(weights);
+      this.rows.set(profileId, row);
+    }
+    if (chunk.purchases !== undefined) this.purchases = chunk.purchases;
+    if (chunk.touches !== undefined) this.touches = chunk.touches;
   }
 
   snapshot(): InteractionSnapshot {

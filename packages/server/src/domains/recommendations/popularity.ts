@@ -19,6 +19,8 @@ export interface WindowOptions {
   now: number;
 }
 
+export type PopularityChunk = [verb: string, day: number, items: Array<[string, number]>];
+
 export class Popularity {
   /** verb → day number → item → count: a query walks only the verbs and days it asks for. */
   private readonly counts = new Map<string, Map<number, Map<string, number>>>();
@@ -61,6 +63,27 @@ export class Popularity {
       const weight = options.weights[verb] ?? 1;
       for (const [day, items] of this.counts.get(verb) ?? []) if (day >= firstDay) visit(items, weight);
     }
+  }
+
+  /** Snapshot chunks: `[verb, day, [item, count][]]`, at most 5,000 items each. */
+  *save(): Iterable<PopularityChunk> {
+    for (const [verb, days] of this.counts) {
+      for (const [day, items] of days) {
+        let chunk: Array<[string, number]> = [];
+        for (const entry of items) {
+          chunk.push(entry);
+          if (chunk.length >= 5_000) {
+            yield [verb, day, chunk];
+            chunk = [];
+          }
+        }
+        if (chunk.length > 0) yield [verb, day, chunk];
+      }
+    }
+  }
+
+  restore([verb, day, items]: PopularityChunk): void {
+    for (const [itemId, count] of items) this.add(verb, itemId, day * DAY_MS, count);
   }
 
   /** Raw count of one item for one verb over the window, for tests and explanations. */

@@ -25,6 +25,8 @@ function responseIdOf(itemId: string): string | undefined {
   return match === null ? undefined : match[1];
 }
 
+export type LedgerChunk = { single: Array<[string, Record<string, unknown>]> } | { blocks: Array<[string, Array<[number, number]>]> };
+
 export class RecommendationLedger {
   /** Ids logged one per line (earlier versions, `registerRecommendation`), with what was logged about them. */
   private readonly single = new Map<string, Record<string, unknown>>();
@@ -38,6 +40,18 @@ export class RecommendationLedger {
     const list = this.blocks.get(prefix);
     if (list === undefined) this.blocks.set(prefix, [[first, last]]);
     else list.push([first, last]);
+  }
+
+  /** Snapshot chunks: single ids with their info, then the reserved blocks by prefix. */
+  *save(): Iterable<LedgerChunk> {
+    const single = [...this.single];
+    for (let at = 0; at < single.length; at += 2_000) yield { single: single.slice(at, at + 2_000) };
+    yield { blocks: [...this.blocks] };
+  }
+
+  restore(chunk: LedgerChunk): void {
+    if ('single' in chunk) for (const [id, info] of chunk.single) this.single.set(id, info);
+    else for (const [prefix, blocks] of chunk.blocks) this.blocks.set(prefix, [...(this.blocks.get(prefix) ?? []), ...blocks]);
   }
 
   /**

@@ -13,7 +13,7 @@
  * queries are counted under OTHER_QUERIES), DAYS_KEPT days, and the last RECENT_SEARCHES search ids
  * and RECENT_CLICKS clicks remembered for attribution (process-wide; older ones are let go first).
  */
-import type { ActivityAggregate } from '../tracking/activity-aggregate.js';
+import { statelessPart, type ActivityAggregate } from '../tracking/activity-aggregate.js';
 import type { LoggedActivity } from '../tracking/activity-record.js';
 import { normalizeQuery } from './search-queries.js';
 import type { Clock } from '../../platform/clock.js';
@@ -97,7 +97,7 @@ export class QueryAnalytics {
   private readonly recentClicks = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   /** Handed to tracking with the other aggregates so that an erasure reaches the clicks remembered here (new activities come through `recordActivity`). */
-  readonly erasure: ActivityAggregate = { fold: () => undefined, forgetProfiles: (tenantId, profileIds) => this.forgetProfiles(tenantId, profileIds) };
+  readonly erasure: ActivityAggregate = { fold: () => undefined, forgetProfiles: (tenantId, profileIds) => this.forgetProfiles(tenantId, profileIds), snapshot: statelessPart('search-analytics') };
 
   private constructor(private readonly deps: { store: DocumentStore; clock: Clock; logger: Logger }) {}
 

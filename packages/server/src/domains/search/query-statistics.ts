@@ -5,14 +5,23 @@
  * are query-analytics.ts).
  */
 import type { Clock } from '../../platform/clock.js';
-import type { ActivityAggregate } from '../tracking/activity-aggregate.js';
+import type { ActivityAggregate, SnapshotPart } from '../tracking/activity-aggregate.js';
 import type { LogRecord } from '../tracking/activity-record.js';
-import { SearchQueries, type QuerySpelling, type QuerySuggestion } from './search-queries.js';
+import { SearchQueries, type QuerySpelling, type QuerySuggestion, type SavedQuery } from './search-queries.js';
 
 export class QueryStatistics implements ActivityAggregate {
   private readonly tenants = new Map<string, SearchQueries>();
 
   constructor(private readonly clock: Clock) {}
+
+  /** Saved with the activity state: views come from the log, and searches (not logged) come back too. */
+  readonly snapshot: SnapshotPart = {
+    name: 'search-queries',
+    version: 1,
+    save: (tenantId) => this.tenants.get(tenantId)?.save() ?? [],
+    restore: (tenantId, chunk) => this.tenant(tenantId).restore(chunk as SavedQuery[]),
+    clear: (tenantId) => void this.tenants.delete(tenantId),
+  };
 
   /** A results-page view that carries the query it shows counts for that query and shopper. */
   fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {

@@ -59,6 +59,9 @@ export interface SuggestOptions {
   accept?: (candidate: QuerySuggestion) => boolean;
 }
 
+/** One query in a snapshot: query, views, shoppers, searches (hour → count or hour), last result count, last spelling. */
+export type SavedQuery = [string, Array<[number, number]>, Array<[string, number]>, Array<[number, number]>, number | null, QuerySpelling | null];
+
 export function normalizeQuery(query: string): string {
   return query.trim().replace(/\s+/g, ' ').toLowerCase();
 }
@@ -74,7 +77,39 @@ export class SearchQueries {
   }
 
   /** The same queries in sorted order, so a prefix is a contiguous range found by binary search. */
-  private readonly sorted: string[] = [];
+  private sorted: string[] = [];
+  /** Set by a restore, which appends to `sorted`: sorted once before the next use rather than per query. */
+  private unsorted = false;
+
+  /** Snapshot chunks (activity-snapshots.ts): every query's figures, oldest first, 1,000 a chunk. */
+  *save(): Iterable<SavedQuery[]> {
+    let chunk: SavedQuery[] = [];
+    for (const stats of this.queries.values()) {
+      chunk.push([stats.query, [...stats.views], [...stats.shoppers], [...stats.searches], stats.lastResultCount ?? null, stats.lastSpelling ?? null]);
+      if (chunk.length >= 1_000) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+
+  restore(chunk: readonly SavedQuery[]): void {
+    for (const [query, views, shoppers, searches, lastResultCount, lastSpelling] of chunk) {
+      if (this.queries.has(query)) continue;
+      this.queries.set(query, { query, views: new Map(views), shoppers: new Map(shoppers), searches: new Map(searches), lastResultCount: lastResultCount ?? undefined, lastSpelling: lastSpelling ?? undefined });
+      this.sorted.push(query);
+      this.unsorted = true;
+    }
+  }
+
+  private sortedQueries(): string[] {
+    if (this.unsorted) {
+      this.sorted.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      this.unsorted = false;
+    }
+    return this.sorted;
+  }
 
   /** Erasure: the shopper is no longer remembered among any query's shoppers (view counts stay, without a person). */
   forgetShopper(shopper: string): void {
@@ -120,8 +155,9 @@ export class SearchQueries {
     const lastHour = Math.floor(options.now / HOUR_MS);
     const firstHour = lastHour - Math.max(1, Math.round((options.sinceDays * DAY_MS) / HOUR_MS)) + 1;
     const candidates: QuerySuggestion[] = [];
-    for (let at = lowerBound(this.sorted, start); at < this.sorted.length && this.sorted[at]!.startsWith(start); at++) {
-      const stats = this.queries.get(this.sorted[at]!)!;
+    const sorted = this.sortedQueries();
+    for (let at = lowerBound(sorted, start); at < sorted.length && sorted[at]!.startsWith(start); at++) {
+      const stats = this.queries.get(sorted[at]!)!;
       if (stats.lastResultCount === 0 || stats.lastSpelling === 'none') continue;
       let shoppers = 0;
       for (const hour of stats.shoppers.values()) if (hour >= firstHour && hour <= lastHour) shoppers++;
@@ -147,7 +183,8 @@ export class SearchQueries {
     if (stats === undefined) {
       if (this.queries.size >= this.maxQueries) this.evictOne();
       this.queries.set(key, (stats = { query: key, views: new Map(), shoppers: new Map(), searches: new Map(), lastResultCount: undefined, lastSpelling: undefined }));
-      this.sorted.splice(lowerBound(this.sorted, key), 0, key);
+      const sorted = this.sortedQueries();
+      sorted.splice(lowerBound(sorted, key), 0, key);
     }
     return stats;
   }
@@ -165,8 +202,9 @@ export class SearchQueries {
     }
     if (victim === undefined) return;
     this.queries.delete(victim);
-    const at = lowerBound(this.sorted, victim);
-    if (this.sorted[at] === victim) this.sorted.splice(at, 1);
+    const sorted = this.sortedQueries();
+    const at = lowerBound(sorted, victim);
+    if (sorted[at] === victim) sorted.splice(at, 1);
   }
 }
 

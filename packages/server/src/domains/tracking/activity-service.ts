@@ -28,10 +28,12 @@ export interface RecordedActivity {
   duplicate: boolean;
 }
 
-export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'clock' | 'logger' | 'onClose' | 'sharedClaims'>;
+export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'blobs' | 'clock' | 'logger' | 'onClose' | 'sharedClaims'>;
 
 export class ActivityService {
   private readonly tenants = new Map<string, TenantActivities>();
+  /** How each tenant's state was rebuilt at start (from a snapshot or the whole log). */
+  private readonly rebuilds = new Map<string, RebuildStats>();
   private readonly deps: ServiceDeps;
   private readonly idPrefix = randomBytes(6).toString('base64url');
   private sequence = 0;
@@ -58,12 +60,17 @@ export class ActivityService {
         tenant: tenant.id,
         store: deps.store,
         eventLogs: deps.eventLogs,
+        blobs: deps.blobs,
+        logger: deps.logger,
+        snapshots: deps.config.activityLog.snapshots,
+        historyInMemory: deps.config.activityLog.historyInMemory,
         retentionMs: retentionDays * DAY_MS,
-        now: deps.clock.now(),
+        now: () => deps.clock.now(),
         recentKeys,
         aggregates: options.aggregates ?? [],
       });
       service.tenants.set(tenant.id, state);
+      service.rebuilds.set(tenant.id, stats);
       service.logRebuild(tenant.id, stats, performance.now() - started);
     }
     // Hourly is plenty for a retention counted in days; unref'd so that it never keeps a process alive.
@@ -178,7 +185,7 @@ export class ActivityService {
     return undefined;
   }
 
-  /** A profile's activities, newest first (the most recent 500 are kept in memory). */
+  /** A profile's activities newest first, as many as memory holds (at most 500; see profile-history.ts). */
   history(tenantId: string, profileId: string, filters: HistoryFilters & { type?: string; verb?: string } = {}): LoggedActivity[] {
     const state = this.tenant(tenantId);
     const lists: HistoryFilters = {
@@ -248,7 +255,25 @@ export class ActivityService {
 
   async close(): Promise<void> {
     clearInterval(this.retentionTimer);
-    for (const state of this.tenants.values()) await state.log.close();
+    for (const state of this.tenants.values()) {
+      await state.snapshots.close();
+      await state.log.close();
+    }
+  }
+
+  /** How the tenant's activity state was rebuilt at start. */
+  rebuildStats(tenantId: string): RebuildStats | undefined {
+    return this.rebuilds.get(tenantId);
+  }
+
+  /** Writes a snapshot of every tenant's activity state now (operations, benchmarks); resolves with what each took. */
+  async snapshotNow(): Promise<Array<{ tenant: string; bytes: number; ms: number; longestSliceMs: number } | undefined>> {
+    const out = [];
+    for (const [tenant, state] of this.tenants) {
+      const stats = await state.snapshots.take('asked');
+      out.push(stats === undefined ? undefined : { tenant, bytes: stats.bytes, ms: stats.ms, longestSliceMs: stats.longestSliceMs });
+    }
+    return out;
   }
 
   private tenant(tenantId: string): TenantActivities {
@@ -262,7 +287,10 @@ export class ActivityService {
   }
 
   private logRebuild(tenantId: string, stats: RebuildStats, ms: number): void {
-    this.deps.logger.info({ tenant: tenantId, ...stats, ms: Math.round(ms) }, 'activity aggregates rebuilt from the log');
+    if (stats.snapshotRejected !== undefined) this.deps.logger.warn({ tenant: tenantId, reason: stats.snapshotRejected }, 'activity snapshot not used; the whole log was replayed');
+    const { snapshotRejected: _reason, ...figures } = stats;
+    const message = stats.snapshotTakenAt === undefined ? 'activity aggregates rebuilt from the log' : 'activity aggregates restored from a snapshot and the log after it';
+    this.deps.logger.info({ tenant: tenantId, ...figures, ms: Math.round(ms) }, message);
     if (stats.skipped > 0) this.deps.logger.warn({ tenant: tenantId, skipped: stats.skipped }, 'unreadable activity log lines skipped');
   }
 }

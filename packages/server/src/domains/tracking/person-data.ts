@@ -47,11 +47,17 @@ export async function exportPerson(state: TenantActivities, profileId: string): 
  * the log again, for a record that raced that erasure; undefined when it had none either.
  */
 export async function erasePerson(state: TenantActivities, profileId: string): Promise<ErasureSummary | undefined> {
-  const profiles = state.profiles.members(profileId);
-  const ids = profiles.length > 0 ? profiles.map((p) => p.id) : [profileId];
-  if (profiles.length > 0) await state.profiles.erase(profiles);
-  const removed = await state.log.remove({ field: 'profileId', values: ids });
-  if (profiles.length === 0 && removed === 0) return undefined;
-  state.forgetProfiles(ids);
-  return { profileIds: ids, profiles: profiles.length, activities: removed };
+  // With no snapshot being taken meanwhile; the stored one, which may hold the person, is deleted after.
+  const summary = await state.snapshots.exclusive(async () => {
+    const profiles = state.profiles.members(profileId);
+    const ids = profiles.length > 0 ? profiles.map((p) => p.id) : [profileId];
+    if (profiles.length > 0) await state.profiles.erase(profiles);
+    const removed = await state.log.remove({ field: 'profileId', values: ids });
+    if (profiles.length === 0 && removed === 0) return undefined;
+    state.forgetProfiles(ids);
+    return { profileIds: ids, profiles: profiles.length, activities: removed };
+  });
+  // A fresh snapshot without the person, in the background (seconds at scale), so the next start need not replay the whole log.
+  if (summary !== undefined) void state.snapshots.take('erasure');
+  return summary;
 }

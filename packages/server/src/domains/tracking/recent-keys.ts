@@ -40,6 +40,33 @@ export class RecentKeys {
     for (const key of gone) this.entries.delete(key);
   }
 
+  /** Snapshot chunks of one tenant's recorded keys, oldest first (keys whose append is still in flight are left out). */
+  *save(tenant: string): Iterable<Array<[string, LoggedActivity]>> {
+    const prefix = `${tenant}\u0000`;
+    let chunk: Array<[string, LoggedActivity]> = [];
+    for (const [key, value] of this.entries.entries()) {
+      if (value instanceof Promise || !key.startsWith(prefix)) continue;
+      chunk.push([key.slice(prefix.length), value]);
+      if (chunk.length >= 1_000) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+
+  restore(tenant: string, chunk: ReadonlyArray<[string, LoggedActivity]>): void {
+    for (const [key, activity] of chunk) this.set(`${tenant}\u0000${key}`, activity);
+  }
+
+  /** Forgets the tenant's recorded keys (keys still being appended stay). */
+  clear(tenant: string): void {
+    const prefix = `${tenant}\u0000`;
+    const gone: string[] = [];
+    for (const [key, value] of this.entries.entries()) if (!(value instanceof Promise) && key.startsWith(prefix)) gone.push(key);
+    for (const key of gone) this.entries.delete(key);
+  }
+
   private set(key: string, value: LoggedActivity | PendingActivity): void {
     this.entries.set(key, value);
   }

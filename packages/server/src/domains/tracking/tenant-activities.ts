@@ -1,8 +1,16 @@
-/** One tenant's activity state: its log, its profiles and the aggregates folded from both. */
+/**
+ * One tenant's activity state: its log, its profiles and the aggregates folded from both. At open it
+ * restores the newest usable snapshot and replays the log after it, or replays the whole log.
+ */
 import type { DocumentStore } from '../../platform/store/document-store.js';
-import type { EventLog, EventLogs, ReplayStats } from '../../platform/event-log/event-log.js';
-import type { ActivityAggregate } from './activity-aggregate.js';
-import { isLogRecord, UNATTRIBUTED, type LogRecord } from './activity-record.js';
+import { StaleCursorError, type EventLog, type EventLogs } from '../../platform/event-log/event-log.js';
+import type { BlobStore } from '../../platform/blob-store/blob-store.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ActivityAggregate, SnapshotPart } from './activity-aggregate.js';
+import { decodeSnapshot, readSnapshotBlob } from './activity-snapshots.js';
+import { SnapshotKeeper, type SnapshotPolicy } from './snapshot-keeper.js';
+import type { HistoryChunk } from './profile-history.js';
+import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
 import { HistoryPages } from './history-pages.js';
@@ -16,19 +24,29 @@ export interface RebuildStats {
   skipped: number;
   expired: number;
   droppedSegments: string[];
+  /** When the state came from a snapshot: its time; the records above are those replayed after it. */
+  snapshotTakenAt?: number;
+  /** Why a snapshot there was not used (the whole log was replayed instead). */
+  snapshotRejected?: string;
 }
+
+/** Tracking's own share of a snapshot: histories and the idempotency memory. */
+const TRACKING_PART_VERSION = 1;
+type TrackingChunk = { history: HistoryChunk } | { keys: Array<[string, LoggedActivity]> };
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class TenantActivities {
   readonly tenant: string;
   readonly log: EventLog;
   readonly profiles: ProfileDirectory;
-  readonly history = new ProfileHistory();
+  readonly history: ProfileHistory;
   readonly recentKeys: RecentKeys;
   /** Pages of whole histories, read from the log past what memory keeps. */
   readonly pages: HistoryPages;
 
-  private constructor(tenant: string, log: EventLog, profiles: ProfileDirectory, recentKeys: RecentKeys) {
+  private constructor(tenant: string, log: EventLog, profiles: ProfileDirectory, recentKeys: RecentKeys, historyInMemory: number) {
     this.tenant = tenant;
+    this.history = new ProfileHistory(historyInMemory);
     this.log = log;
     this.profiles = profiles;
     this.recentKeys = recentKeys;
@@ -39,35 +57,145 @@ export class TenantActivities {
     tenant: string;
     store: DocumentStore;
     eventLogs: EventLogs;
+    blobs: BlobStore;
+    logger: Logger;
+    snapshots: SnapshotPolicy;
+    historyInMemory: number;
     retentionMs: number;
-    now: number;
+    now: () => number;
     recentKeys: RecentKeys;
     aggregates: readonly ActivityAggregate[];
   }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
     const log = await options.eventLogs.open(options.tenant, { timeField: 'receivedAt' });
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
-    const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys);
+    const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys, options.historyInMemory);
     state.aggregates = options.aggregates;
-    const stats = await state.rebuild(options.now - options.retentionMs);
+    const parts = [state.trackingPart(), ...options.aggregates.map((a) => a.snapshot)];
+    // An aggregate that cannot be saved would miss every record before the snapshot: then none is used.
+    const complete = parts.every((part): part is SnapshotPart => part !== undefined);
+    state.snapshots = new SnapshotKeeper({
+      tenant: options.tenant,
+      blobs: options.blobs,
+      logger: options.logger,
+      now: options.now,
+      policy: { ...options.snapshots, enabled: options.snapshots.enabled && complete },
+      parts: complete ? parts : [],
+      cursor: () => log.cursor(),
+      oldest: () => (state.oldestFolded === Infinity ? undefined : state.oldestFolded),
+      hold: () => state.hold(),
+    });
+    const stats = await state.rebuild(options.now() - options.retentionMs, complete ? parts : [], options.blobs);
+    state.snapshots.started(stats.snapshotTakenAt === undefined ? Math.max(stats.records, 1) : stats.records);
     return { state, stats };
   }
 
-  /** Folds every logged record newer than `cutoff` into the aggregates, then drops segments wholly older than it. */
-  private async rebuild(cutoff: number): Promise<RebuildStats> {
+  snapshots!: SnapshotKeeper;
+
+  /**
+   * Restores the snapshot when there is a usable one, then folds every logged record after it (all of
+   * them without one) newer than `cutoff`, then drops segments wholly older than it.
+   */
+  private async rebuild(cutoff: number, parts: readonly SnapshotPart[], blobs: BlobStore): Promise<RebuildStats> {
     let expired = 0;
-    const replayed: ReplayStats & { cursor?: string } = await this.log.replay((value) => {
+    const visit = (value: unknown) => {
       if (!isLogRecord(value)) return;
       if (value.receivedAt < cutoff) {
         expired++;
         return;
       }
       this.fold(value);
-    });
-    const { records, skipped } = replayed;
+    };
+    let restored: { cursor: string; takenAt: number } | undefined;
+    let snapshotRejected: string | undefined;
+    let data: Buffer | undefined;
+    if (parts.length > 0 && this.snapshots.enabled) {
+      // Unreadable (permissions, a bad disk) is one more reason to replay the whole log, not to fail the start.
+      data = await readSnapshotBlob(blobs, this.tenant).catch((error: unknown) => {
+        snapshotRejected = `it could not be read (${(error as Error).message})`;
+        return undefined;
+      });
+    }
+    if (data !== undefined) {
+      try {
+        const header = await decodeSnapshot(data, { tenant: this.tenant, parts, cutoff });
+        restored = header;
+        if (header.oldest !== null) this.oldestFolded = Math.min(this.oldestFolded, header.oldest);
+      } catch (error) {
+        snapshotRejected = (error as Error).message;
+        for (const part of parts) part.clear(this.tenant);
+      }
+    }
+    let replayed: { records: number; skipped: number; cursor: string } | undefined;
+    if (restored !== undefined) {
+      try {
+        replayed = await this.log.replay(visit, { after: restored.cursor });
+      } catch (error) {
+        // Refused before any record was handed over: the state is the snapshot's alone, and is set aside.
+        if (!(error instanceof StaleCursorError)) throw error;
+        snapshotRejected = error.message;
+        restored = undefined;
+        this.oldestFolded = Infinity;
+        for (const part of parts) part.clear(this.tenant);
+      }
+    }
+    replayed ??= await this.log.replay(visit);
     // A log shared with other processes (PostgreSQL): their appends are folded as they commit, as ours are.
-    if (replayed.cursor !== undefined) this.log.follow?.(replayed.cursor, (values) => this.foldOthers(values));
+    this.log.follow?.(replayed.cursor, (values) => this.foldOthers(values));
     const droppedSegments = await this.dropSegmentsBefore(cutoff);
-    return { records, skipped, expired, droppedSegments };
+    return {
+      ...replayed,
+      expired,
+      droppedSegments,
+      ...(restored === undefined ? {} : { snapshotTakenAt: restored.takenAt }),
+      ...(snapshotRejected === undefined ? {} : { snapshotRejected }),
+    };
+  }
+
+  /** The oldest record time folded into the state (Infinity: none), saved with snapshots. */
+  private oldestFolded = Infinity;
+
+  /** Records (and merges) that arrived while a snapshot was being saved; undefined when none is. */
+  private held: Array<() => void> | undefined;
+
+  /** Stops folding until the returned function is called; what arrived meanwhile is then folded in order, a slice at a time. */
+  private hold(): () => Promise<void> {
+    this.held = [];
+    return async () => {
+      const held = this.held ?? [];
+      for (let at = 0; at < held.length; at++) {
+        held[at]!();
+        if (at % 2_000 === 1_999) await turn();
+      }
+      this.held = undefined;
+    };
+  }
+
+  /** Applies a change now, or after the snapshot being saved. */
+  private whenLive(change: () => void): void {
+    if (this.held === undefined) change();
+    else this.held.push(change);
+  }
+
+  private trackingPart(): SnapshotPart {
+    return {
+      name: 'tracking',
+      version: TRACKING_PART_VERSION,
+      save: (tenant) => this.saveTracking(tenant),
+      restore: (tenant, chunk) => {
+        const value = chunk as TrackingChunk;
+        if ('history' in value) this.history.restore(value.history);
+        else this.recentKeys.restore(tenant, value.keys);
+      },
+      clear: (tenant) => {
+        this.history.clear();
+        this.recentKeys.clear(tenant);
+      },
+    };
+  }
+
+  private *saveTracking(tenant: string): Iterable<TrackingChunk> {
+    for (const history of this.history.save()) yield { history };
+    for (const keys of this.recentKeys.save(tenant)) yield { keys };
   }
 
   /** Deletes closed segments whose newest record is older than `cutoff`; the aggregates forget them at the next start. */
@@ -77,12 +205,23 @@ export class TenantActivities {
 
   private aggregates: readonly ActivityAggregate[] = [];
 
-  /** Updates the profile history and every registered aggregate with one durable record. */
+  /**
+   * Updates the profile history and every registered aggregate with one durable record. Callers fold
+   * in the same turn of the event loop as the append resolves: snapshots rely on it (snapshot-keeper.ts).
+   */
   fold(record: LogRecord): void {
+    if (record.receivedAt < this.oldestFolded) this.oldestFolded = record.receivedAt;
+    // Recommendation ids must be found at once (a click may follow within a second). Folding one twice
+    // (held in a snapshot and replayed after its cursor) only adds a block already known.
     if (record.kind === 'recommendation') {
       for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, undefined);
       return;
     }
+    this.snapshots?.folded(1);
+    this.whenLive(() => this.foldActivity(record));
+  }
+
+  private foldActivity(record: LoggedActivity): void {
     this.recentKeys.remember(record);
     const attributed = record.profileId !== UNATTRIBUTED;
     const profileId = attributed ? this.profiles.canonicalId(record.profileId) : undefined;
@@ -99,7 +238,9 @@ export class TenantActivities {
 
   /** Tells the aggregates that one live append was folded. */
   appended(records: readonly LogRecord[]): void {
-    for (const aggregate of this.aggregates) aggregate.appended?.(this.tenant, records);
+    this.whenLive(() => {
+      for (const aggregate of this.aggregates) aggregate.appended?.(this.tenant, records);
+    });
   }
 
   /** Erasure: drops what memory keeps under these profile ids, here and in every aggregate. */
@@ -112,9 +253,9 @@ export class TenantActivities {
 
   /** Moves what was kept under merged anonymous profiles to the profile they joined. */
   followMerges(into: string, merged: readonly string[]): void {
-    for (const from of merged) {
-      this.history.merge(from, into);
-    }
-    for (const aggregate of this.aggregates) aggregate.mergeProfiles?.(this.tenant, merged, into);
+    this.whenLive(() => {
+      for (const from of merged) this.history.merge(from, into);
+      for (const aggregate of this.aggregates) aggregate.mergeProfiles?.(this.tenant, merged, into);
+    });
   }
 }

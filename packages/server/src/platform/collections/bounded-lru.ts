@@ -1,25 +1,34 @@
 /** A map that forgets its least recently written entry past a fixed size: attribution keyed by what the public sends. */
 export class BoundedLru<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly kept = new Map<string, V>();
 
   constructor(private readonly capacity: number) {}
 
   get(key: string): V | undefined {
-    return this.entries.get(key);
+    return this.kept.get(key);
   }
 
   set(key: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.kept.delete(key);
+    this.kept.set(key, value);
+    if (this.kept.size > this.capacity) this.kept.delete(this.kept.keys().next().value!);
   }
 
   /** Removes every entry whose key starts with `prefix` (erasure of a person's attribution memory). */
   deletePrefix(prefix: string): void {
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const key of [...this.kept.keys()]) if (key.startsWith(prefix)) this.kept.delete(key);
+  }
+
+  /** Least recently written first: setting them in this order into an empty map rebuilds it (snapshots). */
+  entries(): IterableIterator<[string, V]> {
+    return this.kept.entries();
+  }
+
+  clear(): void {
+    this.kept.clear();
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.kept.size;
   }
 }

@@ -241,8 +241,18 @@ export const configSchema = z.strictObject({
       /** Days of activities kept; older segments are dropped after their aggregates are folded in. */
       retentionDays: z.number().int().min(1).max(3650).default(400),
       segmentBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
+      /** Activities of shoppers' recent histories held in memory per tenant; past it, the least recently active shoppers' lists are read from the log. */
+      historyInMemory: z.number().int().min(1_000).default(250_000),
+      /** Snapshots of the activity state, so a start replays only the log after the newest (docs/operations.md). */
+      snapshots: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          everyRecords: z.number().int().min(1).default(200_000),
+          everyMinutes: z.number().int().min(1).max(24 * 60).default(15),
+        })
+        .default({ enabled: true, everyRecords: 200_000, everyMinutes: 15 }),
     })
-    .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024 }),
+    .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024, historyInMemory: 250_000, snapshots: { enabled: true, everyRecords: 200_000, everyMinutes: 15 } }),
   /** The trained item-to-item model behind `personalized` (docs/recommendations.md). */
   recommendationModel: z
     .strictObject({

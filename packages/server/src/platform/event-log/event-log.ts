@@ -13,7 +13,15 @@
  *   reach the log in the order they were made.
  * - `replay(visit)` hands every stored record to `visit` in append order, each with its position (the
  *   unit retention drops, such as a file segment); a record the engine cannot read back (torn by a
- *   crash) is skipped and counted, never fatal.
+ *   crash) is skipped and counted, never fatal. It resolves with a `cursor`: an opaque string naming
+ *   the place just after the last record handed over (the `after` given, or the log's start, when none
+ *   was). `replay(visit, { after })` hands over exactly the records appended after that place, in
+ *   order, whatever segments or appends came since, also after a reopen. A cursor the log can no
+ *   longer honour exactly (the records around it were compacted by `remove` or dropped by retention,
+ *   it names another place than any this log gave, it is malformed) rejects with `StaleCursorError`
+ *   before anything is handed over: the caller replays from the start instead. Never a silent skip.
+ * - `cursor()` names the place just after the last durable append (every append whose promise has
+ *   resolved), so that state folded from those appends can be saved with it (a snapshot).
  * - `scan(query, visit)` hands over, in append order, exactly the records whose top-level `query.field`
  *   is a string equal to one of `query.values` (a profile's history past what memory keeps).
  * - `remove(query)` erases, durably, exactly the records `scan(query)` would hand over (a person's
@@ -61,7 +69,9 @@ export class StaleCursorError extends Error {
 
 export interface EventLog {
   append(records: readonly unknown[]): Promise<void>;
-  replay(visit: (record: unknown, position: string) => void): Promise<ReplayStats>;
+  replay(visit: (record: unknown, position: string) => void, options?: ReplayOptions): Promise<ReplayStats & { cursor: string }>;
+  /** The place after the last durable append. */
+  cursor(): string;
   scan(query: ScanQuery, visit: (record: unknown) => void): Promise<void>;
   remove(query: ScanQuery): Promise<number>;
   dropBefore(cutoff: number): Promise<string[]>;

@@ -3,11 +3,16 @@
  * wait in memory while the previous batch is being fsynced, then go to disk together, so durability
  * costs one fsync per batch rather than per record. An append's promise resolves only after the fsync
  * that covers it. Positions are segment file names; retention deletes whole closed segments.
+ *
+ * A cursor is `<compactions>:<segment number>:<byte offset after a complete line>`. Compaction (`remove`)
+ * moves the lines of the segments it rewrites, so it first counts itself in the `compactions` file:
+ * every cursor given before then names an older count and is refused as stale.
  */
-import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EventLog, ReplayStats, ScanQuery } from './event-log.js';
-import { cutTornTail, readLines, readLinesHolding } from './segment-lines.js';
+import { StaleCursorError, type EventLog, type ReplayOptions, type ReplayStats, type ScanQuery } from './event-log.js';
+import { COMPACTIONS_SIDE_FILE, endsLineAt, formatFileCursor, parseFileCursor, readCompactions, writeCompactions } from './file-log-cursor.js';
+import { cutTornTail, readCompleteLines, readLines, readLinesHolding } from './segment-lines.js';
 
 export interface FileEventLogOptions {
   directory: string;
@@ -43,6 +48,7 @@ export class FileEventLog implements EventLog {
   private handle: FileHandle | undefined;
   private segmentIndex = 0;
   private segmentSize = 0;
+  private compactions = 0;
   private queue: Pending[] = [];
   private flushing: Promise<void> = Promise.resolve();
   /** Cleared in the same tick the queue is seen empty, so an append never waits for a drain that already ended. */
@@ -68,7 +74,10 @@ export class FileEventLog implements EventLog {
   static async open(options: FileEventLogOptions): Promise<FileEventLog> {
     const log = new FileEventLog(options);
     await mkdir(options.directory, { recursive: true });
-    for (const name of await readdir(options.directory)) if (name.endsWith(REWRITE_SUFFIX)) await rm(join(options.directory, name), { force: true });
+    for (const name of await readdir(options.directory)) {
+      if (name.endsWith(REWRITE_SUFFIX) || name === COMPACTIONS_SIDE_FILE) await rm(join(options.directory, name), { force: true });
+    }
+    log.compactions = await readCompactions(options.directory);
     const segments = await log.segments();
     const last = segments.at(-1);
     if (last === undefined) {
@@ -112,15 +121,21 @@ export class FileEventLog implements EventLog {
   }
 
   /**
-   * Reads every line of every segment, oldest first; a line that does not parse (torn by a crash) is
-   * skipped. So is a record `visit` throws on: one bad record must not stop a start-up.
+   * Reads every line of every segment (after the cursor `after`, when given), oldest first; a line that
+   * does not parse (torn by a crash) is skipped. So is a record `visit` throws on: one bad record must
+   * not stop a start-up. The segment being written is read up to its last durable append.
    */
-  async replay(visit: (record: unknown, position: string) => void): Promise<ReplayStats> {
+  async replay(visit: (record: unknown, position: string) => void, options: ReplayOptions = {}): Promise<ReplayStats & { cursor: string }> {
+    const segments = await this.segments();
+    const from = options.after === undefined ? { index: segments[0]?.index ?? this.segmentIndex, offset: 0 } : await this.resume(options.after, segments);
     let records = 0;
     let skipped = 0;
-    for (const { name } of await this.segments()) {
+    let cursor = { index: from.index, offset: from.offset };
+    for (const { name, index } of segments) {
+      if (index < from.index) continue;
+      const start = index === from.index ? from.offset : 0;
       let newest = -Infinity;
-      await readLines(join(this.directory, name), (line) => {
+      const read = await readCompleteLines(join(this.directory, name), { start, ...(index === this.segmentIndex ? { end: this.segmentSize } : {}) }, (line) => {
         if (line === '') return;
         try {
           const record: unknown = JSON.parse(line);
@@ -131,10 +146,34 @@ export class FileEventLog implements EventLog {
           skipped++;
         }
       });
+      // A closed segment ending without a newline ends with a line torn by a crash.
+      if (read.tail > 0 && index !== this.segmentIndex) skipped++;
+      cursor = { index, offset: read.offset };
       this.noteNewest(name, newest);
-      this.known.add(name);
+      if (start === 0) this.known.add(name);
     }
-    return { records, skipped };
+    return { records, skipped, cursor: formatFileCursor({ compactions: this.compactions, ...cursor }) };
+  }
+
+  cursor(): string {
+    return formatFileCursor({ compactions: this.compactions, index: this.segmentIndex, offset: this.segmentSize });
+  }
+
+  /** Where a replay after `cursor` starts, or StaleCursorError when that place cannot be trusted. */
+  private async resume(cursor: string, segments: ReadonlyArray<{ name: string; index: number }>): Promise<{ index: number; offset: number }> {
+    const parsed = parseFileCursor(cursor);
+    if (parsed === undefined) throw new StaleCursorError(cursor, 'it is not a cursor of this log');
+    const { compactions, index, offset } = parsed;
+    if (compactions !== this.compactions) throw new StaleCursorError(cursor, 'the log was compacted since');
+    if (index > this.segmentIndex) throw new StaleCursorError(cursor, 'it names a segment this log has not written');
+    const at = segments.findIndex((s) => s.index === index);
+    // Segments are numbered one after another: a gap after the cursor's is a segment retention dropped.
+    if (at === -1 || segments.slice(at).some((s, i) => s.index !== index + i)) throw new StaleCursorError(cursor, 'records after it were dropped by retention');
+    const file = join(this.directory, segments[at]!.name);
+    const size = index === this.segmentIndex ? this.segmentSize : (await stat(file)).size;
+    if (offset > size) throw new StaleCursorError(cursor, 'it is past the end of its segment');
+    if (offset > 0 && !(await endsLineAt(file, offset))) throw new StaleCursorError(cursor, 'it is not at the end of a line');
+    return { index, offset };
   }
 
   /**
@@ -179,14 +218,17 @@ export class FileEventLog implements EventLog {
         if (this.segmentSize > 0) await this.startSegment(this.segmentIndex + 1);
       });
       let removed = 0;
+      // Counted before the first segment is replaced: a crash then leaves cursors stale, never wrong.
+      let counting: Promise<void> | undefined;
+      const beforeReplacing = () => (counting ??= this.countCompaction());
       for (const { name } of await this.segments()) {
-        if (name !== this.currentSegment) removed += await this.rewriteWithout(name, query.field, wanted, needles);
+        if (name !== this.currentSegment) removed += await this.rewriteWithout(name, query.field, wanted, needles, beforeReplacing);
       }
       return removed;
     });
   }
 
-  private async rewriteWithout(name: string, field: string, wanted: ReadonlySet<string>, needles: readonly string[]): Promise<number> {
+  private async rewriteWithout(name: string, field: string, wanted: ReadonlySet<string>, needles: readonly string[], beforeReplacing: () => Promise<void>): Promise<number> {
     const file = join(this.directory, name);
     const kept: string[] = [];
     let removed = 0;
@@ -214,11 +256,16 @@ export class FileEventLog implements EventLog {
     } finally {
       await handle.close();
     }
+    await beforeReplacing();
     await rename(side, file);
     await this.syncDirectory();
     return removed;
   }
 
+  private async countCompaction(): Promise<void> {
+    await writeCompactions(this.directory, this.compactions + 1);
+    this.compactions++;
+  }
   /** Runs maintenance (compaction, retention) one at a time, so a segment is never rewritten while it is dropped. */
   private maintained<T>(work: () => Promise<T>): Promise<T> {
     const run = this.maintenance.then(work, work);
@@ -348,3 +395,4 @@ export class FileEventLog implements EventLog {
     }
   }
 }
+

@@ -20,6 +20,38 @@ export async function readLines(file: string, take: (line: string) => void): Pro
 }
 
 /**
+ * Calls `take` with every complete line (ended by a newline) from byte `start` up to byte `end`
+ * (exclusive; the file's end when absent), in order, and resolves with the byte offset just after the
+ * last of them, which a later read may start from. What follows the last newline (a line being
+ * written, or one torn by a crash) is not handed over; `tail` says how many bytes it held.
+ */
+export async function readCompleteLines(file: string, range: { start: number; end?: number }, take: (line: string) => void): Promise<{ offset: number; tail: number }> {
+  let offset = range.start;
+  let rest: Buffer = Buffer.alloc(0);
+  if (range.end !== undefined && range.end <= range.start) return { offset, tail: 0 };
+  const stream = createReadStream(file, { start: range.start, ...(range.end === undefined ? {} : { end: range.end - 1 }), highWaterMark: 1 << 20 });
+  for await (const chunk of stream) {
+    const bytes = rest.length === 0 ? (chunk as Buffer) : Buffer.concat([rest, chunk as Buffer]);
+    const complete = bytes.lastIndexOf(NEWLINE);
+    if (complete === -1) {
+      rest = bytes;
+      continue;
+    }
+    // One decode per chunk, then a split: far cheaper than a decode per line.
+    const text = bytes.toString('utf8', 0, complete);
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      take(text.slice(start, end));
+      start = end + 1;
+    }
+    take(text.slice(start));
+    offset += complete + 1;
+    rest = Buffer.from(bytes.subarray(complete + 1));
+  }
+  return { offset, tail: rest.length };
+}
+
+/**
  * Calls `take` with each line of the file holding one of `needles`, once per line, in file order.
  * Bytes, not text: searching the raw chunk skips decoding the whole file; only matched lines are decoded.
  */
