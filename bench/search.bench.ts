@@ -7,13 +7,14 @@
  * the same run, and the server's CPU per uncached request. autocannon runs in its own process
  * (bench/harness.ts `load`).
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Benchmark, BenchResult } from './run.js';
-import { heapUsedMb, load, measure, round, startBareKoa } from './harness.js';
+import { heapUsedMb, load, measure, probe, round, startBareKoa, type ProbeTarget } from './harness.js';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
 import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
@@ -39,6 +40,10 @@ const BATCH = 5_000;
 const TENANT = 'bench';
 const ENV = 'prod';
 const TOKEN = 'bench-search';
+const OTHER_TENANT = 'bench-other';
+const OTHER_TOKEN = 'bench-other-search';
+/** The bench's own service account, for the catalog status calls probed during the promotion. */
+const STATUS_SECRET = 'bench-status-secret';
 
 /** One edit (substitution, deletion or insertion) at a random place, as a shopper's typo. */
 function misspell(word: string, r: () => number): string {
@@ -52,9 +57,12 @@ function misspell(word: string, r: () => number): string {
 
 const benchmark: Benchmark = async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'discovery-bench-search-'));
+  const generated = generatedSearchConfig(TENANT, ENV, TOKEN) as { tenants: Record<string, unknown>[] };
+  const other = generatedSearchConfig(OTHER_TENANT, ENV, OTHER_TOKEN) as { tenants: Record<string, unknown>[] };
+  const statusAccount = { clientId: 'bench-status', realm: 'tenant', clientSecretHash: `sha256:${createHash('sha256').update(STATUS_SECRET).digest('hex')}` };
   const config = validateConfig(
     // One load generator plays every shopper from one address: the public rate limits would measure themselves.
-    { ...generatedSearchConfig(TENANT, ENV, TOKEN), publicRateLimits: { enabled: false } },
+    { tenants: [{ ...generated.tenants[0], serviceAccounts: [statusAccount] }, other.tenants[0]], publicRateLimits: { enabled: false } },
     '(bench)',
     dataDir,
   );
@@ -67,9 +75,31 @@ const benchmark: Benchmark = async () => {
     const schema = await catalog.schemas.create(TENANT, ENV, parseSchemaRequest(GENERATED_SCHEMA));
     const { version } = await catalog.catalogs.create(TENANT, ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
     for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, parseItemBatch(batchOf(start, version, BATCH)));
-    const promoteStart = performance.now();
-    await (await catalog.catalogs.promote(TENANT, ENV, version)).activation;
-    const promoteMs = performance.now() - promoteStart;
+
+    // Requests of another tenant, the health check and a catalog status call, answered idle and then
+    // while the 100,000-item promotion builds its index: the build must not hold them up.
+    const otherSchema = await catalog.schemas.create(OTHER_TENANT, ENV, parseSchemaRequest(GENERATED_SCHEMA));
+    const otherCatalog = await catalog.catalogs.create(OTHER_TENANT, ENV, { catalogItemSchemas: [{ name: otherSchema.name, version: otherSchema.version }] });
+    await catalog.items.load(OTHER_TENANT, ENV, parseItemBatch(batchOf(0, otherCatalog.version, 2_000)));
+    await (await catalog.catalogs.promote(OTHER_TENANT, ENV, otherCatalog.version)).activation;
+    const tokenRes = await fetch(`${url}/auth/realms/${TENANT}/protocol/openid-connect/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`bench-status:${STATUS_SECRET}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    const { access_token: accessToken } = (await tokenRes.json()) as { access_token: string };
+    const probes: ProbeTarget[] = [
+      { name: 'POST /search, another tenant', method: 'POST', url: `${url}/search`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: OTHER_TOKEN, query: 'red lantern' }), pauseMs: 5 },
+      { name: 'GET /health', method: 'GET', url: `${url}/health`, pauseMs: 5 },
+      { name: 'GET catalog status', method: 'GET', url: `${url}/catalog/catalogs/active?tenant=${TENANT}&environment=${ENV}`, headers: { authorization: `Bearer ${accessToken}` }, pauseMs: 5 },
+    ];
+    const idle = await probe(probes, () => new Promise((resolve) => setTimeout(resolve, 3_000)));
+    const promoted = await probe(probes, async () => {
+      const promoteStart = performance.now();
+      await (await catalog.catalogs.promote(TENANT, ENV, version)).activation;
+      return performance.now() - promoteStart;
+    });
+    const promoteMs = promoted.result;
 
     // The build alone, and the heap one index holds, measured on the same items outside the server.
     const items = await catalog.allItems(TENANT, ENV, version);
@@ -175,6 +205,8 @@ const benchmark: Benchmark = async () => {
 
     const rows: BenchResult['rows'] = [
       { step: `promote ${TOTAL} items (${documents} documents), index build included`, seconds: round(promoteMs / 1000, 2) },
+      ...idle.probes.map((p) => ({ step: `idle: ${p.name} (${p.count} requests)`, p50Ms: p.p50Ms, p99Ms: p.p99Ms, maxMs: p.maxMs, failures: p.failures })),
+      ...promoted.probes.map((p) => ({ step: `during the promotion: ${p.name} (${p.count} requests)`, p50Ms: p.p50Ms, p99Ms: p.p99Ms, maxMs: p.maxMs, failures: p.failures })),
       { step: 'index build alone', seconds: round(buildMs / 1000, 2), heapMb: indexMb },
       { step: 'in process, 1,000 queries with facets and a filter', medianMs: inProcess.medianMs, p99Ms: inProcess.p99Ms },
       { step: 'in process, a word in most items ("the")', medianMs: commonWord.medianMs, p99Ms: commonWord.p99Ms },

@@ -20,6 +20,8 @@ import { FacetColumn, FacetScratch } from './facets.js';
 import type { FilterValue } from '../../platform/filter-language/filter-tree.js';
 import type { FacetConfig } from '../../platform/config/schema.js';
 import { MatchScratch } from './match-scratch.js';
+import { runAtOnce } from './sliced-work.js';
+import type { Language } from './language.js';
 import { SortRanks, type SortKey } from './sort-ranks.js';
 import { titleKey } from './title-key.js';
 import { TypoVocabulary } from './typo-vocabulary.js';
@@ -68,6 +70,14 @@ export interface IndexChange {
   removedKeys: readonly string[];
 }
 
+/** What a new index computes before it serves: facet columns, attribute columns and sort orders its requests will read. */
+export interface IndexWarmUp {
+  languages: readonly Language[];
+  facets: readonly FacetConfig[];
+  attributes: readonly string[];
+  sorts: readonly (readonly SortKey[])[];
+}
+
 export class SearchIndex {
   /** Slot → document; a removed document leaves `undefined` (slots are never reused). */
   readonly docs: (SearchDoc | undefined)[] = [];
@@ -100,10 +110,51 @@ export class SearchIndex {
   readonly facetScratch = new FacetScratch();
   private matchArrays: MatchScratch | undefined;
 
+  /** Builds the index at once (tests, tools); a server builds with `SearchIndex.building` in slices instead. */
   constructor(items: readonly StoredItem[], fields: readonly string[]) {
     this.fields = [...new Set(fields)];
     this.fieldIndexes = this.fields.map(() => new Index({ tokenize: 'forward', encoder, resolution: RESOLUTION, fastupdate: true }));
     this.wordIndex = new Index({ tokenize: 'strict', encoder, resolution: RESOLUTION, fastupdate: true });
+    runAtOnce(this.load(items));
+  }
+
+  /**
+   * The index built a small step at a time (sliced-work.ts drives it), then warmed: the columns and sort
+   * orders `warm` names are computed before the index serves, so its first requests do not stall on them.
+   */
+  static *building(items: readonly StoredItem[], fields: readonly string[], warm: IndexWarmUp): Generator<unknown, SearchIndex> {
+    const index = new SearchIndex([], fields);
+    // Forms first: each word added after is grouped as it arrives, in the same steps.
+    for (const language of warm.languages) index.vocabulary.prepareForms(language);
+    yield* index.load(items);
+    for (const facet of warm.facets) if (!index.facetColumns.has(facet)) index.facetColumns.set(facet, yield* FacetColumn.building(facet, index.docs));
+    for (const attribute of warm.attributes) {
+      if (index.columns.has(attribute)) continue;
+      const column: FilterValue[][] = new Array(index.docs.length);
+      for (let slot = 0; slot < column.length; slot++) {
+        const doc = index.docs[slot];
+        column[slot] = doc === undefined ? [] : attributeValues(doc.item, attribute);
+        if ((slot & 1023) === 1023) yield;
+      }
+      index.columns.set(attribute, column);
+      index.numbers(attribute);
+      yield;
+    }
+    for (const sortBy of warm.sorts) {
+      index.rank(sortBy);
+      yield;
+    }
+    index.matchScratch();
+    return index;
+  }
+
+  /** What requests made this index compute (columns, sort orders), so that its successor is built warm. */
+  warmedUp(): Pick<IndexWarmUp, 'attributes' | 'sorts'> {
+    return { attributes: [...this.columns.keys()], sorts: this.sortRanks.orders() };
+  }
+
+  /** Places `items` into this empty index, one step per item. */
+  private *load(items: readonly StoredItem[]): Generator<unknown, void> {
     // Variants first, so each parent is handed to FlexSearch once with its variants' text.
     const parents = new Set<string>();
     for (const item of items) {
@@ -113,7 +164,12 @@ export class SearchIndex {
         this.parentOf.set(item.id, item.parentId);
       }
     }
-    for (const item of items) if (item.parentId === undefined) this.place(item);
+    yield;
+    for (const item of items) {
+      if (item.parentId !== undefined) continue;
+      this.place(item);
+      yield;
+    }
     // A variant whose parent is missing is still findable, standing for itself.
     for (const [parentId, variants] of this.variants) if (!parents.has(parentId)) for (const orphan of variants.values()) this.place(orphan);
   }
