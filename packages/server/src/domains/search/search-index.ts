@@ -23,12 +23,8 @@ import { MatchScratch } from './match-scratch.js';
 import { runAtOnce } from './sliced-work.js';
 import type { Language } from './language.js';
 import { SortRanks, type SortKey } from './sort-ranks.js';
-import { titleKey } from './title-key.js';
+import { TitleFingerprints } from './title-key.js';
 import { TypoVocabulary } from './typo-vocabulary.js';
-
-/** Word pairs fingerprinted per title; a longer title is marked and checked as a string. */
-export const TITLE_PAIRS = 8;
-export const TITLE_PAIRS_OVERFLOW = 255;
 
 /** FlexSearch's word-position slots: a word early in a field scores a little above a late one. */
 export const RESOLUTION = 9;
@@ -84,14 +80,8 @@ export class SearchIndex {
   /** Fields indexed, each with its FlexSearch Index. */
   readonly fields: readonly string[];
   readonly vocabulary = new TypoVocabulary();
-  /** Slot → fingerprint of its folded title (matcher's exact-title check). */
-  titleKeys = new Int32Array(1024);
-  /**
-   * Slot → fingerprints of its title's adjacent word pairs (TITLE_PAIRS per slot) and how many there
-   * are (TITLE_PAIRS_OVERFLOW for a longer title): the phrase check compares integers before strings.
-   */
-  titlePairs = new Int32Array(1024 * TITLE_PAIRS);
-  titlePairCounts = new Uint8Array(1024);
+  /** Slot → fingerprints of its folded title and title word pairs (matcher's exact-title and phrase checks). */
+  readonly titles = new TitleFingerprints();
   /** Live documents. */
   size = 0;
   /** Bumped on every change, so per-request caches keyed on the index know when to drop. */
@@ -369,23 +359,7 @@ export class SearchIndex {
       this.vocabulary.titlePairs(before, -1);
       this.vocabulary.titlePairs(doc.title, 1);
     }
-    if (slot >= this.titleKeys.length) {
-      const size = Math.max(slot + 1, this.titleKeys.length * 2);
-      const keys = new Int32Array(size);
-      keys.set(this.titleKeys);
-      this.titleKeys = keys;
-      const pairs = new Int32Array(size * TITLE_PAIRS);
-      pairs.set(this.titlePairs);
-      this.titlePairs = pairs;
-      const counts = new Uint8Array(size);
-      counts.set(this.titlePairCounts);
-      this.titlePairCounts = counts;
-    }
-    this.titleKeys[slot] = titleKey(doc.title);
-    const titleWords = doc.title.split(' ');
-    const pairs = titleWords.length - 1;
-    this.titlePairCounts[slot] = pairs > TITLE_PAIRS ? TITLE_PAIRS_OVERFLOW : Math.max(0, pairs);
-    for (let i = 0; i < Math.min(pairs, TITLE_PAIRS); i++) this.titlePairs[slot * TITLE_PAIRS + i] = titleKey(`${titleWords[i]} ${titleWords[i + 1]}`);
+    this.titles.set(slot, doc.title);
     const variants = doc.item.parentId === undefined ? [...(this.variants.get(doc.item.id)?.values() ?? [])] : [];
     const texts = this.fields.map((field) => [doc.item, ...variants].map((item) => fieldText(item, field)).filter((t) => t !== '').join('\n'));
     this.setTexts(slot, doc, texts);
