@@ -35,6 +35,7 @@ export function round(value: number, digits = 3): number {
 
 export interface LoadResult {
   requestsPerSecond: number;
+  p50Ms: number;
   p99Ms: number;
   non2xx: number;
   errors: number;
