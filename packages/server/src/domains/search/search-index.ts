@@ -147,21 +147,26 @@ export class SearchIndex {
   private *load(items: readonly StoredItem[]): Generator<unknown, void> {
     // Variants first, so each parent is handed to FlexSearch once with its variants' text.
     const parents = new Set<string>();
-    for (const item of items) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
       if (item.parentId === undefined) parents.add(item.id);
       else {
         this.variantsOf(item.parentId).set(item.id, item);
         this.parentOf.set(item.id, item.parentId);
       }
+      if ((i & 1023) === 1023) yield;
     }
-    yield;
     for (const item of items) {
       if (item.parentId !== undefined) continue;
       this.place(item);
       yield;
     }
     // A variant whose parent is missing is still findable, standing for itself.
-    for (const [parentId, variants] of this.variants) if (!parents.has(parentId)) for (const orphan of variants.values()) this.place(orphan);
+    for (const [parentId, variants] of this.variants) {
+      if (parents.has(parentId)) continue;
+      for (const orphan of variants.values()) this.place(orphan);
+      yield;
+    }
   }
 
   /** The matcher's per-slot arrays, grown with room to spare so single-item additions do not reallocate each time. */
