@@ -103,13 +103,36 @@ describe('the demo shop as a shopper sees it', () => {
         marks: [...root.querySelectorAll('[part~="title"] mark')].map((mark) => mark.textContent!.toLowerCase()),
       };
     });
-    assert.equal(shown.correction, 'Showing results for hanging heart (you searched for “hanging hart”)');
+    assert.equal(shown.correction, 'Showing results for hanging heart Search instead for “hanging hart”');
     assert.match(shown.summary!, /^\d+ results for “hanging heart”$/);
     assert.ok(shown.marks.length >= 2, JSON.stringify(shown.marks));
     // Each query word is marked, whole, in any of its forms ("hearts" for heart).
     assert.ok(shown.marks.every((mark) => /^(hanging|hearts?)$/.test(mark)), JSON.stringify(shown.marks));
     assert.ok(shown.marks.includes('hanging') && shown.marks.some((mark) => mark.startsWith('heart')));
     await page.screenshot({ path: join(IMAGES_DIR, 'search-results-corrected.png'), clip: { x: 0, y: 0, width: 1280, height: 560 } });
+
+    // "Search instead for": the typed words run as typed, on the same page, and back returns to the correction.
+    await page.click(inResults('[part~="search-instead"]'));
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('exact') === '1');
+    await settled(page);
+    const asTyped = await page.$eval('discovery-search-results', (element) => {
+      const root = element.shadowRoot!;
+      return {
+        summary: root.querySelector('[part~="summary"]')!.textContent,
+        correction: root.querySelector('[part~="correction"]') !== null,
+        relaxed: root.querySelector('[part~="relaxed"]')?.textContent,
+        box: (document.querySelector('discovery-search-box')?.shadowRoot?.querySelector('input') as HTMLInputElement | null)?.value,
+      };
+    });
+    assert.match(asTyped.summary!, /^\d+ results for “hanging hart”$/);
+    assert.equal(asTyped.correction, false);
+    assert.equal(asTyped.relaxed, 'No product matches every word of “hanging hart”: these match some of them.');
+    assert.equal(asTyped.box, 'hanging hart');
+    await page.goBack();
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('exact') === null);
+    await settled(page);
+    assert.match(await page.$eval(inResults('[part~="summary"]'), (summary) => summary.textContent!), /^\d+ results for “hanging heart”$/);
+    assert.deepEqual(shop.problems, []);
     await page.close();
   });
 

@@ -20,6 +20,8 @@ export interface SearchEndpoint {
 export type SearchOptions = Pick<NonNullable<SearchRequest['options']>, 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter'> & {
   /** Leave out facet counts (the search box does not show them). */
   withoutFacets?: boolean;
+  /** Run the words as typed, without typo correction or word splits. */
+  asTyped?: boolean;
 };
 
 export type FacetValue = SearchFacet['values'][number];
@@ -57,11 +59,12 @@ function tokenOf(endpoint: SearchEndpoint): string {
 }
 
 export async function search(endpoint: SearchEndpoint, query: string, options: SearchOptions, signal?: AbortSignal): Promise<SearchAnswer> {
-  const { withoutFacets, ...rest } = options;
+  const { withoutFacets, asTyped, ...rest } = options;
+  const disable = [...(withoutFacets ? [{ name: 'facet' as const }] : []), ...(asTyped ? [{ name: 'correction' as const }] : [])];
   const body: SearchRequest = {
     token: tokenOf(endpoint),
     query,
-    options: { ...rest, highlight: true, customResponseMask: CARD_MASK, ...(withoutFacets ? { disable: [{ name: 'facet' }] } : {}) },
+    options: { ...rest, highlight: true, customResponseMask: CARD_MASK, ...(disable.length > 0 ? { disable } : {}) },
   };
   const answer: Unchecked<SearchResponse> = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search'), { body, signal }));
   const metadata: Unchecked<SearchResponse['metadata']> = asRecord(answer.metadata);

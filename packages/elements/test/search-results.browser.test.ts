@@ -172,6 +172,14 @@ describe('search state in the URL', () => {
     expect(writeSearchState({ ...state, page: 1 }, 'query', '?utm=x&page=3')).to.equal('?utm=x&query=red+mug&sort=price%3Adesc&f.color=Red&f.color=Blue&f.brand=A%26B');
   });
 
+  it('keeps a query run as typed (exact=1) through filters, and drops it for a new query', () => {
+    const state = readSearchState('?q=hanging+hart&exact=1&f.color=Red', 'q');
+    expect(state.exact).to.equal(true);
+    expect(writeSearchState({ ...state, page: 2 }, 'q', '?exact=1')).to.equal('?q=hanging+hart&exact=1&f.color=Red&page=2');
+    expect(writeSearchState({ query: 'heart', page: 1, sort: '', facets: {} }, 'q', '?q=hanging+hart&exact=1')).to.equal('?q=heart');
+    expect(readSearchState('?q=a&exact=yes', 'q').exact).to.equal(undefined);
+  });
+
   it('ignores a bad page or sort', () => {
     expect(readSearchState('?q=a&page=-2&sort=price;drop', 'q')).to.deep.equal({ query: 'a', page: 1, sort: '', facets: {} });
   });

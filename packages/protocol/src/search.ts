@@ -10,7 +10,8 @@ export interface SortKey {
   order: 'asc' | 'desc';
 }
 
-export type DisableName = 'facet' | 'item' | 'group' | 'redirect';
+/** `correction`: run the words as typed, without typo corrections or word splits ("Search instead for …"). */
+export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction';
 
 /** `POST /search`; `GET /search/{token}?encoded=` takes the same object without `token`. */
 export interface SearchRequest {

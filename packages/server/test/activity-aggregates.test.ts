@@ -18,33 +18,84 @@ describe('one profile behind every identity', () => {
       const identify = async (profile: unknown) => (await call(`${tracker}/identify`, { json: { profile } })).body.profile.id as string;
       const view = (profile: string, item: string) => call(`${tracker}/activity`, { json: { activity: { profile, verb: 'view', original_id: item } } });
 
-      // Desktop: anonymous, then logged in through the CRM datasource.
+      // Desktop: anonymous, then logged in through the CRM datasource. The browser keeps its own id.
       const desktop = await identify({});
       await view(desktop, 'd-1');
       assert.equal(await identify({ id: desktop, datasources: [{ id: 'crm', original_id: 'u-1' }] }), desktop);
-      // Phone: a second anonymous profile, merged into the nominative one when the same CRM id logs in.
+      // Phone: a second anonymous profile, joined to the same person when the same CRM id logs in.
       const phone = await identify({});
       await view(phone, 'm-1');
-      assert.equal(await identify({ id: phone, datasources: [{ id: 'crm', original_id: 'u-1' }] }), desktop);
-      const viaPhoneId = await call(`${tracker}/profiles/${phone}/activities`);
-      assert.deepEqual(viaPhoneId.body.data.map((a: { originalId: string; profileId: string }) => [a.originalId, a.profileId]), [
-        ['m-1', desktop],
-        ['d-1', desktop],
-      ]);
+      assert.equal(await identify({ id: phone, datasources: [{ id: 'crm', original_id: 'u-1' }] }), phone);
+      const person = service.findProfile('tenant-a', { datasource: 'crm', userId: 'u-1' })!.id;
+      assert.notEqual(person, desktop, 'the person is a profile of its own, not the first browser that claimed it');
+      assert.notEqual(person, phone);
+      // Each browser's id shows what was sent with it; the person's other devices stay out of it.
+      const historyOf = async (id: string) =>
+        (await call(`${tracker}/profiles/${id}/activities`)).body.data.map((a: { originalId: string; profileId: string }) => [a.originalId, a.profileId]);
+      assert.deepEqual(await historyOf(phone), [['m-1', phone]]);
+      assert.deepEqual(await historyOf(desktop), [['d-1', desktop]]);
 
-      // Collect: the storefront links its customer id to the same profile, then an anonymous session joins it.
+      // Collect: the storefront links its customer id to the same person, then an anonymous session joins it.
       await call(collect, { json: { action: 'view', target: { product: 'c-1' }, user: { profileId: desktop, identities: { 'customer-id': 'cust-1' } } } });
       await call(collect, { json: { action: 'view', target: { product: 'anon-1' }, user: { sessionId: 'tab-9' } } });
       const anonymous = service.findProfile('tenant-a', { sessionId: 'tab-9' })!.id;
-      assert.notEqual(anonymous, desktop);
+      assert.notEqual(service.findProfile('tenant-a', { profileId: anonymous })!.id, person);
       await call(collect, { json: { action: 'add-to-cart', target: { product: 'c-2' }, user: { sessionId: 'tab-9', identities: { 'customer-id': 'cust-1' } } } });
 
-      for (const ref of [{ profileId: desktop }, { profileId: anonymous }, { repository: 'customer-id', userId: 'cust-1' }, { datasource: 'crm', userId: 'u-1' }, { sessionId: 'tab-9' }]) {
-        assert.equal(service.findProfile('tenant-a', ref)?.id, desktop, JSON.stringify(ref));
+      for (const ref of [{ profileId: desktop }, { profileId: phone }, { profileId: anonymous }, { repository: 'customer-id', userId: 'cust-1' }, { datasource: 'crm', userId: 'u-1' }, { sessionId: 'tab-9' }]) {
+        assert.equal(service.findProfile('tenant-a', ref)?.id, person, JSON.stringify(ref));
       }
-      assert.deepEqual(service.recentItems('tenant-a', desktop).map((i) => i.itemId), ['c-2', 'anon-1', 'c-1', 'm-1', 'd-1']);
+      // Recommendations see the whole person, from any of its ids.
+      assert.deepEqual(service.recentItems('tenant-a', person).map((i) => i.itemId), ['c-2', 'anon-1', 'c-1', 'm-1', 'd-1']);
+      assert.deepEqual(service.recentItems('tenant-a', phone).map((i) => i.itemId), ['c-2', 'anon-1', 'c-1', 'm-1', 'd-1']);
+      assert.deepEqual(await historyOf(desktop), [['c-1', desktop], ['d-1', desktop]]);
       // Tenants never share profiles.
       assert.equal(service.findProfile('tenant-b', { datasource: 'crm', userId: 'u-1' }), undefined);
+    } finally {
+      await server.cleanup();
+    }
+  });
+
+  it('never hands a CRM id\'s profile, details or history to whoever claims it (issue 16, item 10)', async () => {
+    const server = await startTestServer({ clock: new ManualClock() });
+    const tracker = `${server.url}/tracker/tenant-a-tracker`;
+    const collect = `${server.url}/collect/tenant-a-tracker`;
+    try {
+      const identify = async (profile: unknown) => (await call(`${tracker}/identify`, { json: { profile } })).body;
+      const historyOf = async (id: string) => (await call(`${tracker}/profiles/${id}/activities`)).body.data.map((a: { originalId: string }) => a.originalId);
+      // The shopper logs in on their own browser with private details, and browses.
+      const own = (await identify({})).profile.id as string;
+      await identify({ id: own, datasources: [{ id: 'crm', original_id: '12464' }], infos: { email: 'jane@example.com' } });
+      await call(`${tracker}/activity`, { json: { activity: { profile: own, verb: 'view', original_id: 'private-1' } } });
+      await call(collect, { json: { action: 'purchase', target: { product: 'private-2' }, user: { identities: { 'customer-id': 'c-12464' }, profileId: own }, metadata: { orderId: 'o-1' } } });
+
+      // Someone else sends the same CRM id, with no id or with their own.
+      for (const claim of [{ datasources: [{ id: 'crm', original_id: '12464' }] }, { id: (await identify({})).profile.id, datasources: [{ id: 'crm', original_id: '12464' }] }]) {
+        const answer = await identify(claim);
+        assert.notEqual(answer.profile.id, own);
+        assert.deepEqual(answer.profile.infos, {}, 'the person\'s infos are not echoed');
+        assert.deepEqual(await historyOf(answer.profile.id), []);
+        // Identifying again by the id it got shows no more of the person either.
+        const again = await identify({ id: answer.profile.id });
+        assert.deepEqual(again.profile.infos, {});
+        assert.deepEqual(again.profile.datasources, []);
+        // What they send under their id is theirs to see; an activity's answer names the id it was sent with.
+        const sent = await call(`${tracker}/activity`, { json: { activity: { profile: answer.profile.id, verb: 'view', original_id: 'theirs' } } });
+        assert.equal(sent.body.activities[0].profileId, answer.profile.id);
+        assert.deepEqual(await historyOf(answer.profile.id), ['theirs']);
+      }
+
+      // Claiming a CRM id first does not open that shopper's later activity either.
+      const early = (await identify({ datasources: [{ id: 'crm', original_id: '555' }] })).profile.id as string;
+      const victim = (await identify({})).profile.id as string;
+      await identify({ id: victim, datasources: [{ id: 'crm', original_id: '555' }] });
+      await call(`${tracker}/activity`, { json: { activity: { profile: victim, verb: 'view', original_id: 'victim-1' } } });
+      await call(collect, { json: { action: 'view', target: { product: 'victim-2' }, user: { identities: { 'customer-id': 'c-555' } } } });
+      await identify({ id: victim, datasources: [{ id: 'crm', original_id: '555' }] });
+      assert.deepEqual(await historyOf(early), []);
+      // The shopper's own browser still sees its own history.
+      assert.deepEqual(await historyOf(own), ['private-2', 'private-1']);
+      assert.deepEqual(await historyOf(victim), ['victim-1']);
     } finally {
       await server.cleanup();
     }

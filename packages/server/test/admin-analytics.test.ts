@@ -70,17 +70,29 @@ describe('admin analytics', () => {
   });
 
   it('counts searches per query, the ones that found nothing, and the clicks on their results', async () => {
-    await search('shoes');
+    // One source of truth with the search-analytics API: a click names its search by sourceId (the
+    // search's response id), or, when it names no search this server knows, by metadata.query.
+    const first = await search('shoes');
     await search('Shoes ');
     await search('unicorn');
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: first.body.id, metadata: { query: 'shoes' } }, 'searcher-a');
+    await collect({ action: 'click', target: { product: 'shoe-2' }, sourceId: first.body.id, metadata: { query: 'shoes' } }, 'searcher-a');
     await collect({ action: 'click', target: { product: 'shoe-2' }, metadata: { query: 'shoes' } }, 'searcher');
     await collect({ action: 'purchase', target: { product: 'shoe-2' }, metadata: { price: 8000, orderId: 'o3' } }, 'searcher');
+    // A widget's click on the results page is the widget's, not the query's.
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: 'some-reco', metadata: { query: 'shoes', widgetId: 'w-popular' } }, 'searcher-b');
     const body = await get('/analytics/queries');
     const shoes = body.top.find((q: { query: string }) => q.query === 'shoes');
-    assert.deepEqual({ searches: shoes.searches, clicks: shoes.clicks, conversions: shoes.conversions, clickThrough: shoes.clickThrough }, { searches: 2, clicks: 1, conversions: 1, clickThrough: 0.5 });
+    // Two searches each got a click (searcher-a's two clicks come from one search): click-through 1.
+    assert.deepEqual({ searches: shoes.searches, clicks: shoes.clicks, conversions: shoes.conversions, clickThrough: shoes.clickThrough }, { searches: 2, clicks: 2, conversions: 1, clickThrough: 1 });
     assert.deepEqual(body.zeroResult.map((q: { query: string }) => q.query), ['unicorn']);
     const days = await get('/analytics?days=1');
     assert.deepEqual({ searches: days.days[0].searches, zero: days.days[0].zeroResultSearches }, { searches: 3, zero: 1 });
+    // The search-analytics API reads the same counts: no search is counted twice by two copies.
+    const report = await call(`${server.url}/search-analytics/tenant-a-search`, { headers });
+    assert.equal(report.status, 200, JSON.stringify(report.body));
+    const day = report.body.days.at(-1);
+    assert.deepEqual({ searches: day.searches, clicks: day.clicks, conversions: day.conversions }, { searches: 3, clicks: 2, conversions: 1 });
   });
 
   it('answers the same after a restart', async () => {
@@ -91,6 +103,10 @@ describe('admin analytics', () => {
     headers = { authorization: `Bearer ${await adminToken(server, clock.now() + 1000, 'client-a')}` };
     assert.deepEqual(await get('/analytics?days=7'), before.widgets);
     assert.deepEqual(await get('/analytics/queries'), before.queries);
+    // A click after the restart on results shown before it still counts, by its metadata.query.
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: 'answer-before-restart', metadata: { query: 'Shoes' } }, 'searcher-c');
+    const shoes = (await get('/analytics/queries')).top.find((q: { query: string }) => q.query === 'shoes');
+    assert.equal(shoes.clicks, before.queries.top.find((q: { query: string }) => q.query === 'shoes').clicks + 1);
   });
 
   it('drops a query from the zero-result list once a search for it finds something', async () => {

@@ -101,6 +101,12 @@ describe('OpenAPI document', () => {
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
     assert.match(await page.text(), /\/docs\/reference\.js/);
+    const trainings = async () => /discovery_recommendation_model_training_seconds_count (\d+)/.exec(await (await fetch(`${server.url}/metrics`)).text())?.[1];
+    const before = Number(await trainings());
+    const purchases = ['s1', 's2'].map((shopper) => ({ action: 'purchase', target: { product: 'p1' }, user: { identities: { 'customer-id': shopper } }, metadata: { orderId: shopper } }));
+    assert.equal((await call(`${server.url}/collect/tenant-a-tracker`, { json: purchases })).status, 200);
+    await server.server.deps.services.recommendations.models.trainNow('tenant-a', { force: true });
+    assert.equal(Number(await trainings()), before + 1, 'one more model training measured');
     const metrics = await fetch(`${server.url}/metrics`);
     const text = await metrics.text();
     assert.match(text, /discovery_http_requests_total\{method="GET",route="\/health",status="200"\} [1-9]/);

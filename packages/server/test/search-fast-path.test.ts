@@ -17,7 +17,7 @@ const TOKEN = 'tenant-a-search';
 const ACCEPTED: Record<string, unknown>[] = [
   { token: TOKEN },
   { token: TOKEN, query: 'red lamp' },
-  { token: TOKEN, query: '', configurationId: 'default', disable: [{ name: 'facet' }] },
+  { token: TOKEN, query: '', configurationId: 'default', disable: [{ name: 'facet' }, { name: 'correction' }] },
   { token: TOKEN, query: 'x'.repeat(1_000), options: {} },
   {
     token: TOKEN,

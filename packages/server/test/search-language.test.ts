@@ -108,6 +108,22 @@ describe('compounds and corrections', () => {
     assert.equal('relaxed' in plain.metadata, false);
   });
 
+  it('runs the words as typed when the shopper turns correction off ("Search instead for …")', async () => {
+    const asTyped = { disable: [{ name: 'correction' }] };
+    const typo = await search('cnadles dinner', asTyped);
+    assert.equal('correctedQuery' in typo.metadata, false);
+    // "cnadles" matches nothing as typed: the looser match serves what "dinner" finds, flagged.
+    assert.deepEqual(ids(typo), ['c2']);
+    assert.equal(typo.metadata.relaxed, true);
+    assert.equal((await search('cnadles dinner')).metadata.correctedQuery, 'candles dinner');
+    const joined = await search('notebook', asTyped);
+    assert.equal('correctedQuery' in joined.metadata, false);
+    assert.deepEqual(ids(await search('candles', asTyped)), ['c1', 'c2'], 'a correct word finds the same');
+    const bad = await fetch(`${server.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'words', query: 'x', options: { disable: [{ name: 'spelling' }] } }) });
+    assert.equal(bad.status, 400);
+    assert.match(JSON.stringify(await bad.json()), /options\.disable\[0\]\.name/);
+  });
+
   it('corrects an inflected typo and a finished word that only begins a catalog word', async () => {
     const plural = await search('baekers');
     assert.deepEqual(ids(plural), ['b1'], 'a swap in a plural of a word the catalog only has in the singular');

@@ -7,8 +7,8 @@ export interface SearchResultsMessages extends FacetMessages {
   noResults: (query: string) => string;
   /** Before the query that was run instead of the typed one. */
   showingResultsFor: string;
-  /** What the shopper typed, shown after the corrected query. */
-  youSearchedFor: (typed: string) => string;
+  /** The link that runs what the shopper typed, without correction. */
+  searchInstead: (typed: string) => string;
   relaxed: (query: string) => string;
   redirect: string;
   tryInstead: string;
@@ -28,7 +28,7 @@ export const ENGLISH: SearchResultsMessages = {
   results: (count, query) => (query ? `${count} results for “${query}”` : `${count} products`),
   noResults: (query) => `No results for “${query}”`,
   showingResultsFor: 'Showing results for',
-  youSearchedFor: (typed) => `(you searched for “${typed}”)`,
+  searchInstead: (typed) => `Search instead for “${typed}”`,
   relaxed: (query) => `No product matches every word of “${query}”: these match some of them.`,
   redirect: 'Looking for this?',
   tryInstead: 'Try one of these searches:',

@@ -11,13 +11,22 @@ import { pageWindow } from './search-state.js';
 /** The search API pages no further than this offset. */
 export const MAX_OFFSET = 10000;
 
-/** What the shopper sees above the results: the count, a corrected query, a looser match. */
-export function renderSummary(answer: SearchAnswer, typed: string, words: SearchResultsMessages): unknown {
+/** A link that runs the typed query as typed (no correction): its URL, and an ordinary click shown without reloading. */
+export interface SearchInstead {
+  href: string;
+  follow: (event: MouseEvent) => void;
+}
+
+/** What the shopper sees above the results: the count, a corrected query (with the way back to the typed one), a looser match. */
+export function renderSummary(answer: SearchAnswer, typed: string, words: SearchResultsMessages, instead: SearchInstead): unknown {
   const shown = answer.correctedQuery ?? typed;
   const summary = answer.count === 0 ? (answer.redirect ? '' : words.noResults(typed)) : words.results(answer.count, shown);
   return html`<p part="summary" role="status">${summary}</p>
     ${answer.correctedQuery && answer.count > 0
-      ? html`<p part="correction">${words.showingResultsFor} <strong>${answer.correctedQuery}</strong> ${words.youSearchedFor(typed)}</p>`
+      ? html`<p part="correction">
+          ${words.showingResultsFor} <strong>${answer.correctedQuery}</strong><br />
+          <a part="search-instead" href=${instead.href} @click=${instead.follow}>${words.searchInstead(typed)}</a>
+        </p>`
       : nothing}
     ${answer.relaxed && answer.count > 0 ? html`<p part="relaxed">${words.relaxed(typed)}</p>` : nothing}
     ${answer.redirect

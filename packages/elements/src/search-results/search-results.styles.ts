@@ -19,6 +19,13 @@ export const searchResultsStyles = css`
   [part~='relaxed'] {
     margin: 0 0 0.5rem;
   }
+  /* A link to tap on a phone: at least 24 px tall (WCAG 2.2 target size). */
+  [part~='search-instead'] {
+    display: inline-block;
+    min-height: 24px;
+    line-height: 24px;
+    color: inherit;
+  }
   [part~='redirect'] {
     display: flex;
     flex-wrap: wrap;

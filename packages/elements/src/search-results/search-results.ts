@@ -9,7 +9,7 @@ import { renderCard } from '../product-card.js';
 import { autocomplete, search } from '../search-request.js';
 import type { SearchAnswer } from '../search-request.js';
 import { renderChips, renderFacets } from './search-facets.js';
-import { MAX_OFFSET, renderPagination, renderPlaceholder, renderSummary } from './search-page-parts.js';
+import { MAX_OFFSET, renderPagination, renderPlaceholder, renderSummary, type SearchInstead } from './search-page-parts.js';
 import type { FacetActions, FacetView } from './search-facets.js';
 import { ENGLISH } from './search-messages.js';
 import type { SearchResultsMessages } from './search-messages.js';
@@ -186,6 +186,7 @@ export class DiscoverySearchResults extends LitElement {
         sortBy: sortBy(state.sort),
         facets,
         ...(filter ? { filter } : {}),
+        ...(state.exact ? { asTyped: true } : {}),
       };
       const answer = await search(this, state.query, options, request.signal);
       if (request.signal.aborted) return;
@@ -240,6 +241,12 @@ export class DiscoverySearchResults extends LitElement {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
     this.go(next);
+  }
+
+  /** "Search instead for …": the same page of the typed query, run without correction. */
+  private searchInstead(): SearchInstead {
+    const next: SearchState = { ...this.current, page: 1, exact: true };
+    return { href: this.link(next), follow: (event) => this.follow(event, next) };
   }
 
   private reportClick(index: number): void {
@@ -315,7 +322,7 @@ export class DiscoverySearchResults extends LitElement {
         ? html`<p part="message">${words.tryInstead}</p>
             <ul part="suggestions">
               ${this.alternatives.map((text) => {
-                const next = { ...clearFilters(this.current), query: text, sort: '' };
+                const next: SearchState = { query: text, sort: '', page: 1, facets: {} };
                 return html`<li><a part="suggestion" href=${this.link(next)} @click=${(event: MouseEvent) => this.follow(event, next)}>${text}</a></li>`;
               })}
             </ul>`
@@ -330,13 +337,13 @@ export class DiscoverySearchResults extends LitElement {
     const words = this.words;
     if (this.state === 'error') return html`<p part="message" role="status">${words.unavailable}</p>`;
     if (!answer) return renderPlaceholder(Math.min(this.size, PLACEHOLDER_CARDS));
-    if (this.state === 'empty') return html`${renderSummary(answer, this.current.query, words)}${this.renderEmpty()}`;
+    if (this.state === 'empty') return html`${renderSummary(answer, this.current.query, words, this.searchInstead())}${this.renderEmpty()}`;
     const template = this.querySelector<HTMLTemplateElement>(':scope > template');
     const view = this.facetView(answer);
     const active = filterCount(this.current);
     const narrow = this.drawer && matchMedia(NARROW).matches;
     return html`<div aria-busy=${this.state === 'loading' ? 'true' : 'false'}>
-      ${renderSummary(answer, this.current.query, words)}
+      ${renderSummary(answer, this.current.query, words, this.searchInstead())}
       <div part="layout">
         <div
           part="facets"

@@ -8,6 +8,8 @@ export interface SearchState {
   sort: string;
   /** Selected values per facet id. */
   facets: Record<string, string[]>;
+  /** The query runs as typed, without typo correction (`exact=1`): the shopper chose "Search instead for …". */
+  exact?: boolean;
   /** A price range typed by the shopper, in the shop's currency units (`min`, `max` in the URL). */
   min?: number;
   max?: number;
@@ -39,6 +41,7 @@ export function readSearchState(search: string, param: string): SearchState {
     page: Number.isInteger(page) && page > 1 ? page : 1,
     sort: /^[\w.]+:(asc|desc)$/.test(params.get('sort') ?? '') ? params.get('sort')! : '',
     facets,
+    ...(params.get('exact') === '1' ? { exact: true } : {}),
     ...(min === undefined ? {} : { min }),
     ...(max === undefined ? {} : { max }),
   };
@@ -48,9 +51,10 @@ export function readSearchState(search: string, param: string): SearchState {
 export function writeSearchState(state: SearchState, param: string, search: string): string {
   const params = new URLSearchParams(search);
   for (const key of [...params.keys()]) {
-    if (key === param || key === 'page' || key === 'sort' || key === 'min' || key === 'max' || key.startsWith(FACET_PREFIX)) params.delete(key);
+    if (key === param || key === 'page' || key === 'sort' || key === 'min' || key === 'max' || key === 'exact' || key.startsWith(FACET_PREFIX)) params.delete(key);
   }
   params.set(param, state.query);
+  if (state.exact) params.set('exact', '1');
   if (state.sort) params.set('sort', state.sort);
   for (const [id, values] of Object.entries(state.facets)) {
     for (const value of values) params.append(FACET_PREFIX + id, value);
@@ -86,9 +90,9 @@ export function pageWindow(page: number, pages: number): number[] {
   return shown;
 }
 
-/** The state without any filter: no facet value, no price range, first page. */
+/** The state without any filter: no facet value, no price range, first page (the query still as typed if it was). */
 export function clearFilters(state: SearchState): SearchState {
-  return { query: state.query, sort: state.sort, page: 1, facets: {} };
+  return { query: state.query, sort: state.sort, page: 1, facets: {}, ...(state.exact ? { exact: true } : {}) };
 }
 
 /** How many filters are on: each facet value, and a price range counts once. */

@@ -11,7 +11,6 @@ import type { QueryStatistics } from '../domains/search/query-statistics.js';
 import type { QueryAnalytics } from '../domains/search/query-analytics.js';
 import type { ConfigAdmin } from '../domains/admin/config-admin.js';
 import type { ConsoleSessions } from '../domains/admin/console-sessions.js';
-import type { QueryAnalytics as ConsoleQueryAnalytics } from '../domains/analytics/query-analytics.js';
 import type { WidgetAnalytics } from '../domains/analytics/widget-analytics.js';
 import type { ServerMetrics } from '../platform/metrics/server-metrics.js';
 import type { PublicRateLimits } from './http/public-rate-limit.js';
@@ -27,7 +26,7 @@ export interface Services {
   search: SearchService;
   /** Autocomplete's query statistics: searches counted here, results-page views folded from the activity log. */
   queryStatistics: QueryStatistics;
-  /** Query analytics per search token and day (search/query-analytics.ts). */
+  /** Query analytics per search token and day (search/query-analytics.ts): the search-analytics API and the console's both read it. */
   searchAnalytics: QueryAnalytics;
   /** Widgets' recommendations over the active catalog and the live activity aggregates. */
   recommendations: RecommendationService;
@@ -35,8 +34,8 @@ export interface Services {
   admin: ConfigAdmin;
   /** Console sign-in sessions. */
   sessions: ConsoleSessions;
-  /** Widget and query analytics folded from activities and searches. */
-  analytics: { widgets: WidgetAnalytics; queries: ConsoleQueryAnalytics };
+  /** Widget analytics folded from activities (query analytics are `searchAnalytics`). */
+  analytics: { widgets: WidgetAnalytics };
   /** Prometheus metrics (/metrics). */
   metrics: ServerMetrics;
   /** Per-address and per-key rate limits, shared by the public API modules. */

@@ -18,7 +18,6 @@ import { SearchService } from '../domains/search/search-service.js';
 import { QueryAnalytics } from '../domains/search/query-analytics.js';
 import { ConfigAdmin } from '../domains/admin/config-admin.js';
 import { ConsoleSessions } from '../domains/admin/console-sessions.js';
-import { QueryAnalytics as ConsoleQueryAnalytics } from '../domains/analytics/query-analytics.js';
 import { WidgetAnalytics } from '../domains/analytics/widget-analytics.js';
 import { ServerMetrics } from '../platform/metrics/server-metrics.js';
 
@@ -46,36 +45,34 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
     retentionDays: deps.config.activityLog.retentionDays,
     isWidgetOf: (tenantId, widgetId) => deps.registry.findTenant(tenantId)?.environments.some((e) => e.widgets.some((w) => w.id === widgetId)) ?? false,
   });
-  const queryAnalytics = await ConsoleQueryAnalytics.open({ store: deps.store, tenantIds: deps.config.tenants.map((t) => t.id), now });
-  deps.onClose(() => queryAnalytics.close());
   const countCollected = (_tenantId: string, record: { kind: string; receivedAt: number }) => {
     if (record.kind === 'activity' && record.receivedAt >= startedAt) metrics.activitiesCollected.inc();
   };
   // What search and recommendations fold from the activity log is theirs; tracking replays the log through it.
   const queryStatistics = new QueryStatistics(deps.clock);
+  const searchAnalytics = await openSearchAnalytics(deps, queryStatistics);
   const aggregates = new RecommendationAggregates({ config: deps.config, clock: deps.clock });
   const activities = await ActivityService.open(deps, {
-    aggregates: [queryStatistics, aggregates, foldOnly(widgetAnalytics.fold), foldOnly(queryAnalytics.fold), foldOnly(countCollected)],
+    aggregates: [queryStatistics, aggregates, foldOnly(widgetAnalytics.fold), searchAnalytics.erasure, foldOnly(countCollected)],
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
-  queryStatistics.onSearch(queryAnalytics.recordSearch);
+  activities.onRecorded((activity) => searchAnalytics.recordActivity(activity));
   search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
   await search.start();
-  const searchAnalytics = await openSearchAnalytics(deps, activities, queryStatistics);
   const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config });
+  recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));
   deps.onClose(() => recommendations.models.close());
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
   const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now());
-  return { auth, catalog, activities, search, queryStatistics, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics, queries: queryAnalytics }, metrics, limits };
+  return { auth, catalog, activities, search, queryStatistics, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics }, metrics, limits };
 }
 
-/** Search analytics, fed clicks and conversions by the activity service; it gives autocomplete back its search counts. */
-async function openSearchAnalytics(deps: ServiceContext, activities: ActivityService, queryStatistics: QueryStatistics): Promise<QueryAnalytics> {
+/** Search analytics (fed clicks and conversions by the activity service once it is open); it gives autocomplete back its search counts. */
+async function openSearchAnalytics(deps: ServiceContext, queryStatistics: QueryStatistics): Promise<QueryAnalytics> {
   const tenantIds = deps.config.tenants.map((t) => t.id);
   const analytics = await QueryAnalytics.open({ store: deps.store, clock: deps.clock, logger: deps.logger, tenantIds });
   deps.onClose(() => analytics.close());
-  activities.onRecorded((activity) => analytics.recordActivity(activity));
   for (const tenantId of tenantIds) for (const { day, query, searches } of analytics.searchCounts(tenantId)) queryStatistics.restoreSearches(tenantId, query, Date.parse(`${day}T00:00:00Z`), searches);
   return analytics;
 }

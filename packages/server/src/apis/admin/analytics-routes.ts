@@ -9,6 +9,7 @@ import type * as Wire from '@discovery-kit/protocol';
 import type { ServerDeps } from '../api-module.js';
 import { DAY_MS } from '../../platform/clock.js';
 import { emptyWidgetCounts, type WidgetCounts } from '../../domains/analytics/widget-analytics.js';
+import type { QuerySummary } from '../../domains/search/query-analytics.js';
 import { adminScope } from './admin-auth.js';
 
 type IntParam = (ctx: Context, name: string, min: number, max: number, fallback: number) => number;
@@ -25,23 +26,26 @@ function add(into: WidgetCounts, counts: WidgetCounts): void {
 }
 
 export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middleware, intParam: IntParam): void {
-  const { widgets, queries } = deps.services.analytics;
+  const { widgets } = deps.services.analytics;
+  // Query analytics have one source, search's (clicks attributed by sourceId, else metadata.query).
+  const queries = deps.services.searchAnalytics;
 
   router.get('/analytics', guard, (ctx) => {
     const scope = adminScope(deps, ctx);
     const days = intParam(ctx, 'days', 1, 90, 7);
     const today = Math.floor(deps.clock.now() / DAY_MS);
     const widgetIds = deps.registry.findTenant(scope.tenantId)!.environments.find((e) => e.id === scope.environmentId)!.widgets.map((w) => w.id);
-    const searchDays = queries.searchesPerDay(scope.tenantId, today - days + 1, today);
+    const searchDays = queries.searchesPerDay(scope.tenantId, isoDay(today - days + 1), isoDay(today));
     const totals = new Map(widgetIds.map((id) => [id, emptyWidgetCounts()]));
-    const perDay = widgets.daysBetween(scope.tenantId, today - days + 1, today).map(({ day, counts }, i) => {
+    const perDay = widgets.daysBetween(scope.tenantId, today - days + 1, today).map(({ day, counts }) => {
       const dayWidgets: Record<string, WidgetCounts & { clickThrough: number }> = {};
       for (const id of widgetIds) {
         const c = counts.widgets.get(id) ?? emptyWidgetCounts();
         add(totals.get(id)!, c);
         dayWidgets[id] = { ...c, clickThrough: ratio(c.clicks, c.impressions) };
       }
-      return { date: isoDay(day), activities: counts.activities, verbs: { ...counts.verbs }, searches: searchDays[i]!.searches, zeroResultSearches: searchDays[i]!.zeroResults, widgets: dayWidgets };
+      const searched = searchDays.get(isoDay(day));
+      return { date: isoDay(day), activities: counts.activities, verbs: { ...counts.verbs }, searches: searched?.searches ?? 0, zeroResultSearches: searched?.zeroResults ?? 0, widgets: dayWidgets };
     });
     ctx.body = {
       environment: scope.environmentId,
@@ -57,8 +61,9 @@ export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middlew
     const scope = adminScope(deps, ctx);
     const days = intParam(ctx, 'days', 1, 90, 7);
     const limit = intParam(ctx, 'limit', 1, 500, 50);
-    const rows = queries.queries(scope.tenantId, days);
-    const round = <T extends { clickThrough: number; conversionRate: number }>(row: T) => ({ ...row, clickThrough: ratio(row.clickThrough * 10_000, 10_000), conversionRate: ratio(row.conversionRate * 10_000, 10_000) });
+    const today = Math.floor(deps.clock.now() / DAY_MS);
+    const rows = queries.summary(scope.tenantId, isoDay(today - days + 1), isoDay(today));
+    const round = (row: QuerySummary): Wire.QueryAnalyticsRow => ({ ...row, clickThrough: ratio(row.clicks, row.searches), conversionRate: ratio(row.conversions, row.searches) });
     ctx.body = {
       days,
       top: rows.slice(0, limit).map(round),

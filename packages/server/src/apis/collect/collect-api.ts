@@ -35,7 +35,8 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
     for (const [index, activity] of parsed.entries()) {
       const { claims, unlinked } = attributeUser(activity.user, tenant.identityRepositories, (profileId) => activities.findProfile(tenant.id, { profileId }) !== undefined);
       const profile = claims === undefined ? undefined : (await activities.resolveProfile(tenant.id, claims)).profile;
-      const attribution = { profileId: profile?.id ?? UNATTRIBUTED, sessionId: claims?.sessionId, profileSegments: profile?.segments, unlinked };
+      // Recorded under the profile id it was sent with, when it named one (see the older tracker's activity).
+      const attribution = { profileId: claims?.profileId ?? profile?.id ?? UNATTRIBUTED, sessionId: claims?.sessionId, profileSegments: profile?.segments, unlinked };
       inputs.push(toNewActivity(activity, attribution, clientKeyFor(activity.id, idempotencyKey, index), deps.clock.now()));
     }
     await activities.recordActivities(tenant.id, inputs);

@@ -15,7 +15,7 @@ export const SEARCH_LIMITS = { maxQuery: 1_000, maxOffset: MAX_OFFSET, maxLimit:
 
 const TOP_KEYS = new Set(['token', 'query', 'configurationId', 'options', 'disable']);
 const OPTION_KEYS = new Set(['offset', 'limit', 'sortBy', 'facets', 'filter', 'customResponseMask', 'disable', 'highlight']);
-const DISABLED = new Set(['facet', 'item', 'group', 'redirect']);
+const DISABLED = new Set(['facet', 'item', 'group', 'redirect', 'correction']);
 
 type Plain = Record<string, unknown>;
 type Disable = SearchInput['disable'];

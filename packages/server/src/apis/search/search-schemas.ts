@@ -19,7 +19,7 @@ const optionsSchema = z.object({
   facets: z.array(z.strictObject({ id: z.string().min(1), values: z.array(z.string()).default([]) })).default([]),
   filter: z.string().max(10_000).optional(),
   customResponseMask: z.string().max(2_000).optional(),
-  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
+  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
   highlight: z.union([z.literal(true), z.literal(false), z.array(z.string().min(1).max(100)).max(20)]).optional(),
 });
 
@@ -28,7 +28,7 @@ export const searchSchema = z.object({
   query: z.string().max(1_000).default(''),
   configurationId: z.string().optional(),
   options: optionsSchema.default(optionsSchema.parse({})),
-  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect']) })).default([]),
+  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
 });
 
 export const suggestSchema = z.object({

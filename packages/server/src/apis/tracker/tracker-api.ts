@@ -43,13 +43,21 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     if (issues.length > 0) throw new HttpError(400, 'invalid_body', `${issues[0]!.path}: ${issues[0]!.message}`, { issues });
     // A stale cookie (an id this server never made, or made before its data was reset) starts a fresh profile instead of failing the page.
     const known = request.id !== undefined && activities.findProfile(tenant.id, { profileId: request.id }) !== undefined;
-    const { profile, created } = await activities.resolveProfile(tenant.id, {
-      ...(known ? { profileId: request.id } : {}),
+    // The answer names the caller's own profile, never one its claims found: a CRM id is guessable, and
+    // the id answered here opens the public history endpoint (docs/privacy.md, "Who sees a profile's history").
+    const own = known ? request.id! : (await activities.resolveProfile(tenant.id, {})).profile.id;
+    const { profile } = await activities.resolveProfile(tenant.id, {
+      profileId: own,
       datasources: request.datasources,
       infos: request.infos,
       segments: request.segments,
     });
-    const answer: Wire.IdentifyResponse = { profile: profileView(profile), created };
+    const view: Wire.TrackerProfile =
+      profile.id === own
+        ? profileView(profile)
+        : // Merged into a person: what that person holds came from elsewhere, so only what this call sent is echoed.
+          { id: own, datasources: request.datasources ?? [], infos: request.infos ?? {}, segments: request.segments ?? {} };
+    const answer: Wire.IdentifyResponse = { profile: view, created: !known };
     ctx.set('Cache-Control', 'no-store');
     ctx.body = answer;
   });
@@ -78,7 +86,9 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
       const clientKey = clientKeyFor(activity.id, idempotencyKey, index);
       const profile = profiles[index];
       return newActivity({
-        profileId: profile?.id,
+        // Recorded under the id it was sent with (the directory maps it to the person), so that the public
+        // history of that id shows what was sent with it and no more.
+        profileId: profile === undefined ? undefined : activity.profile,
         source: 'tracker',
         verb: activity.verb,
         type: activity.type,
@@ -103,12 +113,12 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
 
   router.get('/tracker/:trackerKey/profiles/:profileId/activities', ...limited, async (ctx) => {
     const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
-    const profile = activities.findProfile(tenant.id, { profileId: ctx.params.profileId! });
-    if (profile === undefined) throw notFound('not_found', `No profile "${ctx.params.profileId}".`, 'profileId');
+    const profileId = ctx.params.profileId!;
+    if (activities.findProfile(tenant.id, { profileId }) === undefined) throw notFound('not_found', `No profile "${profileId}".`, 'profileId');
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await renderHistory(ctx, async (filters, range) => {
-      const page = await activities.historyPage(tenant.id, profile.id, filters, range);
-      return { total: page.total, data: page.activities.map((a) => activityView(a, profile.id)) };
+      const page = await activities.historyPage(tenant.id, profileId, filters, range);
+      return { total: page.total, data: page.activities.map((a) => activityView(a, profileId)) };
     });
   });
 

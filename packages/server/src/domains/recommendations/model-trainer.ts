@@ -58,6 +58,8 @@ export class ModelTrainer {
   private worker: Worker | undefined;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Told of each finished training (seconds on the clock of this process), for the operator's metrics. */
+  private readonly trainedListeners: Array<(seconds: number) => void> = [];
 
   constructor(deps: { aggregates: RecommendationAggregates; blobs: BlobStore; logger: Logger; clock: Clock; options?: Partial<TrainerOptions> }) {
     this.aggregates = deps.aggregates;
@@ -95,6 +97,11 @@ export class ModelTrainer {
   /** Where the last training of this process spent its time, for the bench and operators. */
   lastTimings(tenantId: string): TrainingTimings | undefined {
     return this.tenants.get(tenantId)?.timings;
+  }
+
+  /** Calls `listener` with the duration of every training that put a new model in place. */
+  onTrained(listener: (seconds: number) => void): void {
+    this.trainedListeners.push(listener);
   }
 
   /** Asks for a retraining at the next poll (a catalog promotion, an operator). */
@@ -177,6 +184,7 @@ export class ModelTrainer {
       state.timings = timings;
       this.install(tenantId, state, stored);
       this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ms: trainingMs, ...timings }, 'recommendation model trained');
+      for (const listener of this.trainedListeners) listener(trainingMs / 1000);
       await this.blobs.put(this.blobOf(tenantId), encodeModel(stored));
     } catch (error) {
       // The previous model (or co-occurrence alone) keeps serving; the next poll tries again after more data.

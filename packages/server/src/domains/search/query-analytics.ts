@@ -1,15 +1,21 @@
 /**
- * What shoppers searched, per search token and UTC day, for a merchandiser: searches, zero-result
- * and corrected queries, click-through (a `click` or `view` of a product whose `sourceId` is the
- * search's `id`) and conversion (an `add-to-cart` or `purchase` from that search, or of an item the
- * same shopper clicked from it). Kept in one store document per tenant, written every few seconds
- * and at shutdown, so the counts survive a restart.
+ * What shoppers searched, per search token and UTC day: the one source of query analytics, read by
+ * the search-analytics API and the console (admin analytics). Searches, zero-result and corrected
+ * queries come from the search requests; click-through and conversion from activities. A click (or
+ * product view) names the search it came from as the interface says, by `sourceId` = the search's
+ * response id; when that id is not a search this process remembers (a restart since, another
+ * process) and the activity carries the typed keyword in `metadata.query`, the click counts for that
+ * query on that day, once per shopper. Conversion is an `add-to-cart` or `purchase` from that search,
+ * or of an item the same shopper clicked from it. Kept in one store document per tenant, written
+ * every few seconds and at shutdown, so the counts survive a restart.
  *
  * Memory is bounded by design: at most MAX_QUERIES_PER_DAY queries per token and day (later new
  * queries are counted under OTHER_QUERIES), DAYS_KEPT days, and the last RECENT_SEARCHES search ids
  * and RECENT_CLICKS clicks remembered for attribution (process-wide; older ones are let go first).
  */
+import type { ActivityAggregate } from '../tracking/activity-aggregate.js';
 import type { LoggedActivity } from '../tracking/activity-record.js';
+import { normalizeQuery } from './search-queries.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
@@ -39,6 +45,20 @@ export interface QueryDayStats {
   /** Searches whose results got at least one click or product view. */
   clicks: number;
   /** Searches followed by an add-to-cart or purchase. */
+  conversions: number;
+  /** Results of the latest search (absent in days stored before it was kept): a fixed query leaves the zero-result list. */
+  lastResultCount?: number;
+  lastAt?: number;
+}
+
+/** One query over several days and every token of a tenant, for the console. */
+export interface QuerySummary {
+  query: string;
+  searches: number;
+  zeroResults: number;
+  corrected: number;
+  lastResultCount: number;
+  clicks: number;
   conversions: number;
 }
 
@@ -76,6 +96,8 @@ export class QueryAnalytics {
   /** tenant, profile, item → the search a click came from. */
   private readonly recentClicks = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
+  /** Handed to tracking with the other aggregates so that an erasure reaches the clicks remembered here (new activities come through `recordActivity`). */
+  readonly erasure: ActivityAggregate = { fold: () => undefined, forgetProfiles: (tenantId, profileIds) => this.forgetProfiles(tenantId, profileIds) };
 
   private constructor(private readonly deps: { store: DocumentStore; clock: Clock; logger: Logger }) {}
 
@@ -117,23 +139,25 @@ export class QueryAnalytics {
       if (key !== OTHER_QUERIES) stats.correctedTo = outcome.corrected;
     }
     if (outcome.relaxed) stats.relaxed++;
+    stats.lastResultCount = outcome.count;
+    stats.lastAt = this.deps.clock.now();
     remember(this.recentSearches, outcome.id, { tenantId: outcome.tenantId, day, stats, clicked: false, converted: false }, RECENT_SEARCHES);
     this.touch(outcome.tenantId, day);
   }
 
   /** Folds one newly recorded activity (the activity service calls it once the activity is durable). */
   recordActivity(activity: LoggedActivity): void {
-    if (activity.sourceId === undefined && !CONVERSION_VERBS.has(activity.verb)) return;
+    if (activity.sourceId === undefined && activity.query === undefined && !CONVERSION_VERBS.has(activity.verb)) return;
     if (activity.type === 'page') return;
     const clickKey = `${activity.tenant}\u0000${activity.profileId}\u0000${activity.itemId}`;
     if (CLICK_VERBS.has(activity.verb)) {
-      const search = activity.sourceId === undefined ? undefined : this.recentSearches.get(activity.sourceId);
-      if (search === undefined || search.tenantId !== activity.tenant) return;
-      remember(this.recentClicks, clickKey, activity.sourceId!, RECENT_CLICKS);
-      if (search.clicked) return;
-      search.clicked = true;
-      search.stats.clicks++;
-      this.touch(search.tenantId, search.day);
+      const ref = this.searchOf(activity);
+      if (ref === undefined) return;
+      remember(this.recentClicks, clickKey, ref.id, RECENT_CLICKS);
+      if (ref.search.clicked) return;
+      ref.search.clicked = true;
+      ref.search.stats.clicks++;
+      this.touch(ref.search.tenantId, ref.search.day);
       return;
     }
     if (!CONVERSION_VERBS.has(activity.verb)) return;
@@ -146,11 +170,80 @@ export class QueryAnalytics {
     this.touch(search.tenantId, search.day);
   }
 
+  /**
+   * The search a click came from: the one its `sourceId` names, else (a recommendation's click aside)
+   * today's stats of the query in `metadata.query`, as one shopper's search of it, so that a shopper
+   * clicking five results of "lamp" counts one search with a click, as by `sourceId`.
+   */
+  private searchOf(activity: LoggedActivity): { id: string; search: RecentSearch } | undefined {
+    const known = activity.sourceId === undefined ? undefined : this.recentSearches.get(activity.sourceId);
+    if (known !== undefined) return known.tenantId === activity.tenant ? { id: activity.sourceId!, search: known } : undefined;
+    if (activity.query === undefined || activity.widgetId !== undefined || activity.recommendationId !== undefined) return undefined;
+    const doc = this.live.get(activity.tenant);
+    const day = dayOf(this.deps.clock.now());
+    const query = normalizeQuery(activity.query).slice(0, MAX_QUERY_CHARS);
+    const tokens = doc !== undefined && Object.hasOwn(doc.days, day) ? doc.days[day]! : {};
+    const stats = Object.values(tokens).find((queries) => Object.hasOwn(queries, query))?.[query];
+    if (stats === undefined || query === OTHER_QUERIES) return undefined;
+    const id = `query\u0000${activity.tenant}\u0000${activity.profileId}\u0000${day}\u0000${query}`;
+    let search = this.recentSearches.get(id);
+    if (search === undefined) remember(this.recentSearches, id, (search = { tenantId: activity.tenant, day, stats, clicked: false, converted: false }), RECENT_SEARCHES);
+    return { id, search };
+  }
+
+  /** Every query of the tenant from `from` to `to` (inclusive, YYYY-MM-DD), its tokens summed, most searched first. */
+  summary(tenantId: string, from: string, to: string): QuerySummary[] {
+    const rows = new Map<string, QuerySummary & { lastAt: number }>();
+    for (const { queries } of this.tenantDays(tenantId, from, to)) {
+      for (const [query, stats] of Object.entries(queries)) {
+        if (query === OTHER_QUERIES) continue;
+        let row = rows.get(query);
+        if (row === undefined) rows.set(query, (row = { query, searches: 0, zeroResults: 0, corrected: 0, lastResultCount: -1, clicks: 0, conversions: 0, lastAt: -1 }));
+        row.searches += stats.searches;
+        row.zeroResults += stats.zeroResults;
+        row.corrected += stats.corrected;
+        row.clicks += stats.clicks;
+        row.conversions += stats.conversions;
+        // Days stored before the latest result count was kept: whether the last search found anything.
+        const lastAt = stats.lastAt ?? 0;
+        if (lastAt >= row.lastAt) {
+          row.lastAt = lastAt;
+          row.lastResultCount = stats.lastResultCount ?? (stats.zeroResults === stats.searches ? 0 : 1);
+        }
+      }
+    }
+    return [...rows.values()].map(({ lastAt: _lastAt, ...row }) => row).sort((a, b) => b.searches - a.searches || (a.query < b.query ? -1 : 1));
+  }
+
+  /** Searches and zero-result searches per day from `from` to `to` (inclusive), every token summed, for the overview chart. */
+  searchesPerDay(tenantId: string, from: string, to: string): Map<string, { searches: number; zeroResults: number }> {
+    const out = new Map<string, { searches: number; zeroResults: number }>();
+    for (const { day, queries } of this.tenantDays(tenantId, from, to)) {
+      let counts = out.get(day);
+      if (counts === undefined) out.set(day, (counts = { searches: 0, zeroResults: 0 }));
+      for (const stats of Object.values(queries)) {
+        counts.searches += stats.searches;
+        counts.zeroResults += stats.zeroResults;
+      }
+    }
+    return out;
+  }
+
+  private *tenantDays(tenantId: string, from: string, to: string): Iterable<{ day: string; queries: Record<string, QueryDayStats> }> {
+    const doc = this.live.get(tenantId);
+    if (doc === undefined) return;
+    for (const [day, tokens] of Object.entries(doc.days)) {
+      if (day < from || day > to) continue;
+      for (const queries of Object.values(tokens)) yield { day, queries };
+    }
+  }
+
   /** Erasure: which search each of these profiles clicked an item from is forgotten; the day counts stay, without a person. */
   forgetProfiles(tenantId: string, profileIds: readonly string[]): void {
     for (const profileId of profileIds) {
       const prefix = `${tenantId}\u0000${profileId}\u0000`;
       for (const key of [...this.recentClicks.keys()]) if (key.startsWith(prefix)) this.recentClicks.delete(key);
+      for (const key of [...this.recentSearches.keys()]) if (key.startsWith(`query\u0000${prefix}`)) this.recentSearches.delete(key);
     }
   }
 
@@ -161,7 +254,7 @@ export class QueryAnalytics {
     return Object.keys(doc.days)
       .filter((day) => day >= from && day <= to)
       .sort()
-      .map((day) => ({ day, queries: doc.days[day]![token] ?? {} }));
+      .map((day) => ({ day, queries: withoutLastSearch(doc.days[day]![token] ?? {}) }));
   }
 
   private touch(tenantId: string, day: string): void {
@@ -194,6 +287,11 @@ export class QueryAnalytics {
     clearInterval(this.timer);
     await this.flush();
   }
+}
+
+/** The day's figures without what only the console's zero-result list uses (Object.fromEntries defines keys: `__proto__` stays a query). */
+function withoutLastSearch(queries: Record<string, QueryDayStats>): Record<string, QueryDayStats> {
+  return Object.fromEntries(Object.entries(queries).map(([query, { lastResultCount: _count, lastAt: _at, ...stats }]) => [query, stats]));
 }
 
 export function dayOf(at: number): string {

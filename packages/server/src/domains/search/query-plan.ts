@@ -118,7 +118,13 @@ function wordsToRun(vocabulary: TypoVocabulary, config: SearchConfiguration, typ
   return kept.slice(0, MAX_QUERY_WORDS);
 }
 
-export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguration, typed: readonly string[]): QueryPlan {
+export interface PlanOptions {
+  /** `false`: the words as typed, no typo correction and no split (the shopper chose "Search instead for …"). */
+  correct?: boolean;
+}
+
+export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguration, typed: readonly string[], options: PlanOptions = {}): QueryPlan {
+  const correct = options.correct !== false;
   const ctx: Context = { vocabulary, config, keepApart: keepApartOf(config) };
   const input = typed.length === 0 ? [] : wordsToRun(vocabulary, config, typed);
   let rewritten = false;
@@ -127,7 +133,7 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
   for (let i = 0; i < input.length; i++) {
     const word = input[i]!;
     const last = i === input.length - 1;
-    const halves = known(ctx, word) || (last && vocabulary.hasCompletions(word)) ? undefined : splitOf(ctx, word);
+    const halves = !correct || known(ctx, word) || (last && vocabulary.hasCompletions(word)) ? undefined : splitOf(ctx, word);
     if (halves === undefined) split.push(word);
     else {
       split.push(...halves);
@@ -168,7 +174,7 @@ export function planQuery(vocabulary: TypoVocabulary, config: SearchConfiguratio
     // come too, below its completions, or above them once the shopper went on to the next word
     // ("candel holders" is more likely candle holders than a candelabra, which still comes, lower).
     const completes = vocabulary.hasCompletions(word);
-    if (!known(ctx, word) && (!completes || word.length >= SAFE_FINISHED_TYPO)) {
+    if (correct && !known(ctx, word) && (!completes || word.length >= SAFE_FINISHED_TYPO)) {
       const corrections = correctionsOf(ctx, word);
       for (const correction of corrections) withForms(correction, completes && !last ? TYPO_OVER_COMPLETION : TYPO, true);
       if (corrections.length > 0 && !completes) {

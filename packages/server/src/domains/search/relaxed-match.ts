@@ -6,7 +6,7 @@ import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { QuerySpelling } from './search-queries.js';
 import type { HighlightTerms } from './highlight.js';
 import { matchQuery, wordReach, type Matches } from './matcher.js';
-import { planQuery, TYPO, type PlannedWord, type QueryPlan } from './query-plan.js';
+import { planQuery, TYPO, type PlannedWord, type PlanOptions, type QueryPlan } from './query-plan.js';
 import type { SearchIndex } from './search-index.js';
 
 export interface MatchRun {
@@ -26,8 +26,8 @@ const RELAX_ONE_BY_ONE = 6;
  * most, then the rarest word alone (of two words, the more specific one is what the shopper is after);
  * when no word matches at all, the longest start of each word the catalog has.
  */
-export function relaxedMatch(index: SearchIndex, config: SearchConfiguration, queryText: string[]): MatchRun {
-  const plan = planQuery(index.vocabulary, config, queryText);
+export function relaxedMatch(index: SearchIndex, config: SearchConfiguration, queryText: string[], options: PlanOptions = {}): MatchRun {
+  const plan = planQuery(index.vocabulary, config, queryText, options);
   const full = matchQuery(index, config, plan.words);
   if (full.docs.length > 0) return { plan, words: plan.words, matches: full, relaxed: false };
   const found = plan.words.filter((word) => wordReach(index, config, word) > 0);

@@ -65,7 +65,7 @@ export function emptyResult(): SearchResult {
 export function runSearch(request: SearchQuery, index: SearchIndex, version: number, queryText: string[], filter: FilterNode | undefined): SearchResult {
   const config = request.configuration;
   const normalised = queryText.join(' ');
-  const run = normalised === '' ? undefined : relaxedMatch(index, config, queryText);
+  const run = normalised === '' ? undefined : relaxedMatch(index, config, queryText, { correct: !request.disabled.has('correction') });
   const matches = run === undefined ? allDocuments(index) : run.matches;
   const { docs, scores } = matches;
   let length = docs.length;

@@ -163,9 +163,16 @@ export class ActivityService {
   }
 
   /** One page of a profile's whole history (see history-pages.ts): past the newest 500 it is read from the log. */
+  /**
+   * A page of what was recorded under `profileId` and the ids merged into it: the person's whole history
+   * when the id is the person's own profile, and only that browser's share of it when the id was merged
+   * into another one (the public history endpoint must not show a claimed person's other devices).
+   */
   historyPage(tenantId: string, profileId: string, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
     const state = this.tenant(tenantId);
-    return state.pages.page(state.profiles.canonicalId(profileId), filters, range);
+    const canonical = state.profiles.canonicalId(profileId);
+    if (canonical === profileId) return state.pages.page(canonical, filters, range);
+    return state.pages.sharePage(canonical, state.profiles.mergedUnder(profileId), filters, range);
   }
 
   /** Distinct items a profile touched recently, newest first, with the verb of the latest touch. */

@@ -36,17 +36,30 @@ export class HistoryPages {
     return { total: Math.max(total, all.length), activities: all.slice(range.offset, range.offset + range.limit) };
   }
 
+  /**
+   * A page of the activities of `profileId` (a canonical profile) that were recorded under one of `ids`:
+   * what one of its merged profiles shows. Per-id counts are not kept, so when memory does not hold the
+   * whole history the log is read (and the read kept like the others).
+   */
+  async sharePage(profileId: string, ids: ReadonlySet<string>, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
+    const { history } = this.state;
+    const kept = history.list(profileId);
+    const mine = (a: LoggedActivity) => ids.has(a.profileId) && matchesHistoryFilters(a, filters);
+    const all = kept.length >= history.count(profileId) ? kept.filter(mine) : (await this.cachedScan(profileId, filters, history.count(profileId), ids)).filter(mine);
+    return { total: all.length, activities: all.slice(range.offset, range.offset + range.limit) };
+  }
+
   /** Erasure: reads kept for these profiles go. */
   forget(profileIds: ReadonlySet<string>): void {
     for (const [key, read] of [...this.recent]) if (profileIds.has(read.profileId)) this.recent.delete(key);
   }
 
   /** A read stays good while the profile's count is unchanged (activities of other shoppers do not matter). */
-  private async cachedScan(profileId: string, filters: HistoryFilters, count: number): Promise<LoggedActivity[]> {
-    const key = JSON.stringify([profileId, filters.types ?? null, filters.verbs ?? null]);
+  private async cachedScan(profileId: string, filters: HistoryFilters, count: number, only?: ReadonlySet<string>): Promise<LoggedActivity[]> {
+    const key = JSON.stringify([profileId, filters.types ?? null, filters.verbs ?? null, only === undefined ? null : [...only].sort()]);
     const hit = this.recent.get(key);
     if (hit !== undefined && hit.count === count) return hit.found;
-    const found = await this.serialised(() => this.scanLog(profileId, filters));
+    const found = await this.serialised(() => this.scanLog(profileId, filters, only));
     this.recent.delete(key);
     if (found.length <= CACHED_ACTIVITIES) this.recent.set(key, { profileId, count, found });
     if (this.recent.size > CACHED_READS) this.recent.delete(this.recent.keys().next().value!);
@@ -54,10 +67,11 @@ export class HistoryPages {
   }
 
   /** Every logged activity of the profile (or of profiles merged into it) matching `filters`, newest first. */
-  private async scanLog(profileId: string, filters: HistoryFilters): Promise<LoggedActivity[]> {
+  private async scanLog(profileId: string, filters: HistoryFilters, only?: ReadonlySet<string>): Promise<LoggedActivity[]> {
     const { log, history, profiles, tenant } = this.state;
     const found: LoggedActivity[] = [];
-    await log.scan({ field: 'profileId', values: history.loggedIds(profileId) }, (record) => {
+    const values = only === undefined ? history.loggedIds(profileId) : [...only];
+    await log.scan({ field: 'profileId', values }, (record) => {
       if (!isLogRecord(record) || record.kind !== 'activity' || record.tenant !== tenant) return;
       if (profiles.canonicalId(record.profileId) !== profileId || !matchesHistoryFilters(record, filters)) return;
       found.push(record);

@@ -96,13 +96,15 @@ export class ProfileDirectory {
 
   /** Merged profile id → the profile it joined: a few per nominative shopper. */
   private readonly mergedInto = new Map<string, string>();
+  /** The same links the other way: profile id → the ids merged straight into it. */
+  private readonly mergedFrom = new Map<string, Set<string>>();
 
   private constructor(
     private readonly profileShards: StoredDocument<ProfileShard>[],
     private readonly indexShards: StoredDocument<IndexShard>[],
   ) {
     for (const shard of profileShards) {
-      for (const profile of Object.values(shard.data.profiles)) if (profile.mergedInto !== undefined) this.mergedInto.set(profile.id, profile.mergedInto);
+      for (const profile of Object.values(shard.data.profiles)) if (profile.mergedInto !== undefined) this.recordMerge(profile.id, profile.mergedInto);
     }
   }
 
@@ -128,7 +130,7 @@ export class ProfileDirectory {
     if (entries === 0) return;
     for (const profile of Object.values(old.data.profiles)) {
       this.profileShard(profile.id).data.profiles[profile.id] = profile;
-      if (profile.mergedInto !== undefined) this.mergedInto.set(profile.id, profile.mergedInto);
+      if (profile.mergedInto !== undefined) this.recordMerge(profile.id, profile.mergedInto);
     }
     for (const [key, id] of Object.entries(old.data.index)) this.indexShard(key).data.index[key] = id;
     await Promise.all([...this.profileShards, ...this.indexShards].map((doc) => doc.update(() => undefined)));
@@ -257,8 +259,14 @@ export class ProfileDirectory {
     if (claims.profileId !== undefined) add(claims.profileId);
     for (const key of claimKeys(claims)) add(this.indexed(key));
 
-    // A nominative profile wins; two different nominative shoppers are never merged into one.
-    const target = candidates.find(isNominative) ?? candidates[0];
+    // A nominative profile wins; two different nominative shoppers are never merged into one. The first
+    // claim of a person (a datasource or identity-repository id) makes a new profile for that person
+    // rather than turning the caller's anonymous profile into it: ids handed to the public (identify's
+    // answer, a cookie) then always stand for one browser's share of the person, never for the person,
+    // so whoever claims a guessable CRM id first cannot read what that shopper does elsewhere
+    // (docs/privacy.md, "Who sees a profile's history").
+    const claimsPerson = (claims.datasources?.length ?? 0) > 0 || Object.keys(claims.identities ?? {}).length > 0;
+    const target = candidates.find(isNominative) ?? (claimsPerson ? undefined : candidates[0]);
     let created = false;
     let profile: Profile;
     if (target === undefined) {
@@ -299,18 +307,17 @@ export class ProfileDirectory {
   members(profileId: string): Profile[] {
     const canonical = this.get(profileId);
     if (canonical === undefined) return [];
-    const ids = new Set([canonical.id]);
-    // Merged ids are few (the anonymous visits of nominative shoppers): a pass per level is cheap.
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const [from, into] of this.mergedInto) {
-        if (ids.has(into) && !ids.has(from)) {
-          ids.add(from);
-          grew = true;
-        }
-      }
-    }
-    return [...ids].map((id) => this.stored(id)).filter((p): p is Profile => p !== undefined);
+    return [...this.mergedUnder(canonical.id)].map((id) => this.stored(id)).filter((p): p is Profile => p !== undefined);
+  }
+
+  /**
+   * `profileId` and the ids merged into it, directly or through others — not the profile it was merged
+   * into: what one holder of that id (a browser) has shown of the person.
+   */
+  mergedUnder(profileId: string): Set<string> {
+    const ids = new Set([profileId]);
+    for (const id of ids) for (const from of this.mergedFrom.get(id) ?? []) ids.add(from);
+    return ids;
   }
 
   /**
@@ -337,14 +344,24 @@ export class ProfileDirectory {
       const shard = this.profileShard(profile.id);
       delete shard.data.profiles[profile.id];
       touched.add(shard);
+      const into = this.mergedInto.get(profile.id);
+      if (into !== undefined) this.mergedFrom.get(into)?.delete(profile.id);
       this.mergedInto.delete(profile.id);
+      this.mergedFrom.delete(profile.id);
     }
     await Promise.all([...touched].map((doc) => this.persist(doc)));
   }
 
+  private recordMerge(from: string, into: string): void {
+    this.mergedInto.set(from, into);
+    let set = this.mergedFrom.get(into);
+    if (set === undefined) this.mergedFrom.set(into, (set = new Set()));
+    set.add(from);
+  }
+
   private absorb(into: Profile, from: Profile, index: (key: string, id: string) => void): void {
     from.mergedInto = into.id;
-    this.mergedInto.set(from.id, into.id);
+    this.recordMerge(from.id, into.id);
     for (const session of from.sessions) {
       if (!into.sessions.includes(session)) into.sessions.push(session);
       index(`session:${session}`, into.id);

@@ -12,6 +12,7 @@ export class ServerMetrics {
   readonly activitiesCollected: Counter;
   readonly logAppendSeconds: Histogram;
   readonly indexBuildSeconds: Histogram;
+  readonly modelTrainingSeconds: Histogram;
 
   constructor() {
     const registers = [this.registry];
@@ -35,6 +36,12 @@ export class ServerMetrics {
       name: 'discovery_search_index_build_seconds',
       help: 'Time to build a search index over an active catalog.',
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    this.modelTrainingSeconds = new Histogram({
+      name: 'discovery_recommendation_model_training_seconds',
+      help: 'Time to train a recommendation model and put it in place (on a worker thread; requests never wait for it).',
+      buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
       registers,
     });
   }
