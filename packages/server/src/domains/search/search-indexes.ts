@@ -39,6 +39,11 @@ export class SearchIndexes {
   private readonly indexes = new Map<string, ActiveIndex>();
   private readonly queued = new Map<string, { version: number; changes: ItemsChanged[] }>();
   private readonly draining = new Map<string, Promise<void>>();
+  /**
+   * Changes to the live version while an index of that same version is rebuilt (a configuration now
+   * weighs a new field): the rebuild read its items before them, so they are applied again after the swap.
+   */
+  private readonly rebuilding = new Map<string, { version: number; changes: ItemsChanged[] }>();
 
   constructor(private readonly deps: SearchIndexesDeps) {
     deps.catalog.onActivate((tenantId, environmentId, version, items) => this.build(tenantId, environmentId, version, items));
@@ -76,10 +81,25 @@ export class SearchIndexes {
     if (current === undefined) return false;
     const indexed = new Set(current.index.fields);
     if (this.searchedFields(tenantId, environmentId).every((field) => indexed.has(field))) return false;
-    await this.settled();
-    const items = await this.deps.catalog.allItems(tenantId, environmentId, current.version);
-    await this.build(tenantId, environmentId, current.version, items);
+    // From before the items are read: a write landing after that read must reach the new index too.
+    const k = key(tenantId, environmentId);
+    const missed = this.missedDuringRebuild(k, current.version);
+    try {
+      await this.settled();
+      const items = await this.deps.catalog.allItems(tenantId, environmentId, current.version);
+      await this.build(tenantId, environmentId, current.version, items);
+    } finally {
+      // A failed read or build must not leave the record growing with every later write.
+      if (this.rebuilding.get(k) === missed) this.rebuilding.delete(k);
+    }
     return true;
+  }
+
+  /** The record of changes an ongoing rebuild of `version` must apply after its swap, started if none is. */
+  private missedDuringRebuild(k: string, version: number): { version: number; changes: ItemsChanged[] } {
+    let missed = this.rebuilding.get(k);
+    if (missed === undefined || missed.version !== version) this.rebuilding.set(k, (missed = { version, changes: [] }));
+    return missed;
   }
 
   /** Text fields any search configuration of the environment weighs: only those are indexed. */
@@ -105,17 +125,31 @@ export class SearchIndexes {
    */
   private async build(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): Promise<void> {
     const started = performance.now();
+    const k = key(tenantId, environmentId);
     const configurations = this.configurations(tenantId, environmentId);
-    const previous = this.indexes.get(key(tenantId, environmentId))?.index.warmedUp();
-    const index = await runInSlices(
-      SearchIndex.building(items, this.searchedFields(tenantId, environmentId), {
-        languages: [...this.languages(tenantId, environmentId)],
-        facets: configurations.flatMap((c) => c.facets),
-        attributes: [...new Set([...configurations.flatMap((c) => c.facets.map((f) => f.attribute)), ...(previous?.attributes ?? [])])],
-        sorts: [...configurations.map((c) => c.defaultSort).filter((sort) => sort.length > 0), ...(previous?.sorts ?? [])],
-      }),
-    );
-    this.indexes.set(key(tenantId, environmentId), { version, index, cache: new ResultCache(this.deps.resultCacheSize()) });
+    const live = this.indexes.get(k);
+    const previous = live?.index.warmedUp();
+    const missed = live?.version === version ? this.missedDuringRebuild(k, version) : undefined;
+    let index: SearchIndex;
+    try {
+      index = await runInSlices(
+        SearchIndex.building(items, this.searchedFields(tenantId, environmentId), {
+          languages: [...this.languages(tenantId, environmentId)],
+          facets: configurations.flatMap((c) => c.facets),
+          attributes: [...new Set([...configurations.flatMap((c) => c.facets.map((f) => f.attribute)), ...(previous?.attributes ?? [])])],
+          sorts: [...configurations.map((c) => c.defaultSort).filter((sort) => sort.length > 0), ...(previous?.sorts ?? [])],
+        }),
+      );
+    } catch (error) {
+      if (missed !== undefined && this.rebuilding.get(k) === missed) this.rebuilding.delete(k);
+      throw error;
+    }
+    this.indexes.set(k, { version, index, cache: new ResultCache(this.deps.resultCacheSize()) });
+    if (missed !== undefined && this.rebuilding.get(k) === missed) {
+      this.rebuilding.delete(k);
+      // Applying a change twice is harmless: an upsert sets the same item again, removing an absent one does nothing.
+      for (const change of missed.changes) this.enqueue(change);
+    }
     this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
     this.deps.onIndexBuilt?.((performance.now() - started) / 1000);
   }
@@ -126,6 +160,8 @@ export class SearchIndexes {
     const k = key(scope.tenantId, scope.environmentId);
     const current = this.indexes.get(k);
     if (current === undefined || current.version !== scope.version) return;
+    const rebuild = this.rebuilding.get(k);
+    if (rebuild?.version === scope.version) rebuild.changes.push(change);
     let queue = this.queued.get(k);
     if (queue === undefined || queue.version !== scope.version) this.queued.set(k, (queue = { version: scope.version, changes: [] }));
     queue.changes.push(change);
