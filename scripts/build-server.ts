@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 /** Every runnable entry: the server and the tools an operator runs next to it. */
-export const SERVER_ENTRIES = ['main', 'account-cli', 'token-cli', 'import-cli', 'privacy-cli', 'backup-cli', 'console-password-cli'];
+export const SERVER_ENTRIES = ['main', 'account-cli', 'token-cli', 'import-cli', 'privacy-cli', 'backup-cli', 'console-password-cli', 'migrate-cli'];
 
 const WORKSPACE_SCOPE = '@discovery-kit/';
 

@@ -1,5 +1,5 @@
 /** The runnable server: the Discovery Kit APIs plus the companion's own pages, over the configured data directory. */
-import { createConsolePages, createDiscoveryServer, loadConfigFile, type DiscoveryServer, type Logger } from '@discovery-kit/server';
+import { connectRedis, createConsolePages, createDiscoveryServer, loadConfigFile, openPostgresStorage, RedisRateWindows, RedisSharedClaims, type DiscoveryServer, type Logger } from '@discovery-kit/server';
 import { dirname, join } from 'node:path';
 import type { CompanionOptions } from './options.js';
 import { seedDemoActivities, seedDemoCatalog } from './demo-seed.js';
@@ -34,7 +34,25 @@ export async function startCompanion(options: CompanionOptions, logger: Logger, 
   // The console's bundle is built beside the SDK's (dist/console next to dist/sdk).
   const extraApis = [createSdkApi(options.sdkDir), createConsolePages(join(dirname(options.sdkDir), 'console'))];
   if (options.demo) extraApis.push(createStorefrontApi(demoStorefront(await loadDemoCatalog())));
-  const server = await createDiscoveryServer({ config, dataDir: options.dataDir, logger, extraApis });
+  // With --redis, rate limits and idempotency keys are decided by every process together; reached first, so that a wrong URL stops the start at once.
+  const redis = options.redisUrl === undefined ? undefined : await connectRedis(options.redisUrl, logger);
+  let server: DiscoveryServer;
+  try {
+    // With --store, PostgreSQL holds what the data directory would (the directory is not used).
+    const storage = options.storeUrl === undefined ? undefined : await openPostgresStorage({ url: options.storeUrl, logger });
+    server = await createDiscoveryServer({
+      config,
+      dataDir: options.dataDir,
+      logger,
+      extraApis,
+      ...(storage === undefined ? {} : { store: storage.store, eventLogs: storage.eventLogs, blobs: storage.blobs }),
+      ...(redis === undefined ? {} : { rateWindows: new RedisRateWindows(redis), sharedClaims: new RedisSharedClaims(redis) }),
+    });
+  } catch (error) {
+    redis?.disconnect();
+    throw error;
+  }
+  if (redis !== undefined) server.deps.onClose(async () => void (await redis.quit().catch(() => redis.disconnect())));
   const stopHistory = new AbortController();
   let history: Promise<number> | undefined;
   try {

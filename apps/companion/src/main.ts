@@ -61,8 +61,8 @@ async function main(): Promise<void> {
   }
 }
 
-/** Errors an operator fixes (options, configuration, a second server on one data directory): the message alone. */
-const OPERATOR_ERRORS = new Set(['ConfigError', 'DataDirectoryLockedError']);
+/** Errors an operator fixes (options, configuration, a second server on one data directory, an engine out of reach): the message alone. */
+const OPERATOR_ERRORS = new Set(['ConfigError', 'DataDirectoryLockedError', 'PostgresUnreachableError', 'RedisUnreachableError']);
 
 main().catch((error: unknown) => {
   if (error instanceof UsageError || (error instanceof Error && OPERATOR_ERRORS.has(error.constructor.name))) {

@@ -20,6 +20,10 @@ export interface CompanionOptions {
   logFormat?: 'json' | 'pretty';
   /** The built browser bundle served at /sdk/ (env SDK_DIR; default dist/sdk of this checkout). */
   sdkDir: string;
+  /** postgres://… : documents, activity logs and models in PostgreSQL instead of the data directory (docs/scale-out.md). */
+  storeUrl?: string;
+  /** redis://… : rate limits, assertion ids and idempotency keys shared by every process (docs/scale-out.md). */
+  redisUrl?: string;
 }
 
 export class UsageError extends Error {}
@@ -30,6 +34,9 @@ export const USAGE = `Usage: npm run dev -- [options]
   --port <n>         port to listen on (env PORT; default 8787)
   --host <addr>      address to bind (env HOST; default 127.0.0.1)
   --data-dir <dir>   data directory (env DATA_DIR; default ./.data)
+  --store <url>      postgres://user:password@host:port/db: keep everything in PostgreSQL, so that
+                     several companions serve one shop (env STORE_URL; default: the data directory)
+  --redis <url>      redis://host:port: short-lived state shared by those companions (env REDIS_URL)
   --no-demo          start without demo data or the demo shop, as in production (env DEMO=off)
   --log-level <lvl>  trace, debug, info, warn, error or silent (env LOG_LEVEL; default info)
   --log-format <f>   pretty or json (env LOG_FORMAT; default pretty on a terminal, json otherwise
@@ -46,6 +53,8 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
         port: { type: 'string' },
         host: { type: 'string' },
         'data-dir': { type: 'string' },
+        store: { type: 'string' },
+        redis: { type: 'string' },
         'no-demo': { type: 'boolean' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
@@ -67,8 +76,14 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
   }
   const logFormat = values['log-format'];
   if (logFormat !== undefined && logFormat !== 'json' && logFormat !== 'pretty') throw new UsageError(`--log-format must be json or pretty, not "${logFormat}".`);
+  const storeUrl = values.store ?? env.STORE_URL;
+  if (storeUrl !== undefined && !/^postgres(ql)?:\/\//.test(storeUrl)) throw new UsageError(`--store takes a postgres:// URL, not "${storeUrl.slice(0, 40)}".`);
+  const redisUrl = values.redis ?? env.REDIS_URL;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new UsageError(`--redis takes a redis:// URL, not "${redisUrl.slice(0, 40)}".`);
   return {
     ...(logFormat === undefined ? {} : { logFormat }),
+    ...(storeUrl === undefined ? {} : { storeUrl }),
+    ...(redisUrl === undefined ? {} : { redisUrl }),
     configFile: resolve(configFile ?? DEMO_CONFIG),
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',

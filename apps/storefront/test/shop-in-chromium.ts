@@ -33,6 +33,10 @@ export interface Shop {
   companion: RunningCompanion;
   /** Console errors and uncaught exceptions of every page opened with `open`. */
   problems: string[];
+  /** Stops the companion (as an operator would: in-flight requests finish, the port closes). */
+  stopServer: () => Promise<void>;
+  /** Starts it again on the same port and data directory. */
+  restartServer: () => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -42,26 +46,39 @@ export async function startShop(): Promise<Shop> {
   const sdkDir = join(dir, 'sdk');
   await buildSdk(sdkDir);
   await mkdir(IMAGES_DIR, { recursive: true });
-  const companion = await startCompanion(
-    { configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir: join(dir, 'data'), demo: true, demoActivities: false, logLevel: 'silent', sdkDir },
-    createLogger('silent'),
-  );
+  const start = (port: number) =>
+    startCompanion(
+      { configFile: DEMO_CONFIG, port, host: '127.0.0.1', dataDir: join(dir, 'data'), demo: true, demoActivities: false, logLevel: 'silent', sdkDir },
+      createLogger('silent'),
+    );
+  let companion = await start(0);
+  let running = true;
+  const port = Number(new URL(companion.url).port);
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--hide-scrollbars'],
   });
-  return {
+  const shop: Shop = {
     url: (path) => `${companion.url}${path}`,
     browser,
     companion,
     problems: [],
+    stopServer: async () => {
+      running = false;
+      await companion.close();
+    },
+    restartServer: async () => {
+      companion = shop.companion = await start(port);
+      running = true;
+    },
     close: async () => {
       await browser.close();
-      await companion.server.close();
+      if (running) await companion.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
+  return shop;
 }
 
 /**

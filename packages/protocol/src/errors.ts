@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'conflict'
   | 'limit_exceeded'
   | 'rate_limited'
+  | 'storage_unavailable'
   | 'internal_error';
 
 /** One problem with one field of a request; `path` is a dotted path such as `items[3].attributes.price`. */

@@ -116,4 +116,14 @@ describe('admin analytics', () => {
     assert.ok((await search('unicorn')).body.items.length > 0);
     assert.deepEqual((await get('/analytics/queries')).zeroResult, []);
   });
+
+  it('drops a query from the zero-result list once a redirect answers it', async () => {
+    await search('Gift Voucher');
+    assert.deepEqual((await get('/analytics/queries')).zeroResult.map((q: { query: string }) => q.query), ['gift voucher']);
+    const current = (await get('/search-tokens/tenant-a-search')).configurations[0];
+    const redirects = [{ id: 'vouchers', name: 'Vouchers', url: 'https://shop.example/vouchers', queries: ['gift  VOUCHER'] }];
+    const res = await call(`${server.url}/admin/search-tokens/tenant-a-search/configurations/default?environment=prod`, { method: 'PUT', headers, json: { ...current, redirects } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual((await get('/analytics/queries')).zeroResult, []);
+  });
 });

@@ -81,7 +81,7 @@ describe('personalized recommendations from the trained model', () => {
     assert.equal(server.server.deps.services.recommendations.models.model(TENANT)!.info.trainedAt, trainedAt);
   });
 
-  it('loads the saved model at start instead of retraining, and rebuilds a truncated one', async () => {
+  it('loads the saved model at start instead of retraining, and rebuilds a truncated one or one of an older version', async () => {
     await server.server.deps.services.recommendations.models.trainNow(TENANT);
     const saved = server.server.deps.services.recommendations.models.model(TENANT)!.info;
     const before = ids((await me()).body);
@@ -106,6 +106,44 @@ describe('personalized recommendations from the trained model', () => {
     await server.server.deps.services.recommendations.models.settled();
     assert.ok(server.server.deps.services.recommendations.models.model(TENANT) !== undefined);
     assert.deepEqual(ids((await me()).body), before);
+
+    // A file written by an older version (its weights meant something else) is retrained too, not read.
+    await server.close();
+    const current = await readFile(file);
+    const headerEnd = current.indexOf(10);
+    const header = JSON.parse(current.subarray(0, headerEnd).toString('utf8')) as { version: number };
+    await writeFile(file, Buffer.concat([Buffer.from(JSON.stringify({ ...header, version: header.version - 1 })), current.subarray(headerEnd)]));
+    server = await startTestServer({ config: config(), dataDir });
+    assert.equal(server.server.deps.services.recommendations.models.model(TENANT), undefined);
+    assert.equal((await me()).status, 200);
+    await server.server.deps.services.recommendations.models.settled();
+    assert.ok(server.server.deps.services.recommendations.models.model(TENANT) !== undefined);
+    assert.deepEqual(ids((await me()).body), before);
+  });
+});
+
+describe('the model catching up after a bulk load', () => {
+  // The limit only ends a broken rule's wait: the rule itself fires 2 s after the last purchase, but trainings are slow on a loaded machine.
+  it('retrains by itself once activity goes quiet, so the model in place has seen every purchase', { timeout: 300_000 }, async () => {
+    const dataDir = await makeDataDir();
+    const server = await startTestServer({ config: config(), dataDir });
+    try {
+      await loadCatalog(server.server, PRODUCTS);
+      await sendHistories(server.url);
+      const models = server.server.deps.services.recommendations.models;
+      await models.trainNow(TENANT);
+      const first = models.model(TENANT)!.info.touches;
+      // A few more purchases: less than the 10% that retrains while data keeps coming, so only the quiet rule can pick them up.
+      const late = ['k1', 'k2', 'k3'].map((product) => ({ action: 'purchase', target: { product }, user: { identities: { 'customer-id': 'late' } }, metadata: { orderId: 'late-1' } }));
+      assert.equal((await call(`${server.url}/collect/tenant-a-tracker`, { json: late })).status, 200);
+      const total = server.server.deps.services.recommendations.aggregates.interactions(TENANT).touches;
+      assert.equal(total, first + 3);
+      // Nobody asks for a training: the trainer notices the log went quiet and retrains on its own.
+      while (models.model(TENANT)!.info.touches < total) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(models.model(TENANT)!.info.touches, total);
+    } finally {
+      await server.cleanup();
+    }
   });
 });
 
@@ -147,5 +185,24 @@ describe('EASE training', () => {
   it('refuses a matrix that is not positive definite instead of answering nonsense', async () => {
     const { invertSpdInPlace } = await import('../src/domains/recommendations/spd-inverse.js');
     assert.throws(() => invertSpdInPlace(Float64Array.from([1, 2, 2, 1]), 2), /not positive definite/);
+  });
+});
+
+describe('recent popularity behind personalized', () => {
+  it('ranks by recency-weighted touches decades ahead, where the plain weights would have overflowed', async () => {
+    const { Interactions } = await import('../src/domains/recommendations/interactions.js');
+    const interactions = new Interactions();
+    const at = Date.UTC(2090, 0, 1);
+    const day = 24 * 60 * 60 * 1000;
+    // Two purchases of "old" 30 days ago weigh 2 × 2^-3 = 0.25; one of "new" today weighs 1; a view of "seen" today 0.3.
+    interactions.add('p1', 'purchase', 'old', at - 30 * day);
+    interactions.add('p2', 'purchase', 'old', at - 30 * day);
+    interactions.add('p3', 'purchase', 'new', at);
+    interactions.add('p4', 'view', 'seen', at);
+    const top = interactions.topRecent(10).map((n) => interactions.itemIds[n]);
+    assert.deepEqual(top, ['new', 'seen', 'old']);
+    const ratio = (id: string) => interactions.recentRatio(interactions.numberOf(id)!, interactions.numberOf('new')!);
+    assert.ok(Math.abs(ratio('old') - 0.25) < 1e-9, String(ratio('old')));
+    assert.ok(Math.abs(ratio('seen') - 0.3) < 1e-9, String(ratio('seen')));
   });
 });

@@ -38,7 +38,8 @@ const retryable = (status: number) => status === 408 || status === 425 || status
 
 /**
  * Sends one batch as text/plain JSON (a CORS "simple" request: no preflight, and the same body a
- * beacon sends). A network failure or a 408/429/5xx keeps everything for a retry. Any other 4xx will
+ * beacon sends); `keepalive`, so that a send under way when the page goes still arrives.
+ * A network failure or a 408/429/5xx keeps everything for a retry. Any other 4xx will
  * never succeed: the server refuses a batch whole and names the bad indexes, so those are dropped
  * with a warning and the rest are retried at once; a refusal naming no index drops the whole batch.
  */
@@ -48,6 +49,8 @@ export async function postBatch(url: string, batch: TrackedActivity[], fetchImpl
   let response: Response;
   try {
     response = await fetchImpl(url, { method: 'POST', body, keepalive: body.length < MAX_BODY_BYTES, credentials: 'omit' });
+    // Read to the end: a body left unread keeps the request open, "pending" in DevTools until the page goes, then "cancelled".
+    if (response.ok) await response.arrayBuffer();
   } catch {
     return { delivered: [], refused: [], retry: ids };
   }

@@ -49,7 +49,13 @@ export interface Tracker {
   stop(): void;
 }
 
-/** A server that is down is asked again at most every 30 s (a few console errors a minute), and sooner on a sign of life. */
+/**
+ * A server that is down is asked once per try (one console error each): every 1, 2, 4, then 5 s for
+ * the first minute, so a restarted server is found within seconds, then every 30 s; a sign of life
+ * (online, focus, a shopper's action) tries at once.
+ */
+const QUICK_BACKOFF_MS = 5000;
+const QUICK_FOR_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
 /** During a back-off, a new activity tries at once when the last try is this old: a shopper's click finds a server that came back. */
 const PROMPT_MS = 2000;
@@ -85,6 +91,11 @@ export function startTracker(options: TrackerOptions): Tracker {
   let timerAt = Infinity;
   let backoff = 0;
   let lastTry = 0;
+  /** During a back-off, no try before this time (a failed identify at start must not be asked again at once). */
+  let retryAt = 0;
+  let failingSince = 0;
+  /** Activities this page already beaconed (hidden, then pagehide: once is enough). */
+  const beaconed = new Set<string>();
 
   const currentUser = (): ActivityUser | undefined =>
     profile || identities ? { ...(profile ? { profileId: profile } : {}), ...(identities ? { identities } : {}) } : undefined;
@@ -101,7 +112,10 @@ export function startTracker(options: TrackerOptions): Tracker {
         return profile;
       },
       (error: unknown) => {
-        if (asked === epoch) identified = undefined;
+        if (asked === epoch) {
+          identified = undefined;
+          failed();
+        }
         throw error;
       },
     );
@@ -134,7 +148,20 @@ export function startTracker(options: TrackerOptions): Tracker {
     if (unsent.size > maxQueue) unsent.delete(unsent.keys().next().value!);
     writes = writes.then(() => queue.add(activity)).catch(warn);
     // While backing off, new activities wait for the retry rather than hammering a server that is down.
-    if (backoff === 0 || Date.now() - lastTry > PROMPT_MS) schedule(batchDelay);
+    if (backoff === 0 || Date.now() - lastTry > PROMPT_MS) {
+      retryAt = 0;
+      schedule(batchDelay);
+    }
+  }
+
+  /** One failed try (identify or a batch): the next waits for the back-off, with jitter. */
+  function failed(): void {
+    const now = Date.now();
+    failingSince ||= now;
+    backoff = Math.min(backoff * 2 || 1000, now - failingSince < QUICK_FOR_MS ? QUICK_BACKOFF_MS : MAX_BACKOFF_MS);
+    const wait = backoff * (0.5 + Math.random() / 2);
+    retryAt = now + wait;
+    schedule(wait);
   }
 
   function schedule(delay: number): void {
@@ -162,15 +189,21 @@ export function startTracker(options: TrackerOptions): Tracker {
     return sending;
   }
 
-  /** Sends batches until the queue is empty or a send fails; a failure backs off exponentially (1 s to 5 min). */
+  /** Sends batches until the queue is empty or a send fails; a failure backs off (`failed`). */
   async function deliver(): Promise<void> {
     await writes;
     // Offline, trying is pointless: the `online` event starts the next attempt.
     if (navigator.onLine === false) return;
+    // A try before the back-off ended (a timer set before the failure): one failed request per try.
+    if (Date.now() < retryAt - 50) return schedule(retryAt - Date.now());
     lastTry = Date.now();
     let retryIn = 0;
     try {
       await ensureProfile();
+    } catch {
+      return;
+    }
+    try {
       while (consented && !stopped) {
         const { activities, leasedElsewhere } = await queue.take(MAX_BATCH);
         // Another tab is sending some right now: look again soon, in case its send fails and it gives them back.
@@ -180,16 +213,15 @@ export function startTracker(options: TrackerOptions): Tracker {
         if (!user) throw new Error('no profile');
         const result = await postBatch(collectUrl, activities.map((activity) => (activity.user ? activity : { ...activity, user })));
         const done = [...result.delivered, ...result.refused];
-        done.forEach((id) => unsent.delete(id));
+        done.forEach((id) => unsent.delete(id) && beaconed.delete(id));
         await queue.remove(done);
         if (result.retry.length > 0) await queue.release(result.retry);
         // Only a refusal leaves some to retry at once; otherwise the retries wait for the back-off.
         if (result.retry.length > 0 && result.refused.length === 0) throw new Error('retry');
       }
-      backoff = 0;
+      backoff = failingSince = retryAt = 0;
     } catch {
-      backoff = Math.min(backoff * 3 || 1000, MAX_BACKOFF_MS);
-      retryIn = backoff * (0.5 + Math.random() / 2);
+      return failed();
     }
     if (retryIn > 0) schedule(retryIn);
   }
@@ -198,7 +230,10 @@ export function startTracker(options: TrackerOptions): Tracker {
   function beacon(): void {
     if (stopped || !consented) return;
     const user = currentUser();
-    const ready = [...unsent.values()].flatMap((activity): TrackedActivity[] => (activity.user ? [activity] : user ? [{ ...activity, user }] : []));
+    const ready = [...unsent.values()].flatMap((activity): TrackedActivity[] =>
+      beaconed.has(activity.id) ? [] : activity.user ? [activity] : user ? [{ ...activity, user }] : [],
+    );
+    ready.forEach((activity) => beaconed.add(activity.id));
     for (const batch of batchBodies(ready)) {
       const body = JSON.stringify(batch);
       if (!navigator.sendBeacon?.(collectUrl, body)) {
@@ -209,11 +244,13 @@ export function startTracker(options: TrackerOptions): Tracker {
 
   /** The network came back, or the shopper came back to the tab: a server that was down is tried now. */
   const onOnline = () => {
-    backoff = 0;
+    backoff = retryAt = 0;
     void send();
   };
   const onBack = () => backoff > 0 && onOnline();
-  const onHidden = () => (document.visibilityState === 'hidden' ? void send() : onBack());
+  // Hidden may be the last event a phone gives a tab: a beacon outlives the page. Visible again, an
+  // ordinary send empties the queue of what the beacon took (a beacon gets no answer).
+  const onHidden = () => (document.visibilityState === 'hidden' ? beacon() : onOnline());
   const tagPage = () => !stopped && options.autoTags !== false && pageIntents(document).forEach(track);
 
   const api: Tracker = {
@@ -249,11 +286,13 @@ export function startTracker(options: TrackerOptions): Tracker {
       timerAt = Infinity;
       held = [];
       unsent.clear();
+      beaconed.clear();
       writes = writes.then(() => queue.clear()).catch(warn);
     },
     async flush() {
       clearTimeout(timer);
       timerAt = Infinity;
+      retryAt = 0;
       await sending;
       await send();
     },

@@ -66,20 +66,30 @@ describe('tracker on pagehide', function () {
     expect(await historyOf(profileId)).to.have.length(2);
   });
 
-  it('sends at once when the tab is hidden, and empties the queue once the server answered', async () => {
+  it('beacons at once when the tab is hidden (it may never come back), once, and empties the queue when it is visible again', async () => {
     const tracker = startTestTracker({ batchDelay: 60_000 });
     const profileId = (await tracker.ready())!;
     tracker.track({ action: 'view', productId: '22423' });
     await eventually(queued, (q) => q.length === 1);
-    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-    try {
-      document.dispatchEvent(new Event('visibilitychange'));
-    } finally {
-      delete (document as unknown as { visibilityState?: string }).visibilityState;
-    }
+    const visibility = (state: 'hidden' | 'visible') => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+      try {
+        document.dispatchEvent(new Event('visibilitychange'));
+      } finally {
+        delete (document as unknown as { visibilityState?: string }).visibilityState;
+      }
+    };
+    visibility('hidden');
     const history = await eventually(() => historyOf(profileId), (h) => h.length > 0);
     expect(history.map((a) => a.originalId)).to.deep.equal(['22423']);
+    // The page then goes: what the hidden tab beaconed is not beaconed again.
+    dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    expect(requestsToServer()).to.deep.equal(['fetch /tracker/demo-tracker-key/identify', 'beacon /collect/demo-tracker-key']);
+    // A beacon gets no answer: the next ordinary send, when the shopper is back, empties the queue.
+    expect(await queued()).to.have.length(1);
+    visibility('visible');
     await eventually(queued, (q) => q.length === 0);
+    expect(await historyOf(profileId)).to.have.length(1);
   });
 });
 

@@ -21,6 +21,8 @@ import type { EventLogs } from '../platform/event-log/event-log.js';
 import { FileEventLogs } from '../platform/event-log/file-event-logs.js';
 import type { BlobStore } from '../platform/blob-store/blob-store.js';
 import { FileBlobStore } from '../platform/blob-store/file-blob-store.js';
+import type { SharedRateWindows } from '../platform/shared-state/rate-windows.js';
+import type { SharedClaims } from '../platform/shared-state/shared-claims.js';
 import { createServices } from './services.js';
 
 export interface DiscoveryServerOptions {
@@ -30,6 +32,10 @@ export interface DiscoveryServerOptions {
   store?: DocumentStore;
   eventLogs?: EventLogs;
   blobs?: BlobStore;
+  /** Rate-limit counts shared by several processes (Redis, docs/scale-out.md). */
+  rateWindows?: SharedRateWindows;
+  /** Activity idempotency keys decided by several processes together (Redis). */
+  sharedClaims?: SharedClaims;
   logger?: Logger;
   clock?: Clock;
   /** Extra modules mounted after the built-in APIs (the companion's demo pages and bundle). */
@@ -66,6 +72,8 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     blobs,
     logger,
     clock: options.clock ?? systemClock,
+    ...(options.rateWindows === undefined ? {} : { rateWindows: options.rateWindows }),
+    ...(options.sharedClaims === undefined ? {} : { sharedClaims: options.sharedClaims }),
     onClose: (hook: () => Promise<void>) => {
       closeHooks.push(hook);
     },

@@ -64,7 +64,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));
   deps.onClose(() => recommendations.models.close());
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
-  const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now());
+  const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now(), deps.rateWindows);
   return { auth, catalog, activities, search, queryStatistics, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics }, metrics, limits };
 }
 

@@ -5,11 +5,11 @@
  * `code` refines the kind with the protocol's stable error code (`unknown_widget` rather than the
  * kind's default `not_found`); `issues` lists every offending field when there are several (batches);
  * `detail` is logged for the operator and never sent; `retryAfterSeconds` tells a refused caller
- * (`rate_limited`) when to try again.
+ * (`rate_limited`, or `unavailable` while a shared store such as PostgreSQL is out of reach) when to try again.
  */
 import type { ErrorCode, FieldIssue } from '@discovery-kit/protocol';
 
-export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large' | 'forbidden' | 'limit_exceeded' | 'internal' | 'unauthorized' | 'rate_limited';
+export type DomainErrorKind = 'invalid' | 'not_found' | 'conflict' | 'too_large' | 'forbidden' | 'limit_exceeded' | 'internal' | 'unauthorized' | 'rate_limited' | 'unavailable';
 
 export interface DomainErrorOptions {
   field?: string;

@@ -11,6 +11,8 @@ import type { Logger } from './logger.js';
 import type { DocumentStore } from './store/document-store.js';
 import type { EventLogs } from './event-log/event-log.js';
 import type { BlobStore } from './blob-store/blob-store.js';
+import type { SharedRateWindows } from './shared-state/rate-windows.js';
+import type { SharedClaims } from './shared-state/shared-claims.js';
 
 export interface ServiceContext {
   config: LoadedConfig;
@@ -22,6 +24,10 @@ export interface ServiceContext {
   blobs: BlobStore;
   logger: Logger;
   clock: Clock;
+  /** Request counts shared with the other processes serving the shop (Redis); absent: each process counts alone. */
+  rateWindows?: SharedRateWindows;
+  /** Keys only one of the processes serving the shop may take (activity idempotency keys; Redis). */
+  sharedClaims?: SharedClaims;
   /** Called on shutdown, in reverse order of registration, after the HTTP server stopped taking requests. */
   onClose(hook: () => Promise<void>): void;
 }

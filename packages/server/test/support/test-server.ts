@@ -8,6 +8,7 @@ import { validateConfig } from '../../src/platform/config/load.js';
 import { createLogger } from '../../src/platform/logger.js';
 import type { Clock } from '../../src/platform/clock.js';
 import type { ApiFactory } from '../../src/apis/index.js';
+import { postgresStorageFor, testsUsePostgres } from './postgres-test-storage.js';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
@@ -62,10 +63,13 @@ export async function makeDataDir(): Promise<string> {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await makeDataDir());
   const config = validateConfig(options.config ?? testConfig(), '(test)', FIXTURES);
+  // npm run test:postgres runs the API tests on PostgreSQL: the data directory names the schema.
+  const postgres = testsUsePostgres() && options.store === undefined ? await postgresStorageFor(dataDir) : undefined;
   const server = await createDiscoveryServer({
     config,
     dataDir,
-    store: options.store,
+    store: options.store ?? postgres?.store,
+    ...(postgres === undefined ? {} : { eventLogs: postgres.eventLogs, blobs: postgres.blobs }),
     clock: options.clock,
     extraApis: options.extraApis,
     logger: createLogger(process.env.TEST_LOG === '1' ? 'debug' : 'silent'),

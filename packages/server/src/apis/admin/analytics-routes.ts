@@ -10,6 +10,7 @@ import type { ServerDeps } from '../api-module.js';
 import { DAY_MS } from '../../platform/clock.js';
 import { emptyWidgetCounts, type WidgetCounts } from '../../domains/analytics/widget-analytics.js';
 import type { QuerySummary } from '../../domains/search/query-analytics.js';
+import { queryWords } from '../../domains/search/matcher.js';
 import { adminScope } from './admin-auth.js';
 
 type IntParam = (ctx: Context, name: string, min: number, max: number, fallback: number) => number;
@@ -64,11 +65,17 @@ export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middlew
     const today = Math.floor(deps.clock.now() / DAY_MS);
     const rows = queries.summary(scope.tenantId, isoDay(today - days + 1), isoDay(today));
     const round = (row: QuerySummary): Wire.QueryAnalyticsRow => ({ ...row, clickThrough: ratio(row.clicks, row.searches), conversionRate: ratio(row.conversions, row.searches) });
+    // A redirect is a fix too: the shopper is sent somewhere, though no item matches.
+    const redirected = new Set(
+      deps.registry
+        .findTenant(scope.tenantId)!
+        .environments.flatMap((e) => e.searchTokens.flatMap((t) => t.configurations.flatMap((c) => c.redirects.flatMap((r) => r.queries.map((q) => queryWords(q).join(' ')))))),
+    );
     ctx.body = {
       days,
       top: rows.slice(0, limit).map(round),
-      // A query counts as zero-result while its latest search still finds nothing: fixing it takes it off the list.
-      zeroResult: rows.filter((r) => r.lastResultCount === 0).slice(0, limit).map(round),
+      // A query counts as zero-result while its latest search still finds nothing and no redirect answers it: fixing it takes it off the list.
+      zeroResult: rows.filter((r) => r.lastResultCount === 0 && !redirected.has(queryWords(r.query).join(' '))).slice(0, limit).map(round),
       corrected: rows.filter((r) => r.corrected > 0).sort((a, b) => b.corrected - a.corrected).slice(0, limit).map(round),
     } satisfies Wire.QueryAnalyticsResponse;
   });

@@ -80,7 +80,7 @@ function readTokenForm(deps: ServerDeps) {
 
 function limitTokenRate(deps: ServerDeps) {
   return async function limitRate(ctx: Context, next: Next): Promise<void> {
-    deps.services.auth.checkSource(ctx.ip);
+    await deps.services.auth.checkSource(ctx.ip);
     try {
       await next();
     } catch (error) {

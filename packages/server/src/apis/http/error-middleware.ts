@@ -33,6 +33,7 @@ const domainStatus: Record<DomainError['kind'], [number, ErrorCode]> = {
   internal: [500, 'internal_error'],
   unauthorized: [401, 'unauthorized'],
   rate_limited: [429, 'rate_limited'],
+  unavailable: [503, 'storage_unavailable'],
 };
 
 /** The status and code a domain refusal is answered with: the kind's, refined by the error's own code. */

@@ -6,6 +6,7 @@
  */
 import type { Context, Next } from 'koa';
 import { HttpError } from './errors.js';
+import type { SharedRateWindows } from '../../platform/shared-state/rate-windows.js';
 
 export interface BucketLimit {
   /** Sustained requests per second. */
@@ -59,6 +60,8 @@ export class PublicRateLimits {
   constructor(
     private readonly config: PublicRateLimitConfig,
     private readonly now: () => number,
+    /** Counts shared by every process (Redis): a limit then holds for the shop, not per process. */
+    private readonly shared?: SharedRateWindows,
   ) {
     this.addresses = new TokenBuckets(config.perAddress);
     this.keys = new TokenBuckets(config.perKey);
@@ -66,7 +69,7 @@ export class PublicRateLimits {
 
   /** Middleware counting the request under its source address. */
   readonly byAddress = async (ctx: Context, next: Next): Promise<void> => {
-    if (this.config.enabled) this.refuseAfter(this.addresses.take(ctx.ip, this.now()), 'from this address');
+    if (this.config.enabled) await this.take(this.addresses, this.config.perAddress, `addr:${ctx.ip}`, 'from this address');
     await next();
   };
 
@@ -74,9 +77,25 @@ export class PublicRateLimits {
   byKey(keyOf: (ctx: Context) => unknown) {
     return async (ctx: Context, next: Next): Promise<void> => {
       const key = keyOf(ctx);
-      if (this.config.enabled && typeof key === 'string') this.refuseAfter(this.keys.take(key.slice(0, 200), this.now()), 'for this key');
+      if (this.config.enabled && typeof key === 'string') await this.take(this.keys, this.config.perKey, `key:${key.slice(0, 200)}`, 'for this key');
       await next();
     };
+  }
+
+  /**
+   * Shared counts, when there are any, decide in windows of `burst / perSecond` seconds holding `burst`
+   * requests (the bucket's long-run rate and its largest burst); while Redis is away, the local bucket does.
+   */
+  private async take(buckets: TokenBuckets, limit: BucketLimit, key: string, scope: string): Promise<void> {
+    if (this.shared !== undefined) {
+      const windowMs = Math.max(1000, Math.round((limit.burst / limit.perSecond) * 1000));
+      const count = await this.shared.hit(key, windowMs);
+      if (count !== undefined) {
+        if (count.hits > limit.burst) this.refuseAfter(Math.max(1, Math.ceil(count.resetMs / 1000)), scope);
+        return;
+      }
+    }
+    this.refuseAfter(buckets.take(key.slice(key.indexOf(':') + 1), this.now()), scope);
   }
 
   private refuseAfter(seconds: number, scope: string): void {

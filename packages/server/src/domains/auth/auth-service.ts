@@ -38,7 +38,7 @@ export interface TokenResponse {
   'not-before-policy': 0;
 }
 
-type AuthDeps = Pick<ServiceContext, 'config' | 'registry' | 'store' | 'clock'>;
+type AuthDeps = Pick<ServiceContext, 'config' | 'registry' | 'store' | 'clock' | 'rateWindows'>;
 
 function slowDown(retryAfterSeconds: number): OAuthError {
   return new OAuthError('rate_limited', 'slow_down', `More than ${TOKEN_REQUESTS_PER_SECOND} token requests in one second; retry in ${retryAfterSeconds} s, and cache tokens until they expire.`, {
@@ -71,20 +71,26 @@ export class AuthService {
    * token requests in the last second. Only failures count here, and only per address: junk sent by
    * someone else, under any client id, never blocks a client that signs correctly from its own address.
    */
-  checkSource(address: string): void {
+  async checkSource(address: string): Promise<void> {
     const decision = this.failures.peek([`addr:${address}`], this.deps.clock.now());
     if (!decision.allowed) throw slowDown(decision.retryAfterSeconds);
+    // Failures counted by every process serving the shop (Redis), when they are shared.
+    const shared = await this.deps.rateWindows?.hit(`token-failures:${address}`, 1000, 0);
+    if (shared !== undefined && shared.hits >= TOKEN_REQUESTS_PER_SECOND) throw slowDown(Math.max(1, Math.ceil(shared.resetMs / 1000)));
   }
 
   /** Counts a refused token request under its source address (and, for a configured client, under that client for the log). */
   noteFailure(address: string): void {
     this.failures.hit([`addr:${address}`], this.deps.clock.now());
+    void this.deps.rateWindows?.hit(`token-failures:${address}`, 1000);
   }
 
   /** Counts a token about to be issued to a client that authenticated: more than the limit in one second is 429. */
-  private countIssue(realm: string, clientId: string): void {
+  private async countIssue(realm: string, clientId: string): Promise<void> {
     const decision = this.issued.hit([`client:${realm}:${clientId}`], this.deps.clock.now());
     if (!decision.allowed) throw slowDown(decision.retryAfterSeconds);
+    const shared = await this.deps.rateWindows?.hit(`tokens-issued:${realm}:${clientId}`, 1000);
+    if (shared !== undefined && shared.hits > TOKEN_REQUESTS_PER_SECOND) throw slowDown(Math.max(1, Math.ceil(shared.resetMs / 1000)));
   }
 
   async authenticate(credentials: ClientCredentials, realm: string, urls: RealmUrls): Promise<AuthenticatedClient> {
@@ -110,7 +116,7 @@ export class AuthService {
         this.replays,
       );
       checkRealm(account, tenant, realm);
-      this.countIssue(realm, credentials.clientId);
+      await this.countIssue(realm, credentials.clientId);
       // Taken only once everything passed (a refused assertion must not burn its jti), and on disk before the token.
       if (!(await this.replays.claim(credentials.clientId, verified.jti, verified.expiresAtMs, nowMs))) {
         throw badAssertion(`jti "${verified.jti}" was already used; sign a new assertion with a new jti.`);
@@ -119,7 +125,7 @@ export class AuthService {
       if (account.clientSecretHash === undefined) throw clientAuthenticationFailed(`${credentials.clientId} uses a key but sent a secret`, basic);
       if (!secretMatches(credentials.secret, account.clientSecretHash)) throw clientAuthenticationFailed(`wrong secret for ${credentials.clientId}`, basic);
       checkRealm(account, tenant, realm);
-      this.countIssue(realm, credentials.clientId);
+      await this.countIssue(realm, credentials.clientId);
     }
     return { clientId: credentials.clientId, tenant, account };
   }

@@ -3,8 +3,8 @@
  * cannot be sent twice, not even across a restart: accepted ids are kept in a small document
  * (`auth/replays`) written before the token is issued, and read back at start. An assertion lives
  * at most a few minutes, so the document holds only the ids of the last few minutes' token
- * requests (the rate limit bounds them). Several server processes behind one balancer would need a
- * shared cache instead.
+ * requests (the rate limit bounds them). Several server processes on one PostgreSQL share the
+ * document, and `claim` decides on the stored data, so an id used on one is refused on the others.
  */
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 
@@ -41,11 +41,16 @@ export class ReplayCache {
     const sweep = this.sweep(nowMs);
     const id = key(clientId, jti);
     this.seen.set(id, untilMs);
-    await this.doc?.update((data) => {
+    if (this.doc === undefined) return true;
+    // The store may be shared with other server processes (PostgreSQL): an update runs on the newest
+    // stored data under the row's lock, so an id another process took is seen here, exactly once.
+    return this.doc.update((data) => {
+      const taken = data.seen[id];
+      if (taken !== undefined && taken > nowMs) return false;
       for (const expired of sweep) delete data.seen[expired];
       data.seen[id] = untilMs;
+      return true;
     });
-    return true;
   }
 
   get size(): number {

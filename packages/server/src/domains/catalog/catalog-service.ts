@@ -64,6 +64,11 @@ export class CatalogService {
     this.catalogs.onActivate(builder);
   }
 
+  /** Called when another process sharing the store wrote items of `scope` (a patch of its active catalog, say). */
+  onItemsChangedElsewhere(listener: (scope: ItemScope) => void): void {
+    this.store.onChangedElsewhere(listener);
+  }
+
   /** Called after writes to what queries read now: the active catalog (held back during a promotion) and older-API items. */
   onItemsChanged(listener: ItemsChangedListener): void {
     this.feed.subscribe(listener);

@@ -44,6 +44,8 @@ export class Catalogs {
   private readonly options: CatalogsOptions;
   private readonly builders: ActivationBuilder[] = [];
   private readonly opened = new Set<string>();
+  /** Per catalogs document, the active version this process built the search and recommendation data of. */
+  private readonly builtActive = new Map<string, number | undefined>();
   private closed = false;
 
   constructor(options: CatalogsOptions) {
@@ -73,8 +75,25 @@ export class Catalogs {
           for (const c of data.catalogs) if (c.state === 'building') Object.assign(c, { state: 'inactive', promotionError: 'interrupted by a restart' });
         });
       }
+      this.builtActive.set(name, activeVersion(doc.data));
+      // Another process sharing the store promoted a catalog: build its data here too, then serve it.
+      doc.onChange?.(() => void this.followPromotion(name, doc, tenantId, environmentId));
     }
     return doc;
+  }
+
+  private async followPromotion(name: string, doc: StoredDocument<CatalogsDocument>, tenantId: string, environmentId: string): Promise<void> {
+    const version = activeVersion(doc.data);
+    if (version === undefined || this.builtActive.get(name) === version || this.closed) return;
+    this.builtActive.set(name, version);
+    try {
+      const items = await this.options.items.all({ tenantId, environmentId, api: 'catalog', version });
+      for (const builder of this.builders) await builder(tenantId, environmentId, version, items);
+      this.options.logger.info({ tenantId, environmentId, version, items: items.length }, 'catalog promoted by another process now served here');
+    } catch (error) {
+      this.options.logger.error({ err: error, tenantId, environmentId, version }, 'building a catalog promoted by another process failed');
+      this.builtActive.delete(name);
+    }
   }
 
   /** A new inactive version over `input`'s schemas, each of which must exist and define its own types. */
@@ -195,6 +214,7 @@ export class Catalogs {
         return { ...target };
       });
       this.options.feed.release(scope, true);
+      this.builtActive.set(`tenants/${tenantId}/envs/${environmentId}/catalogs`, version);
       this.options.logger.info({ tenantId, environmentId, version, items: items.length, ms: Math.round(performance.now() - started) }, 'catalog promoted');
       return record;
     } catch (error) {
@@ -209,6 +229,10 @@ export class Catalogs {
       });
     }
   }
+}
+
+function activeVersion(data: CatalogsDocument): number | undefined {
+  return data.catalogs.find((c) => c.state === 'active')?.version;
 }
 
 class ShutDownError extends Error {

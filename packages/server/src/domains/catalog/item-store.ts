@@ -29,14 +29,29 @@ export function scopePrefix(scope: ItemScope): string {
 
 export class ItemStore {
   private readonly store: DocumentStore;
+  /** Shards whose changes by another process are listened to (stores shared by several processes only). */
+  private readonly watched = new Set<string>();
+  private readonly elsewhere: Array<(scope: ItemScope) => void> = [];
 
   constructor(store: DocumentStore) {
     this.store = store;
   }
 
-  private shard(scope: ItemScope, index: number): Promise<StoredDocument<Shard>> {
+  /** Tells `listener` of a shard of `scope` that another process sharing the store changed. */
+  onChangedElsewhere(listener: (scope: ItemScope) => void): void {
+    this.elsewhere.push(listener);
+  }
+
+  private async shard(scope: ItemScope, index: number): Promise<StoredDocument<Shard>> {
     const name = `${scopePrefix(scope)}items-${String(index).padStart(2, '0')}`;
-    return this.store.document<Shard>(name, () => ({ items: {} }));
+    const doc = await this.store.document<Shard>(name, () => ({ items: {} }));
+    if (doc.onChange !== undefined && !this.watched.has(name)) {
+      this.watched.add(name);
+      doc.onChange(() => {
+        for (const listener of this.elsewhere) listener(scope);
+      });
+    }
+    return doc;
   }
 
   async get(scope: ItemScope, key: string): Promise<StoredItem | undefined> {

@@ -8,7 +8,7 @@ import type { SparseWeights } from './ease.js';
 
 export const MODEL_FORMAT = 'discovery-kit/item-model';
 /** Bump when the file layout or the meaning of the weights changes: older files are then retrained. */
-export const MODEL_VERSION = 1;
+export const MODEL_VERSION = 2;
 
 export interface ModelInfo {
   trainedAt: number;

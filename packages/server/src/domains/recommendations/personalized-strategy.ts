@@ -13,7 +13,7 @@ const MAX_SEEDS = 300;
 const MAX_TAIL_SEEDS = 20;
 /** Items of recent popularity considered for the blend. */
 const POPULAR_POOL = 300;
-export const DEFAULT_POPULARITY_WEIGHT = 0.15;
+export const DEFAULT_POPULARITY_WEIGHT = 0.3;
 
 /** Weight of the co-occurrence scores of seeds outside the model, against the model's (each normalised to 1). */
 const TAIL_WEIGHT = 0.3;
@@ -56,27 +56,25 @@ function personalized(input: StrategyInput, boards: Boards): Candidate[] {
   addNormalised(board, 1, scores);
   addNormalised(tailBoard, scores.size === 0 ? 1 : TAIL_WEIGHT, scores);
   const popular = interactions.topRecent(POPULAR_POOL);
-  const topPopularity = popular.length > 0 ? interactions.recentScore(popular[0]!) : 0;
-  if (topPopularity > 0) {
+  if (popular.length > 0) {
     // Only the model's own candidates get the blend, plus the popular pool: a shopper with history sees their neighbourhood first.
     const weight = scores.size === 0 ? 1 : popularityWeight;
     for (const item of [...scores.keys(), ...popular]) {
-      scores.set(item, (scores.get(item) ?? 0) + (weight * interactions.recentScore(item)) / topPopularity);
+      scores.set(item, (scores.get(item) ?? 0) + weight * interactions.recentRatio(item, popular[0]!));
     }
   }
-  return [...scores]
-    .map(([item, score]) => ({ itemId: interactions.itemIds[item]!, score }))
-    .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
+  // Items the model and popularity together score at or below 0 are no recommendation (and not worth sorting).
+  const candidates: Candidate[] = [];
+  for (const [item, score] of scores) if (score > 0) candidates.push({ itemId: interactions.itemIds[item]!, score });
+  return candidates.sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
 }
 
+/** Scaled so the best is `weight`; negative sums (the model's weights may be negative) stay, and lower an item the popularity blend would lift. */
 function addNormalised(board: ScoreBoard, weight: number, scores: Map<number, number>): void {
   let best = 0;
   for (const item of board.items()) best = Math.max(best, board.get(item));
   if (best <= 0) return;
-  for (const item of board.items()) {
-    const value = board.get(item);
-    if (value > 0) scores.set(item, (scores.get(item) ?? 0) + (weight * value) / best);
-  }
+  for (const item of board.items()) scores.set(item, (scores.get(item) ?? 0) + (weight * board.get(item)) / best);
 }
 
 /** Co-occurrence in orders (twice) and visits, normalised per seed so a busy seed does not drown the others. */

@@ -1,20 +1,16 @@
 /**
  * Autocomplete's query statistics for every tenant (search-queries.ts holds one tenant's): results-page
  * views folded from the activity log (handed to tracking as an `ActivityAggregate`), and searches
- * counted as the search API answers them. Search owns these numbers; listeners (the console's query
- * analytics) are told of each search.
+ * counted as the search API answers them. Search owns these numbers (query analytics, for people,
+ * are query-analytics.ts).
  */
 import type { Clock } from '../../platform/clock.js';
 import type { ActivityAggregate } from '../tracking/activity-aggregate.js';
 import type { LogRecord } from '../tracking/activity-record.js';
 import { SearchQueries, type QuerySpelling, type QuerySuggestion } from './search-queries.js';
 
-/** Told of every search request (they are not logged): query analytics. */
-export type SearchListener = (tenantId: string, query: string, at: number, resultCount: number, spelling: QuerySpelling | undefined) => void;
-
 export class QueryStatistics implements ActivityAggregate {
   private readonly tenants = new Map<string, SearchQueries>();
-  private readonly listeners: SearchListener[] = [];
 
   constructor(private readonly clock: Clock) {}
 
@@ -35,13 +31,7 @@ export class QueryStatistics implements ActivityAggregate {
    * search (the results page view the storefront sends is logged durably).
    */
   recordSearch(tenantId: string, query: string, resultCount: number, spelling?: QuerySpelling): void {
-    const at = this.clock.now();
-    this.tenant(tenantId).recordSearch(query, at, resultCount, spelling);
-    for (const listener of this.listeners) listener(tenantId, query, at, resultCount, spelling);
-  }
-
-  onSearch(listener: SearchListener): void {
-    this.listeners.push(listener);
+    this.tenant(tenantId).recordSearch(query, this.clock.now(), resultCount, spelling);
   }
 
   /** Search counts kept by search analytics, restored at start: searches are not logged, so the log cannot give them back. */

@@ -48,7 +48,26 @@ export class SearchIndexes {
   constructor(private readonly deps: SearchIndexesDeps) {
     deps.catalog.onActivate((tenantId, environmentId, version, items) => this.build(tenantId, environmentId, version, items));
     deps.catalog.onItemsChanged((change) => this.enqueue(change));
+    // Another process patched an active catalog: its changes are not known item by item here, so the
+    // environment's index is built again from the store, once per burst of notices.
+    deps.catalog.onItemsChangedElsewhere((scope) => {
+      if (scope.api !== 'catalog') return;
+      const k = key(scope.tenantId, scope.environmentId);
+      if (this.indexes.get(k)?.version !== scope.version || this.rebuilding.has(k)) return;
+      const timer = setTimeout(() => {
+        this.rebuilding.delete(k);
+        if (this.indexes.get(k)?.version !== scope.version) return;
+        this.deps.catalog.allItems(scope.tenantId, scope.environmentId, scope.version).then(
+          (items) => this.build(scope.tenantId, scope.environmentId, scope.version, items),
+          (error: unknown) => this.deps.logger.error({ err: error, ...scope }, 'search index rebuild after another process\'s write failed'),
+        );
+      }, 200);
+      timer.unref();
+      this.rebuilding.set(k, timer);
+    });
   }
+
+  private readonly rebuilding = new Map<string, NodeJS.Timeout>();
 
   /** The environment's live index, or undefined before its first catalog is active. */
   active(tenantId: string, environmentId: string): ActiveIndex | undefined {

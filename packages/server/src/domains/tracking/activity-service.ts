@@ -16,6 +16,9 @@ import { RecentKeys } from './recent-keys.js';
 import { erasePerson, exportPerson, type ErasureSummary, type PersonExport } from './person-data.js';
 import { TenantActivities, type RebuildStats } from './tenant-activities.js';
 
+/** How long a shared idempotency claim lasts: well past any client's retries of one send. */
+const CLAIM_TTL_MS = 60 * 60 * 1000;
+
 /** What an API hands over: a validated activity for a resolved profile, before the server stamps it. */
 export type NewActivity = Omit<LoggedActivity, 'kind' | 'id' | 'tenant' | 'receivedAt'>;
 
@@ -25,7 +28,7 @@ export interface RecordedActivity {
   duplicate: boolean;
 }
 
-export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'clock' | 'logger' | 'onClose'>;
+export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'clock' | 'logger' | 'onClose' | 'sharedClaims'>;
 
 export class ActivityService {
   private readonly tenants = new Map<string, TenantActivities>();
@@ -90,6 +93,7 @@ export class ActivityService {
    */
   async recordActivities(tenantId: string, inputs: readonly NewActivity[]): Promise<RecordedActivity[]> {
     const state = this.tenant(tenantId);
+    const claimed = await this.claimElsewhere(state, inputs);
     const receivedAt = this.deps.clock.now();
     const results: Array<RecordedActivity | Promise<RecordedActivity>> = [];
     const fresh: LoggedActivity[] = [];
@@ -120,6 +124,7 @@ export class ActivityService {
       if (fresh.length > 0) this.onAppend?.((performance.now() - appendStarted) / 1000, fresh.length);
     } catch (error) {
       for (const key of reserved) state.recentKeys.release(tenantId, key);
+      void this.deps.sharedClaims?.release(claimed.map((key) => `${tenantId}:${key}`), this.idPrefix);
       settle!.reject(error);
       throw error;
     }
@@ -128,6 +133,27 @@ export class ActivityService {
     if (fresh.length > 0) state.appended(fresh);
     for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
     return Promise.all(results);
+  }
+
+  /**
+   * With several processes (Redis): takes the shared claim of each idempotency key this process has
+   * not seen, and for a key another process holds, waits (at most 2 s) for that process's record to
+   * arrive through the followed log, so that the loop below answers the retry as a duplicate. Resolves
+   * with the keys claimed here (given back if the append fails).
+   */
+  private async claimElsewhere(state: TenantActivities, inputs: readonly NewActivity[]): Promise<string[]> {
+    const claims = this.deps.sharedClaims;
+    if (claims === undefined) return [];
+    const unseen = [...new Set(inputs.flatMap((input) => (input.clientKey !== undefined && state.recentKeys.get(state.tenant, input.clientKey) === undefined ? [input.clientKey] : [])))];
+    if (unseen.length === 0) return [];
+    const others = await claims.claim(unseen.map((key) => `${state.tenant}:${key}`), this.idPrefix, CLAIM_TTL_MS);
+    if (others === undefined) return [];
+    const waiting = unseen.filter((key) => others.has(`${state.tenant}:${key}`));
+    const deadline = Date.now() + 2000;
+    while (waiting.some((key) => state.recentKeys.get(state.tenant, key) === undefined) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return unseen.filter((key) => !others.has(`${state.tenant}:${key}`));
   }
 
   /** Finds or creates the profile behind these identities, merging anonymous profiles they join. */

@@ -1,6 +1,6 @@
 /** One tenant's activity state: its log, its profiles and the aggregates folded from both. */
 import type { DocumentStore } from '../../platform/store/document-store.js';
-import type { EventLog, EventLogs } from '../../platform/event-log/event-log.js';
+import type { EventLog, EventLogs, ReplayStats } from '../../platform/event-log/event-log.js';
 import type { ActivityAggregate } from './activity-aggregate.js';
 import { isLogRecord, UNATTRIBUTED, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
@@ -55,7 +55,7 @@ export class TenantActivities {
   /** Folds every logged record newer than `cutoff` into the aggregates, then drops segments wholly older than it. */
   private async rebuild(cutoff: number): Promise<RebuildStats> {
     let expired = 0;
-    const { records, skipped } = await this.log.replay((value) => {
+    const replayed: ReplayStats & { cursor?: string } = await this.log.replay((value) => {
       if (!isLogRecord(value)) return;
       if (value.receivedAt < cutoff) {
         expired++;
@@ -63,6 +63,9 @@ export class TenantActivities {
       }
       this.fold(value);
     });
+    const { records, skipped } = replayed;
+    // A log shared with other processes (PostgreSQL): their appends are folded as they commit, as ours are.
+    if (replayed.cursor !== undefined) this.log.follow?.(replayed.cursor, (values) => this.foldOthers(values));
     const droppedSegments = await this.dropSegmentsBefore(cutoff);
     return { records, skipped, expired, droppedSegments };
   }
@@ -85,6 +88,13 @@ export class TenantActivities {
     const profileId = attributed ? this.profiles.canonicalId(record.profileId) : undefined;
     if (profileId !== undefined) this.history.add(profileId, record);
     for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
+  }
+
+  /** Records another process appended to the shared log: folded and announced like a local append. */
+  private foldOthers(values: readonly unknown[]): void {
+    const records = values.filter(isLogRecord);
+    for (const record of records) this.fold(record);
+    if (records.length > 0) this.appended(records);
   }
 
   /** Tells the aggregates that one live append was folded. */

@@ -43,12 +43,34 @@ export interface ScanQuery {
   values: readonly string[];
 }
 
+export interface ReplayOptions {
+  /** A cursor from `replay` or `cursor()`: only the records appended after it are handed over. */
+  after?: string;
+}
+
+/** A cursor this log cannot resume from exactly: replay from the start instead. */
+export class StaleCursorError extends Error {
+  readonly cursor: string;
+
+  constructor(cursor: string, reason: string) {
+    super(`The event-log cursor "${cursor.slice(0, 80)}" cannot be resumed from: ${reason}`);
+    this.name = 'StaleCursorError';
+    this.cursor = cursor;
+  }
+}
+
 export interface EventLog {
   append(records: readonly unknown[]): Promise<void>;
   replay(visit: (record: unknown, position: string) => void): Promise<ReplayStats>;
   scan(query: ScanQuery, visit: (record: unknown) => void): Promise<void>;
   remove(query: ScanQuery): Promise<number>;
   dropBefore(cutoff: number): Promise<string[]>;
+  /**
+   * Shared adapters only (several processes on one log, such as PostgreSQL): hands over, in append
+   * order and in batches, the records that other processes append after `after` (a cursor `replay`
+   * resolved with), soon after each commits; never this log's own appends. Returns the way to stop.
+   */
+  follow?(after: string, visit: (records: unknown[]) => void): () => void;
   close(): Promise<void>;
 }
 

@@ -22,6 +22,11 @@ export interface StoredDocument<T> {
   readonly data: T;
   update<R>(mutate: (data: T) => R): Promise<R>;
   settled(): Promise<void>;
+  /**
+   * Shared stores only (several processes on one PostgreSQL): calls `listener` after `data` was
+   * replaced by what another process committed. Returns the way to stop listening.
+   */
+  onChange?(listener: () => void): () => void;
 }
 
 export interface DocumentChange {

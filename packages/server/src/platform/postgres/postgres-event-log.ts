@@ -1,0 +1,337 @@
+/**
+ * The EventLogs port on PostgreSQL: one `events` table for every stream, a row per record with a
+ * `bigserial` sequence. Appends queued while a commit is under way go together in the next
+ * transaction (group commit), resolved after it commits. Appends to one stream take a transaction
+ * advisory lock, so sequence order is commit order: a process reading "after seq N" never misses a
+ * record that committed late under a smaller number. Cursors are sequence numbers, which never go stale.
+ */
+import { assertStreamName, StaleCursorError, type EventLog, type EventLogOptions, type EventLogs, type ReplayOptions, type ReplayStats, type ScanQuery } from '../event-log/event-log.js';
+import type { PostgresEngine } from './postgres-engine.js';
+
+const PAGE = 2000;
+const CURSOR = /^seq:(\d{1,19})$/;
+/** A field name put in the SQL text itself, so that the expression index on profileId can serve it. */
+const PLAIN_FIELD = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** A `follow` in progress: where it has read to, and whether a read is running or asked for again. */
+interface Follower {
+  after: bigint;
+  visit: (records: unknown[]) => void;
+  busy: boolean;
+  again: boolean;
+}
+
+interface PendingAppend {
+  rows: string[];
+  times: Array<number | null>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface PostgresEventLogsOptions {
+  engine: PostgresEngine;
+  /**
+   * Sequence numbers per retention unit (a "position"): `dropBefore` reports the units it emptied.
+   * Default 10,000; the contract suite uses a few.
+   */
+  positionSpan?: number;
+}
+
+export class PostgresEventLog implements EventLog {
+  readonly stream: string;
+  private readonly engine: PostgresEngine;
+  private readonly timeField: string;
+  private readonly span: number;
+  private readonly onClose: () => void;
+  private queue: PendingAppend[] = [];
+  private writing: Promise<void> | undefined;
+  private closed = false;
+  /** The highest sequence number this process appended or read. */
+  private last = 0n;
+  /** Commits made, each holding whatever queued during the previous one (for the tests of group commit). */
+  durableWrites = 0;
+  private follower: Follower | undefined;
+  /** Sequence numbers this log appended that the follower has not passed yet: it skips them. */
+  private readonly own = new Set<string>();
+
+  constructor(options: { engine: PostgresEngine; stream: string; timeField: string; span: number; onClose: () => void }) {
+    this.engine = options.engine;
+    this.stream = options.stream;
+    this.timeField = options.timeField;
+    this.span = options.span;
+    this.onClose = options.onClose;
+  }
+
+  append(records: readonly unknown[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The event log is closed.'));
+    if (records.length === 0) return Promise.resolve();
+    let rows: string[];
+    try {
+      rows = records.map((record) => JSON.stringify(record));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const times = records.map((record) => {
+      const time = (record as Record<string, unknown> | null)?.[this.timeField];
+      return typeof time === 'number' && Number.isFinite(time) ? time : null;
+    });
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ rows, times, resolve, reject });
+      this.writing ??= this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      let seqs: string[] = [];
+      try {
+        const highest = await this.engine.transaction(async (client) => {
+          await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`discovery-kit events ${this.engine.schema} ${this.stream}`]);
+          const { rows } = await client.query<{ seq: string }>(
+            'INSERT INTO events (stream, at, record) SELECT $1, t.at, t.record FROM unnest($2::float8[], $3::json[]) WITH ORDINALITY AS t(at, record, i) ORDER BY t.i RETURNING seq',
+            [this.stream, batch.flatMap((entry) => entry.times), batch.flatMap((entry) => entry.rows)],
+          );
+          // Known as this log's own before they commit, so that the follower never hands them over.
+          if (this.follower !== undefined) for (const row of rows) this.own.add(row.seq);
+          seqs = rows.map((row) => row.seq);
+          const top = rows.reduce((max, row) => (BigInt(row.seq) > max ? BigInt(row.seq) : max), 0n);
+          await this.engine.notify(client, { topic: 'events', stream: this.stream, seq: top.toString() });
+          return top;
+        });
+        this.durableWrites++;
+        if (highest > this.last) this.last = highest;
+        for (const entry of batch) entry.resolve();
+      } catch (error) {
+        for (const seq of seqs) this.own.delete(seq);
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    this.writing = undefined;
+  }
+
+  follow(after: string, visit: (records: unknown[]) => void): () => void {
+    const follower: Follower = { after: this.parseCursor(after), visit, busy: false, again: false };
+    this.follower = follower;
+    const poke = () => this.catchUp(follower);
+    const stops = [
+      this.engine.onNotice((notice) => {
+        if (notice.topic === 'events' && notice.stream === this.stream) poke();
+      }),
+      this.engine.onReconnect(poke),
+    ];
+    // Notices are the fast path; the poll covers one lost while the listening connection was down.
+    const timer = setInterval(poke, 1000);
+    timer.unref();
+    poke();
+    return () => {
+      clearInterval(timer);
+      for (const stop of stops) stop();
+      if (this.follower === follower) {
+        this.follower = undefined;
+        this.own.clear();
+      }
+    };
+  }
+
+  /** Reads what was committed past the follower's place, one read at a time (a poke meanwhile asks for another). */
+  private catchUp(follower: Follower): void {
+    if (follower.busy) {
+      follower.again = true;
+      return;
+    }
+    follower.busy = true;
+    void (async () => {
+      try {
+        do {
+          follower.again = false;
+          await this.readFollowed(follower);
+        } while (follower.again && this.follower === follower);
+      } catch {
+        // Out of reach: the next notice or poll tries again from the same place.
+      } finally {
+        follower.busy = false;
+      }
+    })();
+  }
+
+  private async readFollowed(follower: Follower): Promise<void> {
+    for (;;) {
+      const { rows } = await this.engine.query<{ seq: string; record: string }>(
+        'SELECT seq, record::text AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [this.stream, follower.after.toString(), PAGE],
+      );
+      if (this.follower !== follower) return;
+      const records: unknown[] = [];
+      for (const row of rows) {
+        follower.after = BigInt(row.seq);
+        if (this.own.delete(row.seq)) continue;
+        try {
+          records.push(JSON.parse(row.record));
+        } catch {
+          // Unreadable: skipped, as replay does.
+        }
+      }
+      if (follower.after > this.last) this.last = follower.after;
+      if (records.length > 0) follower.visit(records);
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  cursor(): string {
+    return `seq:${this.last}`;
+  }
+
+  private parseCursor(cursor: string | undefined): bigint {
+    if (cursor === undefined) return 0n;
+    const match = CURSOR.exec(cursor);
+    if (match === null) throw new StaleCursorError(cursor, 'it is not a cursor of a PostgreSQL event log');
+    return BigInt(match[1]!);
+  }
+
+  async replay(visit: (record: unknown, position: string) => void, options: ReplayOptions = {}): Promise<ReplayStats & { cursor: string }> {
+    let after = this.parseCursor(options.after);
+    let records = 0;
+    let skipped = 0;
+    for (;;) {
+      const { rows } = await this.engine.query<{ seq: string; record: string }>(
+        'SELECT seq, record::text AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [this.stream, after.toString(), PAGE],
+      );
+      for (const row of rows) {
+        const seq = BigInt(row.seq);
+        after = seq;
+        let value: unknown;
+        try {
+          value = JSON.parse(row.record);
+        } catch {
+          skipped++;
+          continue;
+        }
+        records++;
+        visit(value, this.positionOf(seq));
+      }
+      if (rows.length < PAGE) break;
+    }
+    if (after > this.last) this.last = after;
+    return { records, skipped, cursor: `seq:${after}` };
+  }
+
+  private positionOf(seq: bigint): string {
+    return `block-${seq / BigInt(this.span)}`;
+  }
+
+  /** The WHERE clause and its values for the records whose top-level `field` is a string among `values`. */
+  private matching(query: ScanQuery): { where: string; values: unknown[] } {
+    if (PLAIN_FIELD.test(query.field)) {
+      return { where: `stream = $1 AND json_typeof(record->'${query.field}') = 'string' AND record->>'${query.field}' = ANY($2)`, values: [this.stream, query.values] };
+    }
+    return { where: `stream = $1 AND json_typeof(record->$3) = 'string' AND record->>$3 = ANY($2)`, values: [this.stream, query.values, query.field] };
+  }
+
+  async scan(query: ScanQuery, visit: (record: unknown) => void): Promise<void> {
+    if (query.values.length === 0) return;
+    const { where, values } = this.matching(query);
+    let after = 0n;
+    for (;;) {
+      const { rows } = await this.engine.query<{ seq: string; record: string }>(
+        `SELECT seq, record::text AS record FROM events WHERE ${where} AND seq > $${values.length + 1} ORDER BY seq LIMIT ${PAGE}`,
+        [...values, after.toString()],
+      );
+      for (const row of rows) {
+        after = BigInt(row.seq);
+        try {
+          visit(JSON.parse(row.record));
+        } catch (error) {
+          if (!(error instanceof SyntaxError)) throw error;
+        }
+      }
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  async remove(query: ScanQuery): Promise<number> {
+    if (query.values.length === 0) return 0;
+    const { where, values } = this.matching(query);
+    const { rowCount } = await this.engine.query(`DELETE FROM events WHERE ${where}`, values);
+    return rowCount ?? 0;
+  }
+
+  async dropBefore(cutoff: number): Promise<string[]> {
+    const span = BigInt(this.span);
+    return this.engine.transaction(async (client) => {
+      // The unit holding the stream's newest record is being written: it stays whole.
+      const newest = await client.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM events WHERE stream = $1', [this.stream]);
+      if (newest.rows[0]?.seq == null) return [];
+      const firstKept = (BigInt(newest.rows[0].seq) / span) * span;
+      const deleted = await client.query<{ seq: string }>('DELETE FROM events WHERE stream = $1 AND at < $2 AND seq < $3 RETURNING seq', [
+        this.stream,
+        cutoff,
+        firstKept.toString(),
+      ]);
+      const touched = [...new Set(deleted.rows.map((row) => BigInt(row.seq) / span))];
+      if (touched.length === 0) return [];
+      const left = await client.query<{ block: string }>('SELECT DISTINCT seq / $2 AS block FROM events WHERE stream = $1 AND seq / $2 = ANY($3::bigint[])', [
+        this.stream,
+        span.toString(),
+        touched.map(String),
+      ]);
+      const survivors = new Set(left.rows.map((row) => BigInt(row.block)));
+      return touched
+        .filter((block) => !survivors.has(block))
+        .sort((a, b) => (a < b ? -1 : 1))
+        .map((block) => `block-${block}`);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.closed) this.onClose();
+    this.closed = true;
+    this.follower = undefined;
+    while (this.writing !== undefined) await this.writing;
+  }
+}
+
+export class PostgresEventLogs implements EventLogs {
+  private readonly engine: PostgresEngine;
+  private readonly span: number;
+  private readonly logs = new Map<string, PostgresEventLog>();
+  private readonly release: () => Promise<void>;
+  private closed = false;
+
+  constructor(options: PostgresEventLogsOptions) {
+    this.engine = options.engine;
+    this.span = options.positionSpan ?? 10_000;
+    this.release = this.engine.retain();
+  }
+
+  async open(stream: string, options: EventLogOptions): Promise<EventLog> {
+    if (this.closed) throw new Error('The event logs are closed.');
+    assertStreamName(stream);
+    let log = this.logs.get(stream);
+    if (log === undefined) {
+      const opened: PostgresEventLog = new PostgresEventLog({
+        engine: this.engine,
+        stream,
+        timeField: options.timeField,
+        span: this.span,
+        onClose: () => {
+          if (this.logs.get(stream) === opened) this.logs.delete(stream);
+        },
+      });
+      log = opened;
+      this.logs.set(stream, log);
+    }
+    return log;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const logs = [...this.logs.values()];
+    this.logs.clear();
+    for (const log of logs) await log.close();
+    await this.release();
+  }
+}
