@@ -53,21 +53,23 @@ export class SearchIndexes {
     deps.catalog.onItemsChangedElsewhere((scope) => {
       if (scope.api !== 'catalog') return;
       const k = key(scope.tenantId, scope.environmentId);
-      if (this.indexes.get(k)?.version !== scope.version || this.rebuilding.has(k)) return;
+      if (this.indexes.get(k)?.version !== scope.version || this.rebuildTimers.has(k)) return;
       const timer = setTimeout(() => {
-        this.rebuilding.delete(k);
+        this.rebuildTimers.delete(k);
         if (this.indexes.get(k)?.version !== scope.version) return;
-        this.deps.catalog.allItems(scope.tenantId, scope.environmentId, scope.version).then(
-          (items) => this.build(scope.tenantId, scope.environmentId, scope.version, items),
-          (error: unknown) => this.deps.logger.error({ err: error, ...scope }, 'search index rebuild after another process\'s write failed'),
-        );
+        // The build is sliced and asynchronous: its failure is logged like the read's.
+        this.deps.catalog
+          .allItems(scope.tenantId, scope.environmentId, scope.version)
+          .then((items) => this.build(scope.tenantId, scope.environmentId, scope.version, items))
+          .catch((error: unknown) => this.deps.logger.error({ err: error, ...scope }, 'search index rebuild after another process\'s write failed'));
       }, 200);
       timer.unref();
-      this.rebuilding.set(k, timer);
+      this.rebuildTimers.set(k, timer);
     });
   }
 
-  private readonly rebuilding = new Map<string, NodeJS.Timeout>();
+  /** Rebuilds scheduled after another process's writes, one per environment per burst. */
+  private readonly rebuildTimers = new Map<string, NodeJS.Timeout>();
 
   /** The environment's live index, or undefined before its first catalog is active. */
   active(tenantId: string, environmentId: string): ActiveIndex | undefined {
