@@ -35,6 +35,7 @@ export function round(value: number, digits = 3): number {
 
 export interface LoadResult {
   requestsPerSecond: number;
+  p50Ms: number;
   p99Ms: number;
   non2xx: number;
   errors: number;
@@ -72,4 +73,41 @@ export async function startBareKoa(): Promise<{ url: string; close(): Promise<vo
 
 export function heapUsedMb(): number {
   return round(process.memoryUsage().heapUsed / 1024 / 1024, 1);
+}
+
+export interface ProbeTarget {
+  name: string;
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Pause between two requests of this target. */
+  pauseMs: number;
+}
+
+export interface ProbeResult {
+  name: string;
+  count: number;
+  failures: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/**
+ * Probes `targets` from a child process while `during` runs (bench/probe-process.mjs), and returns
+ * each target's latency: the figure that shows whether some work stalls the server's event loop.
+ */
+export async function probe<T>(targets: ProbeTarget[], during: () => Promise<T>): Promise<{ result: T; probes: ProbeResult[] }> {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./probe-process.mjs', import.meta.url))], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.send(targets);
+  await once(child, 'message');
+  let result: T;
+  try {
+    result = await during();
+  } finally {
+    child.send('stop');
+  }
+  const [probes] = (await once(child, 'message')) as [ProbeResult[]];
+  return { result, probes };
 }

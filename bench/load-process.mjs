@@ -10,6 +10,7 @@ const result = await autocannon({ url, connections, duration: seconds, requests,
 process.stdout.write(
   JSON.stringify({
     requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,

@@ -1,25 +1,31 @@
 /**
  * Search on a generated 100,000-product catalog (every fourth item a variant), loaded through the
- * catalog service of a real server and promoted, which builds the index. Reports the index build time
- * and heap, in-process latency with facets and a filter on (result cache off: the engine alone), the
- * one-typo hit rate, text similarity, a write reaching the index, and HTTP req/s on a rotating mix of
- * 1,000 queries (terms and prefixes), with the result cache off and on, beside a bare Koa endpoint in
- * the same run, and the server's CPU per uncached request. autocannon runs in its own process
- * (bench/harness.ts `load`).
+ * catalog service of a real server and promoted, which builds the index. Reports the promotion with
+ * the latency of other requests served meanwhile (another tenant's search, /health, a catalog status
+ * call; bench/harness.ts `probe`) beside the same requests idle, the index build time and heap,
+ * in-process latency with facets and a filter on (result cache off: the engine alone), the one-typo
+ * hit rate, text similarity, a write reaching the index, and the HTTP figures of search-http.ts
+ * (uncached and cached search, suggest, autocomplete, bare Koa, at 50 connections) for this catalog
+ * and for one with a realistic vocabulary (realistic-catalog.ts). autocannon runs in its own process.
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Benchmark, BenchResult } from './run.js';
-import { heapUsedMb, load, measure, round, startBareKoa } from './harness.js';
+import { httpFigures, type HttpTarget } from './search-http.js';
+import { realisticCatalog, retailTitles, RETAIL_DATA } from './realistic-catalog.js';
+import { heapUsedMb, measure, probe, round, startBareKoa, type ProbeTarget } from './harness.js';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
 import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import { SearchIndex } from '../packages/server/src/domains/search/search-index.js';
-import type { SearchQuery } from '../packages/server/src/domains/search/search-service.js';
+import type { SearchQuery, SearchService } from '../packages/server/src/domains/search/search-service.js';
+import type { CatalogService } from '../packages/server/src/domains/catalog/catalog-service.js';
 import { startCompanion } from '../apps/companion/src/companion.js';
 import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 import { judgeSet, type SetOutcome } from './relevance/judge.js';
@@ -39,6 +45,12 @@ const BATCH = 5_000;
 const TENANT = 'bench';
 const ENV = 'prod';
 const TOKEN = 'bench-search';
+const OTHER_TENANT = 'bench-other';
+const OTHER_TOKEN = 'bench-other-search';
+const RETAIL_TENANT = 'bench-retail';
+const RETAIL_TOKEN = 'bench-retail-search';
+/** The bench's own service account, for the catalog status calls probed during the promotion. */
+const STATUS_SECRET = 'bench-status-secret';
 
 /** One edit (substitution, deletion or insertion) at a random place, as a shopper's typo. */
 function misspell(word: string, r: () => number): string {
@@ -52,9 +64,13 @@ function misspell(word: string, r: () => number): string {
 
 const benchmark: Benchmark = async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'discovery-bench-search-'));
+  const generated = generatedSearchConfig(TENANT, ENV, TOKEN) as { tenants: Record<string, unknown>[] };
+  const other = generatedSearchConfig(OTHER_TENANT, ENV, OTHER_TOKEN) as { tenants: Record<string, unknown>[] };
+  const retail = generatedSearchConfig(RETAIL_TENANT, ENV, RETAIL_TOKEN) as { tenants: Record<string, unknown>[] };
+  const statusAccount = { clientId: 'bench-status', realm: 'tenant', clientSecretHash: `sha256:${createHash('sha256').update(STATUS_SECRET).digest('hex')}` };
   const config = validateConfig(
     // One load generator plays every shopper from one address: the public rate limits would measure themselves.
-    { ...generatedSearchConfig(TENANT, ENV, TOKEN), publicRateLimits: { enabled: false } },
+    { tenants: [{ ...generated.tenants[0], serviceAccounts: [statusAccount] }, other.tenants[0], retail.tenants[0]], publicRateLimits: { enabled: false } },
     '(bench)',
     dataDir,
   );
@@ -67,9 +83,40 @@ const benchmark: Benchmark = async () => {
     const schema = await catalog.schemas.create(TENANT, ENV, parseSchemaRequest(GENERATED_SCHEMA));
     const { version } = await catalog.catalogs.create(TENANT, ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
     for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(TENANT, ENV, parseItemBatch(batchOf(start, version, BATCH)));
-    const promoteStart = performance.now();
-    await (await catalog.catalogs.promote(TENANT, ENV, version)).activation;
-    const promoteMs = performance.now() - promoteStart;
+
+    // Requests of another tenant, the health check and a catalog status call, answered idle and then
+    // while the 100,000-item promotion builds its index: the build must not hold them up.
+    const otherSchema = await catalog.schemas.create(OTHER_TENANT, ENV, parseSchemaRequest(GENERATED_SCHEMA));
+    const otherCatalog = await catalog.catalogs.create(OTHER_TENANT, ENV, { catalogItemSchemas: [{ name: otherSchema.name, version: otherSchema.version }] });
+    await catalog.items.load(OTHER_TENANT, ENV, parseItemBatch(batchOf(0, otherCatalog.version, 2_000)));
+    await (await catalog.catalogs.promote(OTHER_TENANT, ENV, otherCatalog.version)).activation;
+    const tokenRes = await fetch(`${url}/auth/realms/${TENANT}/protocol/openid-connect/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`bench-status:${STATUS_SECRET}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    const { access_token: accessToken } = (await tokenRes.json()) as { access_token: string };
+    const probes: ProbeTarget[] = [
+      { name: 'POST /search, another tenant', method: 'POST', url: `${url}/search`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: OTHER_TOKEN, query: 'red lantern' }), pauseMs: 5 },
+      { name: 'GET /health', method: 'GET', url: `${url}/health`, pauseMs: 5 },
+      { name: 'GET catalog status', method: 'GET', url: `${url}/catalog/catalogs/${version}?tenant=${TENANT}&environment=${ENV}`, headers: { authorization: `Bearer ${accessToken}` }, pauseMs: 5 },
+    ];
+    // The server's own event-loop delay too: what any request arriving at that moment would wait, with no network in between.
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
+    const idle = await probe(probes, () => new Promise((resolve) => setTimeout(resolve, 3_000)));
+    loopDelay.disable();
+    const idleLoop = { p99Ms: round(loopDelay.percentile(99) / 1e6, 1), maxMs: round(loopDelay.max / 1e6, 1) };
+    loopDelay.reset();
+    loopDelay.enable();
+    const promoted = await probe(probes, async () => {
+      const promoteStart = performance.now();
+      await (await catalog.catalogs.promote(TENANT, ENV, version)).activation;
+      return performance.now() - promoteStart;
+    });
+    loopDelay.disable();
+    const promotionLoop = { p99Ms: round(loopDelay.percentile(99) / 1e6, 1), maxMs: round(loopDelay.max / 1e6, 1) };
+    const promoteMs = promoted.result;
 
     // The build alone, and the heap one index holds, measured on the same items outside the server.
     const items = await catalog.allItems(TENANT, ENV, version);
@@ -161,20 +208,18 @@ const benchmark: Benchmark = async () => {
     const writeMs = performance.now() - writeStart;
     const afterWrite = search.search({ ...request('zanzibar'), facets: [], filter: undefined }).count;
 
-    const body = (query: string) => JSON.stringify({ token: TOKEN, query, options: { facets: [{ id: 'color', values: ['red', 'blue'] }], filter: 'in_stock = 1 AND price < 4000' } });
-    const requests = queries.map((query) => ({ method: 'POST' as const, path: '/search', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: body(query) }));
-    // The server's CPU per answered request (this process serves; autocannon is another): a figure that
-    // holds when something else shares the machine and req/s wobbles.
-    const cpuBefore = process.cpuUsage();
-    const uncached = await load(url, requests, 5);
-    const cpu = process.cpuUsage(cpuBefore);
-    const cpuMsPerRequest = round((cpu.user + cpu.system) / 1000 / Math.max(1, uncached.requestsPerSecond * 5), 3);
     search.resultCacheSize = cacheSize;
-    const http = await load(url, requests, 5);
-    const baseline = await load(bare.url, [{ method: 'GET' as const, path: '/' }], 5);
+    const httpTarget = { url, bareUrl: bare.url, cacheSize, setCacheSize: (size: number) => (search.resultCacheSize = size) };
+    const generatedHttp = await httpFigures('generated', { ...httpTarget, token: TOKEN, queries });
+    const retailConfiguration = config.tenants.find((t) => t.id === RETAIL_TENANT)!.environments[0]!.searchTokens[0]!.configurations[0]!;
+    const realistic = await realisticFigures(catalog, search, { ...httpTarget, token: RETAIL_TOKEN }, (query) => ({ ...request(query), tenantId: RETAIL_TENANT, configuration: retailConfiguration }));
 
     const rows: BenchResult['rows'] = [
       { step: `promote ${TOTAL} items (${documents} documents), index build included`, seconds: round(promoteMs / 1000, 2) },
+      ...idle.probes.map((p) => ({ step: `idle: ${p.name} (${p.count} requests)`, p50Ms: p.p50Ms, p99Ms: p.p99Ms, maxMs: p.maxMs, failures: p.failures })),
+      ...promoted.probes.map((p) => ({ step: `during the promotion: ${p.name} (${p.count} requests)`, p50Ms: p.p50Ms, p99Ms: p.p99Ms, maxMs: p.maxMs, failures: p.failures })),
+      { step: 'server event-loop delay, idle (monitorEventLoopDelay)', ...idleLoop },
+      { step: 'server event-loop delay, during the promotion', ...promotionLoop },
       { step: 'index build alone', seconds: round(buildMs / 1000, 2), heapMb: indexMb },
       { step: 'in process, 1,000 queries with facets and a filter', medianMs: inProcess.medianMs, p99Ms: inProcess.p99Ms },
       { step: 'in process, a word in most items ("the")', medianMs: commonWord.medianMs, p99Ms: commonWord.p99Ms },
@@ -183,10 +228,8 @@ const benchmark: Benchmark = async () => {
       ...badInput,
       { step: 'similarText, 10 similar items', medianMs: similar.medianMs, p99Ms: similar.p99Ms },
       { step: `PATCH 100 titles until searchable (found ${afterWrite})`, seconds: round(writeMs / 1000, 3) },
-      { step: `HTTP POST /search, 1,000 rotating queries (result cache of ${cacheSize})`, requestsPerSecond: http.requestsPerSecond, p99Ms: http.p99Ms, non2xx: http.non2xx },
-      { step: 'HTTP POST /search, same queries, result cache off', requestsPerSecond: uncached.requestsPerSecond, p99Ms: uncached.p99Ms, non2xx: uncached.non2xx },
-      { step: 'server CPU per request, result cache off (ms)', cpuMs: cpuMsPerRequest },
-      { step: 'HTTP bare Koa, same run', requestsPerSecond: baseline.requestsPerSecond, p99Ms: baseline.p99Ms },
+      ...generatedHttp,
+      ...realistic,
       { step: 'heap used at the end', mb: heapUsedMb() },
     ];
     const demo = await demoRelevance();
@@ -199,6 +242,37 @@ const benchmark: Benchmark = async () => {
     await rm(dataDir, { recursive: true, force: true });
   }
 };
+
+/**
+ * The realistic-vocabulary catalog (realistic-catalog.ts) in its own tenant of the same server: loaded,
+ * promoted, then the in-process and HTTP figures on its own queries. Skipped (one row says so) when
+ * the data set is absent.
+ */
+async function realisticFigures(
+  catalog: CatalogService,
+  search: SearchService,
+  target: Omit<HttpTarget, 'queries'>,
+  request: (query: string) => SearchQuery,
+): Promise<BenchResult['rows']> {
+  const titles = retailTitles();
+  if (titles === undefined) return [{ step: `realistic catalog skipped: no data set at ${RETAIL_DATA}` }];
+  const retail = realisticCatalog(titles);
+  const schema = await catalog.schemas.create(RETAIL_TENANT, ENV, parseSchemaRequest(GENERATED_SCHEMA));
+  const { version } = await catalog.catalogs.create(RETAIL_TENANT, ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
+  for (let start = 0; start < TOTAL; start += BATCH) await catalog.items.load(RETAIL_TENANT, ENV, parseItemBatch(retail.batchOf(start, version, BATCH)));
+  const started = performance.now();
+  await (await catalog.catalogs.promote(RETAIL_TENANT, ENV, version)).activation;
+  const promoteMs = performance.now() - started;
+  const queries = retail.queries(1_000, 42);
+  target.setCacheSize(0);
+  const inProcess = await measure(2_000, (i) => search.search(request(queries[i % queries.length]!)));
+  target.setCacheSize(target.cacheSize);
+  return [
+    { step: `realistic: promote ${TOTAL} items (${retail.titles} real titles, ${retail.words} real words)`, seconds: round(promoteMs / 1000, 2) },
+    { step: 'realistic: in process, 1,000 queries with facets and a filter', medianMs: inProcess.medianMs, p99Ms: inProcess.p99Ms },
+    ...(await httpFigures('realistic', { ...target, queries })),
+  ];
+}
 
 /** The demo catalog's relevance set, through the companion's real server with the demo configuration. */
 async function demoRelevance(): Promise<SetOutcome> {

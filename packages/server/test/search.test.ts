@@ -166,6 +166,22 @@ describe('facets', () => {
   it('can be disabled', async () => {
     assert.deepEqual((await post('/search', { token: TOKEN, query: '', disable: [{ name: 'facet' }] })).body.metadata.facets, []);
   });
+  it('counts a broad result set right after a write changes a value (catalog-wide totals minus the rest)', async () => {
+    const brandCounts = async (query: string) => {
+      const brand = (await search(query, { limit: 1 })).metadata.facets.find((f: { id: string }) => f.id === 'brand');
+      return Object.fromEntries(brand.values.map((v: { value: string; count: number }) => [v.value, v.count]));
+    };
+    const catalog = server.server.deps.services.catalog;
+    const version = (await catalog.catalogs.active(T, E))!.version;
+    const { id, ...p2 } = PRODUCTS.find((p) => p.id === 'p2')!;
+    const before = await brandCounts('');
+    await catalogRequests(catalog).items.patch(T, E, [{ id, catalogVersion: version, type: 'product', attributes: { ...p2, brand: 'Lumo' } }]);
+    await server.server.deps.services.search.settled();
+    assert.deepEqual(await brandCounts(''), { ...before, Acme: before.Acme - 1, Lumo: before.Lumo + 1 });
+    await catalogRequests(catalog).items.patch(T, E, [{ id, catalogVersion: version, type: 'product', attributes: p2 }]);
+    await server.server.deps.services.search.settled();
+    assert.deepEqual(await brandCounts(''), before);
+  });
 });
 
 describe('filters', () => {

@@ -26,6 +26,11 @@ export class FacetColumn {
   pairs: Int32Array;
   /** Slot → its value ids past the second, for the rare items with more. */
   readonly more = new Map<number, number[]>();
+  /**
+   * Value id → how many slots hold it over the whole index, kept with every update: a match set holding
+   * most of the catalog is counted as these totals minus the slots it lacks (countFacets).
+   */
+  totals = new Int32Array(16);
 
   constructor(
     readonly facet: FacetConfig,
@@ -36,17 +41,45 @@ export class FacetColumn {
     docs.forEach((doc, slot) => this.update(slot, doc?.item));
   }
 
+  /** The same column filled a few hundred slots per step, for a build that yields (sliced-work.ts). */
+  static *building(facet: FacetConfig, docs: readonly ({ item: StoredItem } | undefined)[]): Generator<unknown, FacetColumn> {
+    const column = new FacetColumn(facet, []);
+    column.pairs = new Int32Array(2 * Math.max(16, docs.length)).fill(-1);
+    for (let slot = 0; slot < docs.length; slot++) {
+      column.update(slot, docs[slot]?.item);
+      if ((slot & 511) === 511) yield;
+    }
+    return column;
+  }
+
   update(slot: number, item: StoredItem | undefined): void {
     if (2 * slot >= this.pairs.length) {
       const grown = new Int32Array(2 * Math.max(slot + 1, this.pairs.length)).fill(-1);
       grown.set(this.pairs);
       this.pairs = grown;
     }
+    this.adjustTotals(slot, -1);
     const ids = item === undefined ? [] : this.valueIds(item);
     this.pairs[2 * slot] = ids[0] ?? -1;
     this.pairs[2 * slot + 1] = ids[1] ?? -1;
     if (ids.length > 2) this.more.set(slot, ids.slice(2));
     else this.more.delete(slot);
+    this.adjustTotals(slot, 1);
+  }
+
+  /** Slots the column has room for (some past the index's last slot, holding no value). */
+  get capacity(): number {
+    return this.pairs.length >> 1;
+  }
+
+  private adjustTotals(slot: number, delta: 1 | -1): void {
+    const one = this.pairs[2 * slot]!;
+    if (one < 0) return;
+    this.totals[one]! += delta;
+    const two = this.pairs[2 * slot + 1]!;
+    if (two < 0) return;
+    this.totals[two]! += delta;
+    for (const id of this.more.get(slot) ?? []) this.totals[id]! += delta;
   }
 
   has(slot: number, wanted: Uint8Array): boolean {
@@ -76,6 +109,11 @@ export class FacetColumn {
       this.labels.push(label);
       this.folded.push(fold(label));
       this.ids.set(label, id);
+      if (id >= this.totals.length) {
+        const grown = new Int32Array(this.totals.length * 2);
+        grown.set(this.totals);
+        this.totals = grown;
+      }
     }
     return id;
   }
@@ -105,6 +143,23 @@ export class FacetColumn {
 export class FacetScratch {
   status = new Int8Array(1024);
   passing = new Int32Array(1024);
+  /** Slot → the generation of the last count that found it passing (the complement count's marks). */
+  passingSlots = new Int32Array(1024);
+  generation = 0;
+
+  /** Marks the slots of `docs` at `passing` positions with a new generation, which it returns. */
+  markPassing(docs: Int32Array, passing: Int32Array, passed: number, capacity: number): number {
+    if (this.passingSlots.length < capacity) this.passingSlots = new Int32Array(Math.ceil(capacity * 1.25));
+    // Marks older than the wrap would read as current: start over once in two billion counts.
+    if (this.generation === 0x7fffffff) {
+      this.passingSlots.fill(0);
+      this.generation = 0;
+    }
+    const generation = ++this.generation;
+    const marks = this.passingSlots;
+    for (let j = 0; j < passed; j++) marks[docs[passing[j]!]!] = generation;
+    return generation;
+  }
 
   /** The arrays with room for `length` matches. */
   fit(length: number): this {
@@ -165,9 +220,17 @@ export function countFacets(
   let passed = 0;
   for (let i = 0; i < length; i++) if (status[i] === -1) passing[passed++] = i;
   if (countsWanted) {
+    // A match set holding most of the catalog ("the", an empty query): the slots it lacks are fewer than
+    // those it holds, so each unselected facet is counted as its column's totals minus those slots.
+    let generation = -1;
     for (let c = 0; c < columns.length; c++) {
       if (c === fused) continue;
-      totals[c] = selected.includes(c) ? countColumn(columns[c]!, c, counts[c]!, status, docs, length) : countPassing(columns[c]!, counts[c]!, passing, passed, docs);
+      const column = columns[c]!;
+      if (selected.includes(c)) totals[c] = countColumn(column, c, counts[c]!, status, docs, length);
+      else if (2 * passed > column.capacity) {
+        if (generation < 0) generation = scratch.markPassing(docs, passing, passed, column.capacity);
+        totals[c] = countComplement(column, counts[c]!, scratch.passingSlots, generation, passed);
+      } else totals[c] = countPassing(column, counts[c]!, passing, passed, docs);
     }
   }
   if (!countsWanted) return { results: [], passing: passing.subarray(0, passed) };
@@ -253,6 +316,25 @@ function countPassing(column: FacetColumn, counted: Int32Array, passing: Int32Ar
   const { pairs, more } = column;
   const extra = more.size > 0;
   for (let j = 0; j < passed; j++) countValues(pairs, more, extra, docs[passing[j]!]!, counted);
+  return passed;
+}
+
+/** An unselected facet's value counts as the column's totals minus the slots not marked passing; returns `passed`. */
+function countComplement(column: FacetColumn, counted: Int32Array, marks: Int32Array, generation: number, passed: number): number {
+  const { pairs, more, totals } = column;
+  counted.set(totals.subarray(0, counted.length));
+  const extra = more.size > 0;
+  const slots = column.capacity;
+  for (let slot = 0; slot < slots; slot++) {
+    if (marks[slot] === generation) continue;
+    const one = pairs[2 * slot]!;
+    if (one < 0) continue;
+    counted[one]!--;
+    const two = pairs[2 * slot + 1]!;
+    if (two < 0) continue;
+    counted[two]!--;
+    if (extra) for (const id of more.get(slot) ?? []) counted[id]!--;
+  }
   return passed;
 }
 

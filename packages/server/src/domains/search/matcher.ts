@@ -15,9 +15,9 @@ import type { SearchConfiguration } from '../../platform/config/schema.js';
 import { words } from './analyzer.js';
 import type { PlannedWord } from './query-plan.js';
 import { firstInOrder } from './ranking.js';
-import { titleKey } from './title-key.js';
 import type { MatchScratch } from './match-scratch.js';
-import { TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, type SearchIndex, type Slots } from './search-index.js';
+import type { SearchIndex, Slots } from './search-index.js';
+import { TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, titleKey } from './title-key.js';
 
 /** A completion of the last word (likely still being typed), and of an earlier word. */
 const COMPLETION_LAST = 0.7;
@@ -135,7 +135,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
   const phrase = queryText.join(' ');
   const phraseKey = titleKey(phrase);
   const { total, best, typo, titleWords, titleStamp } = s;
-  const keys = index.titleKeys;
+  const keys = index.titles.keys;
   // A phrase of several words can only be in a title if every one of them is a whole catalog word
   // (a prefix being typed, "leather ba", never is): then most queries skip the string search entirely.
   const phraseable = queryText.length > 1 && queryText.every((word) => index.vocabulary.frequency(word) > 0);
@@ -161,10 +161,10 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
 
 /** Whether a title's word pairs include every pair of the phrase (a necessary condition for holding it). */
 function hasPairs(index: SearchIndex, doc: number, phrasePairs: readonly number[]): boolean {
-  const count = index.titlePairCounts[doc]!;
+  const count = index.titles.pairCounts[doc]!;
   if (count === TITLE_PAIRS_OVERFLOW) return true;
   const start = doc * TITLE_PAIRS;
-  const pairs = index.titlePairs;
+  const pairs = index.titles.pairs;
   for (const wanted of phrasePairs) {
     let found = false;
     for (let i = 0; i < count; i++) {

@@ -20,13 +20,11 @@ import { FacetColumn, FacetScratch } from './facets.js';
 import type { FilterValue } from '../../platform/filter-language/filter-tree.js';
 import type { FacetConfig } from '../../platform/config/schema.js';
 import { MatchScratch } from './match-scratch.js';
+import { runAtOnce } from './sliced-work.js';
+import type { Language } from './language.js';
 import { SortRanks, type SortKey } from './sort-ranks.js';
-import { titleKey } from './title-key.js';
+import { TitleFingerprints } from './title-key.js';
 import { TypoVocabulary } from './typo-vocabulary.js';
-
-/** Word pairs fingerprinted per title; a longer title is marked and checked as a string. */
-export const TITLE_PAIRS = 8;
-export const TITLE_PAIRS_OVERFLOW = 255;
 
 /** FlexSearch's word-position slots: a word early in a field scores a little above a late one. */
 export const RESOLUTION = 9;
@@ -68,20 +66,22 @@ export interface IndexChange {
   removedKeys: readonly string[];
 }
 
+/** What a new index computes before it serves: facet columns, attribute columns and sort orders its requests will read. */
+export interface IndexWarmUp {
+  languages: readonly Language[];
+  facets: readonly FacetConfig[];
+  attributes: readonly string[];
+  sorts: readonly (readonly SortKey[])[];
+}
+
 export class SearchIndex {
   /** Slot → document; a removed document leaves `undefined` (slots are never reused). */
   readonly docs: (SearchDoc | undefined)[] = [];
   /** Fields indexed, each with its FlexSearch Index. */
   readonly fields: readonly string[];
   readonly vocabulary = new TypoVocabulary();
-  /** Slot → fingerprint of its folded title (matcher's exact-title check). */
-  titleKeys = new Int32Array(1024);
-  /**
-   * Slot → fingerprints of its title's adjacent word pairs (TITLE_PAIRS per slot) and how many there
-   * are (TITLE_PAIRS_OVERFLOW for a longer title): the phrase check compares integers before strings.
-   */
-  titlePairs = new Int32Array(1024 * TITLE_PAIRS);
-  titlePairCounts = new Uint8Array(1024);
+  /** Slot → fingerprints of its folded title and title word pairs (matcher's exact-title and phrase checks). */
+  readonly titles = new TitleFingerprints();
   /** Live documents. */
   size = 0;
   /** Bumped on every change, so per-request caches keyed on the index know when to drop. */
@@ -100,22 +100,73 @@ export class SearchIndex {
   readonly facetScratch = new FacetScratch();
   private matchArrays: MatchScratch | undefined;
 
+  /** Builds the index at once (tests, tools); a server builds with `SearchIndex.building` in slices instead. */
   constructor(items: readonly StoredItem[], fields: readonly string[]) {
     this.fields = [...new Set(fields)];
     this.fieldIndexes = this.fields.map(() => new Index({ tokenize: 'forward', encoder, resolution: RESOLUTION, fastupdate: true }));
     this.wordIndex = new Index({ tokenize: 'strict', encoder, resolution: RESOLUTION, fastupdate: true });
+    runAtOnce(this.load(items));
+  }
+
+  /**
+   * The index built a small step at a time (sliced-work.ts drives it), then warmed: the columns and sort
+   * orders `warm` names are computed before the index serves, so its first requests do not stall on them.
+   */
+  static *building(items: readonly StoredItem[], fields: readonly string[], warm: IndexWarmUp): Generator<unknown, SearchIndex> {
+    const index = new SearchIndex([], fields);
+    // Forms first: each word added after is grouped as it arrives, in the same steps.
+    for (const language of warm.languages) index.vocabulary.prepareForms(language);
+    yield* index.load(items);
+    for (const facet of warm.facets) if (!index.facetColumns.has(facet)) index.facetColumns.set(facet, yield* FacetColumn.building(facet, index.docs));
+    for (const attribute of warm.attributes) {
+      if (index.columns.has(attribute)) continue;
+      const column: FilterValue[][] = new Array(index.docs.length);
+      for (let slot = 0; slot < column.length; slot++) {
+        const doc = index.docs[slot];
+        column[slot] = doc === undefined ? [] : attributeValues(doc.item, attribute);
+        if ((slot & 1023) === 1023) yield;
+      }
+      index.columns.set(attribute, column);
+      index.numbers(attribute);
+      yield;
+    }
+    for (const sortBy of warm.sorts) {
+      index.rank(sortBy);
+      yield;
+    }
+    index.matchScratch();
+    return index;
+  }
+
+  /** What requests made this index compute (columns, sort orders), so that its successor is built warm. */
+  warmedUp(): Pick<IndexWarmUp, 'attributes' | 'sorts'> {
+    return { attributes: [...this.columns.keys()], sorts: this.sortRanks.orders() };
+  }
+
+  /** Places `items` into this empty index, one step per item. */
+  private *load(items: readonly StoredItem[]): Generator<unknown, void> {
     // Variants first, so each parent is handed to FlexSearch once with its variants' text.
     const parents = new Set<string>();
-    for (const item of items) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
       if (item.parentId === undefined) parents.add(item.id);
       else {
         this.variantsOf(item.parentId).set(item.id, item);
         this.parentOf.set(item.id, item.parentId);
       }
+      if ((i & 1023) === 1023) yield;
     }
-    for (const item of items) if (item.parentId === undefined) this.place(item);
+    for (const item of items) {
+      if (item.parentId !== undefined) continue;
+      this.place(item);
+      yield;
+    }
     // A variant whose parent is missing is still findable, standing for itself.
-    for (const [parentId, variants] of this.variants) if (!parents.has(parentId)) for (const orphan of variants.values()) this.place(orphan);
+    for (const [parentId, variants] of this.variants) {
+      if (parents.has(parentId)) continue;
+      for (const orphan of variants.values()) this.place(orphan);
+      yield;
+    }
   }
 
   /** The matcher's per-slot arrays, grown with room to spare so single-item additions do not reallocate each time. */
@@ -313,23 +364,7 @@ export class SearchIndex {
       this.vocabulary.titlePairs(before, -1);
       this.vocabulary.titlePairs(doc.title, 1);
     }
-    if (slot >= this.titleKeys.length) {
-      const size = Math.max(slot + 1, this.titleKeys.length * 2);
-      const keys = new Int32Array(size);
-      keys.set(this.titleKeys);
-      this.titleKeys = keys;
-      const pairs = new Int32Array(size * TITLE_PAIRS);
-      pairs.set(this.titlePairs);
-      this.titlePairs = pairs;
-      const counts = new Uint8Array(size);
-      counts.set(this.titlePairCounts);
-      this.titlePairCounts = counts;
-    }
-    this.titleKeys[slot] = titleKey(doc.title);
-    const titleWords = doc.title.split(' ');
-    const pairs = titleWords.length - 1;
-    this.titlePairCounts[slot] = pairs > TITLE_PAIRS ? TITLE_PAIRS_OVERFLOW : Math.max(0, pairs);
-    for (let i = 0; i < Math.min(pairs, TITLE_PAIRS); i++) this.titlePairs[slot * TITLE_PAIRS + i] = titleKey(`${titleWords[i]} ${titleWords[i + 1]}`);
+    this.titles.set(slot, doc.title);
     const variants = doc.item.parentId === undefined ? [...(this.variants.get(doc.item.id)?.values() ?? [])] : [];
     const texts = this.fields.map((field) => [doc.item, ...variants].map((item) => fieldText(item, field)).filter((t) => t !== '').join('\n'));
     this.setTexts(slot, doc, texts);

@@ -1,7 +1,8 @@
 /**
  * The search index of each environment's active catalog, and its lifecycle. A promotion builds the
- * new catalog's index off the request path (the promotion awaits it, so the swap happens only once it
- * is complete), as does server start for catalogs already active. Writes to the active catalog then
+ * new catalog's index in slices that yield to the event loop (sliced-work.ts), so no request of any
+ * tenant waits on it; the previous index serves until the new one is complete and warm, and the
+ * promotion awaits the swap. Server start builds catalogs already active the same way. Writes to the active catalog then
  * reach the live index as changes to the written items only (index.apply), a slice at a time between
  * requests.
  */
@@ -12,6 +13,7 @@ import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import { ResultCache } from './result-cache.js';
 import { SearchIndex } from './search-index.js';
+import { runInSlices, SLICE_MS } from './sliced-work.js';
 import type { SearchResult } from './search-pipeline.js';
 
 /** One environment's live index, and the answers remembered for it. */
@@ -30,39 +32,44 @@ export interface SearchIndexesDeps {
   resultCacheSize: () => number;
 }
 
-/** Items applied per turn of the event loop: a 5,000-item load reaches the index without stalling queries. */
-const APPLY_SLICE = 250;
+/** Items applied per step; steps run until the turn's time slice is used, so a 5,000-item load does not stall queries. */
+const APPLY_STEP = 50;
 
 export class SearchIndexes {
   private readonly indexes = new Map<string, ActiveIndex>();
   private readonly queued = new Map<string, { version: number; changes: ItemsChanged[] }>();
   private readonly draining = new Map<string, Promise<void>>();
+  /**
+   * Changes to the live version while an index of that same version is rebuilt (a configuration now
+   * weighs a new field): the rebuild read its items before them, so they are applied again after the swap.
+   */
+  private readonly rebuilding = new Map<string, { version: number; changes: ItemsChanged[] }>();
 
   constructor(private readonly deps: SearchIndexesDeps) {
-    deps.catalog.onActivate(async (tenantId, environmentId, version, items) => {
-      this.build(tenantId, environmentId, version, items);
-    });
+    deps.catalog.onActivate((tenantId, environmentId, version, items) => this.build(tenantId, environmentId, version, items));
     deps.catalog.onItemsChanged((change) => this.enqueue(change));
     // Another process patched an active catalog: its changes are not known item by item here, so the
     // environment's index is built again from the store, once per burst of notices.
     deps.catalog.onItemsChangedElsewhere((scope) => {
       if (scope.api !== 'catalog') return;
       const k = key(scope.tenantId, scope.environmentId);
-      if (this.indexes.get(k)?.version !== scope.version || this.rebuilding.has(k)) return;
+      if (this.indexes.get(k)?.version !== scope.version || this.rebuildTimers.has(k)) return;
       const timer = setTimeout(() => {
-        this.rebuilding.delete(k);
+        this.rebuildTimers.delete(k);
         if (this.indexes.get(k)?.version !== scope.version) return;
-        this.deps.catalog.allItems(scope.tenantId, scope.environmentId, scope.version).then(
-          (items) => this.build(scope.tenantId, scope.environmentId, scope.version, items),
-          (error: unknown) => this.deps.logger.error({ err: error, ...scope }, 'search index rebuild after another process\'s write failed'),
-        );
+        // The build is sliced and asynchronous: its failure is logged like the read's.
+        this.deps.catalog
+          .allItems(scope.tenantId, scope.environmentId, scope.version)
+          .then((items) => this.build(scope.tenantId, scope.environmentId, scope.version, items))
+          .catch((error: unknown) => this.deps.logger.error({ err: error, ...scope }, 'search index rebuild after another process\'s write failed'));
       }, 200);
       timer.unref();
-      this.rebuilding.set(k, timer);
+      this.rebuildTimers.set(k, timer);
     });
   }
 
-  private readonly rebuilding = new Map<string, NodeJS.Timeout>();
+  /** Rebuilds scheduled after another process's writes, one per environment per burst. */
+  private readonly rebuildTimers = new Map<string, NodeJS.Timeout>();
 
   /** The environment's live index, or undefined before its first catalog is active. */
   active(tenantId: string, environmentId: string): ActiveIndex | undefined {
@@ -76,7 +83,7 @@ export class SearchIndexes {
         const active = await this.deps.catalog.catalogs.active(tenant.id, environment.id);
         if (active === undefined) continue;
         const items = await this.deps.catalog.allItems(tenant.id, environment.id, active.version);
-        this.build(tenant.id, environment.id, active.version, items);
+        await this.build(tenant.id, environment.id, active.version, items);
       }
     }
   }
@@ -95,10 +102,25 @@ export class SearchIndexes {
     if (current === undefined) return false;
     const indexed = new Set(current.index.fields);
     if (this.searchedFields(tenantId, environmentId).every((field) => indexed.has(field))) return false;
-    await this.settled();
-    const items = await this.deps.catalog.allItems(tenantId, environmentId, current.version);
-    this.build(tenantId, environmentId, current.version, items);
+    // From before the items are read: a write landing after that read must reach the new index too.
+    const k = key(tenantId, environmentId);
+    const missed = this.missedDuringRebuild(k, current.version);
+    try {
+      await this.settled();
+      const items = await this.deps.catalog.allItems(tenantId, environmentId, current.version);
+      await this.build(tenantId, environmentId, current.version, items);
+    } finally {
+      // A failed read or build must not leave the record growing with every later write.
+      if (this.rebuilding.get(k) === missed) this.rebuilding.delete(k);
+    }
     return true;
+  }
+
+  /** The record of changes an ongoing rebuild of `version` must apply after its swap, started if none is. */
+  private missedDuringRebuild(k: string, version: number): { version: number; changes: ItemsChanged[] } {
+    let missed = this.rebuilding.get(k);
+    if (missed === undefined || missed.version !== version) this.rebuilding.set(k, (missed = { version, changes: [] }));
+    return missed;
   }
 
   /** Text fields any search configuration of the environment weighs: only those are indexed. */
@@ -118,11 +140,37 @@ export class SearchIndexes {
     return (environment?.searchTokens ?? []).flatMap((token) => token.configurations);
   }
 
-  private build(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): void {
+  /**
+   * Builds an index in slices (sliced-work.ts), so requests of every tenant are answered meanwhile; the
+   * environment's previous index serves until the new one is whole and warm, then one assignment swaps it.
+   */
+  private async build(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): Promise<void> {
     const started = performance.now();
-    const index = new SearchIndex(items, this.searchedFields(tenantId, environmentId));
-    for (const language of this.languages(tenantId, environmentId)) index.vocabulary.prepareForms(language);
-    this.indexes.set(key(tenantId, environmentId), { version, index, cache: new ResultCache(this.deps.resultCacheSize()) });
+    const k = key(tenantId, environmentId);
+    const configurations = this.configurations(tenantId, environmentId);
+    const live = this.indexes.get(k);
+    const previous = live?.index.warmedUp();
+    const missed = live?.version === version ? this.missedDuringRebuild(k, version) : undefined;
+    let index: SearchIndex;
+    try {
+      index = await runInSlices(
+        SearchIndex.building(items, this.searchedFields(tenantId, environmentId), {
+          languages: [...this.languages(tenantId, environmentId)],
+          facets: configurations.flatMap((c) => c.facets),
+          attributes: [...new Set([...configurations.flatMap((c) => c.facets.map((f) => f.attribute)), ...(previous?.attributes ?? [])])],
+          sorts: [...configurations.map((c) => c.defaultSort).filter((sort) => sort.length > 0), ...(previous?.sorts ?? [])],
+        }),
+      );
+    } catch (error) {
+      if (missed !== undefined && this.rebuilding.get(k) === missed) this.rebuilding.delete(k);
+      throw error;
+    }
+    this.indexes.set(k, { version, index, cache: new ResultCache(this.deps.resultCacheSize()) });
+    if (missed !== undefined && this.rebuilding.get(k) === missed) {
+      this.rebuilding.delete(k);
+      // Applying a change twice is harmless: an upsert sets the same item again, removing an absent one does nothing.
+      for (const change of missed.changes) this.enqueue(change);
+    }
     this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
     this.deps.onIndexBuilt?.((performance.now() - started) / 1000);
   }
@@ -133,6 +181,8 @@ export class SearchIndexes {
     const k = key(scope.tenantId, scope.environmentId);
     const current = this.indexes.get(k);
     if (current === undefined || current.version !== scope.version) return;
+    const rebuild = this.rebuilding.get(k);
+    if (rebuild?.version === scope.version) rebuild.changes.push(change);
     let queue = this.queued.get(k);
     if (queue === undefined || queue.version !== scope.version) this.queued.set(k, (queue = { version: scope.version, changes: [] }));
     queue.changes.push(change);
@@ -144,24 +194,27 @@ export class SearchIndexes {
     }
   }
 
-  /** Applies queued changes a slice per turn; changes for a version that is no longer active are dropped. */
+  /** Applies queued changes a time slice per turn; changes for a version that is no longer active are dropped. */
   private async drain(k: string): Promise<void> {
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
-      const queue = this.queued.get(k);
-      const current = this.indexes.get(k);
-      if (queue === undefined || queue.changes.length === 0) break;
-      const change = queue.changes[0]!;
-      if (current === undefined || current.version !== queue.version) {
-        this.queued.delete(k);
-        break;
+      const deadline = performance.now() + SLICE_MS;
+      while (performance.now() < deadline) {
+        const queue = this.queued.get(k);
+        const current = this.indexes.get(k);
+        if (queue === undefined || queue.changes.length === 0) return;
+        const change = queue.changes[0]!;
+        if (current === undefined || current.version !== queue.version) {
+          this.queued.delete(k);
+          return;
+        }
+        const upserted = change.upserted.slice(0, APPLY_STEP);
+        const removedKeys = change.removedKeys.slice(0, APPLY_STEP);
+        current.index.apply({ upserted, removedKeys });
+        if (upserted.length === change.upserted.length && removedKeys.length === change.removedKeys.length) queue.changes.shift();
+        else queue.changes[0] = { ...change, upserted: change.upserted.slice(upserted.length), removedKeys: change.removedKeys.slice(removedKeys.length) };
+        if (queue.changes.length === 0) current.index.refreshOrders();
       }
-      const upserted = change.upserted.slice(0, APPLY_SLICE);
-      const removedKeys = change.removedKeys.slice(0, APPLY_SLICE);
-      current.index.apply({ upserted, removedKeys });
-      if (upserted.length === change.upserted.length && removedKeys.length === change.removedKeys.length) queue.changes.shift();
-      else queue.changes[0] = { ...change, upserted: change.upserted.slice(upserted.length), removedKeys: change.removedKeys.slice(removedKeys.length) };
-      if (queue.changes.length === 0) current.index.refreshOrders();
     }
   }
 }

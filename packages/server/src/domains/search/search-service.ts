@@ -97,10 +97,11 @@ export class SearchService {
   }
 
   search(request: SearchQuery): SearchResult {
+    // A malformed filter is refused even before the environment has a catalog: the request is wrong either way.
+    const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : this.filters.parse(request.filter);
     const active = this.indexes.active(request.tenantId, request.environmentId);
     if (active === undefined) return emptyResult();
     const { index, version, cache } = active;
-    const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : this.filters.parse(request.filter);
     const queryText = queryWords(request.query);
     // Suggest's full ordered match lists are too large to keep.
     if (request.ordered === true) return runSearch(request, index, version, queryText, filter);

@@ -51,6 +51,11 @@ export class SortRanks {
     for (const entry of this.ranks.values()) entry.stale = true;
   }
 
+  /** The orders kept, so a successor index can compute them before it serves. */
+  orders(): (readonly SortKey[])[] {
+    return [...this.ranks.values()].map((entry) => entry.sortBy);
+  }
+
   /** Recomputes the stale orders now. */
   refresh(): void {
     for (const entry of this.ranks.values()) {
@@ -61,6 +66,10 @@ export class SortRanks {
   }
 
   private compute(sortBy: readonly SortKey[]): Int32Array {
+    if (sortBy.length === 1) {
+      const numeric = numericRanks(this.source.values(sortBy[0]!.attribute), sortBy[0]!.order);
+      if (numeric !== undefined) return numeric;
+    }
     const keys = sortBy.map(({ attribute, order }) => {
       const column = this.source.values(attribute);
       // Strings compare folded; folding once per slot keeps the sort from folding at every comparison.
@@ -89,4 +98,57 @@ export class SortRanks {
     }
     return ranks;
   }
+}
+
+/**
+ * Ranks under one numeric attribute (the usual default sort: popularity, price) without a comparator
+ * sort of the slots: the values sorted as a typed array, then each slot's rank is how many values come
+ * before its own (a binary search). Equal values share a rank and slots lacking the value go last, as
+ * in the general path. Undefined when some slot holds a value that is not a single number.
+ */
+function numericRanks(column: readonly (readonly FilterValue[])[], order: 'asc' | 'desc'): Int32Array | undefined {
+  let present = 0;
+  for (const values of column) {
+    if (values.length === 0) continue;
+    if (typeof values[0] !== 'number' || Number.isNaN(values[0])) return undefined;
+    present++;
+  }
+  const sorted = new Float64Array(present);
+  let n = 0;
+  for (const values of column) if (values.length > 0) sorted[n++] = values[0] as number;
+  sorted.sort();
+  const ranks = new Int32Array(column.length);
+  for (let slot = 0; slot < column.length; slot++) {
+    const values = column[slot]!;
+    if (values.length === 0) {
+      ranks[slot] = present;
+      continue;
+    }
+    const value = values[0] as number;
+    // asc: values strictly below; desc: values strictly above.
+    ranks[slot] = order === 'asc' ? lowerBound(sorted, value) : present - upperBound(sorted, value);
+  }
+  return ranks;
+}
+
+function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -6,3 +6,37 @@ export function titleKey(title: string): number {
   for (let i = 0; i < title.length; i++) h = Math.imul(h ^ title.charCodeAt(i), 0x01000193);
   return h | 0;
 }
+
+/** Word pairs fingerprinted per title; a longer title is marked and checked as a string. */
+export const TITLE_PAIRS = 8;
+export const TITLE_PAIRS_OVERFLOW = 255;
+
+/** Per index slot: its folded title's fingerprint, and its adjacent word pairs' (the phrase check compares integers before strings). */
+export class TitleFingerprints {
+  /** Slot → fingerprint of its folded title (matcher's exact-title check). */
+  keys = new Int32Array(1024);
+  /** Slot → fingerprints of its title's adjacent word pairs, TITLE_PAIRS per slot. */
+  pairs = new Int32Array(1024 * TITLE_PAIRS);
+  /** Slot → how many pairs it has (TITLE_PAIRS_OVERFLOW for a longer title). */
+  pairCounts = new Uint8Array(1024);
+
+  set(slot: number, title: string): void {
+    if (slot >= this.keys.length) {
+      const size = Math.max(slot + 1, this.keys.length * 2);
+      const keys = new Int32Array(size);
+      keys.set(this.keys);
+      this.keys = keys;
+      const pairs = new Int32Array(size * TITLE_PAIRS);
+      pairs.set(this.pairs);
+      this.pairs = pairs;
+      const counts = new Uint8Array(size);
+      counts.set(this.pairCounts);
+      this.pairCounts = counts;
+    }
+    this.keys[slot] = titleKey(title);
+    const words = title.split(' ');
+    const pairs = words.length - 1;
+    this.pairCounts[slot] = pairs > TITLE_PAIRS ? TITLE_PAIRS_OVERFLOW : Math.max(0, pairs);
+    for (let i = 0; i < Math.min(pairs, TITLE_PAIRS); i++) this.pairs[slot * TITLE_PAIRS + i] = titleKey(`${words[i]} ${words[i + 1]}`);
+  }
+}

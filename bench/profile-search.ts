@@ -1,0 +1,51 @@
+/**
+ * Profiles uncached POST /search (docs/performance.md): a server over the generated catalog (SIZE items,
+ * 100,000 by default) with the result cache off, loaded by autocannon from a child process (the bench's
+ * 1,000 rotating queries with facets and a filter); the CPU profile covers SECONDS of load after a
+ * warm-up and is written to OUT. `node bench/summarise-profile.mjs OUT <requests>` splits it per request.
+ *   npx tsx bench/profile-search.ts
+ */
+import { writeFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from './harness.js';
+import { createDiscoveryServer } from '../packages/server/src/app/server.js';
+import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
+import { validateConfig } from '../packages/server/src/platform/config/load.js';
+import { createLogger } from '../packages/server/src/platform/logger.js';
+import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, generatedSearchConfig, pick, rng } from './relevance/generated-catalog.js';
+
+const SIZE = Number(process.env.SIZE ?? 100000);
+const dataDir = await mkdtemp(join(tmpdir(), 'prof-'));
+const config = validateConfig({ ...generatedSearchConfig('b', 'p', 'tok'), publicRateLimits: { enabled: false } }, 'x', dataDir);
+const server = await createDiscoveryServer({ config, dataDir, logger: createLogger('silent') });
+const { url } = await server.listen(0);
+const catalog = server.deps.services.catalog;
+const schema = await catalog.schemas.create('b', 'p', parseSchemaRequest(GENERATED_SCHEMA));
+const { version } = await catalog.catalogs.create('b', 'p', { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
+for (let s = 0; s < SIZE; s += 5000) await catalog.items.load('b', 'p', parseItemBatch(batchOf(s, version, 5000)));
+await (await catalog.catalogs.promote('b', 'p', version)).activation;
+server.deps.services.search.resultCacheSize = 0;
+const r = rng(42);
+const queries: string[] = [];
+for (let i = 0; i < 1000; i++) {
+  const noun = pick(r, NOUNS); const kind = i % 4;
+  if (kind === 0) queries.push(`${pick(r, COLOURS)} ${noun}`);
+  else if (kind === 1) queries.push(`${pick(r, ADJECTIVES)} ${noun.slice(0, Math.max(2, noun.length - 2))}`);
+  else if (kind === 2) queries.push(`${pick(r, EXTRAS)} ${pick(r, COLOURS)} ${noun}`);
+  else queries.push(pick(r, [...EXTRAS, ...NOUNS]).slice(0, 3));
+}
+const body = (query: string) => JSON.stringify({ token: 'tok', query, options: { facets: [{ id: 'color', values: ['red', 'blue'] }], filter: 'in_stock = 1 AND price < 4000' } });
+const requests = queries.map((q) => ({ method: 'POST' as const, path: '/search', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: body(q) }));
+await load(url, requests, 3);
+// The inspector's sampling profiler, started after the warm-up, so the profile holds the measured requests only.
+const session = new Session(); session.connect(); await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); await session.post('Profiler.start');
+const cpu0 = process.cpuUsage();
+const res = await load(url, requests, Number(process.env.SECONDS ?? 8));
+const cpu = process.cpuUsage(cpu0);
+const { profile } = await session.post('Profiler.stop'); writeFileSync(process.env.OUT ?? '/tmp/s21/prof.cpuprofile', JSON.stringify(profile));
+console.error(JSON.stringify(res), 'requests', res.requestsPerSecond * Number(process.env.SECONDS ?? 8), 'cpu ms/req', (cpu.user + cpu.system) / 1000 / (res.requestsPerSecond * Number(process.env.SECONDS ?? 8)));
+await server.close();
+process.exit(0);

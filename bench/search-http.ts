@@ -1,0 +1,63 @@
+/**
+ * The search benchmark's HTTP figures for one catalog, side by side in one run: uncached and cached
+ * POST /search, suggest and autocomplete (req/s, p50/p99 at 50 connections, the server's CPU per
+ * request), and a bare Koa endpoint measured right after, with each figure's share of it.
+ */
+import type { BenchResult } from './run.js';
+import { load, round, type LoadResult } from './harness.js';
+
+/** Concurrent connections of every HTTP figure: a storefront's busy minute, and the issue's bar. */
+export const CONNECTIONS = 50;
+const SECONDS = 5;
+
+export interface HttpTarget {
+  url: string;
+  bareUrl: string;
+  token: string;
+  queries: readonly string[];
+  /** The search service's result cache size, set to 0 for the uncached figures and restored after. */
+  setCacheSize(size: number): void;
+  cacheSize: number;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
+
+/** One load, with the server's CPU per answered request (this process serves; autocannon is another). */
+async function measured(url: string, requests: Parameters<typeof load>[1]): Promise<LoadResult & { cpuMs: number }> {
+  const before = process.cpuUsage();
+  const result = await load(url, requests, SECONDS, CONNECTIONS);
+  const cpu = process.cpuUsage(before);
+  return { ...result, cpuMs: round((cpu.user + cpu.system) / 1000 / Math.max(1, result.requestsPerSecond * SECONDS), 3) };
+}
+
+export async function httpFigures(label: string, target: HttpTarget): Promise<BenchResult['rows']> {
+  const post = (path: string, body: (query: string) => unknown) => target.queries.map((query) => ({ method: 'POST' as const, path, headers: JSON_HEADERS, body: JSON.stringify(body(query)) }));
+  const searches = post('/search', (query) => ({ token: target.token, query, options: { facets: [{ id: 'color', values: ['red', 'blue'] }], filter: 'in_stock = 1 AND price < 4000' } }));
+  const suggests = post('/search/suggest', (query) => ({ token: target.token, query, options: { groupBy: { attribute: 'brand', size: 5 } } }));
+  const autocompletes = post('/search/autocomplete', (query) => ({ token: target.token, query: query.slice(0, 4), options: { numberOfSuggestions: 8, categories: true } }));
+
+  target.setCacheSize(0);
+  const uncached = await measured(target.url, searches);
+  const suggest = await measured(target.url, suggests);
+  const autocomplete = await measured(target.url, autocompletes);
+  target.setCacheSize(target.cacheSize);
+  const cached = await measured(target.url, searches);
+  const bare = await measured(target.bareUrl, [{ method: 'GET' as const, path: '/' }]);
+
+  const row = (step: string, r: LoadResult & { cpuMs: number }) => ({
+    step: `${label}: ${step}`,
+    requestsPerSecond: r.requestsPerSecond,
+    ofBareKoa: `${round((100 * r.requestsPerSecond) / Math.max(1, bare.requestsPerSecond), 1)}%`,
+    p50Ms: r.p50Ms,
+    p99Ms: r.p99Ms,
+    cpuMs: r.cpuMs,
+    non2xx: r.non2xx,
+  });
+  return [
+    row(`POST /search uncached, ${target.queries.length} rotating queries, facets and a filter`, uncached),
+    row(`POST /search, same, result cache of ${target.cacheSize}`, cached),
+    row('POST /search/suggest (never cached), grouped by brand', suggest),
+    row('POST /search/autocomplete, 4-letter prefixes, with categories', autocomplete),
+    { step: `${label}: HTTP bare Koa, same run`, requestsPerSecond: bare.requestsPerSecond, p50Ms: bare.p50Ms, p99Ms: bare.p99Ms, cpuMs: bare.cpuMs },
+  ];
+}
