@@ -72,7 +72,10 @@ export class TenantActivities {
     state.aggregates = options.aggregates;
     const parts = [state.trackingPart(), ...options.aggregates.map((a) => a.snapshot)];
     // An aggregate that cannot be saved would miss every record before the snapshot: then none is used.
-    const complete = parts.every((part): part is SnapshotPart => part !== undefined);
+    // Nor on a log other processes append to (PostgreSQL): its cursor is the newest record this process
+    // saw, and records of others committed before it may not have been folded yet, so a snapshot could
+    // claim them and a restore skip them. Such a start replays the whole log (docs/scale-out.md).
+    const complete = parts.every((part): part is SnapshotPart => part !== undefined) && log.follow === undefined;
     state.snapshots = new SnapshotKeeper({
       tenant: options.tenant,
       blobs: options.blobs,
