@@ -48,7 +48,7 @@ export interface InteractionSnapshot {
 }
 
 export type InteractionChunk =
-  | { items: string[]; recent: number[]; bought: number[] }
+  | { items: string[]; recent: Array<number | null>; bought: number[] }
   | { rows: Array<[string, number[], number[]]>; purchases?: number; touches?: number };
 
 export class Interactions {
@@ -162,7 +162,8 @@ export class Interactions {
     if ('items' in chunk) {
       chunk.items.forEach((itemId, i) => {
         const item = this.intern(itemId);
-        this.recent[item] = chunk.recent[i]!;
+        // JSON writes an item never weighted (log2 of nothing, -Infinity) as null.
+        this.recent[item] = chunk.recent[i] ?? -Infinity;
         this.bought[item] = chunk.bought[i]!;
       });
       return;
