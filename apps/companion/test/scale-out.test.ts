@@ -190,6 +190,17 @@ describe('two companions on one PostgreSQL and one Redis', () => {
       assert.equal(history.status, 200);
       assert.match(await history.text(), /zx-1/);
     });
+
+    // A merges the anonymous session into the customer it logs in as; B moves what it kept under the
+    // session to the customer as well, so the customer's widgets on B show the views of both.
+    const merged = await post(`${a!.url}/collect/demo-tracker-key`, [{ action: 'view', target: { product: 'zx-3' }, user: { identities: { sessionid: session, 'customer-id': 'c-scale-1' } } }]);
+    assert.equal(merged.status, 200, await merged.clone().text());
+    await eventually(async () => {
+      const response = await fetch(`${b!.url}/widget/demo-recently-viewed/recommendations/customer-id/c-scale-1/`, { headers: forwardedFor() });
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { recommendations: Array<{ product: { _id: { original_id: string } } }> };
+      assert.deepEqual(body.recommendations.map((r) => r.product._id.original_id), ['zx-3', 'zx-2']);
+    });
   });
 
   it('logs an activity once when its send and its retry reach both processes at the same moment', async () => {

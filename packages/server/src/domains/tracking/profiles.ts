@@ -98,6 +98,7 @@ export class ProfileDirectory {
   private readonly mergedInto = new Map<string, string>();
   /** The same links the other way: profile id → the ids merged straight into it. */
   private readonly mergedFrom = new Map<string, Set<string>>();
+  private readonly mergeListeners: Array<(from: string, into: string) => void> = [];
 
   private constructor(
     private readonly profileShards: StoredDocument<ProfileShard>[],
@@ -105,6 +106,22 @@ export class ProfileDirectory {
   ) {
     for (const shard of profileShards) {
       for (const profile of Object.values(shard.data.profiles)) if (profile.mergedInto !== undefined) this.recordMerge(profile.id, profile.mergedInto);
+      // A shared store (PostgreSQL): merges another process made arrive with the shard's new data.
+      shard.onChange?.(() => this.adoptMerges(shard));
+    }
+  }
+
+  /** Calls `listener` for each merge another process made, once the shard holding it has reloaded. */
+  onMergedElsewhere(listener: (from: string, into: string) => void): void {
+    this.mergeListeners.push(listener);
+  }
+
+  private adoptMerges(shard: StoredDocument<ProfileShard>): void {
+    for (const profile of Object.values(shard.data.profiles)) {
+      const into = profile.mergedInto;
+      if (into === undefined || this.mergedInto.get(profile.id) === into) continue;
+      this.recordMerge(profile.id, into);
+      for (const listener of this.mergeListeners) listener(profile.id, into);
     }
   }
 

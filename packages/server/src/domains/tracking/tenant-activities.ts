@@ -70,6 +70,8 @@ export class TenantActivities {
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
     const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys, options.historyInMemory);
     state.aggregates = options.aggregates;
+    // Another process's merge (shared store): what this process kept under the merged id moves too.
+    profiles.onMergedElsewhere((from, into) => state.followMerges(profiles.canonicalId(into), [from]));
     const parts = [state.trackingPart(), ...options.aggregates.map((a) => a.snapshot)];
     // An aggregate that cannot be saved would miss every record before the snapshot: then none is used.
     // Nor on a log other processes append to (PostgreSQL): its cursor is the newest record this process
