@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readRetail, type RetailOrder } from './retail-data.js';
+import { shuffle } from './seeded-shuffle.js';
 import { invertSpdInPlace } from '../packages/server/src/domains/recommendations/spd-inverse.js';
 
 const DATA = '/work/shared/data/online-retail.csv.gz';
@@ -184,19 +185,3 @@ const table = variants.filter((v) => only === undefined || only.split(',').inclu
   return { variant: v.name, all: run(pairs, [...heldOut], v.tie), ...Object.fromEntries(seeds.map((s) => [`seed ${s}`, run(pairs, shuffle([...heldOut], s).slice(0, 600), v.tie)])) };
 });
 console.table(table);
-
-function shuffle<T>(list: T[], seed: number): T[] {
-  let s = seed >>> 0;
-  const random = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [list[i], list[j]] = [list[j]!, list[i]!];
-  }
-  return list;
-}

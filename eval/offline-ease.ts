@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { readRetail, type RetailOrder } from './retail-data.js';
+import { shuffle } from './seeded-shuffle.js';
 import { invertSpdInPlace } from '../packages/server/src/domains/recommendations/spd-inverse.js';
 
 const DATA = '/work/shared/data/online-retail.csv.gz';
@@ -249,20 +250,4 @@ function sample(cases: Case[], seed: number): Case[] {
   const orders = shuffle([...heldOut], seed).slice(0, 600);
   const customers = new Set(orders.map((o) => o.customer));
   return cases.filter((c) => customers.has(c.customer));
-}
-
-function shuffle<T>(list: T[], seed: number): T[] {
-  let s = seed >>> 0;
-  const random = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [list[i], list[j]] = [list[j]!, list[i]!];
-  }
-  return list;
 }

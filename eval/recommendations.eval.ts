@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalResult, Evaluation } from './run.js';
 import { readRetail, type RetailOrder } from './retail-data.js';
+import { shuffle } from './seeded-shuffle.js';
 import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/app/server.js';
 import { parseActionBatch } from '../packages/server/src/apis/legacy-items/legacy-item-requests.js';
 import type { NewActivity } from '../packages/server/src/domains/tracking/activity-service.js';
@@ -274,22 +275,6 @@ function option(name: string): string | undefined {
   return undefined;
 }
 
-/** Fisher-Yates with a small seeded generator, so a seed always picks the same sample. */
-function shuffle<T>(list: T[], seed: number): T[] {
-  let s = seed >>> 0;
-  const random = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [list[i], list[j]] = [list[j]!, list[i]!];
-  }
-  return list;
-}
 
 function round(n: number, digits: number): number {
   return Math.round(n * 10 ** digits) / 10 ** digits;
