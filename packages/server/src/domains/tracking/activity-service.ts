@@ -195,11 +195,11 @@ export class ActivityService {
     return state.history.list(state.profiles.canonicalId(profileId)).filter((a) => matchesHistoryFilters(a, lists));
   }
 
-  /** One page of a profile's whole history (see history-pages.ts): past the newest 500 it is read from the log. */
   /**
-   * A page of what was recorded under `profileId` and the ids merged into it: the person's whole history
-   * when the id is the person's own profile, and only that browser's share of it when the id was merged
-   * into another one (the public history endpoint must not show a claimed person's other devices).
+   * A page of what was recorded under `profileId` and the ids merged into it (see history-pages.ts: past
+   * what memory holds it is read from the log): the person's whole history when the id is the person's
+   * own profile, and only that browser's share of it when the id was merged into another one (the public
+   * history endpoint must not show a claimed person's other devices).
    */
   historyPage(tenantId: string, profileId: string, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
     const state = this.tenant(tenantId);
