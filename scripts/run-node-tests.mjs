@@ -19,13 +19,15 @@ for (const group of ['packages', 'apps']) {
     if (existsSync(tests)) walk(tests);
   }
 }
+// A test that hangs fails after this long instead of holding the whole run (and CI) until it is killed.
+const TEST_TIMEOUT_MS = 10 * 60 * 1000;
 const only = process.argv.slice(2);
 const selected = only.length > 0 ? files.filter((f) => only.some((o) => f.includes(o))) : files;
 if (selected.length === 0) {
   console.error('No test files matched.');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...selected.sort()], {
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-timeout=${TEST_TIMEOUT_MS}`, ...selected.sort()], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: 'test' },

@@ -136,9 +136,18 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
       closing ??= (async () => {
         shuttingDown = true;
         if (httpServer !== undefined) {
-          const stopped = new Promise<void>((resolve) => httpServer!.close(() => resolve()));
-          httpServer.closeIdleConnections();
+          const server = httpServer;
+          const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+          // close() waits for every open connection. A keep-alive connection busy at this moment turns idle
+          // after its answer and would then stay open as long as the client likes (a browser does): idle
+          // ones are closed as they appear, and whatever is still open after the drain time is cut, so a
+          // stop always ends.
+          server.closeIdleConnections();
+          const idle = setInterval(() => server.closeIdleConnections(), 50);
+          const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_DRAIN_MS);
           await stopped;
+          clearInterval(idle);
+          clearTimeout(cut);
         }
         for (const hook of closeHooks.reverse()) {
           try {
@@ -153,6 +162,9 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     },
   };
 }
+
+/** How long requests in flight at a stop may take before their connections are cut. */
+const SHUTDOWN_DRAIN_MS = 5_000;
 
 function requireDataDir(dataDir: string | undefined): string {
   if (dataDir === undefined || dataDir === '') throw new Error('createDiscoveryServer needs a dataDir (or a store, event logs and blobs)');
