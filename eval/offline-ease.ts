@@ -6,7 +6,7 @@
  * Run: `npx tsx eval/offline-ease.ts [lambda=300] [maxItems=0 (all)]`; OFFLINE_SEEDS=13,7.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { readRetail, type RetailOrder } from './retail-data.js';
+import { readRetail, splitLastOrders, type RetailOrder } from './retail-data.js';
 import { shuffle } from './seeded-shuffle.js';
 import { invertSpdInPlace } from '../packages/server/src/domains/recommendations/spd-inverse.js';
 
@@ -20,15 +20,7 @@ const maxItems = Number(process.argv[3] ?? 0);
 const staleShare = Number(process.env.OFFLINE_STALE ?? 1);
 if (!existsSync(DATA)) throw new Error(`${DATA} is absent`);
 const data = await readRetail(DATA);
-const byCustomer = new Map<string, RetailOrder[]>();
-for (const order of data.orders) {
-  let list = byCustomer.get(order.customer);
-  if (list === undefined) byCustomer.set(order.customer, (list = []));
-  list.push(order);
-}
-const heldOut = new Set<RetailOrder>();
-for (const orders of byCustomer.values()) if (orders.length >= 3) heldOut.add(orders.at(-1)!);
-const training = data.orders.filter((o) => !heldOut.has(o));
+const { byCustomer, heldOut, training } = splitLastOrders(data.orders);
 const end = training.at(-1)!.at;
 
 // Items and customer rows (binary), with each item's latest purchase time per customer.

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalResult, Evaluation } from './run.js';
-import { readRetail, type RetailOrder } from './retail-data.js';
+import { readRetail, splitLastOrders, type RetailOrder } from './retail-data.js';
 import { shuffle } from './seeded-shuffle.js';
 import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/app/server.js';
 import { parseActionBatch } from '../packages/server/src/apis/legacy-items/legacy-item-requests.js';
@@ -57,15 +57,7 @@ const evaluation: Evaluation = async () => {
   // The history ends in 2011. Shifted so its last order is now, as the demo import does; with --original-dates as it is, as an outside checker may replay it.
   const shift = originalDates ? 0 : Date.now() - data.orders.at(-1)!.at;
   for (const order of data.orders) order.at += shift;
-  const byCustomer = new Map<string, RetailOrder[]>();
-  for (const order of data.orders) {
-    let list = byCustomer.get(order.customer);
-    if (list === undefined) byCustomer.set(order.customer, (list = []));
-    list.push(order);
-  }
-  const heldOut = new Set<RetailOrder>();
-  for (const orders of byCustomer.values()) if (orders.length >= 3) heldOut.add(orders.at(-1)!);
-  const training = data.orders.filter((o) => !heldOut.has(o));
+  const { byCustomer, heldOut, training } = splitLastOrders(data.orders);
   const boughtBefore = (customer: string, order: RetailOrder) => new Set(byCustomer.get(customer)!.filter((o) => o !== order).flatMap((o) => o.items));
   const samples = seeds.map((seed) => {
     const sample = shuffle([...heldOut], seed).slice(0, sampleSize);

@@ -81,3 +81,19 @@ export function parseCsvLine(line: string): string[] {
   }
   return fields;
 }
+
+/**
+ * The evaluations' time-respecting split: each customer with 3 or more orders has their last order held
+ * out; every other order (in time order) is what the services learn from.
+ */
+export function splitLastOrders(orders: readonly RetailOrder[]): { byCustomer: Map<string, RetailOrder[]>; heldOut: Set<RetailOrder>; training: RetailOrder[] } {
+  const byCustomer = new Map<string, RetailOrder[]>();
+  for (const order of orders) {
+    let list = byCustomer.get(order.customer);
+    if (list === undefined) byCustomer.set(order.customer, (list = []));
+    list.push(order);
+  }
+  const heldOut = new Set<RetailOrder>();
+  for (const list of byCustomer.values()) if (list.length >= 3) heldOut.add(list.at(-1)!);
+  return { byCustomer, heldOut, training: orders.filter((o) => !heldOut.has(o)) };
+}
