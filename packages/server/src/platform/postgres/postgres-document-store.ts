@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { assertDocumentName, type DocumentChange, type DocumentStore, type StoredDocument } from '../store/document-store.js';
 import type { ChangeNotice, PostgresEngine } from './postgres-engine.js';
+import { PendingWrites } from '../store/pending-writes.js';
 
 interface Row {
   data: unknown;
@@ -96,7 +97,7 @@ export interface PostgresDocumentStoreOptions {
 export class PostgresDocumentStore implements DocumentStore {
   private readonly engine: PostgresEngine;
   private readonly documents = new Map<string, Promise<PostgresDocument<object>>>();
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly pending = new PendingWrites();
   private readonly release: () => Promise<void>;
   private readonly stopListening: Array<() => void> = [];
   private closed = false;
@@ -124,7 +125,7 @@ export class PostgresDocumentStore implements DocumentStore {
         const { rows } = await this.engine.query<Row>('SELECT data, version FROM documents WHERE name = $1', [name]);
         const row = rows[0];
         const doc = new PostgresDocument<T>(name, row === undefined ? defaults() : (row.data as T), row === undefined ? 0 : Number(row.version), defaults, (work) =>
-          this.trackWrite(work),
+          this.pending.track(work),
         );
         doc.store = this;
         return doc as unknown as PostgresDocument<object>;
@@ -241,15 +242,6 @@ export class PostgresDocumentStore implements DocumentStore {
     }
   }
 
-  private trackWrite(work: Promise<unknown>): void {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.pending.add(settled);
-    void settled.then(() => this.pending.delete(settled));
-  }
-
   async list(prefix: string): Promise<string[]> {
     const { rows } = await this.engine.query<{ name: string }>('SELECT name FROM documents WHERE starts_with(name, $1) ORDER BY name', [prefix]);
     return rows.map((row) => row.name);
@@ -276,7 +268,7 @@ export class PostgresDocumentStore implements DocumentStore {
   }
 
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await this.pending.settled();
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import { JSONFile } from 'lowdb/node';
 import { lockDataDirectory } from './data-dir-lock.js';
 import { assertDocumentName, type DocumentChange, type DocumentStore, type StoredDocument } from './document-store.js';
 import { commitFiles, recoverJournals, removeStaleTemporaries } from './write-journal.js';
+import { PendingWrites } from './pending-writes.js';
 
 class LowDocument<T extends object> implements StoredDocument<T> {
   private readonly db: Low<T>;
@@ -72,7 +73,7 @@ export class LowdbStore implements DocumentStore {
   /** The data directory (the composition root opens the event logs and blobs beside it). */
   private readonly location: string;
   private readonly documents = new Map<string, Promise<LowDocument<object>>>();
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly pending = new PendingWrites();
   private readonly release: () => void;
   private closed = false;
 
@@ -116,7 +117,7 @@ export class LowdbStore implements DocumentStore {
               'restore it from a backup, or move it away to start without its data.',
           );
         }
-        return new LowDocument<T>(db, relative(this.location, file), defaults, (write) => this.trackWrite(write)) as unknown as LowDocument<object>;
+        return new LowDocument<T>(db, relative(this.location, file), defaults, (write) => this.pending.track(write)) as unknown as LowDocument<object>;
       })();
       this.documents.set(name, opened);
       opened.catch(() => this.documents.delete(name));
@@ -148,15 +149,6 @@ export class LowdbStore implements DocumentStore {
     } finally {
       finish();
     }
-  }
-
-  private trackWrite(write: Promise<unknown>): void {
-    const settled = write.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.pending.add(settled);
-    void settled.then(() => this.pending.delete(settled));
   }
 
   async list(prefix: string): Promise<string[]> {
@@ -191,7 +183,7 @@ export class LowdbStore implements DocumentStore {
   }
 
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await this.pending.settled();
   }
 
   async close(): Promise<void> {
