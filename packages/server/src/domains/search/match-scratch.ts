@@ -16,6 +16,13 @@ export class MatchScratch {
   titleWords: Uint8Array;
   listA: Int32Array;
   listB: Int32Array;
+  /**
+   * One bit per slot, set for the documents still matching while a later word's lists are walked:
+   * most entries of a common word's lists are documents rarer words already dropped, and this test
+   * reads a few kilobytes that stay in the processor's nearest cache, where `stamp` is megabytes.
+   * All clear between queries.
+   */
+  aliveBits: Uint32Array;
   /** The answer's arrays: valid until the next query on this index. */
   docs: Int32Array;
   scores: Float32Array;
@@ -31,8 +38,16 @@ export class MatchScratch {
     this.titleWords = new Uint8Array(capacity);
     this.listA = new Int32Array(capacity);
     this.listB = new Int32Array(capacity);
+    this.aliveBits = new Uint32Array((capacity >>> 5) + 1);
     this.docs = new Int32Array(capacity);
     this.scores = new Float32Array(capacity);
+  }
+
+  /** Sets (or clears) the alive bit of the first `count` documents of `list`. */
+  markAlive(list: Int32Array, count: number, alive: boolean): void {
+    const bits = this.aliveBits;
+    if (alive) for (let i = 0; i < count; i++) bits[list[i]! >>> 5]! |= 1 << (list[i]! & 31);
+    else for (let i = 0; i < count; i++) bits[list[i]! >>> 5] = 0;
   }
 
   next(): number {

@@ -108,6 +108,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
     const completing = last ? COMPLETION_LAST : COMPLETION_OTHER;
     const generation = s.next();
     let touched = 0;
+    if (w > 0) s.markAlive(current, count, true);
     for (const alt of alts) {
       const whole = s.next();
       for (const list of alt.whole) if (list !== undefined) markAll(s.mark, list, whole);
@@ -123,6 +124,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
         }
       }
     }
+    if (w > 0) s.markAlive(current, count, false);
     [current, spare] = [spare, current];
     count = touched;
     alive = generation;
@@ -255,9 +257,12 @@ function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touche
     }
     return touched;
   }
-  // A later word: most of a common word's documents were dropped by rarer words, so test that first.
+  // A later word: most of a common word's documents were dropped by rarer words, so test that first,
+  // on the alive bits (see MatchScratch.aliveBits).
+  const bits = s.aliveBits;
   for (let i = 0; i < list.length; i++) {
     const doc = list[i]!;
+    if ((bits[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
     if (wholeOnly && mark[doc] !== whole) continue;
     const seen = stamp[doc]!;
     if (seen === alive) {
