@@ -35,9 +35,17 @@ export function groupMatches(
   const groups = new Map<string, SearchGroup>();
   const wanted = new Map(groupBy.values.map((v) => [fold(v), v]));
   for (const value of groupBy.values) groups.set(fold(value), { value, count: 0, items: [] });
+  // Folding (Unicode normalisation, a regular expression) costs more than the rest of an item's step,
+  // and a grouping attribute has few distinct values over thousands of matches: each is folded once.
+  const folded = new Map<string, string>();
   for (const { doc, item, score } of ordered) {
-    for (const raw of new Set(attributeValues(item, groupBy.attribute).map(String))) {
-      const k = fold(raw);
+    const values = attributeValues(item, groupBy.attribute);
+    for (let v = 0; v < values.length; v++) {
+      const raw = String(values[v]);
+      // A value an item lists twice counts once.
+      if (v > 0 && values.slice(0, v).some((earlier) => String(earlier) === raw)) continue;
+      let k = folded.get(raw);
+      if (k === undefined) folded.set(raw, (k = fold(raw)));
       if (wanted.size > 0 && !wanted.has(k)) continue;
       let group = groups.get(k);
       if (group === undefined) groups.set(k, (group = { value: raw, count: 0, items: [] }));
