@@ -31,6 +31,8 @@ export interface SearchQuery {
   disabled: Set<string>;
   /** Also return every match in order (suggest groups them); a plain search pages without sorting them all. */
   ordered?: boolean;
+  /** Count only this configured facet (autocomplete's category suggestions read one): the others' passes are skipped. */
+  onlyFacet?: string;
 }
 
 export interface SearchResult {
@@ -83,8 +85,9 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   const selections = new Map(request.facets.filter((f) => f.values.length > 0).map((f) => [f.id, new Set(f.values.map(fold))]));
   const facetsOn = !request.disabled.has('facet');
   let facets: FacetResult[] = [];
-  if (config.facets.length > 0 && (facetsOn || selections.size > 0)) {
-    const columns = config.facets.map((facet) => index.facetColumn(facet));
+  const facetConfigs = request.onlyFacet === undefined ? config.facets : config.facets.filter((facet) => facet.id === request.onlyFacet);
+  if (facetConfigs.length > 0 && (facetsOn || selections.size > 0)) {
+    const columns = facetConfigs.map((facet) => index.facetColumn(facet));
     const counted = countFacets(index.facetScratch, columns, selections, docs, length, facetsOn);
     facets = counted.results;
     if (selections.size > 0) {

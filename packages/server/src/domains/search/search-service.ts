@@ -90,7 +90,7 @@ export class SearchService {
   categorySuggestions(request: { tenantId: string; environmentId: string; configuration: SearchConfiguration; query: string; limit: number }): { facetId: string; attribute: string; value: string; count: number }[] {
     const facet = request.configuration.facets.find((f) => f.type !== 'range');
     if (facet === undefined) return [];
-    const result = this.search({ ...request, offset: 0, limit: 0, sortBy: [], facets: [], filter: undefined, disabled: new Set(['item', 'redirect']) });
+    const result = this.search({ ...request, offset: 0, limit: 0, sortBy: [], facets: [], filter: undefined, disabled: new Set(['item', 'redirect']), onlyFacet: facet.id });
     if (result.relaxed || result.count === 0) return [];
     const counted = result.facets.find((f) => f.id === facet.id);
     return (counted?.values ?? []).slice(0, request.limit).map((v) => ({ facetId: facet.id, attribute: facet.attribute, value: v.value, count: v.count }));
@@ -108,7 +108,7 @@ export class SearchService {
     cache.capacity = this.resultCacheSize;
     // Cache off: no key to build (get and set would do nothing with it).
     if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter);
-    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort()]);
+    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '']);
     const cached = cache.get(index, cacheKey);
     if (cached !== undefined) return cached;
     const result = runSearch(request, index, version, queryText, filter);
