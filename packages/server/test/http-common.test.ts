@@ -62,6 +62,20 @@ describe('common HTTP behaviour', () => {
     assert.equal(wrongMethod.body.error.code, 'method_not_allowed');
   });
 
+  it('answers the same through the routers of every module: case of the path, wrong and unknown methods, paths no module has', async () => {
+    // Each module's router is skipped for paths none of its routes start with (route-gate.ts): the
+    // answers must be what trying every router gave.
+    assert.equal((await call(`${server.url}/HEALTH`)).status, 200);
+    const wrongMethod = await call(`${server.url}/search`, { method: 'PUT', json: {} });
+    assert.equal(wrongMethod.status, 405);
+    assert.match(wrongMethod.headers.get('allow') ?? '', /POST/);
+    const unknownMethod = await call(`${server.url}/no/such/path`, { method: 'PROPFIND' });
+    assert.equal(unknownMethod.status, 501);
+    const collectKey = await call(`${server.url}/collect/echo/public-echo`, { method: 'DELETE' });
+    assert.equal(collectKey.status, 405);
+    assert.equal((await call(`${server.url}/%68ealth`)).status, 404);
+  });
+
   it('mounts each API at its prefix', async () => {
     assert.equal((await call(`${server.url}/collect/echo/public-echo`, { json: { a: 1 } })).status, 200);
     assert.equal((await call(`${server.url}/catalog/private-echo`, { json: { a: 1 } })).status, 200);

@@ -14,6 +14,7 @@ import { allowCrossOrigin, crossOriginRoutes } from '../apis/http/cors.js';
 import { errorMiddleware } from '../apis/http/error-middleware.js';
 import { requestContext } from '../apis/http/request-context.js';
 import { clientAddress } from '../apis/http/client-address.js';
+import { gatedRoutes } from '../apis/http/route-gate.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import type { DocumentStore } from '../platform/store/document-store.js';
 import { LowdbStore } from '../platform/store/lowdb-store.js';
@@ -109,7 +110,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
       const prefix = options.config.mounts[api.mount];
       if (api.public) allowCrossOrigin(api.router);
       if (prefix !== '/') api.router.prefix(prefix);
-      app.use(api.public ? crossOriginRoutes(api.router) : api.router.routes());
+      app.use(gatedRoutes(api.router, api.public ? crossOriginRoutes(api.router) : api.router.routes()));
       app.use(api.router.allowedMethods());
       apis.push(api);
     }
