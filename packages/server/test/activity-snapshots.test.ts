@@ -138,7 +138,11 @@ describe('activity snapshots', () => {
       await writeFile(snapshotFile(dataDir), gzipSync([JSON.stringify({ ...header, version: header.version + 1 }), ...lines.slice(1)].join('\n')));
       await restart(/format version/);
 
-      // Whole but cut after a chunk: the end line is missing.
+      // A snapshot an older server left (JSON lines, format version 1) is refused, not misread.
+      await writeFile(snapshotFile(dataDir), gzipSync([JSON.stringify({ ...header, version: 1 }), JSON.stringify({ end: 0 })].join('\n')));
+      await restart(/format version 1,/);
+
+      // Whole but cut inside a chunk: the end frame is missing.
       await writeFile(snapshotFile(dataDir), gzipSync(lines.slice(0, 2).join('\n')));
       await restart(/truncated/);
 

@@ -43,8 +43,8 @@ class TenantAggregates {
   readonly changes: { revision: number; items: string[] }[] = [];
 }
 
-/** One chunk of a tenant's saved aggregates. The change log is not saved: readers' caches do not outlive a process. */
-type SavedChunk = { newest: number } | { items: string[] } | { popularity: PopularityChunk } | { coOccurrence: [CoOccurrenceKind, PairChunk] } | { interactions: InteractionChunk } | { ledger: LedgerChunk };
+/** One chunk of a tenant's saved aggregates; the only binary ones (Buffer) are interaction rows. The change log is not saved: readers' caches do not outlive a process. */
+type SavedChunk = Buffer | { newest: number } | { items: string[] } | { popularity: PopularityChunk } | { coOccurrence: [CoOccurrenceKind, PairChunk] } | { interactions: InteractionChunk } | { ledger: LedgerChunk };
 
 export class RecommendationAggregates implements ActivityAggregate {
   private readonly tenants = new Map<string, TenantAggregates>();
@@ -57,12 +57,13 @@ export class RecommendationAggregates implements ActivityAggregate {
 
   readonly snapshot: SnapshotPart = {
     name: 'recommendations',
-    version: 1,
+    version: 2,
     save: (tenantId) => this.save(tenantId),
     restore: (tenantId, chunk) => {
       const state = this.tenant(tenantId);
       const saved = chunk as SavedChunk;
-      if ('newest' in saved) state.newest = saved.newest;
+      if (saved instanceof Uint8Array) state.interactions.restore(saved);
+      else if ('newest' in saved) state.newest = saved.newest;
       else if ('items' in saved) for (const itemId of saved.items) state.items.add(itemId);
       else if ('popularity' in saved) state.popularity.restore(saved.popularity);
       else if ('coOccurrence' in saved) state.coOccurrence.restore(saved.coOccurrence);
@@ -87,7 +88,7 @@ export class RecommendationAggregates implements ActivityAggregate {
     if (items.length > 0) yield { items };
     for (const popularity of state.popularity.save()) yield { popularity };
     for (const coOccurrence of state.coOccurrence.save()) yield { coOccurrence };
-    for (const interactions of state.interactions.save()) yield { interactions };
+    for (const interactions of state.interactions.save()) yield interactions instanceof Uint8Array ? interactions : { interactions };
     for (const ledger of state.ledger.save()) yield { ledger };
   }
 

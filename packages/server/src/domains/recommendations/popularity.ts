@@ -26,12 +26,16 @@ export class Popularity {
   private readonly counts = new Map<string, Map<number, Map<string, number>>>();
 
   add(verb: string, itemId: string, timestamp: number, count = 1): void {
-    const day = Math.floor(timestamp / DAY_MS);
+    const items = this.countsOf(verb, Math.floor(timestamp / DAY_MS));
+    items.set(itemId, (items.get(itemId) ?? 0) + count);
+  }
+
+  private countsOf(verb: string, day: number): Map<string, number> {
     let days = this.counts.get(verb);
     if (days === undefined) this.counts.set(verb, (days = new Map()));
     let items = days.get(day);
     if (items === undefined) days.set(day, (items = new Map()));
-    items.set(itemId, (items.get(itemId) ?? 0) + count);
+    return items;
   }
 
   /** Items by weighted score over the last `sinceDays` days (counting today), best first. */
@@ -83,7 +87,8 @@ export class Popularity {
   }
 
   restore([verb, day, items]: PopularityChunk): void {
-    for (const [itemId, count] of items) this.add(verb, itemId, day * DAY_MS, count);
+    const counts = this.countsOf(verb, day);
+    for (const [itemId, count] of items) counts.set(itemId, (counts.get(itemId) ?? 0) + count);
   }
 
   /** Raw count of one item for one verb over the window, for tests and explanations. */
