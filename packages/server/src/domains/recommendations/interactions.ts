@@ -161,15 +161,20 @@ export class Interactions {
 
   restore(chunk: InteractionChunk): void {
     if (chunk instanceof Uint8Array) {
+      // Rows are views into one buffer per chunk: a typed array of its own per row costs an allocation
+      // each (seconds at 200,000 shoppers); a row that grows past its view moves to arrays of its own.
+      const shared = new ArrayBuffer(chunk.length);
+      let used = 0;
       const read = new ChunkReader(chunk);
       while (!read.done) {
         const profileId = read.string();
         const length = read.u32();
-        const capacity = Math.max(4, length);
-        const row: Row = { items: new Int32Array(capacity), weights: new Float32Array(capacity), length };
-        read.array(row.items.subarray(0, length));
-        read.array(row.weights.subarray(0, length));
-        this.rows.set(profileId, row);
+        const items = new Int32Array(shared, used, length);
+        const weights = new Float32Array(shared, used + 4 * length, length);
+        used += 8 * length;
+        read.array(items);
+        read.array(weights);
+        if (length > 0) this.rows.set(profileId, { items, weights, length });
       }
     } else if ('items' in chunk) {
       chunk.items.forEach((itemId, i) => {

@@ -3,8 +3,9 @@
  * it. Memory holds at most HISTORY_LIMIT activities per profile and `budget` in all: past the budget,
  * the lists of the profiles least recently active leave memory (their counts stay, and history pages
  * read what memory lacks from the log), so a flood of new shoppers cannot grow it without bound.
- * Activities are kept as their JSON text (a third of an object's memory, and a snapshot saves and
- * restores them without parsing); the few a history page or recently-viewed asks for are parsed then.
+ * Activities are kept as their JSON text (one string instead of an object and its many small strings;
+ * a snapshot saves and restores them without parsing); those a history page or recently-viewed asks
+ * for are parsed then.
  */
 import type { LoggedActivity } from './activity-record.js';
 import { ChunkReader, ChunkWriter } from './snapshot-encoding.js';
@@ -59,13 +60,14 @@ export class ProfileHistory {
   /** Per profile, the ids of profiles merged into it under which some of its activities were logged. */
   private readonly aliases = new Map<string, Set<string>>();
 
-  add(profileId: string, activity: LoggedActivity): void {
+  /** `text` is the activity's JSON, when the caller has it already (the idempotency memory shares it). */
+  add(profileId: string, activity: LoggedActivity, text = JSON.stringify(activity)): void {
     if (activity.profileId !== profileId) this.addAlias(profileId, activity.profileId);
     let list = this.byProfile.get(profileId);
     // Moved to the end: the most recently active profile is the last one let go.
     if (list !== undefined) this.byProfile.delete(profileId);
     this.byProfile.set(profileId, (list ??= []));
-    list.push(JSON.stringify(activity));
+    list.push(text);
     this.resident++;
     if (list.length > HISTORY_LIMIT) this.resident -= list.splice(0, list.length - HISTORY_LIMIT).length;
     this.keepWithinBudget();

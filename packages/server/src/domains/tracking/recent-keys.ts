@@ -29,8 +29,9 @@ export class RecentKeys {
     this.set(`${tenant}\u0000${key}`, durable);
   }
 
-  remember(activity: LoggedActivity): void {
-    if (activity.clientKey !== undefined) this.set(`${activity.tenant}\u0000${activity.clientKey}`, JSON.stringify(activity));
+  /** `text` is the activity's JSON, when the caller has it already. */
+  remember(activity: LoggedActivity, text?: string): void {
+    if (activity.clientKey !== undefined) this.set(`${activity.tenant}\u0000${activity.clientKey}`, text ?? JSON.stringify(activity));
   }
 
   release(tenant: string, key: string): void {

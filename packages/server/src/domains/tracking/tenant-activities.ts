@@ -229,10 +229,12 @@ export class TenantActivities {
   }
 
   private foldActivity(record: LoggedActivity): void {
-    this.recentKeys.remember(record);
+    // One text kept by both the history and the idempotency memory.
+    const text = JSON.stringify(record);
+    this.recentKeys.remember(record, text);
     const attributed = record.profileId !== UNATTRIBUTED;
     const profileId = attributed ? this.profiles.canonicalId(record.profileId) : undefined;
-    if (profileId !== undefined) this.history.add(profileId, record);
+    if (profileId !== undefined) this.history.add(profileId, record, text);
     for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
   }
 
