@@ -30,7 +30,16 @@ export function matchesHistoryFilters(activity: Pick<LoggedActivity, 'type' | 'v
 /** Bytes of one snapshot chunk of histories, about: restoring one stays well inside a slice. */
 const SAVED_CHUNK_BYTES = 256 * 1024;
 
-const kindKey = (type: string, verb: string) => `${type}\u0000${verb}`;
+/** Kind keys, shared by every profile's counts (one string each instead of one per profile); bounded, as types come from the public. */
+const kinds = new Map<string, string>();
+function interned(key: string): string {
+  const known = kinds.get(key);
+  if (known !== undefined) return known;
+  if (kinds.size < 1_000) kinds.set(key, key);
+  return key;
+}
+
+const kindKey = (type: string, verb: string) => interned(`${type}\u0000${verb}`);
 
 /** Adds to a flat `[kind, n...]` count list (a new kind only while fewer than MAX_COUNTED_KINDS are counted). */
 function addCount(counts: Array<string | number>, key: string, n: number): void {
@@ -166,7 +175,7 @@ export class ProfileHistory {
       for (let at = 0; at < activities.length; at++) activities[at] = read.string();
       const counts = new Array<string | number>(read.u32() * 2);
       for (let at = 0; at < counts.length; at += 2) {
-        counts[at] = read.string();
+        counts[at] = interned(read.string());
         counts[at + 1] = read.f64();
       }
       const aliases = read.u32();
