@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +104,8 @@ function startRow(label: string, child: Child, memory: { heapMb: number; rssMb: 
     seconds: child.startMs / 1000,
     'activity state s': round(child.activitiesMs / 1000),
     'search indexes s': round(child.searchMs / 1000),
+    // Documents (profiles, catalogs), configuration, opening the log: the rest of a start.
+    'rest s': round((child.startMs - child.activitiesMs - child.searchMs) / 1000),
     'heap MB': memory.heapMb,
     'RSS MB': memory.rssMb,
     'peak RSS MB': memory.peakRssMb,
@@ -148,7 +150,8 @@ const benchmark: Benchmark = async (): Promise<BenchResult> => {
       rows.push({ case: `catalog of ${CATALOG.toLocaleString('en')} products loaded and promoted`, seconds: round((performance.now() - loading) / 1000), 'heap MB': beforeFlood.heapMb, 'RSS MB': beforeFlood.rssMb, 'peak RSS MB': beforeFlood.peakRssMb, note: 'search index built' });
     }
     const snapshot = await ask<{ bytes: number; ms: number; longestSliceMs: number; maxStallMs: number }>(first, 'snapshot');
-    rows.push({ case: 'activity snapshot written while serving', seconds: round(snapshot.ms / 1000), 'longest slice ms': Math.round(snapshot.longestSliceMs), 'longest event-loop stall ms': snapshot.maxStallMs, note: `${round(snapshot.bytes / 2 ** 20)} MB gzipped` });
+    const afterSnapshot = await memory(first);
+    rows.push({ case: 'activity snapshot written while serving', seconds: round(snapshot.ms / 1000), 'heap MB': afterSnapshot.heapMb, 'RSS MB': afterSnapshot.rssMb, 'peak RSS MB': afterSnapshot.peakRssMb, 'longest slice ms': Math.round(snapshot.longestSliceMs), 'longest event-loop stall ms': snapshot.maxStallMs, note: `${round(snapshot.bytes / 2 ** 20)} MB gzipped` });
     const rate = await flood(first.url, FLOOD);
     const afterFlood = await memory(first);
     rows.push({ case: `+${FLOOD.toLocaleString('en')} over HTTP from new shoppers`, 'heap MB': afterFlood.heapMb, 'RSS MB': afterFlood.rssMb, 'peak RSS MB': afterFlood.peakRssMb, note: `${rate} activities/s` });
@@ -173,6 +176,7 @@ const benchmark: Benchmark = async (): Promise<BenchResult> => {
         `${ACTIVITIES.toLocaleString('en')} activities from ${SHOPPERS.toLocaleString('en')} shoppers over ${PRODUCTS.toLocaleString('en')} products; bars: RSS < 1536 MB, restart < 15 s (issue 16), < 5 s (issue 19).`,
         `Heap growth during the flood: about ${growth} bytes per activity (new shoppers, new profiles).`,
         'A start = createDiscoveryServer until it listens, ready: activity state (snapshot or log) and search indexes (one per active catalog) are its two large shares.',
+        `Load average (1, 5, 15 min) when the run ended: ${loadavg().map((n) => n.toFixed(2)).join(', ')} on ${availableParallelism()} cores: figures on a loaded machine are slower.`,
         'Stalls are wall-clock: on a loaded machine they include garbage collection and time the process was not scheduled; the longest slice is the snapshot writer\'s own longest synchronous stretch.',
       ],
     };

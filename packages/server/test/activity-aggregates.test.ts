@@ -214,14 +214,14 @@ describe('activity aggregates', () => {
         call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'view', target: { product }, user: { sessionId: 'run' }, metadata: { pad: 'x'.repeat(200) } } });
       for (let i = 0; i < 6; i++) await send(`early-${i}`);
       const dir = `${server.dataDir}/activities/tenant-a`;
-      const early = (await readdir(dir)).sort();
+      const early = (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
       assert.ok(early.length > 2);
       assert.deepEqual(await server.server.deps.services.activities.applyRetention(), []);
       clock.advance(2 * 24 * 60 * 60 * 1000);
       await send('late');
       const dropped = await server.server.deps.services.activities.applyRetention();
       // Only the segment holding the late activity is left, whether it went to the last early segment or a new one.
-      const left = (await readdir(dir)).sort();
+      const left = (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
       assert.equal(left.length, 1);
       assert.deepEqual(dropped, early.filter((name) => name !== left[0]));
     } finally {

@@ -138,7 +138,17 @@ describe('activity snapshots', () => {
       await writeFile(snapshotFile(dataDir), gzipSync([JSON.stringify({ ...header, version: header.version + 1 }), ...lines.slice(1)].join('\n')));
       await restart(/format version/);
 
-      // Whole but cut after a chunk: the end line is missing.
+      // A snapshot an older server left (JSON lines, format version 1) is refused, not misread.
+      await writeFile(snapshotFile(dataDir), gzipSync([JSON.stringify({ ...header, version: 1 }), JSON.stringify({ end: 0 })].join('\n')));
+      await restart(/format version 1,/);
+
+      // A damaged frame (its length says more than any chunk holds): refused before anything is read into memory.
+      const damaged = gunzipSync(whole);
+      damaged.writeUInt32LE(0xfffffff0, damaged.indexOf(0x0a) + 1);
+      await writeFile(snapshotFile(dataDir), gzipSync(damaged));
+      await restart(/a chunk claims/);
+
+      // Whole but cut inside a chunk: the end frame is missing.
       await writeFile(snapshotFile(dataDir), gzipSync(lines.slice(0, 2).join('\n')));
       await restart(/truncated/);
 

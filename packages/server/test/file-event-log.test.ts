@@ -115,12 +115,33 @@ describe('FileEventLog', () => {
     const dir = await makeDataDir();
     const log = await openLog(dir, 1024);
     for (let i = 0; i < 10; i++) await log.append([{ n: i, at: 1000, pad: 'x'.repeat(200) }]);
-    const segments = (await readdir(dir)).sort();
+    const segments = (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
     assert.ok(segments.length > 2);
     const dropped = await log.dropBefore(2000);
     assert.deepEqual(dropped, segments.slice(0, -1));
     assert.deepEqual(await readdir(dir), [log.currentSegment]);
     await log.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('notes each closed segment\'s newest time beside it; a restarted log judges retention by the notes and drops them with their segments', async () => {
+    const dir = await makeDataDir();
+    const first = await openLog(dir, 1024);
+    for (let i = 0; i < 10; i++) await first.append([{ n: i, at: i < 5 ? 1000 : 5000, pad: 'x'.repeat(200) }]);
+    await first.close();
+    const notes = (await readdir(dir)).filter((name) => name.endsWith('.newest')).sort();
+    assert.ok(notes.length >= 2, `expected notes of the closed segments, got ${notes.join(', ')}`);
+    assert.equal(await readFile(join(dir, notes[0]!), 'utf8'), '1000');
+    // A snapshot-restored start replays no closed segment: its retention pass reads the notes.
+    const second = await openLog(dir, 1024);
+    const dropped = await second.dropBefore(2000);
+    assert.ok(dropped.length >= 1 && dropped.every((name) => name.endsWith('.jsonl')));
+    const left = await readdir(dir);
+    for (const name of dropped) {
+      assert.ok(!left.includes(name) && !left.includes(name.replace('.jsonl', '.newest')), `${name} and its note are gone`);
+    }
+    assert.deepEqual((await readAll(second)).values.map((v) => (v as { n: number }).n).slice(-5), [5, 6, 7, 8, 9]);
+    await second.close();
     await rm(dir, { recursive: true, force: true });
   });
 

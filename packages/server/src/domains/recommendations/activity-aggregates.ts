@@ -14,7 +14,7 @@ import type { LoggedActivity, LogRecord } from '../tracking/activity-record.js';
 import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
 import { CoOccurrence, type CoOccurrenceKind, type PairChunk, type RelatedItem } from './co-occurrence.js';
 import { Interactions, type InteractionChunk } from './interactions.js';
-import { Popularity, type PopularItem, type PopularityChunk } from './popularity.js';
+import { Popularity, type PopularItem } from './popularity.js';
 import { RecommendationLedger, type LedgerChunk } from './recommendation-ledger.js';
 
 const ORDER_VERBS = new Set(['buy', 'purchase']);
@@ -41,10 +41,16 @@ class TenantAggregates {
   newest = 0;
   /** The items each recent revision touched (the last CHANGE_LOG revisions). */
   readonly changes: { revision: number; items: string[] }[] = [];
+  /** While a snapshot is restored: the items in their saved order, which binary chunks name by number. */
+  restoring: string[] = [];
 }
 
-/** One chunk of a tenant's saved aggregates. The change log is not saved: readers' caches do not outlive a process. */
-type SavedChunk = { newest: number } | { items: string[] } | { popularity: PopularityChunk } | { coOccurrence: [CoOccurrenceKind, PairChunk] } | { interactions: InteractionChunk } | { ledger: LedgerChunk };
+/** The first byte of a binary chunk of this part says what follows. */
+const INTERACTION_ROWS = 1;
+const POPULARITY = 2;
+
+/** One chunk of a tenant's saved aggregates: JSON, or binary (interaction rows, popularity) led by a byte saying which. The change log is not saved: readers' caches do not outlive a process. */
+type SavedChunk = Buffer | { newest: number } | { items: string[] } | { coOccurrence: [CoOccurrenceKind, PairChunk] } | { interactions: InteractionChunk } | { ledger: LedgerChunk };
 
 export class RecommendationAggregates implements ActivityAggregate {
   private readonly tenants = new Map<string, TenantAggregates>();
@@ -57,14 +63,21 @@ export class RecommendationAggregates implements ActivityAggregate {
 
   readonly snapshot: SnapshotPart = {
     name: 'recommendations',
-    version: 1,
+    version: 3,
     save: (tenantId) => this.save(tenantId),
     restore: (tenantId, chunk) => {
       const state = this.tenant(tenantId);
       const saved = chunk as SavedChunk;
-      if ('newest' in saved) state.newest = saved.newest;
-      else if ('items' in saved) for (const itemId of saved.items) state.items.add(itemId);
-      else if ('popularity' in saved) state.popularity.restore(saved.popularity);
+      if (saved instanceof Uint8Array) {
+        const body = saved.subarray(1);
+        if (saved[0] === INTERACTION_ROWS) state.interactions.restore(body);
+        else if (saved[0] === POPULARITY) state.popularity.restore(body, state.restoring);
+        else throw new Error(`an unknown recommendations snapshot chunk (${saved[0]})`);
+      } else if ('newest' in saved) state.newest = saved.newest;
+      else if ('items' in saved) {
+        for (const itemId of saved.items) state.items.add(itemId);
+        state.restoring.push(...saved.items);
+      }
       else if ('coOccurrence' in saved) state.coOccurrence.restore(saved.coOccurrence);
       else if ('interactions' in saved) state.interactions.restore(saved.interactions);
       else state.ledger.restore(saved.ledger);
@@ -85,9 +98,11 @@ export class RecommendationAggregates implements ActivityAggregate {
       }
     }
     if (items.length > 0) yield { items };
-    for (const popularity of state.popularity.save()) yield { popularity };
+    const numbers = new Map<string, number>();
+    for (const itemId of state.items) numbers.set(itemId, numbers.size);
+    for (const popularity of state.popularity.save((itemId) => numbers.get(itemId)!)) yield Buffer.concat([Buffer.of(POPULARITY), popularity]);
     for (const coOccurrence of state.coOccurrence.save()) yield { coOccurrence };
-    for (const interactions of state.interactions.save()) yield { interactions };
+    for (const interactions of state.interactions.save()) yield interactions instanceof Uint8Array ? Buffer.concat([Buffer.of(INTERACTION_ROWS), interactions]) : { interactions };
     for (const ledger of state.ledger.save()) yield { ledger };
   }
 

@@ -4,6 +4,7 @@
  * a snapshot of it, and `personalized` reads a shopper's live row at query time, so an activity
  * counts in the very next response even before any retraining.
  */
+import { ChunkReader, ChunkWriter } from '../tracking/snapshot-encoding.js';
 
 /** How much one touch says about wanting an item: a purchase is the unit; a view says a little. */
 export const TOUCH_WEIGHTS: Readonly<Record<string, number>> = {
@@ -47,9 +48,8 @@ export interface InteractionSnapshot {
   weights: Float32Array;
 }
 
-export type InteractionChunk =
-  | { items: string[]; recent: Array<number | null>; bought: number[] }
-  | { rows: Array<[string, number[], number[]]>; purchases?: number; touches?: number };
+/** Item chunks and the totals are JSON; rows are binary (per profile: id, length, item numbers, weights). */
+export type InteractionChunk = { items: string[]; recent: Array<number | null>; bought: number[] } | { purchases: number; touches: number } | Buffer;
 
 export class Interactions {
   private readonly itemNumbers = new Map<string, number>();
@@ -147,36 +147,46 @@ export class Interactions {
       const end = Math.min(at + 5_000, this.itemIds.length);
       yield { items: this.itemIds.slice(at, end), recent: [...this.recent.subarray(at, end)], bought: [...this.bought.subarray(at, end)] };
     }
-    let rows: Array<[string, number[], number[]]> = [];
+    const out = new ChunkWriter();
     for (const [profileId, row] of this.rows) {
-      rows.push([profileId, [...row.items.subarray(0, row.length)], [...row.weights.subarray(0, row.length)]]);
-      if (rows.length >= 2_000) {
-        yield { rows };
-        rows = [];
-      }
+      out.string(profileId);
+      out.u32(row.length);
+      out.array(row.items.subarray(0, row.length));
+      out.array(row.weights.subarray(0, row.length));
+      if (out.length >= 256 * 1024) yield out.take();
     }
-    yield { rows, purchases: this.purchases, touches: this.touches };
+    if (out.length > 0) yield out.take();
+    yield { purchases: this.purchases, touches: this.touches };
   }
 
   restore(chunk: InteractionChunk): void {
-    if ('items' in chunk) {
+    if (chunk instanceof Uint8Array) {
+      // Rows are views into one buffer per chunk: a typed array of its own per row costs an allocation
+      // each (seconds at 200,000 shoppers); a row that grows past its view moves to arrays of its own.
+      const shared = new ArrayBuffer(chunk.length);
+      let used = 0;
+      const read = new ChunkReader(chunk);
+      while (!read.done) {
+        const profileId = read.string();
+        const length = read.u32();
+        const items = new Int32Array(shared, used, length);
+        const weights = new Float32Array(shared, used + 4 * length, length);
+        used += 8 * length;
+        read.array(items);
+        read.array(weights);
+        if (length > 0) this.rows.set(profileId, { items, weights, length });
+      }
+    } else if ('items' in chunk) {
       chunk.items.forEach((itemId, i) => {
         const item = this.intern(itemId);
         // JSON writes an item never weighted (log2 of nothing, -Infinity) as null.
         this.recent[item] = chunk.recent[i] ?? -Infinity;
         this.bought[item] = chunk.bought[i]!;
       });
-      return;
+    } else {
+      this.purchases = chunk.purchases;
+      this.touches = chunk.touches;
     }
-    for (const [profileId, items, weights] of chunk.rows) {
-      const capacity = Math.max(4, items.length);
-      const row: Row = { items: new Int32Array(capacity), weights: new Float32Array(capacity), length: items.length };
-      row.items.set(items);
-      row.weights.set(weights);
-      this.rows.set(profileId, row);
-    }
-    if (chunk.purchases !== undefined) this.purchases = chunk.purchases;
-    if (chunk.touches !== undefined) this.touches = chunk.touches;
   }
 
   snapshot(): InteractionSnapshot {

@@ -1,6 +1,7 @@
 /** Per-item counts by verb and day, the raw material of "popular" and "trending" recommendations. */
 
 import { DAY_MS } from '../../platform/clock.js';
+import { ChunkReader, ChunkWriter } from '../tracking/snapshot-encoding.js';
 
 export interface PopularItem {
   itemId: string;
@@ -19,19 +20,22 @@ export interface WindowOptions {
   now: number;
 }
 
-export type PopularityChunk = [verb: string, day: number, items: Array<[string, number]>];
 
 export class Popularity {
   /** verb → day number → item → count: a query walks only the verbs and days it asks for. */
   private readonly counts = new Map<string, Map<number, Map<string, number>>>();
 
   add(verb: string, itemId: string, timestamp: number, count = 1): void {
-    const day = Math.floor(timestamp / DAY_MS);
+    const items = this.countsOf(verb, Math.floor(timestamp / DAY_MS));
+    items.set(itemId, (items.get(itemId) ?? 0) + count);
+  }
+
+  private countsOf(verb: string, day: number): Map<string, number> {
     let days = this.counts.get(verb);
     if (days === undefined) this.counts.set(verb, (days = new Map()));
     let items = days.get(day);
     if (items === undefined) days.set(day, (items = new Map()));
-    items.set(itemId, (items.get(itemId) ?? 0) + count);
+    return items;
   }
 
   /** Items by weighted score over the last `sinceDays` days (counting today), best first. */
@@ -65,25 +69,42 @@ export class Popularity {
     }
   }
 
-  /** Snapshot chunks: `[verb, day, [item, count][]]`, at most 5,000 items each. */
-  *save(): Iterable<PopularityChunk> {
+  /**
+   * Snapshot chunks (binary, snapshot-encoding.ts), per verb and day: the verb, the day, the number of
+   * items, then each item's number (`numberOf`, which knows every counted item) and count, at most
+   * 5,000 items each. A restore names items with the caller's strings, one per item instead of one per
+   * item and day.
+   */
+  *save(numberOf: (itemId: string) => number): Iterable<Buffer> {
+    const out = new ChunkWriter();
     for (const [verb, days] of this.counts) {
       for (const [day, items] of days) {
-        let chunk: Array<[string, number]> = [];
-        for (const entry of items) {
-          chunk.push(entry);
-          if (chunk.length >= 5_000) {
-            yield [verb, day, chunk];
-            chunk = [];
+        const entries = [...items];
+        for (let at = 0; at < entries.length; at += 5_000) {
+          const slice = entries.slice(at, at + 5_000);
+          out.string(verb);
+          out.f64(day);
+          out.u32(slice.length);
+          for (const [itemId, count] of slice) {
+            out.u32(numberOf(itemId));
+            out.f64(count);
           }
+          yield out.take();
         }
-        if (chunk.length > 0) yield [verb, day, chunk];
       }
     }
   }
 
-  restore([verb, day, items]: PopularityChunk): void {
-    for (const [itemId, count] of items) this.add(verb, itemId, day * DAY_MS, count);
+  restore(chunk: Buffer, names: readonly string[]): void {
+    const read = new ChunkReader(chunk);
+    const verb = read.string();
+    const counts = this.countsOf(verb, read.f64());
+    for (let left = read.u32(); left > 0; left--) {
+      const itemId = names[read.u32()];
+      const count = read.f64();
+      if (itemId === undefined) throw new RangeError('a popularity chunk names an item the snapshot does not');
+      counts.set(itemId, (counts.get(itemId) ?? 0) + count);
+    }
   }
 
   /** Raw count of one item for one verb over the window, for tests and explanations. */

@@ -5,10 +5,13 @@
  * snapshot that is missing, torn, of another format version, missing a part, or whose cursor the log
  * refuses, is set aside for a full replay (one log line, never a failed start).
  *
- * The blob is gzipped JSON lines: a header (format, version, tenant, cursor, parts and their versions),
- * then one `[part, chunk]` line per chunk, then `{"end": <chunk lines>}`, so a truncated file is told
- * from a whole one. Writing and reading go in slices of a few milliseconds with the event loop served
- * in between, and gzip runs on libuv's thread pool: a large snapshot never stalls requests for long.
+ * The blob is gzipped (fast level, on libuv's thread pool): a JSON header line (format, version,
+ * tenant, cursor, parts and their versions), then one frame per chunk, then an end frame counting the
+ * chunks, so a truncated file is told from a whole one. A frame is its payload length (u32 LE), its
+ * kind (u8: JSON text, binary, end) and the index of its part in the header (u8), then the payload. A
+ * part's chunk is JSON unless it is a Uint8Array (snapshot-encoding.ts): the large parts write binary,
+ * which restores without parsing text. Writing and reading go in slices of a few milliseconds with the
+ * event loop served in between: a large snapshot never stalls requests for long.
  */
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
@@ -17,8 +20,14 @@ import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import type { SnapshotPart } from './activity-aggregate.js';
 
 export const SNAPSHOT_FORMAT = 'discovery-kit/activity-snapshot';
-/** The layout of the file itself; each part versions its own chunks. */
-export const SNAPSHOT_VERSION = 1;
+/** The layout of the file itself (1: JSON lines; 2: binary frames); each part versions its own chunks. */
+export const SNAPSHOT_VERSION = 2;
+const FRAME_JSON = 0;
+const FRAME_BINARY = 1;
+const FRAME_END = 2;
+const FRAME_HEADER_BYTES = 6;
+/** No chunk comes near this; a frame claiming more is damage, refused before anything is allocated. */
+const MAX_FRAME_BYTES = 256 * 2 ** 20;
 /** Work done between two turns of the event loop while a snapshot is written or read. */
 const SLICE_MS = 8;
 
@@ -73,31 +82,43 @@ class Slicer {
   }
 }
 
+function frameHeader(kind: number, part: number, length: number): Buffer {
+  const head = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
+  head.writeUInt32LE(length, 0);
+  head.writeUInt8(kind, 4);
+  head.writeUInt8(part, 5);
+  return head;
+}
+
 /** Serialises the parts' chunks for `header.tenant`, a slice at a time. */
 export async function encodeSnapshot(header: SnapshotHeader, parts: readonly SnapshotPart[]): Promise<{ data: Buffer; stats: SnapshotWriteStats }> {
   const started = performance.now();
-  const gzip = createGzip({ level: 3 });
+  const gzip = createGzip({ level: 1, chunkSize: 256 * 1024 });
   const out: Buffer[] = [];
   gzip.on('data', (bytes: Buffer) => out.push(bytes));
   const ended = once(gzip, 'end');
-  let pending: string[] = [];
+  let pending: Uint8Array[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
-    const text = pending.join('');
+    const bytes = Buffer.concat(pending);
     pending = [];
-    if (!gzip.write(text)) await once(gzip, 'drain');
+    if (!gzip.write(bytes)) await once(gzip, 'drain');
   };
   const slicer = new Slicer();
-  pending.push(`${JSON.stringify(header)}\n`);
+  pending.push(Buffer.from(`${JSON.stringify(header)}\n`));
   let chunks = 0;
-  for (const part of parts) {
+  for (const [index, part] of parts.entries()) {
     for (const chunk of part.save(header.tenant)) {
-      pending.push(`${JSON.stringify([part.name, chunk])}\n`);
+      const binary = chunk instanceof Uint8Array;
+      const payload: Uint8Array = binary ? chunk : Buffer.from(JSON.stringify(chunk));
+      pending.push(frameHeader(binary ? FRAME_BINARY : FRAME_JSON, index, payload.length), payload);
       chunks++;
       if (slicer.due()) await slicer.yield(flush);
     }
   }
-  pending.push(`${JSON.stringify({ end: chunks })}\n`);
+  const end = Buffer.allocUnsafe(4);
+  end.writeUInt32LE(chunks);
+  pending.push(frameHeader(FRAME_END, 0, 4), end);
   await flush();
   gzip.end();
   await ended;
@@ -106,53 +127,112 @@ export async function encodeSnapshot(header: SnapshotHeader, parts: readonly Sna
   return { data, stats: { bytes: data.length, chunks, ms: performance.now() - started, longestSliceMs: slicer.longest } };
 }
 
+/** Bytes as they come out of gunzip, taken off the front in frames without copying more than once. */
+class ByteQueue {
+  private pieces: Buffer[] = [];
+  length = 0;
+
+  push(piece: Buffer): void {
+    this.pieces.push(piece);
+    this.length += piece.length;
+  }
+
+  unshift(piece: Buffer): void {
+    this.pieces.unshift(piece);
+    this.length += piece.length;
+  }
+
+  /** The index of the first `byte` within the first `limit` bytes, or -1. */
+  indexOf(byte: number, limit: number): number {
+    let base = 0;
+    for (const piece of this.pieces) {
+      const at = piece.subarray(0, Math.max(0, limit - base)).indexOf(byte);
+      if (at !== -1) return base + at;
+      base += piece.length;
+      if (base >= limit) break;
+    }
+    return -1;
+  }
+
+  take(n: number): Buffer {
+    let joined: Buffer;
+    if (this.pieces[0]!.length >= n) {
+      joined = this.pieces[0]!;
+    } else {
+      let count = 0;
+      let bytes = 0;
+      while (bytes < n) bytes += this.pieces[count++]!.length;
+      joined = Buffer.concat(this.pieces.splice(0, count, Buffer.alloc(0)), bytes);
+    }
+    const taken = joined.subarray(0, n);
+    const rest = joined.subarray(n);
+    if (rest.length > 0) this.pieces[0] = rest;
+    else this.pieces.shift();
+    this.length -= n;
+    return taken;
+  }
+}
+
 /**
  * Reads a snapshot into the parts (each cleared first) and resolves with its header. Throws
- * SnapshotRejected (or a gzip or JSON error) when it cannot be used; parts may then hold part of it,
- * and the caller clears them.
+ * SnapshotRejected (or a gzip, JSON or chunk error) when it cannot be used; parts may then hold part
+ * of it, and the caller clears them.
  */
 export async function decodeSnapshot(data: Buffer, expected: { tenant: string; parts: readonly SnapshotPart[]; cutoff: number }): Promise<SnapshotHeader> {
   const byName = new Map(expected.parts.map((part) => [part.name, part]));
   let header: SnapshotHeader | undefined;
+  let saved: Array<SnapshotPart | undefined> = [];
   let chunks = 0;
   let ended = false;
   const slicer = new Slicer();
-  const take = (line: string) => {
-    if (line === '') return;
-    if (ended) throw new SnapshotRejected('lines after its end');
-    const value: unknown = JSON.parse(line);
+  const queue = new ByteQueue();
+  /** Takes what is complete off the queue; false when it needs more bytes. */
+  const step = (): boolean => {
     if (header === undefined) {
-      header = checkHeader(value, expected.tenant, expected.parts);
+      const newline = queue.indexOf(0x0a, 64 * 1024);
+      if (newline === -1) {
+        if (queue.length >= 64 * 1024) throw new SnapshotRejected('it is not an activity snapshot');
+        return false;
+      }
+      header = checkHeader(JSON.parse(queue.take(newline + 1).toString('utf8')), expected.tenant, expected.parts);
       // Records past the retention are not folded by a replay: a snapshot that counts them is not used.
       if (header.oldest !== null && header.oldest < expected.cutoff) throw new SnapshotRejected('it counts activities now past the retention period');
+      saved = header.parts.map((p) => byName.get(p.name));
       for (const part of expected.parts) part.clear(expected.tenant);
-      return;
+      return true;
     }
-    if (!Array.isArray(value)) {
-      const end = (value as { end?: unknown }).end;
-      if (end !== chunks) throw new SnapshotRejected(`it ends after ${chunks} chunks but says ${String(end)}`);
+    if (queue.length < FRAME_HEADER_BYTES) return false;
+    const head = queue.take(FRAME_HEADER_BYTES);
+    const length = head.readUInt32LE(0);
+    const kind = head.readUInt8(4);
+    if (length > MAX_FRAME_BYTES) throw new SnapshotRejected(`a chunk claims ${length} bytes`);
+    if (ended) throw new SnapshotRejected('it goes on after its end');
+    if (queue.length < length) {
+      // Put the frame's head back in front: the rest of the frame is still in the gzip stream.
+      queue.unshift(head);
+      return false;
+    }
+    const payload = queue.take(length);
+    if (kind === FRAME_END) {
+      const count = length === 4 ? payload.readUInt32LE(0) : -1;
+      if (count !== chunks) throw new SnapshotRejected(`it ends after ${chunks} chunks but says ${count}`);
       ended = true;
-      return;
+      return true;
     }
-    const part = byName.get(value[0] as string);
-    if (part === undefined) throw new SnapshotRejected(`an unknown part "${String(value[0])}"`);
-    part.restore(expected.tenant, value[1]);
+    const part = saved[head.readUInt8(5)];
+    if (part === undefined) throw new SnapshotRejected(`a chunk of an unknown part (${head.readUInt8(5)})`);
+    if (kind === FRAME_BINARY) part.restore(expected.tenant, payload);
+    else if (kind === FRAME_JSON) part.restore(expected.tenant, JSON.parse(payload.toString('utf8')));
+    else throw new SnapshotRejected(`a chunk of unknown kind ${kind}`);
     chunks++;
+    return true;
   };
-  let rest = '';
-  for await (const piece of Readable.from([data]).pipe(createGunzip())) {
-    const text = rest + (piece as Buffer).toString('utf8');
-    let start = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      take(text.slice(start, end));
-      start = end + 1;
-      if (slicer.due()) await slicer.yield();
-    }
-    rest = text.slice(start);
+  for await (const piece of Readable.from([data]).pipe(createGunzip({ chunkSize: 256 * 1024 }))) {
+    queue.push(piece as Buffer);
+    while (step()) if (slicer.due()) await slicer.yield();
   }
-  take(rest);
-  if (header === undefined) throw new SnapshotRejected('it is empty');
-  if (!ended) throw new SnapshotRejected('it is truncated');
+  if (header === undefined) throw new SnapshotRejected(queue.length === 0 ? 'it is empty' : 'it is not an activity snapshot');
+  if (!ended || queue.length > 0) throw new SnapshotRejected(ended ? 'it goes on after its end' : 'it is truncated');
   return header;
 }
 

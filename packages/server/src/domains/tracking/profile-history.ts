@@ -3,8 +3,12 @@
  * it. Memory holds at most HISTORY_LIMIT activities per profile and `budget` in all: past the budget,
  * the lists of the profiles least recently active leave memory (their counts stay, and history pages
  * read what memory lacks from the log), so a flood of new shoppers cannot grow it without bound.
+ * Activities are kept as their JSON text (one string instead of an object and its many small strings;
+ * a snapshot saves and restores them without parsing); those a history page or recently-viewed asks
+ * for are parsed then.
  */
 import type { LoggedActivity } from './activity-record.js';
+import { ChunkReader, ChunkWriter } from './snapshot-encoding.js';
 
 /** Activities kept per profile; older ones stay in the log but leave memory. */
 export const HISTORY_LIMIT = 500;
@@ -23,15 +27,33 @@ export function matchesHistoryFilters(activity: Pick<LoggedActivity, 'type' | 'v
   return (filters.types === undefined || filters.types.includes(activity.type)) && (filters.verbs === undefined || filters.verbs.includes(activity.verb));
 }
 
-const SAVED_PROFILES_PER_CHUNK = 200;
+/** Bytes of one snapshot chunk of histories, about: restoring one stays well inside a slice. */
+const SAVED_CHUNK_BYTES = 256 * 1024;
 
-export type HistoryChunk = Array<[profileId: string, activities: LoggedActivity[], counts: Array<[string, number]>, aliases: string[]]>;
+/** Kind keys, shared by every profile's counts (one string each instead of one per profile); bounded, as types come from the public. */
+const kinds = new Map<string, string>();
+function interned(key: string): string {
+  const known = kinds.get(key);
+  if (known !== undefined) return known;
+  if (kinds.size < 1_000) kinds.set(key, key);
+  return key;
+}
 
-const kindKey = (type: string, verb: string) => `${type}\u0000${verb}`;
+const kindKey = (type: string, verb: string) => interned(`${type}\u0000${verb}`);
+
+/** Adds to a flat `[kind, n...]` count list (a new kind only while fewer than MAX_COUNTED_KINDS are counted). */
+function addCount(counts: Array<string | number>, key: string, n: number): void {
+  for (let at = 0; at < counts.length; at += 2) {
+    if (counts[at] !== key) continue;
+    (counts[at + 1] as number) += n;
+    return;
+  }
+  if (counts.length < MAX_COUNTED_KINDS * 2) counts.push(key, n);
+}
 
 export class ProfileHistory {
   /** Lists in order of their profile's last activity, least recent first (an LRU by insertion order). */
-  private readonly byProfile = new Map<string, LoggedActivity[]>();
+  private readonly byProfile = new Map<string, string[]>();
   /** Activities in all lists. */
   private resident = 0;
 
@@ -42,25 +64,25 @@ export class ProfileHistory {
     return this.resident;
   }
 
-  /** Per profile, how many activities of each (type, verb) were folded, including those that left memory. */
-  private readonly counts = new Map<string, Map<string, number>>();
+  /** Per profile, how many activities of each (type, verb) were folded, including those that left memory: `[kind, n, kind, n...]` (a flat array costs a fraction of a Map). */
+  private readonly counts = new Map<string, Array<string | number>>();
   /** Per profile, the ids of profiles merged into it under which some of its activities were logged. */
   private readonly aliases = new Map<string, Set<string>>();
 
-  add(profileId: string, activity: LoggedActivity): void {
+  /** `text` is the activity's JSON, when the caller has it already (the idempotency memory shares it). */
+  add(profileId: string, activity: LoggedActivity, text = JSON.stringify(activity)): void {
     if (activity.profileId !== profileId) this.addAlias(profileId, activity.profileId);
     let list = this.byProfile.get(profileId);
     // Moved to the end: the most recently active profile is the last one let go.
     if (list !== undefined) this.byProfile.delete(profileId);
     this.byProfile.set(profileId, (list ??= []));
-    list.push(activity);
+    list.push(text);
     this.resident++;
     if (list.length > HISTORY_LIMIT) this.resident -= list.splice(0, list.length - HISTORY_LIMIT).length;
     this.keepWithinBudget();
     let counts = this.counts.get(profileId);
-    if (counts === undefined) this.counts.set(profileId, (counts = new Map()));
-    const key = kindKey(activity.type, activity.verb);
-    if (counts.has(key) || counts.size < MAX_COUNTED_KINDS) counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (counts === undefined) this.counts.set(profileId, (counts = []));
+    addCount(counts, kindKey(activity.type, activity.verb), 1);
   }
 
   private keepWithinBudget(): void {
@@ -78,15 +100,19 @@ export class ProfileHistory {
 
   /** Newest first: the newest activities memory holds (see `complete`). */
   list(profileId: string): LoggedActivity[] {
-    return [...(this.byProfile.get(profileId) ?? [])].reverse();
+    const kept = this.byProfile.get(profileId) ?? [];
+    const out: LoggedActivity[] = [];
+    for (let at = kept.length - 1; at >= 0; at--) out.push(JSON.parse(kept[at]!) as LoggedActivity);
+    return out;
   }
 
   /** How many activities matching `filters` the profile has, counting those no longer kept in memory. */
   count(profileId: string, filters: HistoryFilters = {}): number {
     let total = 0;
-    for (const [key, n] of this.counts.get(profileId) ?? []) {
-      const [type, verb] = key.split('\u0000') as [string, string];
-      if (matchesHistoryFilters({ type, verb }, filters)) total += n;
+    const counts = this.counts.get(profileId) ?? [];
+    for (let at = 0; at < counts.length; at += 2) {
+      const [type, verb] = (counts[at] as string).split('\u0000') as [string, string];
+      if (matchesHistoryFilters({ type, verb }, filters)) total += counts[at + 1] as number;
     }
     return total;
   }
@@ -110,33 +136,59 @@ export class ProfileHistory {
     this.aliases.delete(profileId);
   }
 
-  /** Snapshot chunks: `[profileId, activities (oldest first), [kind, count][], aliases][]`, a few hundred profiles each. */
-  *save(): Iterable<HistoryChunk> {
-    let chunk: HistoryChunk = [];
-    // Lists in their LRU order first (a restore keeps it), then profiles memory keeps only counts or aliases of.
+  /**
+   * Snapshot chunks (binary, snapshot-encoding.ts), per profile: its id, its activities' count and
+   * JSON texts (oldest first), its counts (`kind, n` pairs) and its aliases. Lists in their LRU order
+   * first (a restore keeps it), then profiles memory keeps only counts or aliases of.
+   */
+  *save(): Iterable<Buffer> {
+    const out = new ChunkWriter();
     const profiles = (function* (history: ProfileHistory) {
       yield* history.byProfile.keys();
       for (const id of history.counts.keys()) if (!history.byProfile.has(id)) yield id;
       for (const id of history.aliases.keys()) if (!history.byProfile.has(id) && !history.counts.has(id)) yield id;
     })(this);
     for (const profileId of profiles) {
-      chunk.push([profileId, this.byProfile.get(profileId) ?? [], [...(this.counts.get(profileId) ?? [])], [...(this.aliases.get(profileId) ?? [])]]);
-      if (chunk.length >= SAVED_PROFILES_PER_CHUNK) {
-        yield chunk;
-        chunk = [];
+      out.string(profileId);
+      const list = this.byProfile.get(profileId) ?? [];
+      out.u32(list.length);
+      for (const text of list) out.string(text);
+      const counts = this.counts.get(profileId) ?? [];
+      out.u32(counts.length / 2);
+      for (let at = 0; at < counts.length; at += 2) {
+        out.string(counts[at] as string);
+        out.f64(counts[at + 1] as number);
       }
+      const aliases = this.aliases.get(profileId);
+      out.u32(aliases?.size ?? 0);
+      for (const alias of aliases ?? []) out.string(alias);
+      if (out.length >= SAVED_CHUNK_BYTES) yield out.take();
     }
-    if (chunk.length > 0) yield chunk;
+    if (out.length > 0) yield out.take();
   }
 
-  restore(chunk: HistoryChunk): void {
-    for (const [profileId, activities, counts, aliases] of chunk) {
+  restore(chunk: Buffer): void {
+    const read = new ChunkReader(chunk);
+    while (!read.done) {
+      const profileId = read.string();
+      const activities = new Array<string>(read.u32());
+      for (let at = 0; at < activities.length; at++) activities[at] = read.string();
+      const counts = new Array<string | number>(read.u32() * 2);
+      for (let at = 0; at < counts.length; at += 2) {
+        counts[at] = interned(read.string());
+        counts[at + 1] = read.f64();
+      }
+      const aliases = read.u32();
       if (activities.length > 0) {
         this.resident += activities.length - (this.byProfile.get(profileId)?.length ?? 0);
         this.byProfile.set(profileId, activities);
       }
-      if (counts.length > 0) this.counts.set(profileId, new Map(counts));
-      if (aliases.length > 0) this.aliases.set(profileId, new Set(aliases));
+      if (counts.length > 0) this.counts.set(profileId, counts);
+      if (aliases > 0) {
+        const set = new Set<string>();
+        for (let at = 0; at < aliases; at++) set.add(read.string());
+        this.aliases.set(profileId, set);
+      }
     }
     this.keepWithinBudget();
   }
@@ -161,15 +213,19 @@ export class ProfileHistory {
     if (movedCounts !== undefined) {
       this.counts.delete(from);
       let counts = this.counts.get(into);
-      if (counts === undefined) this.counts.set(into, (counts = new Map()));
-      for (const [key, n] of movedCounts) counts.set(key, (counts.get(key) ?? 0) + n);
+      if (counts === undefined) this.counts.set(into, (counts = []));
+      for (let at = 0; at < movedCounts.length; at += 2) addCount(counts, movedCounts[at] as string, movedCounts[at + 1] as number);
     }
     const moved = this.byProfile.get(from);
     if (moved === undefined) return;
     this.byProfile.delete(from);
     const kept = this.byProfile.get(into) ?? [];
     this.byProfile.delete(into);
-    const merged = [...kept, ...moved].sort((a, b) => a.receivedAt - b.receivedAt).slice(-HISTORY_LIMIT);
+    const merged = [...kept, ...moved]
+      .map((text) => ({ text, at: (JSON.parse(text) as LoggedActivity).receivedAt }))
+      .sort((a, b) => a.at - b.at)
+      .slice(-HISTORY_LIMIT)
+      .map((entry) => entry.text);
     this.resident += merged.length - kept.length - moved.length;
     this.byProfile.set(into, merged);
   }

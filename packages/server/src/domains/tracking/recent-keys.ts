@@ -1,23 +1,27 @@
 /**
  * The idempotency memory: the most recent client activity ids (or idempotency keys) of each tenant,
  * with the activity they produced, so that a retried send is answered without being counted again.
- * Bounded, oldest forgotten first; rebuilt from the log at start.
+ * Bounded, oldest forgotten first; rebuilt from the log at start. Recorded activities are kept as their
+ * JSON text (a third of an object's memory; a snapshot saves and restores them without parsing), parsed
+ * when a retry asks for one.
  */
 import type { LoggedActivity } from './activity-record.js';
 import { BoundedMap } from '../../platform/collections/bounded-map.js';
+import { ChunkReader, ChunkWriter } from './snapshot-encoding.js';
 
 /** An activity being appended: a retry waits for it, so that no answer comes before the disk has the activity. */
 export type PendingActivity = Promise<LoggedActivity>;
 
 export class RecentKeys {
-  private readonly entries: BoundedMap<string, LoggedActivity | PendingActivity>;
+  private readonly entries: BoundedMap<string, string | PendingActivity>;
 
   constructor(limit = 100_000) {
     this.entries = new BoundedMap(limit);
   }
 
   get(tenant: string, key: string): LoggedActivity | PendingActivity | undefined {
-    return this.entries.get(`${tenant}\u0000${key}`);
+    const value = this.entries.get(`${tenant}\u0000${key}`);
+    return typeof value === 'string' ? (JSON.parse(value) as LoggedActivity) : value;
   }
 
   /** Marks a key as taken before its append, so that two concurrent retries cannot both be logged. */
@@ -25,8 +29,9 @@ export class RecentKeys {
     this.set(`${tenant}\u0000${key}`, durable);
   }
 
-  remember(activity: LoggedActivity): void {
-    if (activity.clientKey !== undefined) this.set(`${activity.tenant}\u0000${activity.clientKey}`, activity);
+  /** `text` is the activity's JSON, when the caller has it already. */
+  remember(activity: LoggedActivity, text?: string): void {
+    if (activity.clientKey !== undefined) this.set(`${activity.tenant}\u0000${activity.clientKey}`, text ?? JSON.stringify(activity));
   }
 
   release(tenant: string, key: string): void {
@@ -36,38 +41,40 @@ export class RecentKeys {
   /** Erasure: recorded activities of these profiles leave the memory (a retry of one is then a new activity of nobody). */
   forgetProfiles(profileIds: ReadonlySet<string>): void {
     const gone: string[] = [];
-    for (const [key, value] of this.entries.entries()) if (!(value instanceof Promise) && profileIds.has(value.profileId)) gone.push(key);
+    for (const [key, value] of this.entries.entries()) if (typeof value === 'string' && profileIds.has((JSON.parse(value) as LoggedActivity).profileId)) gone.push(key);
     for (const key of gone) this.entries.delete(key);
   }
 
-  /** Snapshot chunks of one tenant's recorded keys, oldest first (keys whose append is still in flight are left out). */
-  *save(tenant: string): Iterable<Array<[string, LoggedActivity]>> {
+  /** Snapshot chunks of one tenant's recorded keys, oldest first, binary: key and activity text pairs (keys whose append is still in flight are left out). */
+  *save(tenant: string): Iterable<Buffer> {
     const prefix = `${tenant}\u0000`;
-    let chunk: Array<[string, LoggedActivity]> = [];
+    const out = new ChunkWriter();
     for (const [key, value] of this.entries.entries()) {
-      if (value instanceof Promise || !key.startsWith(prefix)) continue;
-      chunk.push([key.slice(prefix.length), value]);
-      if (chunk.length >= 1_000) {
-        yield chunk;
-        chunk = [];
-      }
+      if (typeof value !== 'string' || !key.startsWith(prefix)) continue;
+      out.string(key.slice(prefix.length));
+      out.string(value);
+      if (out.length >= 256 * 1024) yield out.take();
     }
-    if (chunk.length > 0) yield chunk;
+    if (out.length > 0) yield out.take();
   }
 
-  restore(tenant: string, chunk: ReadonlyArray<[string, LoggedActivity]>): void {
-    for (const [key, activity] of chunk) this.set(`${tenant}\u0000${key}`, activity);
+  restore(tenant: string, chunk: Buffer): void {
+    const read = new ChunkReader(chunk);
+    while (!read.done) {
+      const key = read.string();
+      this.set(`${tenant}\u0000${key}`, read.string());
+    }
   }
 
   /** Forgets the tenant's recorded keys (keys still being appended stay). */
   clear(tenant: string): void {
     const prefix = `${tenant}\u0000`;
     const gone: string[] = [];
-    for (const [key, value] of this.entries.entries()) if (!(value instanceof Promise) && key.startsWith(prefix)) gone.push(key);
+    for (const [key, value] of this.entries.entries()) if (typeof value === 'string' && key.startsWith(prefix)) gone.push(key);
     for (const key of gone) this.entries.delete(key);
   }
 
-  private set(key: string, value: LoggedActivity | PendingActivity): void {
+  private set(key: string, value: string | PendingActivity): void {
     this.entries.set(key, value);
   }
 }

@@ -9,7 +9,6 @@ import type { Logger } from '../../platform/logger.js';
 import type { ActivityAggregate, SnapshotPart } from './activity-aggregate.js';
 import { decodeSnapshot, readSnapshotBlob } from './activity-snapshots.js';
 import { SnapshotKeeper, type SnapshotPolicy } from './snapshot-keeper.js';
-import type { HistoryChunk } from './profile-history.js';
 import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
@@ -30,9 +29,10 @@ export interface RebuildStats {
   snapshotRejected?: string;
 }
 
-/** Tracking's own share of a snapshot: histories and the idempotency memory. */
-const TRACKING_PART_VERSION = 1;
-type TrackingChunk = { history: HistoryChunk } | { keys: Array<[string, LoggedActivity]> };
+/** Tracking's own share of a snapshot: histories and the idempotency memory, binary chunks each led by a byte saying which. */
+const TRACKING_PART_VERSION = 2;
+const HISTORY_CHUNK = 1;
+const KEYS_CHUNK = 2;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class TenantActivities {
@@ -187,9 +187,11 @@ export class TenantActivities {
       version: TRACKING_PART_VERSION,
       save: (tenant) => this.saveTracking(tenant),
       restore: (tenant, chunk) => {
-        const value = chunk as TrackingChunk;
-        if ('history' in value) this.history.restore(value.history);
-        else this.recentKeys.restore(tenant, value.keys);
+        if (!(chunk instanceof Uint8Array) || chunk.length === 0) throw new Error('tracking snapshot chunks are binary');
+        const body = Buffer.from(chunk.buffer, chunk.byteOffset + 1, chunk.length - 1);
+        if (chunk[0] === HISTORY_CHUNK) this.history.restore(body);
+        else if (chunk[0] === KEYS_CHUNK) this.recentKeys.restore(tenant, body);
+        else throw new Error(`an unknown tracking snapshot chunk (${chunk[0]})`);
       },
       clear: (tenant) => {
         this.history.clear();
@@ -198,9 +200,9 @@ export class TenantActivities {
     };
   }
 
-  private *saveTracking(tenant: string): Iterable<TrackingChunk> {
-    for (const history of this.history.save()) yield { history };
-    for (const keys of this.recentKeys.save(tenant)) yield { keys };
+  private *saveTracking(tenant: string): Iterable<Buffer> {
+    for (const history of this.history.save()) yield Buffer.concat([Buffer.of(HISTORY_CHUNK), history]);
+    for (const keys of this.recentKeys.save(tenant)) yield Buffer.concat([Buffer.of(KEYS_CHUNK), keys]);
   }
 
   /** Deletes closed segments whose newest record is older than `cutoff`; the aggregates forget them at the next start. */
@@ -227,10 +229,12 @@ export class TenantActivities {
   }
 
   private foldActivity(record: LoggedActivity): void {
-    this.recentKeys.remember(record);
+    // One text kept by both the history and the idempotency memory.
+    const text = JSON.stringify(record);
+    this.recentKeys.remember(record, text);
     const attributed = record.profileId !== UNATTRIBUTED;
     const profileId = attributed ? this.profiles.canonicalId(record.profileId) : undefined;
-    if (profileId !== undefined) this.history.add(profileId, record);
+    if (profileId !== undefined) this.history.add(profileId, record, text);
     for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
   }
 

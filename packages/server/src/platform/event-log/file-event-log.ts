@@ -1,3 +1,4 @@
+// long-file: one adapter whose appends, replay, compaction and retention share the segment state and must stay in one class.
 /**
  * The event log's file adapter: an append-only, segmented log of JSON lines with group commit. Appends
  * wait in memory while the previous batch is being fsynced, then go to disk together, so durability
@@ -12,6 +13,7 @@ import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs
 import { join } from 'node:path';
 import { StaleCursorError, type EventLog, type ReplayOptions, type ReplayStats, type ScanQuery } from './event-log.js';
 import { COMPACTIONS_SIDE_FILE, endsLineAt, formatFileCursor, parseFileCursor, readCompactions, writeCompactions } from './file-log-cursor.js';
+import { readNewestNote, removeNewestNote, writeNewestNote } from './segment-notes.js';
 import { cutTornTail, readCompleteLines, readLines, readLinesHolding } from './segment-lines.js';
 
 export interface FileEventLogOptions {
@@ -151,6 +153,7 @@ export class FileEventLog implements EventLog {
       cursor = { index, offset: read.offset };
       this.noteNewest(name, newest);
       if (start === 0) this.known.add(name);
+      if (start === 0 && index !== this.segmentIndex) await this.writeNewestNote(name);
     }
     return { records, skipped, cursor: formatFileCursor({ compactions: this.compactions, ...cursor }) };
   }
@@ -259,6 +262,7 @@ export class FileEventLog implements EventLog {
     await beforeReplacing();
     await rename(side, file);
     await this.syncDirectory();
+    await removeNewestNote(this.directory, name);
     return removed;
   }
 
@@ -299,6 +303,7 @@ export class FileEventLog implements EventLog {
       // A segment without any timed record is kept, as there is no telling how old it is.
       if (newest === undefined || newest >= cutoff) continue;
       await rm(join(this.directory, name), { force: true });
+      await removeNewestNote(this.directory, name);
       this.newest.delete(name);
       this.known.delete(name);
       dropped.push(name);
@@ -327,18 +332,29 @@ export class FileEventLog implements EventLog {
     this.newest.set(segment, Math.max(this.newest.get(segment) ?? -Infinity, at));
   }
 
-  /** Reads a closed segment this instance has not seen whole (written before it opened, and never replayed). */
+  /** Learns a closed segment's newest record time this instance has not seen: from its note, else by reading it (then noted). */
   private async learnNewest(name: string): Promise<void> {
-    let newest = -Infinity;
-    await readLines(join(this.directory, name), (line) => {
-      try {
-        newest = Math.max(newest, this.timeOf(JSON.parse(line)));
-      } catch {
-        // torn or unreadable: it has no time
-      }
-    });
+    let newest = await readNewestNote(this.directory, name);
+    const read = newest === undefined;
+    if (newest === undefined) {
+      let at = -Infinity;
+      await readLines(join(this.directory, name), (line) => {
+        try {
+          at = Math.max(at, this.timeOf(JSON.parse(line)));
+        } catch {
+          // torn or unreadable: it has no time
+        }
+      });
+      newest = at;
+    }
     this.noteNewest(name, newest);
     this.known.add(name);
+    if (read) await this.writeNewestNote(name);
+  }
+
+  /** Notes the newest time of a closed segment whose every record this instance has seen (segment-notes.ts). */
+  private async writeNewestNote(name: string): Promise<void> {
+    if (this.known.has(name)) await writeNewestNote(this.directory, name, this.newest.get(name));
   }
 
   private async drain(): Promise<void> {
@@ -378,6 +394,7 @@ export class FileEventLog implements EventLog {
 
   private async startSegment(index: number): Promise<void> {
     await this.handle?.close();
+    if (this.handle !== undefined) await this.writeNewestNote(this.currentSegment);
     this.segmentIndex = index;
     this.handle = await open(join(this.directory, segmentName(index)), 'wx+');
     this.segmentSize = 0;
