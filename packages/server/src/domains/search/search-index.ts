@@ -198,7 +198,7 @@ export class SearchIndex {
     }
     const maps = [];
     for (const flex of [...this.fieldIndexes, this.wordIndex]) maps.push(yield* encodeTermMap((flex as unknown as FlexInternals).map));
-    return encodeSnapshot({ format: SNAPSHOT_FORMAT, catalogVersion, fields: [...this.fields], ids, prints, words, counts }, maps);
+    return yield* encodeSnapshot({ format: SNAPSHOT_FORMAT, catalogVersion, fields: [...this.fields], ids, prints, words, counts }, maps);
   }
 
   /** Computes the columns and sort orders `warm` names, so the index's first requests do not stall on them. */
