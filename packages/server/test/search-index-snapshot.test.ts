@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import { createDiscoveryServer, type DiscoveryServer } from '../src/app/server.js';
 import { validateConfig } from '../src/platform/config/load.js';
 import { createLogger } from '../src/platform/logger.js';
-import { FIXTURES, makeDataDir, testConfig } from './support/test-server.js';
+import { FIXTURES, makeDataDir, testConfigWithSearch } from './support/test-server.js';
 import { catalogRequests } from './support/catalog-requests.js';
 
 const TOKEN = 'shop-search';
@@ -20,27 +20,12 @@ const T = 'tenant-a';
 const E = 'prod';
 const SNAPSHOT = join('search-indexes', T, `${E}.index`);
 
-function config(): Record<string, unknown> {
-  const base = testConfig() as { tenants: { environments: Record<string, unknown>[] }[] };
-  base.tenants[0]!.environments[0]!.searchTokens = [
-    {
-      token: TOKEN,
-      configurations: [
-        {
-          id: 'default',
-          fields: [
-            { attribute: 'title', weight: 3 },
-            { attribute: 'brand', weight: 2 },
-            { attribute: 'description', weight: 1 },
-          ],
-          facets: [{ id: 'brand', title: 'Brand', attribute: 'brand' }],
-          defaultSort: [{ attribute: 'popularity', order: 'desc' }],
-        },
-      ],
-    },
-  ];
-  return base;
-}
+const CONFIGURATION = {
+  id: 'default',
+  fields: ['title', 'brand', 'description'].map((attribute, i) => ({ attribute, weight: 3 - i })),
+  facets: [{ id: 'brand', title: 'Brand', attribute: 'brand' }],
+  defaultSort: [{ attribute: 'popularity', order: 'desc' }],
+};
 
 const BRANDS = ['Nike', 'Acme', 'Lumo', 'Home'];
 const NOUNS = ['lantern', 'shirt', 'holder', 'towel', 'cup', 'table', 'lamp', 'blanket'];
@@ -84,7 +69,7 @@ async function start(): Promise<Running> {
       done();
     },
   });
-  const server = await createDiscoveryServer({ config: validateConfig(config(), '(test)', FIXTURES), dataDir, logger: createLogger('info', { destination }) });
+  const server = await createDiscoveryServer({ config: validateConfig(testConfigWithSearch(TOKEN, CONFIGURATION), '(test)', FIXTURES), dataDir, logger: createLogger('info', { destination }) });
   const { url } = await server.listen(0);
   return { server, url, log };
 }
