@@ -170,7 +170,9 @@ export class SearchIndexes {
     if (live === undefined || this.closed) return;
     const { index, version } = live;
     const revision = index.revision;
-    const bytes = await runInSlices(index.snapshot(version));
+    // A stop does not wait for a whole serialization: the snapshot of the last quiet time stays.
+    const bytes = await runInSlices(unlessClosed(index.snapshot(version), () => this.closed));
+    if (bytes === undefined) return;
     // A write applied while it was serialized: this one is not of one moment; the next quiet time writes it.
     if (index.revision !== revision || this.indexes.get(k)?.index !== index) return this.scheduleSnapshot(k, SNAPSHOT_AFTER_WRITES_MS);
     const [tenantId, environmentId] = k.split('\u0000') as [string, string];
@@ -312,6 +314,16 @@ export class SearchIndexes {
         }
       }
     }
+  }
+}
+
+/** `work` stepped until it ends, or undefined once `closed` says so. */
+function* unlessClosed<T>(work: Generator<unknown, T>, closed: () => boolean): Generator<unknown, T | undefined> {
+  for (;;) {
+    if (closed()) return undefined;
+    const step = work.next();
+    if (step.done === true) return step.value;
+    yield;
   }
 }
 
