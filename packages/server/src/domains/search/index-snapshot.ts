@@ -61,41 +61,39 @@ function mix(hash: number, text: string): number {
   return h;
 }
 
-/** A growable buffer of 32-bit words, for a term map's postings. */
-class Words {
-  data = new Uint32Array(1 << 16);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-}
-
-/** One term map in binary form, a few hundred terms per step. */
+/** One term map in binary form, a few hundred terms per step; the postings array is sized exactly by a first pass. */
 export function* encodeTermMap(map: TermMap): Generator<unknown, { terms: string; postings: Uint32Array }> {
-  const terms: string[] = [];
-  const out = new Words();
+  let size = 0;
   let n = 0;
+  for (const scores of map.values()) {
+    let any = false;
+    for (const slots of scores) {
+      if (slots === undefined || slots.length === 0) continue;
+      size += 1 + slots.length;
+      any = true;
+    }
+    if (any) size++;
+    if ((++n & 1023) === 0) yield;
+  }
+  const terms: string[] = [];
+  const out = new Uint32Array(size);
+  let at = 0;
   for (const [term, scores] of map) {
     let mask = 0;
     for (let s = 0; s < scores.length; s++) if ((scores[s]?.length ?? 0) > 0) mask |= 1 << s;
     // An emptied term (all its slots removed) is left out: FlexSearch answers it as absent either way.
     if (mask === 0) continue;
     terms.push(term);
-    out.push(mask);
+    out[at++] = mask;
     for (let s = 0; s < scores.length; s++) {
       const slots = scores[s];
       if (slots === undefined || slots.length === 0) continue;
-      out.push(slots.length);
-      for (let i = 0; i < slots.length; i++) out.push(slots[i]!);
+      out[at++] = slots.length;
+      for (let i = 0; i < slots.length; i++) out[at++] = slots[i]!;
     }
     if ((++n & 255) === 0) yield;
   }
-  return { terms: terms.join('\u0000'), postings: out.data.subarray(0, out.length) };
+  return { terms: terms.join('\u0000'), postings: out };
 }
 
 /**

@@ -44,6 +44,9 @@ export interface SearchIndexesDeps {
 /** Quiet time after the last applied write before the snapshot is written again (a restart then restores instead of building). */
 const SNAPSHOT_AFTER_WRITES_MS = 30_000;
 
+/** When a snapshot is due while another of the same environment is being written: tried again after this. */
+const SNAPSHOT_RETRY_MS = 1_000;
+
 /** Items applied per step; steps run until the turn's time slice is used, so a 5,000-item load does not stall queries. */
 const APPLY_STEP = 50;
 
@@ -149,20 +152,26 @@ export class SearchIndexes {
     return false;
   }
 
-  /** Writes the environment's live index as its snapshot soon, in slices, unless a write is under way or the server closes. */
+  /** Writes the environment's live index as its snapshot after `delayMs`, in slices, unless the server closes. */
   private scheduleSnapshot(k: string, delayMs: number): void {
     if (this.deps.blobs === undefined || this.closed) return;
     clearTimeout(this.snapshotTimers.get(k));
     const timer = setTimeout(() => {
       this.snapshotTimers.delete(k);
-      if (this.snapshotWrites.has(k)) return this.scheduleSnapshot(k, delayMs);
-      const write = this.writeSnapshot(k)
-        .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'search index snapshot not written'))
-        .finally(() => this.snapshotWrites.delete(k));
-      this.snapshotWrites.set(k, write);
+      this.startSnapshot(k);
     }, delayMs);
     timer.unref();
     this.snapshotTimers.set(k, timer);
+  }
+
+  /** Starts writing the snapshot now (registered at once, so `snapshotsWritten` sees it); after the one under way, if any. */
+  private startSnapshot(k: string): void {
+    if (this.deps.blobs === undefined || this.closed) return;
+    if (this.snapshotWrites.has(k)) return this.scheduleSnapshot(k, SNAPSHOT_RETRY_MS);
+    const write = this.writeSnapshot(k)
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'search index snapshot not written'))
+      .finally(() => this.snapshotWrites.delete(k));
+    this.snapshotWrites.set(k, write);
   }
 
   private async writeSnapshot(k: string): Promise<void> {
@@ -256,7 +265,7 @@ export class SearchIndexes {
     }
     this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
     this.deps.onIndexBuilt?.((performance.now() - started) / 1000);
-    this.scheduleSnapshot(k, 0);
+    this.startSnapshot(k);
   }
 
   /** What a new index of the environment computes before it serves: its configurations' needs and what its predecessor's requests used. */
