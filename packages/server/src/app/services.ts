@@ -57,7 +57,9 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
   activities.onRecorded((activity) => searchAnalytics.recordActivity(activity));
-  search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
+  search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, blobs: deps.blobs, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
+  const searchService = search;
+  deps.onClose(() => searchService.close());
   await search.start();
   const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config });
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));

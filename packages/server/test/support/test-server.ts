@@ -38,6 +38,13 @@ export function testConfig(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
+/** `testConfig` with tenant-a's prod environment answering one search token with one configuration. */
+export function testConfigWithSearch(token: string, configuration: Record<string, unknown>): Record<string, unknown> {
+  const base = testConfig() as { tenants: { environments: Record<string, unknown>[] }[] };
+  base.tenants[0]!.environments[0]!.searchTokens = [{ token, configurations: [configuration] }];
+  return base;
+}
+
 export interface TestServer {
   url: string;
   server: DiscoveryServer;

@@ -1,4 +1,7 @@
 /**
+ * long-file: one class holds the index's structures and every way they change (build, restore from a
+ * snapshot, a write's apply); the snapshot's byte layout itself lives in index-snapshot.ts.
+ *
  * One catalog version's search index, built on FlexSearch: one FlexSearch `Index` per searched field
  * (tokenize "forward", so every prefix of a word finds it), and one "strict" `Index` over all of an
  * item's text that tells a whole word from a prefix and serves text similarity. Documents are numbered
@@ -17,6 +20,7 @@ import type { StoredItem } from '../catalog/types.js';
 import { encoder, words } from './analyzer.js';
 import { attributeValues } from './attribute-values.js';
 import { FacetColumn, FacetScratch } from './facets.js';
+import { encodeSnapshot, encodeTermMap, restoreTermMap, SNAPSHOT_FORMAT, textPrint, type DecodedSnapshot, type FlexInternals } from './index-snapshot.js';
 import type { FilterValue } from '../../platform/filter-language/filter-tree.js';
 import type { FacetConfig } from '../../platform/config/schema.js';
 import { MatchScratch } from './match-scratch.js';
@@ -103,8 +107,10 @@ export class SearchIndex {
   /** Builds the index at once (tests, tools); a server builds with `SearchIndex.building` in slices instead. */
   constructor(items: readonly StoredItem[], fields: readonly string[]) {
     this.fields = [...new Set(fields)];
-    this.fieldIndexes = this.fields.map(() => new Index({ tokenize: 'forward', encoder, resolution: RESOLUTION, fastupdate: true }));
-    this.wordIndex = new Index({ tokenize: 'strict', encoder, resolution: RESOLUTION, fastupdate: true });
+    // No fastupdate: its register of every posting list per slot doubled the index's heap. A changed slot
+    // is taken out of the lists its old text's terms name instead (`unindex`), which the index knows.
+    this.fieldIndexes = this.fields.map(() => new Index({ tokenize: 'forward', encoder, resolution: RESOLUTION }));
+    this.wordIndex = new Index({ tokenize: 'strict', encoder, resolution: RESOLUTION });
     runAtOnce(this.load(items));
   }
 
@@ -117,25 +123,104 @@ export class SearchIndex {
     // Forms first: each word added after is grouped as it arrives, in the same steps.
     for (const language of warm.languages) index.vocabulary.prepareForms(language);
     yield* index.load(items);
-    for (const facet of warm.facets) if (!index.facetColumns.has(facet)) index.facetColumns.set(facet, yield* FacetColumn.building(facet, index.docs));
+    yield* index.warm(warm);
+    return index;
+  }
+
+  /**
+   * The index restored from a snapshot (index-snapshot.ts) of the same items: the term maps and word
+   * counts come from the snapshot, the documents from `items`. Returns why the snapshot is refused when
+   * it does not match them (another field list, an item missing or added, a slot's text changed).
+   */
+  static *restoring(items: readonly StoredItem[], fields: readonly string[], warm: IndexWarmUp, snapshot: DecodedSnapshot): Generator<unknown, SearchIndex | string> {
+    const { header } = snapshot;
+    const index = new SearchIndex([], fields);
+    if (header.fields.join('\n') !== index.fields.join('\n')) return 'the snapshot indexes other fields';
+    if (header.prints.length !== header.ids.length || header.words.length !== header.counts.length) return 'the snapshot header is inconsistent';
+    for (const language of warm.languages) index.vocabulary.prepareForms(language);
+    const own = new Map<string, StoredItem>();
+    for (const item of items) if (item.parentId === undefined) own.set(item.id, item);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      if (item.parentId !== undefined) {
+        index.variantsOf(item.parentId).set(item.id, item);
+        index.parentOf.set(item.id, item.parentId);
+        // A variant whose parent is missing stands for itself, as in `load`.
+        if (!own.has(item.parentId)) own.set(item.id, item);
+      }
+      if ((i & 1023) === 1023) yield;
+    }
+    let live = 0;
+    for (let slot = 0; slot < header.ids.length; slot++) {
+      const id = header.ids[slot];
+      if (id === null) {
+        index.docs.push(undefined);
+        continue;
+      }
+      const item = id === undefined ? undefined : own.get(id);
+      if (item === undefined || index.byId.has(id!)) return 'an item of the snapshot is no longer in the catalog';
+      const doc: SearchDoc = { item, title: titleOf(item), texts: index.textsOf(item) };
+      if (textPrint(item.id, doc.texts) !== header.prints[slot]) return 'an item changed after the snapshot was taken';
+      index.docs.push(doc);
+      index.byId.set(item.id, slot);
+      index.titles.set(slot, doc.title);
+      index.vocabulary.titlePairs(doc.title, 1);
+      live++;
+      if ((slot & 255) === 255) yield;
+    }
+    if (live !== own.size) return 'the catalog has items the snapshot does not';
+    index.size = live;
+    for (let i = 0; i < header.words.length; i++) {
+      index.vocabulary.add(header.words[i]!, header.counts[i]!);
+      if ((i & 255) === 255) yield;
+    }
+    const targets = [...index.fieldIndexes, index.wordIndex];
+    for (let i = 0; i < targets.length; i++) yield* restoreTermMap(targets[i] as unknown as FlexInternals, snapshot.maps[i]!, index.docs.length);
+    yield* index.warm(warm);
+    return index;
+  }
+
+  /** The index in the binary form a restart restores (index-snapshot.ts), a few hundred terms per step. */
+  *snapshot(catalogVersion: number): Generator<unknown, Uint8Array> {
+    const ids: (string | null)[] = [];
+    const prints: number[] = [];
+    for (let slot = 0; slot < this.docs.length; slot++) {
+      const doc = this.docs[slot];
+      ids.push(doc === undefined ? null : doc.item.id);
+      prints.push(doc === undefined ? 0 : textPrint(doc.item.id, doc.texts));
+      if ((slot & 1023) === 1023) yield;
+    }
+    const words: string[] = [];
+    const counts: number[] = [];
+    for (const [word, count] of this.vocabulary.entries()) {
+      words.push(word);
+      counts.push(count);
+    }
+    const maps = [];
+    for (const flex of [...this.fieldIndexes, this.wordIndex]) maps.push(yield* encodeTermMap((flex as unknown as FlexInternals).map));
+    return yield* encodeSnapshot({ format: SNAPSHOT_FORMAT, catalogVersion, fields: [...this.fields], ids, prints, words, counts }, maps);
+  }
+
+  /** Computes the columns and sort orders `warm` names, so the index's first requests do not stall on them. */
+  private *warm(warm: IndexWarmUp): Generator<unknown, void> {
+    for (const facet of warm.facets) if (!this.facetColumns.has(facet)) this.facetColumns.set(facet, yield* FacetColumn.building(facet, this.docs));
     for (const attribute of warm.attributes) {
-      if (index.columns.has(attribute)) continue;
-      const column: FilterValue[][] = new Array(index.docs.length);
+      if (this.columns.has(attribute)) continue;
+      const column: FilterValue[][] = new Array(this.docs.length);
       for (let slot = 0; slot < column.length; slot++) {
-        const doc = index.docs[slot];
+        const doc = this.docs[slot];
         column[slot] = doc === undefined ? [] : attributeValues(doc.item, attribute);
         if ((slot & 1023) === 1023) yield;
       }
-      index.columns.set(attribute, column);
-      index.numbers(attribute);
+      this.columns.set(attribute, column);
+      this.numbers(attribute);
       yield;
     }
     for (const sortBy of warm.sorts) {
-      index.rank(sortBy);
+      this.rank(sortBy);
       yield;
     }
-    index.matchScratch();
-    return index;
+    this.matchScratch();
   }
 
   /** What requests made this index compute (columns, sort orders), so that its successor is built warm. */
@@ -365,9 +450,13 @@ export class SearchIndex {
       this.vocabulary.titlePairs(doc.title, 1);
     }
     this.titles.set(slot, doc.title);
-    const variants = doc.item.parentId === undefined ? [...(this.variants.get(doc.item.id)?.values() ?? [])] : [];
-    const texts = this.fields.map((field) => [doc.item, ...variants].map((item) => fieldText(item, field)).filter((t) => t !== '').join('\n'));
-    this.setTexts(slot, doc, texts);
+    this.setTexts(slot, doc, this.textsOf(doc.item));
+  }
+
+  /** The text indexed per field for a document: the item's own, then its variants'. */
+  private textsOf(item: StoredItem): string[] {
+    const variants = item.parentId === undefined ? [...(this.variants.get(item.id)?.values() ?? [])] : [];
+    return this.fields.map((field) => [item, ...variants].map((one) => fieldText(one, field)).filter((t) => t !== '').join('\n'));
   }
 
   private setTexts(slot: number, doc: SearchDoc, texts: string[]): void {
@@ -379,9 +468,8 @@ export class SearchIndex {
       if (old === now) continue;
       changed = true;
       const index = this.fieldIndexes[f]!;
-      if (now === '') index.remove(slot);
-      else if (old === '') index.add(slot, now);
-      else index.update(slot, now);
+      if (old !== '') unindex(index, slot, old, true);
+      if (now !== '') index.add(slot, now);
     }
     doc.texts = texts;
     if (!changed) return;
@@ -390,8 +478,33 @@ export class SearchIndex {
     const newWords = new Set(all === '' ? [] : encoder.encode(all));
     for (const word of oldWords) if (!newWords.has(word)) this.vocabulary.remove(word);
     for (const word of newWords) if (!oldWords.has(word)) this.vocabulary.add(word);
-    if (before.length !== 0) this.wordIndex.remove(slot);
+    if (before.length !== 0) unindex(this.wordIndex, slot, before.join('\n'), false);
     if (all !== '') this.wordIndex.add(slot, all);
   }
 }
 
+
+/**
+ * Takes `slot` out of the posting lists of the terms `text` gives (every prefix of each word for a
+ * forward index, the word for a strict one), as FlexSearch's `remove` would without scanning its whole
+ * term map; a term left with no slot is dropped.
+ */
+function unindex(index: Index, slot: number, text: string, forward: boolean): void {
+  const { map, reg } = index as unknown as FlexInternals;
+  for (const word of new Set(encoder.encode(text))) {
+    for (let end = forward && word.length > 1 ? 1 : word.length; end <= word.length; end++) {
+      const term = word.slice(0, end);
+      const scores = map.get(term);
+      if (scores === undefined) continue;
+      let left = 0;
+      for (const slots of scores) {
+        if (slots === undefined) continue;
+        const at = slots.indexOf(slot);
+        if (at >= 0) slots.splice(at, 1);
+        left += slots.length;
+      }
+      if (left === 0) map.delete(term);
+    }
+  }
+  reg.delete(slot);
+}

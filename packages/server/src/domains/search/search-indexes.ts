@@ -5,14 +5,21 @@
  * promotion awaits the swap. Server start builds catalogs already active the same way. Writes to the active catalog then
  * reach the live index as changes to the written items only (index.apply), a slice at a time between
  * requests.
+ *
+ * After each build, and again once writes to the active catalog have been quiet for a while, the index
+ * is written through the BlobStore as a snapshot (index-snapshot.ts), serialized in slices in the
+ * background. A start restores each active catalog's index from its snapshot instead of building it;
+ * a missing, damaged, older or mismatched snapshot is refused with one warning and the index is built.
  */
 import type { CatalogService } from '../catalog/catalog-service.js';
 import type { ItemsChanged, StoredItem } from '../catalog/types.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
+import type { BlobStore } from '../../platform/blob-store/blob-store.js';
+import { decodeSnapshot } from './index-snapshot.js';
 import { ResultCache } from './result-cache.js';
-import { SearchIndex } from './search-index.js';
+import { SearchIndex, type IndexWarmUp } from './search-index.js';
 import { runInSlices, SLICE_MS } from './sliced-work.js';
 import type { SearchResult } from './search-pipeline.js';
 
@@ -27,10 +34,18 @@ export interface SearchIndexesDeps {
   catalog: CatalogService;
   registry: ConfigRegistry;
   logger: Logger;
+  /** Where index snapshots are kept; without it every start builds. */
+  blobs?: BlobStore;
   onIndexBuilt?: (seconds: number) => void;
   /** Entries a new index's result cache holds (the search service adjusts it per request after). */
   resultCacheSize: () => number;
 }
+
+/** Quiet time after the last applied write before the snapshot is written again (a restart then restores instead of building). */
+const SNAPSHOT_AFTER_WRITES_MS = 30_000;
+
+/** When a snapshot is due while another of the same environment is being written: tried again after this. */
+const SNAPSHOT_RETRY_MS = 1_000;
 
 /** Items applied per step; steps run until the turn's time slice is used, so a 5,000-item load does not stall queries. */
 const APPLY_STEP = 50;
@@ -76,16 +91,101 @@ export class SearchIndexes {
     return this.indexes.get(key(tenantId, environmentId));
   }
 
-  /** Builds the indexes of catalogs that were already active when the server started. */
+  /** Restores (or, without a usable snapshot, builds) the indexes of catalogs that were already active when the server started. */
   async start(): Promise<void> {
     for (const tenant of this.deps.registry.tenantList) {
       for (const environment of tenant.environments) {
         const active = await this.deps.catalog.catalogs.active(tenant.id, environment.id);
         if (active === undefined) continue;
         const items = await this.deps.catalog.allItems(tenant.id, environment.id, active.version);
-        await this.build(tenant.id, environment.id, active.version, items);
+        if (!(await this.restore(tenant.id, environment.id, active.version, items))) await this.build(tenant.id, environment.id, active.version, items);
       }
     }
+  }
+
+  /** Snapshot writes under way and scheduled, per environment. */
+  private readonly snapshotWrites = new Map<string, Promise<void>>();
+  private readonly snapshotTimers = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+
+  /** Stops scheduling snapshots and waits for those being written. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.snapshotTimers.values()) clearTimeout(timer);
+    this.snapshotTimers.clear();
+    for (const timer of this.rebuildTimers.values()) clearTimeout(timer);
+    this.rebuildTimers.clear();
+    await Promise.all(this.snapshotWrites.values());
+  }
+
+  /** Waits until the snapshots under way are written (tests). */
+  async snapshotsWritten(): Promise<void> {
+    while (this.snapshotWrites.size > 0) await Promise.all(this.snapshotWrites.values());
+  }
+
+  /** Restores the environment's index from its snapshot; false (after one warning) when there is none usable. */
+  private async restore(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): Promise<boolean> {
+    const blobs = this.deps.blobs;
+    if (blobs === undefined) return false;
+    const started = performance.now();
+    const scope = { tenantId, environmentId, version };
+    let reason: string;
+    try {
+      const bytes = await blobs.get(snapshotName(tenantId, environmentId));
+      const decoded = bytes === undefined ? 'there is no snapshot' : decodeSnapshot(bytes);
+      if (typeof decoded === 'string') reason = decoded;
+      else if (decoded.header.catalogVersion !== version) reason = `the snapshot is of catalog version ${decoded.header.catalogVersion}`;
+      else {
+        const restored = await runInSlices(SearchIndex.restoring(items, this.searchedFields(tenantId, environmentId), this.warmUp(tenantId, environmentId), decoded));
+        if (typeof restored !== 'string') {
+          this.indexes.set(key(tenantId, environmentId), { version, index: restored, cache: new ResultCache(this.deps.resultCacheSize()) });
+          this.deps.logger.info({ ...scope, documents: restored.size, ms: Math.round(performance.now() - started), restored: true }, 'search index built');
+          return true;
+        }
+        reason = restored;
+      }
+    } catch (error) {
+      // A snapshot that cannot be read or decoded is one more reason to build; the build then decides the start.
+      reason = error instanceof Error ? error.message : String(error);
+    }
+    this.deps.logger.warn({ ...scope, reason }, 'search index snapshot not used: building the index');
+    return false;
+  }
+
+  /** Writes the environment's live index as its snapshot after `delayMs`, in slices, unless the server closes. */
+  private scheduleSnapshot(k: string, delayMs: number): void {
+    if (this.deps.blobs === undefined || this.closed) return;
+    clearTimeout(this.snapshotTimers.get(k));
+    const timer = setTimeout(() => {
+      this.snapshotTimers.delete(k);
+      this.startSnapshot(k);
+    }, delayMs);
+    timer.unref();
+    this.snapshotTimers.set(k, timer);
+  }
+
+  /** Starts writing the snapshot now (registered at once, so `snapshotsWritten` sees it); after the one under way, if any. */
+  private startSnapshot(k: string): void {
+    if (this.deps.blobs === undefined || this.closed) return;
+    if (this.snapshotWrites.has(k)) return this.scheduleSnapshot(k, SNAPSHOT_RETRY_MS);
+    const write = this.writeSnapshot(k)
+      .catch((error: unknown) => this.deps.logger.warn({ err: error }, 'search index snapshot not written'))
+      .finally(() => this.snapshotWrites.delete(k));
+    this.snapshotWrites.set(k, write);
+  }
+
+  private async writeSnapshot(k: string): Promise<void> {
+    const live = this.indexes.get(k);
+    if (live === undefined || this.closed) return;
+    const { index, version } = live;
+    const revision = index.revision;
+    // A stop does not wait for a whole serialization: the snapshot of the last quiet time stays.
+    const bytes = await runInSlices(unlessClosed(index.snapshot(version), () => this.closed));
+    if (bytes === undefined) return;
+    // A write applied while it was serialized: this one is not of one moment; the next quiet time writes it.
+    if (index.revision !== revision || this.indexes.get(k)?.index !== index) return this.scheduleSnapshot(k, SNAPSHOT_AFTER_WRITES_MS);
+    const [tenantId, environmentId] = k.split('\u0000') as [string, string];
+    await this.deps.blobs!.put(snapshotName(tenantId, environmentId), bytes);
   }
 
   /** Waits until queued item changes have reached the index, so tests read an index that includes their writes. */
@@ -147,20 +247,12 @@ export class SearchIndexes {
   private async build(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): Promise<void> {
     const started = performance.now();
     const k = key(tenantId, environmentId);
-    const configurations = this.configurations(tenantId, environmentId);
     const live = this.indexes.get(k);
     const previous = live?.index.warmedUp();
     const missed = live?.version === version ? this.missedDuringRebuild(k, version) : undefined;
     let index: SearchIndex;
     try {
-      index = await runInSlices(
-        SearchIndex.building(items, this.searchedFields(tenantId, environmentId), {
-          languages: [...this.languages(tenantId, environmentId)],
-          facets: configurations.flatMap((c) => c.facets),
-          attributes: [...new Set([...configurations.flatMap((c) => c.facets.map((f) => f.attribute)), ...(previous?.attributes ?? [])])],
-          sorts: [...configurations.map((c) => c.defaultSort).filter((sort) => sort.length > 0), ...(previous?.sorts ?? [])],
-        }),
-      );
+      index = await runInSlices(SearchIndex.building(items, this.searchedFields(tenantId, environmentId), this.warmUp(tenantId, environmentId, previous)));
     } catch (error) {
       if (missed !== undefined && this.rebuilding.get(k) === missed) this.rebuilding.delete(k);
       throw error;
@@ -173,6 +265,18 @@ export class SearchIndexes {
     }
     this.deps.logger.info({ tenantId, environmentId, version, documents: index.size, ms: Math.round(performance.now() - started) }, 'search index built');
     this.deps.onIndexBuilt?.((performance.now() - started) / 1000);
+    this.startSnapshot(k);
+  }
+
+  /** What a new index of the environment computes before it serves: its configurations' needs and what its predecessor's requests used. */
+  private warmUp(tenantId: string, environmentId: string, previous?: Pick<IndexWarmUp, 'attributes' | 'sorts'>): IndexWarmUp {
+    const configurations = this.configurations(tenantId, environmentId);
+    return {
+      languages: [...this.languages(tenantId, environmentId)],
+      facets: configurations.flatMap((c) => c.facets),
+      attributes: [...new Set([...configurations.flatMap((c) => c.facets.map((f) => f.attribute)), ...(previous?.attributes ?? [])])],
+      sorts: [...configurations.map((c) => c.defaultSort).filter((sort) => sort.length > 0), ...(previous?.sorts ?? [])],
+    };
   }
 
   private enqueue(change: ItemsChanged): void {
@@ -213,10 +317,28 @@ export class SearchIndexes {
         current.index.apply({ upserted, removedKeys });
         if (upserted.length === change.upserted.length && removedKeys.length === change.removedKeys.length) queue.changes.shift();
         else queue.changes[0] = { ...change, upserted: change.upserted.slice(upserted.length), removedKeys: change.removedKeys.slice(removedKeys.length) };
-        if (queue.changes.length === 0) current.index.refreshOrders();
+        if (queue.changes.length === 0) {
+          current.index.refreshOrders();
+          this.scheduleSnapshot(k, SNAPSHOT_AFTER_WRITES_MS);
+        }
       }
     }
   }
+}
+
+/** `work` stepped until it ends, or undefined once `closed` says so. */
+function* unlessClosed<T>(work: Generator<unknown, T>, closed: () => boolean): Generator<unknown, T | undefined> {
+  for (;;) {
+    if (closed()) return undefined;
+    const step = work.next();
+    if (step.done === true) return step.value;
+    yield;
+  }
+}
+
+/** The blob an environment's index snapshot is kept in. */
+function snapshotName(tenantId: string, environmentId: string): string {
+  return `search-indexes/${tenantId}/${environmentId}.index`;
 }
 
 function key(tenantId: string, environmentId: string): string {

@@ -8,6 +8,7 @@ import type { CatalogService } from '../catalog/catalog-service.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
+import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import type { QuerySpelling } from './search-queries.js';
 import { queryWords, similarDocuments } from './matcher.js';
 import { ParsedFilters } from './parsed-filters.js';
@@ -34,13 +35,23 @@ export class SearchService {
   /** Entries each environment's result cache holds; the benchmark sets 0 to measure the engine alone. */
   resultCacheSize = RESULT_CACHE_SIZE;
 
-  constructor(deps: { catalog: CatalogService; registry: ConfigRegistry; logger: Logger; onIndexBuilt?: (seconds: number) => void }) {
+  constructor(deps: { catalog: CatalogService; registry: ConfigRegistry; logger: Logger; blobs?: BlobStore; onIndexBuilt?: (seconds: number) => void }) {
     this.indexes = new SearchIndexes({ ...deps, resultCacheSize: () => this.resultCacheSize });
   }
 
   /** Builds the indexes of catalogs that were already active when the server started. */
   start(): Promise<void> {
     return this.indexes.start();
+  }
+
+  /** Stops writing index snapshots, after waiting for those under way. */
+  close(): Promise<void> {
+    return this.indexes.close();
+  }
+
+  /** Waits until the index snapshots under way are written (tests). */
+  snapshotsWritten(): Promise<void> {
+    return this.indexes.snapshotsWritten();
   }
 
   /** Waits until queued item changes have reached the index, so tests read an index that includes their writes. */

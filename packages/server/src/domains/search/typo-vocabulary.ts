@@ -92,9 +92,14 @@ export class TypoVocabulary {
     return groups;
   }
 
-  add(word: string): void {
+  /** Each word with how many documents hold it (an index snapshot keeps them). */
+  entries(): IterableIterator<[string, number]> {
+    return this.counts.entries();
+  }
+
+  add(word: string, documents = 1): void {
     const count = this.counts.get(word) ?? 0;
-    this.counts.set(word, count + 1);
+    this.counts.set(word, count + documents);
     if (count > 0) return;
     for (const [language, groups] of this.stems) addToGroup(groups, this.stemKeys.key(language, word), word);
     for (let end = 1; end < word.length; end++) {
