@@ -6,6 +6,7 @@
  */
 import type { FilterValue } from '../../platform/filter-language/filter-tree.js';
 import { fold } from './analyzer.js';
+import { runAtOnce } from './sliced-work.js';
 
 export interface SortKey {
   attribute: string;
@@ -14,6 +15,8 @@ export interface SortKey {
 
 /** Sort orders whose ranks are kept; requests may name any order, so older ones are recomputed when asked again. */
 const MAX_RANKED_ORDERS = 32;
+/** A numeric ranking yields after every this many slots plus one (a mask). */
+const STEP_SLOTS = 4095;
 
 /** What ranks are computed from: the index's slots and its per-slot attribute values. */
 export interface RankSource {
@@ -28,6 +31,14 @@ export class SortRanks {
   constructor(private readonly source: RankSource) {}
 
   rank(sortBy: readonly SortKey[]): Int32Array {
+    return runAtOnce(this.ranking(sortBy));
+  }
+
+  /**
+   * `rank` in steps that yield every few thousand slots, for an index build's warm-up: ranking one
+   * numeric order of 75,000 slots at once held the event loop for 90 to 200 ms of a promotion.
+   */
+  *ranking(sortBy: readonly SortKey[]): Generator<unknown, Int32Array> {
     // Configured orders are the same array at every request; a request's own sortBy is keyed by its text.
     let key = this.keys.get(sortBy);
     if (key === undefined) {
@@ -36,11 +47,12 @@ export class SortRanks {
     }
     let entry = this.ranks.get(key);
     if (entry === undefined) {
+      const ranks = yield* this.computing(sortBy);
       // Orders come from requests: keep the most recently added few, each is a catalog-sized array.
       if (this.ranks.size >= MAX_RANKED_ORDERS) this.ranks.delete(this.ranks.keys().next().value!);
-      this.ranks.set(key, (entry = { sortBy, ranks: this.compute(sortBy), stale: false }));
+      this.ranks.set(key, (entry = { sortBy, ranks, stale: false }));
     } else if (entry.stale) {
-      entry.ranks = this.compute(sortBy);
+      entry.ranks = yield* this.computing(sortBy);
       entry.stale = false;
     }
     return entry.ranks;
@@ -60,14 +72,14 @@ export class SortRanks {
   refresh(): void {
     for (const entry of this.ranks.values()) {
       if (!entry.stale) continue;
-      entry.ranks = this.compute(entry.sortBy);
+      entry.ranks = runAtOnce(this.computing(entry.sortBy));
       entry.stale = false;
     }
   }
 
-  private compute(sortBy: readonly SortKey[]): Int32Array {
+  private *computing(sortBy: readonly SortKey[]): Generator<unknown, Int32Array> {
     if (sortBy.length === 1) {
-      const numeric = numericRanks(this.source.values(sortBy[0]!.attribute), sortBy[0]!.order);
+      const numeric = yield* numericRanking(this.source.values(sortBy[0]!.attribute), sortBy[0]!.order);
       if (numeric !== undefined) return numeric;
     }
     const keys = sortBy.map(({ attribute, order }) => {
@@ -106,9 +118,11 @@ export class SortRanks {
  * before its own (a binary search). Equal values share a rank and slots lacking the value go last, as
  * in the general path. Undefined when some slot holds a value that is not a single number.
  */
-function numericRanks(column: readonly (readonly FilterValue[])[], order: 'asc' | 'desc'): Int32Array | undefined {
+function* numericRanking(column: readonly (readonly FilterValue[])[], order: 'asc' | 'desc'): Generator<unknown, Int32Array | undefined> {
   let present = 0;
-  for (const values of column) {
+  for (let slot = 0; slot < column.length; slot++) {
+    const values = column[slot]!;
+    if ((slot & STEP_SLOTS) === STEP_SLOTS) yield;
     if (values.length === 0) continue;
     if (typeof values[0] !== 'number' || Number.isNaN(values[0])) return undefined;
     present++;
@@ -116,9 +130,12 @@ function numericRanks(column: readonly (readonly FilterValue[])[], order: 'asc' 
   const sorted = new Float64Array(present);
   let n = 0;
   for (const values of column) if (values.length > 0) sorted[n++] = values[0] as number;
+  yield;
   sorted.sort();
+  yield;
   const ranks = new Int32Array(column.length);
   for (let slot = 0; slot < column.length; slot++) {
+    if ((slot & STEP_SLOTS) === STEP_SLOTS) yield;
     const values = column[slot]!;
     if (values.length === 0) {
       ranks[slot] = present;
