@@ -80,7 +80,7 @@ export class RecommendationEngine {
       // Fallbacks only top up to minResults; configured strategies fill up to maxResults.
       const target = isFallback ? widget.minResults : want;
       if (chosen.length >= target) continue;
-      const picked: Array<{ itemId: string; boosted: number; product: ProductView }> = [];
+      const picked: Array<{ itemId: string; boosted: number; rank: number; product: ProductView }> = [];
       const needed = target - chosen.length;
       for (const candidate of tier.run()) {
         // Candidates come best first; a few spares leave room for boosters to reorder.
@@ -89,9 +89,10 @@ export class RecommendationEngine {
         const entry = index.byId.get(candidate.itemId);
         if (entry === undefined || !entry.view.recommended || !keep(entry.view)) continue;
         excluded.add(candidate.itemId);
-        picked.push({ itemId: candidate.itemId, boosted: candidate.score * boostFactor(entry.view.booster), product: entry.view });
+        picked.push({ itemId: candidate.itemId, boosted: candidate.score * boostFactor(entry.view.booster), rank: picked.length, product: entry.view });
       }
-      picked.sort((a, b) => b.boosted - a.boosted || a.itemId.localeCompare(b.itemId));
+      // Equal scores keep the strategy's order: it breaks ties by what it knows (bought-together by purchases).
+      picked.sort((a, b) => b.boosted - a.boosted || a.rank - b.rank);
       // Items picked but not needed go back to the pool: a later tier may still want them.
       for (const unused of picked.slice(needed)) excluded.delete(unused.itemId);
       const tierBase = tiers.length - tierNumber - 1;
