@@ -18,25 +18,26 @@ export const DEFAULT_POPULARITY_WEIGHT = 0.3;
 /** Weight of the co-occurrence scores of seeds outside the model, against the model's (each normalised to 1). */
 const TAIL_WEIGHT = 0.3;
 
-/** Score boards are reused across requests (no catalog-sized allocation per call), one pair per tenant's interactions. */
-type Boards = WeakMap<object, { model: ScoreBoard; tail: ScoreBoard }>;
+/** Score boards are reused across requests (no catalog-sized allocation per call), one set per tenant's interactions. */
+type Boards = WeakMap<object, { model: ScoreBoard; tail: ScoreBoard; total: ScoreBoard }>;
 
 export function createPersonalized(): Strategy {
   const boards: Boards = new WeakMap();
   return (input) => personalized(input, boards);
 }
 
-function personalized(input: StrategyInput, boards: Boards): Candidate[] {
+function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate> {
   const { activities, aggregates, tenantId } = input;
   const interactions = aggregates.interactions(tenantId);
   const popularityWeight = input.widget?.popularityWeight ?? DEFAULT_POPULARITY_WEIGHT;
   const profileId = input.profileId === undefined ? undefined : activities.canonicalProfileId(tenantId, input.profileId);
   const row = profileId === undefined ? undefined : interactions.row(profileId);
-  let pair = boards.get(interactions);
-  if (pair === undefined) boards.set(interactions, (pair = { model: new ScoreBoard(), tail: new ScoreBoard() }));
-  const { model: board, tail: tailBoard } = pair;
+  let set = boards.get(interactions);
+  if (set === undefined) boards.set(interactions, (set = { model: new ScoreBoard(), tail: new ScoreBoard(), total: new ScoreBoard() }));
+  const { model: board, tail: tailBoard, total } = set;
   board.clear();
   tailBoard.clear();
+  total.clear();
 
   if (row !== undefined) {
     const first = Math.max(0, row.items.length - MAX_SEEDS);
@@ -52,29 +53,54 @@ function personalized(input: StrategyInput, boards: Boards): Candidate[] {
       addCoOccurring(input, interactions.itemIds[item]!, weight, tailBoard, (id) => interactions.numberOf(id));
     }
   }
-  const scores = new Map<number, number>();
-  addNormalised(board, 1, scores);
-  addNormalised(tailBoard, scores.size === 0 ? 1 : TAIL_WEIGHT, scores);
+  addNormalised(board, 1, total);
+  addNormalised(tailBoard, total.items().length === 0 ? 1 : TAIL_WEIGHT, total);
   const popular = interactions.topRecent(POPULAR_POOL);
   if (popular.length > 0) {
     // Only the model's own candidates get the blend, plus the popular pool: a shopper with history sees their neighbourhood first.
-    const weight = scores.size === 0 ? 1 : popularityWeight;
-    for (const item of [...scores.keys(), ...popular]) {
-      scores.set(item, (scores.get(item) ?? 0) + weight * interactions.recentRatio(item, popular[0]!));
+    const scored = total.items().length;
+    const weight = scored === 0 ? 1 : popularityWeight;
+    for (let k = 0; k < scored; k++) {
+      const item = total.items()[k]!;
+      total.add(item, weight * interactions.recentRatio(item, popular[0]!));
     }
+    for (const item of popular) total.add(item, weight * interactions.recentRatio(item, popular[0]!));
   }
-  // Items the model and popularity together score at or below 0 are no recommendation (and not worth sorting).
-  const candidates: Candidate[] = [];
-  for (const [item, score] of scores) if (score > 0) candidates.push({ itemId: interactions.itemIds[item]!, score });
-  return candidates.sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
+  // Items the model and popularity together score at or below 0 are no recommendation (and not worth
+  // sorting); the board keeps a sum of exactly 0 as the smallest double, which is no score either.
+  const items: number[] = [];
+  for (const item of total.items()) if (total.get(item) > Number.MIN_VALUE) items.push(item);
+  const scores = Float64Array.from(items, (item) => total.get(item));
+  return bestFirst(items, scores, (item) => interactions.itemIds[item]!, input.want * 4);
+}
+
+/**
+ * The items best first (equal scores by id), sorting only the best `first` unless the reader goes on:
+ * a shopper's neighbourhood holds thousands of items, and sorting (and making a candidate of) every one
+ * of them on each request made most of this strategy's garbage and its p99. Owns its arrays, so the
+ * score boards can be reused while it is read.
+ */
+function* bestFirst(items: number[], scores: Float64Array, idOf: (item: number) => string, first: number): Generator<Candidate> {
+  const order = (a: number, b: number) => scores[b]! - scores[a]! || idOf(items[a]!).localeCompare(idOf(items[b]!));
+  const positions = Array.from(items, (_, k) => k);
+  let threshold = -Infinity;
+  if (items.length > first) {
+    const sorted = scores.slice().sort();
+    threshold = sorted[sorted.length - first]!;
+  }
+  const head = positions.filter((k) => scores[k]! >= threshold).sort(order);
+  for (const k of head) yield { itemId: idOf(items[k]!), score: scores[k]! };
+  if (threshold === -Infinity) return;
+  const rest = positions.filter((k) => scores[k]! < threshold).sort(order);
+  for (const k of rest) yield { itemId: idOf(items[k]!), score: scores[k]! };
 }
 
 /** Scaled so the best is `weight`; negative sums (the model's weights may be negative) stay, and lower an item the popularity blend would lift. */
-function addNormalised(board: ScoreBoard, weight: number, scores: Map<number, number>): void {
+function addNormalised(board: ScoreBoard, weight: number, scores: ScoreBoard): void {
   let best = 0;
   for (const item of board.items()) best = Math.max(best, board.get(item));
   if (best <= 0) return;
-  for (const item of board.items()) scores.set(item, (scores.get(item) ?? 0) + (weight * board.get(item)) / best);
+  for (const item of board.items()) scores.add(item, (weight * board.get(item)) / best);
 }
 
 /** Co-occurrence in orders (twice) and visits, normalised per seed so a busy seed does not drown the others. */

@@ -86,10 +86,10 @@ export class RecommendationEngine {
         // Candidates come best first; a few spares leave room for boosters to reorder.
         if (picked.length >= needed * 3) break;
         if (excluded.has(candidate.itemId)) continue;
-        const entry = index.byId.get(candidate.itemId);
-        if (entry === undefined || !entry.view.recommended || !keep(entry.view)) continue;
+        const view = index.byId.get(candidate.itemId)?.view;
+        if (view === undefined || !view.recommended || !keep(view)) continue;
         excluded.add(candidate.itemId);
-        picked.push({ itemId: candidate.itemId, boosted: candidate.score * boostFactor(entry.view.booster), rank: picked.length, product: entry.view });
+        picked.push({ itemId: candidate.itemId, boosted: candidate.score * boostFactor(view.booster), rank: picked.length, product: view });
       }
       // Equal scores keep the strategy's order: it breaks ties by what it knows (bought-together by purchases).
       picked.sort((a, b) => b.boosted - a.boosted || a.rank - b.rank);

@@ -1,5 +1,5 @@
 /** The `similar` strategy: content likeness from the catalog index blended with title likeness from the search index. */
-import { brandOf, type CatalogIndex, type IndexedItem } from './catalog-index.js';
+import { brandOf, type CatalogIndex, type IndexedItem, type TextNeighbours } from './catalog-index.js';
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 
 /**
@@ -73,8 +73,9 @@ function scoreAgainst(input: StrategyInput, source: IndexedItem, scratch: Scratc
   const { index } = input;
   const { content, total } = scratch;
   const seen: number[] = [];
-  const categories = new Set(source.view.categories.map((c) => c.toLowerCase()));
-  const brand = brandOf(source.view);
+  const view = source.view;
+  const categories = new Set(view.categories.map((c) => c.toLowerCase()));
+  const brand = brandOf(view);
   const postings: number[][] = [];
   for (const category of categories) postings.push(index.byCategory.get(category) ?? []);
   if (brand !== undefined) postings.push(index.byBrand.get(brand) ?? []);
@@ -100,29 +101,32 @@ function scoreAgainst(input: StrategyInput, source: IndexedItem, scratch: Scratc
     total[ordinal] += (CONTENT_WEIGHT * points) / most;
   }
   const neighbours = textNeighbours(input, source);
-  const best = neighbours[0]?.score ?? 0;
+  if (neighbours === undefined) return;
+  const { ids, scores } = neighbours;
+  const best = scores[0] ?? 0;
   if (best <= 0) return;
-  for (const neighbour of neighbours) {
-    const entry = index.byId.get(neighbour.id);
-    if (entry === undefined || entry.ordinal === source.ordinal || neighbour.score <= 0) continue;
+  for (let k = 0; k < ids.length; k++) {
+    const entry = index.byId.get(ids[k]!);
+    if (entry === undefined || entry.ordinal === source.ordinal || scores[k]! <= 0) continue;
     if (total[entry.ordinal] === 0) touched.push(entry.ordinal);
-    total[entry.ordinal] += (TEXT_WEIGHT * neighbour.score) / best;
+    total[entry.ordinal] += (TEXT_WEIGHT * scores[k]!) / best;
   }
 }
 
-function textNeighbours(input: StrategyInput, source: IndexedItem): Array<{ id: string; score: number }> {
+function textNeighbours(input: StrategyInput, source: IndexedItem): TextNeighbours | undefined {
   const { index, textSimilarity } = input;
-  if (textSimilarity === undefined) return [];
+  if (textSimilarity === undefined) return undefined;
   const now = Date.now();
   const cached = index.textNeighbours.get(source.item.id);
-  if (cached !== undefined && now - cached.at < TEXT_CACHE_MS) return cached.neighbours;
+  if (cached !== undefined && now - cached.at < TEXT_CACHE_MS) return cached;
   const found = textSimilarity(index.tenantId, index.environmentId, source.item.id, TEXT_NEIGHBOURS);
   // Nothing found may mean the search index is still being built: asked again next time.
-  if (found.length === 0) return found;
+  if (found.length === 0) return undefined;
+  const entry: TextNeighbours = { at: now, ids: found.map((n) => n.id), scores: Float64Array.from(found, (n) => n.score) };
   index.textNeighbours.delete(source.item.id);
   if (index.textNeighbours.size >= TEXT_CACHE_ENTRIES) index.textNeighbours.delete(index.textNeighbours.keys().next().value!);
-  index.textNeighbours.set(source.item.id, { at: now, neighbours: found });
-  return found;
+  index.textNeighbours.set(source.item.id, entry);
+  return entry;
 }
 
 /** The `keep` best ordinals, best first, ties in catalog order: a threshold from a numeric sort, then a small sort. */
