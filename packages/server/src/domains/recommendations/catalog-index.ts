@@ -4,15 +4,16 @@
  * catalog changes, so a recommendation never scans the item store.
  */
 import type { CatalogService } from '../catalog/catalog-service.js';
-import { toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
+import { boosterOf, recommendedOf, toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 
 /**
  * One recommendable item. Its product view is built when asked for and not kept: building all of them
- * took most of an index build (about 2 s and 100 MB at 100,000 items) while a request reads a few
- * dozen, and keeping each one built grew the old generation by every product a request touched for
- * the first time, whose collections were the p99 of `also-viewed` and `similar` (12.6 and 11.3 ms;
- * a view takes microseconds to build). Callers that read a view twice keep it themselves.
+ * took most of an index build (about 2 s and 100 MB at 100,000 items), and keeping each one built grew
+ * the old generation by every product a request touched for the first time (the index is rebuilt
+ * after any item write, so that never settles), whose collections were the p99 of `also-viewed` and
+ * `similar`. A view costs some 10–20 µs, so the engine builds one only for the items it returns (and,
+ * with filters, the candidates it checks); `recommended` and `booster` are read without one.
  */
 export class IndexedItem {
   /** Position in `items`: content similarity scores into arrays indexed by it instead of maps keyed by id. */
@@ -28,6 +29,14 @@ export class IndexedItem {
 
   get view(): ProductView {
     return toProductView(this.item, this.options);
+  }
+
+  get recommended(): boolean {
+    return recommendedOf(this.item);
+  }
+
+  get booster(): number {
+    return boosterOf(this.item);
   }
 }
 
