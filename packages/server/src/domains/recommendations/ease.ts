@@ -159,7 +159,7 @@ function sparsify(p: Float64Array, n: number, items: Int32Array, neighbours: num
 }
 
 /** The k-th largest of values[0..count) (1-based k ≤ count), by quickselect; reorders the values. */
-function kthLargest(values: Float64Array, count: number, k: number): number {
+export function kthLargest(values: Float64Array, count: number, k: number): number {
   let low = 0;
   let high = count - 1;
   const target = k - 1;

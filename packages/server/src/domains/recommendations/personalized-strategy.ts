@@ -5,6 +5,7 @@
  * gets recent popularity alone. Whether bought items are left out is the engine's call (per widget).
  */
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
+import { kthLargest } from './ease.js';
 import { ScoreBoard } from './item-model.js';
 
 /** The latest touched items that feed the model: bounds the work per request. */
@@ -19,7 +20,7 @@ export const DEFAULT_POPULARITY_WEIGHT = 0.3;
 const TAIL_WEIGHT = 0.3;
 
 /** Score boards are reused across requests (no catalog-sized allocation per call), one set per tenant's interactions. */
-type Boards = WeakMap<object, { model: ScoreBoard; tail: ScoreBoard; total: ScoreBoard }>;
+type Boards = WeakMap<object, { model: ScoreBoard; tail: ScoreBoard; total: ScoreBoard; selection: { values: Float64Array } }>;
 
 export function createPersonalized(): Strategy {
   const boards: Boards = new WeakMap();
@@ -33,7 +34,7 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
   const profileId = input.profileId === undefined ? undefined : activities.canonicalProfileId(tenantId, input.profileId);
   const row = profileId === undefined ? undefined : interactions.row(profileId);
   let set = boards.get(interactions);
-  if (set === undefined) boards.set(interactions, (set = { model: new ScoreBoard(), tail: new ScoreBoard(), total: new ScoreBoard() }));
+  if (set === undefined) boards.set(interactions, (set = { model: new ScoreBoard(), tail: new ScoreBoard(), total: new ScoreBoard(), selection: { values: new Float64Array(1024) } }));
   const { model: board, tail: tailBoard, total } = set;
   board.clear();
   tailBoard.clear();
@@ -69,9 +70,27 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
   // Items the model and popularity together score at or below 0 are no recommendation (and not worth
   // sorting); the board keeps a sum of exactly 0 as the smallest double, which is no score either.
   const items: number[] = [];
-  for (const item of total.items()) if (total.get(item) > Number.MIN_VALUE) items.push(item);
-  const scores = Float64Array.from(items, (item) => total.get(item));
-  return bestFirst(items, scores, (item) => interactions.itemIds[item]!, input.want * 4);
+  const scores: number[] = [];
+  for (const item of total.items()) {
+    const score = total.get(item);
+    if (score <= Number.MIN_VALUE) continue;
+    items.push(item);
+    scores.push(score);
+  }
+  const first = input.want * 4;
+  return bestFirst(items, scores, (item) => interactions.itemIds[item]!, first, thresholdOf(scores, first, set.selection));
+}
+
+/**
+ * The score of the `first`-th best item (-Infinity when there are no more than `first`), selected in a
+ * reused buffer: a fresh typed array per request is memory outside the heap that the collector counts
+ * towards its next full collection.
+ */
+function thresholdOf(scores: readonly number[], first: number, selection: { values: Float64Array }): number {
+  if (scores.length <= first) return -Infinity;
+  if (selection.values.length < scores.length) selection.values = new Float64Array(scores.length * 2);
+  for (let k = 0; k < scores.length; k++) selection.values[k] = scores[k]!;
+  return kthLargest(selection.values, scores.length, first);
 }
 
 /**
@@ -80,19 +99,15 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
  * of them on each request made most of this strategy's garbage and its p99. Owns its arrays, so the
  * score boards can be reused while it is read.
  */
-function* bestFirst(items: number[], scores: Float64Array, idOf: (item: number) => string, first: number): Generator<Candidate> {
+function* bestFirst(items: readonly number[], scores: readonly number[], idOf: (item: number) => string, first: number, threshold: number): Generator<Candidate> {
   const order = (a: number, b: number) => scores[b]! - scores[a]! || idOf(items[a]!).localeCompare(idOf(items[b]!));
-  const positions = Array.from(items, (_, k) => k);
-  let threshold = -Infinity;
-  if (items.length > first) {
-    const sorted = scores.slice().sort();
-    threshold = sorted[sorted.length - first]!;
-  }
-  const head = positions.filter((k) => scores[k]! >= threshold).sort(order);
-  for (const k of head) yield { itemId: idOf(items[k]!), score: scores[k]! };
+  const head: number[] = [];
+  for (let k = 0; k < scores.length; k++) if (scores[k]! >= threshold) head.push(k);
+  for (const k of head.sort(order)) yield { itemId: idOf(items[k]!), score: scores[k]! };
   if (threshold === -Infinity) return;
-  const rest = positions.filter((k) => scores[k]! < threshold).sort(order);
-  for (const k of rest) yield { itemId: idOf(items[k]!), score: scores[k]! };
+  const rest: number[] = [];
+  for (let k = 0; k < scores.length; k++) if (scores[k]! < threshold) rest.push(k);
+  for (const k of rest.sort(order)) yield { itemId: idOf(items[k]!), score: scores[k]! };
 }
 
 /** Scaled so the best is `weight`; negative sums (the model's weights may be negative) stay, and lower an item the popularity blend would lift. */

@@ -1,5 +1,6 @@
 /** The `similar` strategy: content likeness from the catalog index blended with title likeness from the search index. */
 import { brandOf, type CatalogIndex, type IndexedItem, type TextNeighbours } from './catalog-index.js';
+import { kthLargest } from './ease.js';
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 
 /**
@@ -29,7 +30,7 @@ function similar(input: StrategyInput, scratches: Scratches): Candidate[] {
     if (source !== undefined) scoreAgainst(input, source, scratch, touched);
   }
   const keep = Math.max(input.want, 1) * 4;
-  const best = topOrdinals(scratch.total, touched, keep).map((ordinal) => ({ itemId: index.items[ordinal]!.item.id, score: round6(scratch.total[ordinal]!) }));
+  const best = topOrdinals(scratch, touched, keep).map((ordinal) => ({ itemId: index.items[ordinal]!.item.id, score: round6(scratch.total[ordinal]!) }));
   for (const ordinal of touched) scratch.total[ordinal] = 0;
   return best;
 }
@@ -54,6 +55,8 @@ interface Scratch {
   content: Float64Array;
   /** Blended score summed over seeds, by ordinal; zeroed after each request. */
   total: Float64Array;
+  /** Room for the touched items' scores while the best are selected (no typed array per request). */
+  selection: Float64Array;
 }
 
 /** Per catalog index (a promotion builds a new one, and the old one's scratch goes with it). */
@@ -63,7 +66,7 @@ type Scratches = WeakMap<CatalogIndex, Scratch>;
 function scratchFor(scratches: Scratches, index: CatalogIndex): Scratch {
   let scratch = scratches.get(index);
   if (scratch === undefined) {
-    scratch = { content: new Float64Array(index.items.length), total: new Float64Array(index.items.length) };
+    scratch = { content: new Float64Array(index.items.length), total: new Float64Array(index.items.length), selection: new Float64Array(index.items.length) };
     scratches.set(index, scratch);
   }
   return scratch;
@@ -129,15 +132,15 @@ function textNeighbours(input: StrategyInput, source: IndexedItem): TextNeighbou
   return entry;
 }
 
-/** The `keep` best ordinals, best first, ties in catalog order: a threshold from a numeric sort, then a small sort. */
-function topOrdinals(scores: Float64Array, ordinals: readonly number[], keep: number): number[] {
+/** The `keep` best ordinals, best first, ties in catalog order: a threshold by selection, then a small sort. */
+function topOrdinals(scratch: Scratch, ordinals: readonly number[], keep: number): number[] {
   if (ordinals.length === 0) return [];
+  const scores = scratch.total;
   let chosen = ordinals;
   if (ordinals.length > keep) {
-    const values = new Float64Array(ordinals.length);
-    for (let k = 0; k < ordinals.length; k++) values[k] = scores[ordinals[k]!]!;
-    values.sort();
-    const threshold = values[values.length - keep]!;
+    // A touched ordinal is listed once, so at most the catalog's size: the scratch always has room.
+    for (let k = 0; k < ordinals.length; k++) scratch.selection[k] = scores[ordinals[k]!]!;
+    const threshold = kthLargest(scratch.selection, ordinals.length, keep);
     chosen = ordinals.filter((o) => scores[o]! >= threshold);
   }
   return [...chosen].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, keep);
