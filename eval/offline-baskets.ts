@@ -3,7 +3,7 @@
  * order from its first item, by co-occurrence counts within the replayed orders. Compares the full
  * counts with the live aggregate's bounded rows (200 partners kept once a row passes 400) and with
  * recency weights and tie-breaks, anonymously (no customer history).
- * Run: `npx tsx eval/offline-baskets.ts`; OFFLINE_SEEDS=13,7.
+ * Run: `npx tsx eval/offline-baskets.ts`; OFFLINE_SEEDS=13,7; OFFLINE_VARIANTS=name|name picks variants.
  */
 import { existsSync } from 'node:fs';
 import { readRetail, splitLastOrders, type RetailOrder } from './retail-data.js';
@@ -21,14 +21,19 @@ const bought = new Map<string, number>();
 for (const order of training) for (const item of order.items) bought.set(item, (bought.get(item) ?? 0) + 1);
 
 interface Counting {
-  /** Partners kept per row once a row passes twice this (0: unbounded). */
+  /** Partners kept per row once a row passes `pruneAt` (default twice this; 0: unbounded). */
   cap: number;
+  pruneAt?: number;
   /** Half-life of a meeting's weight, days (0: raw counts). */
   halfLifeDays: number;
   /** Items of an order that pair with later ones. */
   groupItems: number;
   /** Count only pairs where the row's item came first in the order; `after` weighs the other direction. */
   after?: number;
+  /** A pair from an order of n items weighs 1 / (n - 1)^sizePower: a wholesaler's 300-line order says little about any one pair. */
+  sizePower?: number;
+  /** Items listed near each other in an order weigh more: 1 + proximity / (distance in the order). */
+  proximity?: number;
 }
 
 function count(options: Counting): Map<string, Map<string, number>> {
@@ -39,20 +44,21 @@ function count(options: Counting): Map<string, Map<string, number>> {
     return r;
   };
   const prune = (r: Map<string, number>) => {
-    if (options.cap === 0 || r.size <= 2 * options.cap) return;
+    if (options.cap === 0 || r.size <= (options.pruneAt ?? 2 * options.cap)) return;
     const kept = [...r].sort((x, y) => y[1] - x[1]).slice(0, options.cap);
     r.clear();
     for (const [k, v] of kept) r.set(k, v);
   };
   for (const order of training) {
-    const weight = options.halfLifeDays > 0 ? 2 ** ((order.at - end) / (options.halfLifeDays * DAY)) : 1;
+    const weight = (options.halfLifeDays > 0 ? 2 ** ((order.at - end) / (options.halfLifeDays * DAY)) : 1) / Math.max(1, order.items.length - 1) ** (options.sizePower ?? 0);
     const group: string[] = [];
     for (const item of order.items) {
       const mine = row(item);
-      for (const other of group) {
-        mine.set(other, (mine.get(other) ?? 0) + weight * (options.after ?? 1));
+      for (const [at, other] of group.entries()) {
+        const near = options.proximity === undefined ? 1 : 1 + options.proximity / (group.length - at);
+        mine.set(other, (mine.get(other) ?? 0) + weight * near * (options.after ?? 1));
         const theirs = row(other);
-        theirs.set(item, (theirs.get(item) ?? 0) + weight);
+        theirs.set(item, (theirs.get(item) ?? 0) + weight * near);
         prune(theirs);
       }
       prune(mine);
@@ -87,14 +93,19 @@ function run(pairs: Map<string, Map<string, number>>, orders: RetailOrder[], tie
 
 /** EASE over orders × items (binary), every item in 2+ orders: the weights of a seed's row rank its basket companions. */
 function orderEase(lambda: number): Map<string, Map<string, number>> {
-  const inOrders = new Map<string, number>();
-  for (const order of training) for (const item of order.items) inOrders.set(item, (inOrders.get(item) ?? 0) + 1);
-  const chosen = [...inOrders].filter(([, n]) => n >= 2).map(([id]) => id);
+  return itemEase(training.map((order) => order.items), lambda, Infinity);
+}
+
+/** EASE over rows × items (binary): the `most` items in the most rows (at least 2). */
+function itemEase(rows: string[][], lambda: number, most: number): Map<string, Map<string, number>> {
+  const inRows = new Map<string, number>();
+  for (const items of rows) for (const item of items) inRows.set(item, (inRows.get(item) ?? 0) + 1);
+  const chosen = [...inRows].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1]).slice(0, most).map(([id]) => id);
   const column = new Map(chosen.map((id, c) => [id, c]));
   const n = chosen.length;
   const gram = new Float64Array(n * n);
-  for (const order of training) {
-    const cols = order.items.map((i) => column.get(i)).filter((c): c is number => c !== undefined);
+  for (const items of rows) {
+    const cols = items.map((i) => column.get(i)).filter((c): c is number => c !== undefined);
     for (const a of cols) for (const b of cols) gram[a * n + b]! += 1;
   }
   for (let i = 0; i < n; i++) gram[i * n + i]! += lambda;
@@ -138,6 +149,11 @@ variants.push(
   { name: 'earlier items weigh 0.5', counting: { cap: 0, halfLifeDays: 730, groupItems: 1e9, after: 0.5 }, tie: 'bought' },
   { name: 'earlier items weigh 0.25', counting: { cap: 0, halfLifeDays: 730, groupItems: 1e9, after: 0.25 }, tie: 'bought' },
 );
+for (const [cap, pruneAt] of [[300, 400], [350, 400], [400, 600], [500, 600], [400, 800]] as const) {
+  variants.push({ name: `live but ${cap} kept past ${pruneAt}`, counting: { cap, pruneAt, halfLifeDays: 730, groupItems: 100 }, tie: 'bought' });
+}
+for (const proximity of [0.5, 2]) variants.push({ name: `730-day; near items weigh 1 + ${proximity}/distance`, counting: { cap: 0, halfLifeDays: 730, groupItems: 1e9, proximity }, tie: 'bought' });
+for (const power of [0.1, 0.25, 0.5, 1]) variants.push({ name: `730-day; orders of n items weigh 1/(n-1)^${power}`, counting: { cap: 0, halfLifeDays: 730, groupItems: 1e9, sizePower: power }, tie: 'bought' });
 const only = process.env.OFFLINE_VARIANTS;
 const extra: Array<{ name: string; pairs: () => Map<string, Map<string, number>> }> = [];
 if (process.env.OFFLINE_EASE !== undefined) {
@@ -168,12 +184,85 @@ if (process.env.OFFLINE_POPULAR !== undefined) {
     });
   }
 }
+if (process.env.OFFLINE_MORE !== undefined) {
+  // A pair counts once per customer (their latest order's weight): a regular who reorders the same pair
+  // every week no longer outweighs many shoppers who bought it once.
+  const counts = count({ cap: 0, halfLifeDays: 730, groupItems: 1e9 });
+  const perCustomer = countPerCustomer(730);
+  for (const share of [0.5, 1, 2]) extra.push({ name: `orders + ${share} × customers`, pairs: () => mix(counts, perCustomer, share) });
+  extra.push({ name: 'customers only', pairs: () => perCustomer });
+  // Very popular partners shrunk a little: count / bought^α.
+  for (const alpha of [0.05, 0.1, 0.2]) {
+    extra.push({ name: `orders / bought^${alpha}`, pairs: () => shrink(counts, alpha) });
+    extra.push({ name: `customers / bought^${alpha}`, pairs: () => shrink(perCustomer, alpha) });
+  }
+}
+if (process.env.OFFLINE_CUSTOMER_EASE !== undefined) {
+  // The trained model's view: customers × items (binary), λ as the server's default; its row of the seed
+  // added to the seed's order counts (each scaled so the row's best is 1) at a small share.
+  const lambda = Number(process.env.OFFLINE_CUSTOMER_EASE || 300);
+  const started = performance.now();
+  const byWho = new Map<string, Set<string>>();
+  for (const order of training) {
+    let set = byWho.get(order.customer);
+    if (set === undefined) byWho.set(order.customer, (set = new Set()));
+    for (const item of order.items) set.add(item);
+  }
+  const ease = itemEase([...byWho.values()].map((set) => [...set]), lambda, 2500);
+  console.error(`customer EASE λ ${lambda} in ${Math.round(performance.now() - started)} ms`);
+  const counts = count({ cap: 0, halfLifeDays: 730, groupItems: 1e9 });
+  for (const share of [0.05, 0.1, 0.2, 0.4]) extra.push({ name: `counts + ${share} × customer EASE (λ ${lambda})`, pairs: () => blend(counts, ease, share) });
+  const perCustomer = countPerCustomer(730);
+  for (const share of [0.1, 0.2]) extra.push({ name: `customers + ${share} × customer EASE (λ ${lambda})`, pairs: () => blend(perCustomer, ease, share) });
+}
 for (const e of extra) {
   const pairs = e.pairs();
   console.log(e.name, run(pairs, [...heldOut], 'bought'), ...seeds.map((s) => run(pairs, shuffle([...heldOut], s).slice(0, 600), 'bought')));
 }
-const table = variants.filter((v) => only === undefined || only.split(',').includes(v.name)).map((v) => {
+const table = variants.filter((v) => only === undefined || only.split('|').includes(v.name)).map((v) => {
   const pairs = count(v.counting);
   return { variant: v.name, all: run(pairs, [...heldOut], v.tie), ...Object.fromEntries(seeds.map((s) => [`seed ${s}`, run(pairs, shuffle([...heldOut], s).slice(0, 600), v.tie)])) };
 });
 console.table(table);
+
+function countPerCustomer(halfLifeDays: number): Map<string, Map<string, number>> {
+  const pairs = new Map<string, Map<string, number>>();
+  const orders = new Map<string, RetailOrder[]>();
+  for (const order of training) {
+    let list = orders.get(order.customer);
+    if (list === undefined) orders.set(order.customer, (list = []));
+    list.push(order);
+  }
+  for (const list of orders.values()) {
+    const mine = new Map<string, Map<string, number>>();
+    for (const order of list) {
+      const weight = 2 ** ((order.at - end) / (halfLifeDays * DAY));
+      for (const a of order.items) {
+        let row = mine.get(a);
+        if (row === undefined) mine.set(a, (row = new Map()));
+        for (const b of order.items) if (a !== b) row.set(b, Math.max(row.get(b) ?? 0, weight));
+      }
+    }
+    for (const [a, row] of mine) {
+      let out = pairs.get(a);
+      if (out === undefined) pairs.set(a, (out = new Map()));
+      for (const [b, w] of row) out.set(b, (out.get(b) ?? 0) + w);
+    }
+  }
+  return pairs;
+}
+
+function mix(a: Map<string, Map<string, number>>, b: Map<string, Map<string, number>>, share: number): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const [item, row] of a) {
+    const other = b.get(item) ?? new Map<string, number>();
+    out.set(item, new Map([...row].map(([k, v]) => [k, v + share * (other.get(k) ?? 0)])));
+  }
+  return out;
+}
+
+function shrink(a: Map<string, Map<string, number>>, alpha: number): Map<string, Map<string, number>> {
+  const out = new Map<string, Map<string, number>>();
+  for (const [item, row] of a) out.set(item, new Map([...row].map(([k, v]) => [k, v / (bought.get(k) ?? 1) ** alpha])));
+  return out;
+}

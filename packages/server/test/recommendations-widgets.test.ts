@@ -107,3 +107,31 @@ describe('bought-together for a regular buyer', () => {
     assert.deepEqual(await together(`/${regular}`), ['sock-2', 'sock-1']);
   });
 });
+
+describe('bought-together between equally frequent companions', () => {
+  let server: TestServer;
+  const order = async (sessionId: string, orderId: string, products: string[], timestamp: string) => {
+    for (const product of products) {
+      const res = await call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'purchase', target: { product }, user: { sessionId }, metadata: { orderId }, timestamp } });
+      assert.equal(res.status, 200);
+    }
+  };
+
+  before(async () => {
+    server = await startTestServer({ config: recommendationConfig() });
+    await loadCatalog(server.server);
+    // shoe-2 met sock-1 and sock-2 once each, in one order (the same time, so the same weight); sock-2 sells more on its own.
+    await order('a', 'o-a', ['shoe-2', 'sock-1', 'sock-2'], '2026-11-20T12:00:00Z');
+    await order('b', 'o-b', ['sock-2'], '2026-11-20T13:00:00Z');
+    await order('c', 'o-c', ['sock-2'], '2026-11-20T14:00:00Z');
+  });
+  after(() => server.cleanup());
+
+  it('ranks the more bought one first, as the strategy ordered them', async () => {
+    const res = await call(`${server.url}/widget/w-bought-together/recommendations?variables=${encodeURIComponent(JSON.stringify({ $productId: 'shoe-2' }))}`);
+    assert.equal(res.status, 200);
+    const together = res.body.recommendations.filter((r: { strategy: string }) => r.strategy === 'bought-together');
+    assert.deepEqual(together.map((r: { product: { _id: { original_id: string } } }) => r.product._id.original_id), ['sock-2', 'sock-1']);
+    assert.equal(together[0].score, together[1].score);
+  });
+});

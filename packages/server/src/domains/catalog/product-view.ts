@@ -31,14 +31,24 @@ export function toProductView(item: StoredItem, options: ProductViewOptions): Pr
     type: item.type,
     title: item.title ?? text(attrs.title) ?? text(attrs.name) ?? '',
     url: safeUrl(item.url ?? text(attrs.url)),
-    recommended: item.recommended ?? flag(attrs.recommended) ?? true,
-    booster: item.booster ?? int(attrs.booster) ?? 0,
+    recommended: recommendedOf(item),
+    booster: boosterOf(item),
     price: item.price ?? int(attrs.price) ?? 0,
     discount_rate: int(attrs.discount_rate) ?? 0,
     metadata: { updated: item.updated },
     categories: item.tags ?? categories(attrs.categories ?? attrs.category),
     photo: safeImageUrl(item.image ?? text(attrs.image) ?? text(attrs.photo)),
   };
+}
+
+/** The view's `recommended`, without building the view (recommendations check it on every candidate). */
+export function recommendedOf(item: StoredItem): boolean {
+  return item.recommended ?? flag(item.attributes.recommended) ?? true;
+}
+
+/** The view's `booster`, without building the view. */
+export function boosterOf(item: StoredItem): number {
+  return item.booster ?? int(item.attributes.booster) ?? 0;
 }
 
 function text(value: unknown): string | undefined {

@@ -4,19 +4,22 @@
  * catalog changes, so a recommendation never scans the item store.
  */
 import type { CatalogService } from '../catalog/catalog-service.js';
-import { toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
+import { boosterOf, recommendedOf, toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 
 /**
- * One recommendable item. Its product view is built on first use: building all of them took most of
- * an index build (about 2 s and 100 MB at 100,000 items) while a request reads a few dozen.
+ * One recommendable item. Its product view is built when asked for and not kept: building all of them
+ * took most of an index build (about 2 s and 100 MB at 100,000 items), and keeping each one built grew
+ * the old generation by every product a request touched for the first time (the index is rebuilt
+ * after any item write, so that never settles), whose collections were the p99 of `also-viewed` and
+ * `similar`. A view costs some 10–20 µs, so the engine builds one only for the items it returns (and,
+ * with filters, the candidates it checks); `recommended` and `booster` are read without one.
  */
 export class IndexedItem {
   /** Position in `items`: content similarity scores into arrays indexed by it instead of maps keyed by id. */
   readonly ordinal: number;
   readonly item: StoredItem;
   private readonly options: ProductViewOptions;
-  private built: ProductView | undefined;
 
   constructor(ordinal: number, item: StoredItem, options: ProductViewOptions) {
     this.ordinal = ordinal;
@@ -25,8 +28,15 @@ export class IndexedItem {
   }
 
   get view(): ProductView {
-    this.built ??= toProductView(this.item, this.options);
-    return this.built;
+    return toProductView(this.item, this.options);
+  }
+
+  get recommended(): boolean {
+    return recommendedOf(this.item);
+  }
+
+  get booster(): number {
+    return boosterOf(this.item);
   }
 }
 
@@ -50,7 +60,18 @@ export interface CatalogIndex {
    * over when the index is rebuilt for the same catalog version after item writes, so that a shop
    * writing stock updates all day keeps its cache; entries are asked again after a while instead.
    */
-  textNeighbours: Map<string, { at: number; neighbours: Array<{ id: string; score: number }> }>;
+  textNeighbours: Map<string, TextNeighbours>;
+}
+
+/**
+ * One product's text neighbours, best first, as two arrays rather than an object per neighbour: up to
+ * 20,000 products are kept, and a hundred small objects each made every cold `similar` call grow the
+ * old generation the collector then had to walk.
+ */
+export interface TextNeighbours {
+  at: number;
+  ids: string[];
+  scores: Float64Array;
 }
 
 /** Attributes besides category and brand that make two items alike when equal. */

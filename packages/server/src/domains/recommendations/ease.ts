@@ -43,9 +43,16 @@ export interface TrainingTimings {
   gramMs: number;
   inverseMs: number;
   sparsifyMs: number;
+  /**
+   * The training thread's own memory at its fullest (MB): its heap plus its buffers (the touches it
+   * was handed, the dense matrix, the kept weights), sampled at the end of each phase. The catalog and
+   * aggregates the serving thread holds are not in it.
+   */
+  peakMb?: number;
 }
 
-export function trainEase(rows: TrainingRows, options: EaseOptions, timings?: TrainingTimings): SparseWeights {
+/** `sampleMemory` (optional) is called at the end of each phase, while that phase's arrays are still held. */
+export function trainEase(rows: TrainingRows, options: EaseOptions, timings?: TrainingTimings, sampleMemory?: () => void): SparseWeights {
   const chosen = chooseItems(rows, options);
   const n = chosen.length;
   const column = new Int32Array(rows.itemCount).fill(-1);
@@ -54,6 +61,7 @@ export function trainEase(rows: TrainingRows, options: EaseOptions, timings?: Tr
   const lap = (phase: keyof TrainingTimings) => {
     const now = performance.now();
     if (timings !== undefined) timings[phase] = Math.round(now - mark);
+    sampleMemory?.();
     mark = now;
   };
   const gram = gramMatrix(rows, column, n);
@@ -151,7 +159,7 @@ function sparsify(p: Float64Array, n: number, items: Int32Array, neighbours: num
 }
 
 /** The k-th largest of values[0..count) (1-based k ≤ count), by quickselect; reorders the values. */
-function kthLargest(values: Float64Array, count: number, k: number): number {
+export function kthLargest(values: Float64Array, count: number, k: number): number {
   let low = 0;
   let high = count - 1;
   const target = k - 1;

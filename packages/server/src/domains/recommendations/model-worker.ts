@@ -9,8 +9,14 @@ export interface TrainingRequest {
 
 parentPort?.on('message', (request: TrainingRequest) => {
   try {
-    const timings: TrainingTimings = { gramMs: 0, inverseMs: 0, sparsifyMs: 0 };
-    const weights = trainEase(request.rows, request.options, timings);
+    const timings: TrainingTimings = { gramMs: 0, inverseMs: 0, sparsifyMs: 0, peakMb: 0 };
+    // In a worker, heapUsed and external are this thread's own (rss would be the whole process's).
+    const sampleMemory = () => {
+      const { heapUsed, external } = process.memoryUsage();
+      timings.peakMb = Math.max(timings.peakMb ?? 0, Math.round((heapUsed + external) / 1048576));
+    };
+    sampleMemory();
+    const weights = trainEase(request.rows, request.options, timings, sampleMemory);
     parentPort!.postMessage({ weights, timings }, [weights.rowItems.buffer, weights.rowOffsets.buffer, weights.columns.buffer, weights.values.buffer] as ArrayBuffer[]);
   } catch (error) {
     parentPort!.postMessage({ error: (error as Error).message });

@@ -5,6 +5,7 @@
  * gets recent popularity alone. Whether bought items are left out is the engine's call (per widget).
  */
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
+import { kthLargest } from './ease.js';
 import { ScoreBoard } from './item-model.js';
 
 /** The latest touched items that feed the model: bounds the work per request. */
@@ -18,25 +19,26 @@ export const DEFAULT_POPULARITY_WEIGHT = 0.3;
 /** Weight of the co-occurrence scores of seeds outside the model, against the model's (each normalised to 1). */
 const TAIL_WEIGHT = 0.3;
 
-/** Score boards are reused across requests (no catalog-sized allocation per call), one pair per tenant's interactions. */
-type Boards = WeakMap<object, { model: ScoreBoard; tail: ScoreBoard }>;
+/** Score boards are reused across requests (no catalog-sized allocation per call), one set per tenant's interactions. */
+type Boards = WeakMap<object, { model: ScoreBoard; tail: ScoreBoard; total: ScoreBoard; selection: { values: Float64Array } }>;
 
 export function createPersonalized(): Strategy {
   const boards: Boards = new WeakMap();
   return (input) => personalized(input, boards);
 }
 
-function personalized(input: StrategyInput, boards: Boards): Candidate[] {
+function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate> {
   const { activities, aggregates, tenantId } = input;
   const interactions = aggregates.interactions(tenantId);
   const popularityWeight = input.widget?.popularityWeight ?? DEFAULT_POPULARITY_WEIGHT;
   const profileId = input.profileId === undefined ? undefined : activities.canonicalProfileId(tenantId, input.profileId);
   const row = profileId === undefined ? undefined : interactions.row(profileId);
-  let pair = boards.get(interactions);
-  if (pair === undefined) boards.set(interactions, (pair = { model: new ScoreBoard(), tail: new ScoreBoard() }));
-  const { model: board, tail: tailBoard } = pair;
+  let set = boards.get(interactions);
+  if (set === undefined) boards.set(interactions, (set = { model: new ScoreBoard(), tail: new ScoreBoard(), total: new ScoreBoard(), selection: { values: new Float64Array(1024) } }));
+  const { model: board, tail: tailBoard, total } = set;
   board.clear();
   tailBoard.clear();
+  total.clear();
 
   if (row !== undefined) {
     const first = Math.max(0, row.items.length - MAX_SEEDS);
@@ -52,29 +54,68 @@ function personalized(input: StrategyInput, boards: Boards): Candidate[] {
       addCoOccurring(input, interactions.itemIds[item]!, weight, tailBoard, (id) => interactions.numberOf(id));
     }
   }
-  const scores = new Map<number, number>();
-  addNormalised(board, 1, scores);
-  addNormalised(tailBoard, scores.size === 0 ? 1 : TAIL_WEIGHT, scores);
+  addNormalised(board, 1, total);
+  addNormalised(tailBoard, total.items().length === 0 ? 1 : TAIL_WEIGHT, total);
   const popular = interactions.topRecent(POPULAR_POOL);
   if (popular.length > 0) {
     // Only the model's own candidates get the blend, plus the popular pool: a shopper with history sees their neighbourhood first.
-    const weight = scores.size === 0 ? 1 : popularityWeight;
-    for (const item of [...scores.keys(), ...popular]) {
-      scores.set(item, (scores.get(item) ?? 0) + weight * interactions.recentRatio(item, popular[0]!));
+    const scored = total.items().length;
+    const weight = scored === 0 ? 1 : popularityWeight;
+    for (let k = 0; k < scored; k++) {
+      const item = total.items()[k]!;
+      total.add(item, weight * interactions.recentRatio(item, popular[0]!));
     }
+    for (const item of popular) total.add(item, weight * interactions.recentRatio(item, popular[0]!));
   }
-  // Items the model and popularity together score at or below 0 are no recommendation (and not worth sorting).
-  const candidates: Candidate[] = [];
-  for (const [item, score] of scores) if (score > 0) candidates.push({ itemId: interactions.itemIds[item]!, score });
-  return candidates.sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
+  // Items the model and popularity together score at or below 0 are no recommendation (and not worth
+  // sorting); the board keeps a sum of exactly 0 as the smallest double, which is no score either.
+  const items: number[] = [];
+  const scores: number[] = [];
+  for (const item of total.items()) {
+    const score = total.get(item);
+    if (score <= Number.MIN_VALUE) continue;
+    items.push(item);
+    scores.push(score);
+  }
+  const first = input.want * 4;
+  return bestFirst(items, scores, (item) => interactions.itemIds[item]!, first, thresholdOf(scores, first, set.selection));
+}
+
+/**
+ * The score of the `first`-th best item (-Infinity when there are no more than `first`), selected in a
+ * reused buffer: a fresh typed array per request is memory outside the heap that the collector counts
+ * towards its next full collection.
+ */
+function thresholdOf(scores: readonly number[], first: number, selection: { values: Float64Array }): number {
+  if (scores.length <= first) return -Infinity;
+  if (selection.values.length < scores.length) selection.values = new Float64Array(scores.length * 2);
+  for (let k = 0; k < scores.length; k++) selection.values[k] = scores[k]!;
+  return kthLargest(selection.values, scores.length, first);
+}
+
+/**
+ * The items best first (equal scores by id), sorting only the best `first` unless the reader goes on:
+ * a shopper's neighbourhood holds thousands of items, and sorting (and making a candidate of) every one
+ * of them on each request made most of this strategy's garbage and its p99. Owns its arrays, so the
+ * score boards can be reused while it is read.
+ */
+function* bestFirst(items: readonly number[], scores: readonly number[], idOf: (item: number) => string, first: number, threshold: number): Generator<Candidate> {
+  const order = (a: number, b: number) => scores[b]! - scores[a]! || idOf(items[a]!).localeCompare(idOf(items[b]!));
+  const head: number[] = [];
+  for (let k = 0; k < scores.length; k++) if (scores[k]! >= threshold) head.push(k);
+  for (const k of head.sort(order)) yield { itemId: idOf(items[k]!), score: scores[k]! };
+  if (threshold === -Infinity) return;
+  const rest: number[] = [];
+  for (let k = 0; k < scores.length; k++) if (scores[k]! < threshold) rest.push(k);
+  for (const k of rest.sort(order)) yield { itemId: idOf(items[k]!), score: scores[k]! };
 }
 
 /** Scaled so the best is `weight`; negative sums (the model's weights may be negative) stay, and lower an item the popularity blend would lift. */
-function addNormalised(board: ScoreBoard, weight: number, scores: Map<number, number>): void {
+function addNormalised(board: ScoreBoard, weight: number, scores: ScoreBoard): void {
   let best = 0;
   for (const item of board.items()) best = Math.max(best, board.get(item));
   if (best <= 0) return;
-  for (const item of board.items()) scores.set(item, (scores.get(item) ?? 0) + (weight * board.get(item)) / best);
+  for (const item of board.items()) scores.add(item, (weight * board.get(item)) / best);
 }
 
 /** Co-occurrence in orders (twice) and visits, normalised per seed so a busy seed does not drown the others. */

@@ -6,7 +6,7 @@
 import type { ActivityService } from '../tracking/activity-service.js';
 import type { ProductView } from '../catalog/product-view.js';
 import type { StrategyName, WidgetConfig } from '../../platform/config/schema.js';
-import type { CatalogIndex } from './catalog-index.js';
+import type { CatalogIndex, IndexedItem } from './catalog-index.js';
 import type { ModelTrainer } from './model-trainer.js';
 import { createStrategies, type TextSimilarity } from './strategies.js';
 import type { RecommendationAggregates } from './activity-aggregates.js';
@@ -53,7 +53,8 @@ export class RecommendationEngine {
     const { widget, index } = request;
     if (index === undefined) return [];
     const productIds = productIdsOf(request.variables);
-    const context = productIds.length > 0 ? index.byId.get(productIds[0]!)?.view : undefined;
+    const filtered = widget.filters.length > 0;
+    const context = filtered && productIds.length > 0 ? index.byId.get(productIds[0]!)?.view : undefined;
     const keep = compileFilters(widget.filters, request.variables, context);
     const excluded = new Set([...productIds, ...request.idsToBan]);
     if (request.profileId !== undefined && excludesPurchased(widget)) {
@@ -80,23 +81,27 @@ export class RecommendationEngine {
       // Fallbacks only top up to minResults; configured strategies fill up to maxResults.
       const target = isFallback ? widget.minResults : want;
       if (chosen.length >= target) continue;
-      const picked: Array<{ itemId: string; boosted: number; product: ProductView }> = [];
+      const picked: Array<{ itemId: string; boosted: number; rank: number; entry: IndexedItem; view: ProductView | undefined }> = [];
       const needed = target - chosen.length;
       for (const candidate of tier.run()) {
         // Candidates come best first; a few spares leave room for boosters to reorder.
         if (picked.length >= needed * 3) break;
         if (excluded.has(candidate.itemId)) continue;
         const entry = index.byId.get(candidate.itemId);
-        if (entry === undefined || !entry.view.recommended || !keep(entry.view)) continue;
+        if (entry === undefined || !entry.recommended) continue;
+        // Views are built for what filters must read and what is returned, not for every candidate.
+        const view = filtered ? entry.view : undefined;
+        if (view !== undefined && !keep(view)) continue;
         excluded.add(candidate.itemId);
-        picked.push({ itemId: candidate.itemId, boosted: candidate.score * boostFactor(entry.view.booster), product: entry.view });
+        picked.push({ itemId: candidate.itemId, boosted: candidate.score * boostFactor(entry.booster), rank: picked.length, entry, view });
       }
-      picked.sort((a, b) => b.boosted - a.boosted || a.itemId.localeCompare(b.itemId));
+      // Equal scores keep the strategy's order: it breaks ties by what it knows (bought-together by purchases).
+      picked.sort((a, b) => b.boosted - a.boosted || a.rank - b.rank);
       // Items picked but not needed go back to the pool: a later tier may still want them.
       for (const unused of picked.slice(needed)) excluded.delete(unused.itemId);
       const tierBase = tiers.length - tierNumber - 1;
       for (const p of picked.slice(0, needed)) {
-        chosen.push({ itemId: p.itemId, strategy: tier.strategy, score: round(tierBase + p.boosted / (p.boosted + 1)), product: p.product });
+        chosen.push({ itemId: p.itemId, strategy: tier.strategy, score: round(tierBase + p.boosted / (p.boosted + 1)), product: p.view ?? p.entry.view });
       }
     }
     return chosen;

@@ -1,5 +1,6 @@
 /** The `similar` strategy: content likeness from the catalog index blended with title likeness from the search index. */
-import { brandOf, type CatalogIndex, type IndexedItem } from './catalog-index.js';
+import { brandOf, type CatalogIndex, type IndexedItem, type TextNeighbours } from './catalog-index.js';
+import { kthLargest } from './ease.js';
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 
 /**
@@ -29,7 +30,7 @@ function similar(input: StrategyInput, scratches: Scratches): Candidate[] {
     if (source !== undefined) scoreAgainst(input, source, scratch, touched);
   }
   const keep = Math.max(input.want, 1) * 4;
-  const best = topOrdinals(scratch.total, touched, keep).map((ordinal) => ({ itemId: index.items[ordinal]!.item.id, score: round6(scratch.total[ordinal]!) }));
+  const best = topOrdinals(scratch, touched, keep).map((ordinal) => ({ itemId: index.items[ordinal]!.item.id, score: round6(scratch.total[ordinal]!) }));
   for (const ordinal of touched) scratch.total[ordinal] = 0;
   return best;
 }
@@ -54,6 +55,8 @@ interface Scratch {
   content: Float64Array;
   /** Blended score summed over seeds, by ordinal; zeroed after each request. */
   total: Float64Array;
+  /** Room for the touched items' scores while the best are selected (no typed array per request). */
+  selection: Float64Array;
 }
 
 /** Per catalog index (a promotion builds a new one, and the old one's scratch goes with it). */
@@ -63,7 +66,7 @@ type Scratches = WeakMap<CatalogIndex, Scratch>;
 function scratchFor(scratches: Scratches, index: CatalogIndex): Scratch {
   let scratch = scratches.get(index);
   if (scratch === undefined) {
-    scratch = { content: new Float64Array(index.items.length), total: new Float64Array(index.items.length) };
+    scratch = { content: new Float64Array(index.items.length), total: new Float64Array(index.items.length), selection: new Float64Array(index.items.length) };
     scratches.set(index, scratch);
   }
   return scratch;
@@ -73,8 +76,9 @@ function scoreAgainst(input: StrategyInput, source: IndexedItem, scratch: Scratc
   const { index } = input;
   const { content, total } = scratch;
   const seen: number[] = [];
-  const categories = new Set(source.view.categories.map((c) => c.toLowerCase()));
-  const brand = brandOf(source.view);
+  const view = source.view;
+  const categories = new Set(view.categories.map((c) => c.toLowerCase()));
+  const brand = brandOf(view);
   const postings: number[][] = [];
   for (const category of categories) postings.push(index.byCategory.get(category) ?? []);
   if (brand !== undefined) postings.push(index.byBrand.get(brand) ?? []);
@@ -100,40 +104,43 @@ function scoreAgainst(input: StrategyInput, source: IndexedItem, scratch: Scratc
     total[ordinal] += (CONTENT_WEIGHT * points) / most;
   }
   const neighbours = textNeighbours(input, source);
-  const best = neighbours[0]?.score ?? 0;
+  if (neighbours === undefined) return;
+  const { ids, scores } = neighbours;
+  const best = scores[0] ?? 0;
   if (best <= 0) return;
-  for (const neighbour of neighbours) {
-    const entry = index.byId.get(neighbour.id);
-    if (entry === undefined || entry.ordinal === source.ordinal || neighbour.score <= 0) continue;
+  for (let k = 0; k < ids.length; k++) {
+    const entry = index.byId.get(ids[k]!);
+    if (entry === undefined || entry.ordinal === source.ordinal || scores[k]! <= 0) continue;
     if (total[entry.ordinal] === 0) touched.push(entry.ordinal);
-    total[entry.ordinal] += (TEXT_WEIGHT * neighbour.score) / best;
+    total[entry.ordinal] += (TEXT_WEIGHT * scores[k]!) / best;
   }
 }
 
-function textNeighbours(input: StrategyInput, source: IndexedItem): Array<{ id: string; score: number }> {
+function textNeighbours(input: StrategyInput, source: IndexedItem): TextNeighbours | undefined {
   const { index, textSimilarity } = input;
-  if (textSimilarity === undefined) return [];
+  if (textSimilarity === undefined) return undefined;
   const now = Date.now();
   const cached = index.textNeighbours.get(source.item.id);
-  if (cached !== undefined && now - cached.at < TEXT_CACHE_MS) return cached.neighbours;
+  if (cached !== undefined && now - cached.at < TEXT_CACHE_MS) return cached;
   const found = textSimilarity(index.tenantId, index.environmentId, source.item.id, TEXT_NEIGHBOURS);
   // Nothing found may mean the search index is still being built: asked again next time.
-  if (found.length === 0) return found;
+  if (found.length === 0) return undefined;
+  const entry: TextNeighbours = { at: now, ids: found.map((n) => n.id), scores: Float64Array.from(found, (n) => n.score) };
   index.textNeighbours.delete(source.item.id);
   if (index.textNeighbours.size >= TEXT_CACHE_ENTRIES) index.textNeighbours.delete(index.textNeighbours.keys().next().value!);
-  index.textNeighbours.set(source.item.id, { at: now, neighbours: found });
-  return found;
+  index.textNeighbours.set(source.item.id, entry);
+  return entry;
 }
 
-/** The `keep` best ordinals, best first, ties in catalog order: a threshold from a numeric sort, then a small sort. */
-function topOrdinals(scores: Float64Array, ordinals: readonly number[], keep: number): number[] {
+/** The `keep` best ordinals, best first, ties in catalog order: a threshold by selection, then a small sort. */
+function topOrdinals(scratch: Scratch, ordinals: readonly number[], keep: number): number[] {
   if (ordinals.length === 0) return [];
+  const scores = scratch.total;
   let chosen = ordinals;
   if (ordinals.length > keep) {
-    const values = new Float64Array(ordinals.length);
-    for (let k = 0; k < ordinals.length; k++) values[k] = scores[ordinals[k]!]!;
-    values.sort();
-    const threshold = values[values.length - keep]!;
+    // A touched ordinal is listed once, so at most the catalog's size: the scratch always has room.
+    for (let k = 0; k < ordinals.length; k++) scratch.selection[k] = scores[ordinals[k]!]!;
+    const threshold = kthLargest(scratch.selection, ordinals.length, keep);
     chosen = ordinals.filter((o) => scores[o]! >= threshold);
   }
   return [...chosen].sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, keep);

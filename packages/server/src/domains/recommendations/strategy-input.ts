@@ -32,5 +32,9 @@ export interface StrategyInput {
 
 export type TextSimilarity = (tenantId: string, environmentId: string, itemId: string, limit: number) => Array<{ id: string; score: number }>;
 
-/** One strategy: candidates for one request, synchronously (per-instance scratch memory is never shared between calls in flight). */
-export type Strategy = (input: StrategyInput) => Candidate[];
+/**
+ * One strategy: candidates for one request, best first, synchronously (per-instance scratch memory is
+ * never shared between calls in flight). The engine stops reading once its slots are filled, so a
+ * strategy with thousands of candidates may order them lazily.
+ */
+export type Strategy = (input: StrategyInput) => Iterable<Candidate>;
