@@ -52,15 +52,20 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   const queryStatistics = new QueryStatistics(deps.clock);
   const searchAnalytics = await openSearchAnalytics(deps, queryStatistics);
   const aggregates = new RecommendationAggregates({ config: deps.config, clock: deps.clock });
+  search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, blobs: deps.blobs, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
+  const searchService = search;
+  deps.onClose(() => searchService.close());
+  // The search indexes are restored (or built) while the activity state is: both read files and unzip
+  // on the thread pool between slices of work, so a start overlaps their waits instead of adding them.
+  const searchStarted = search.start();
+  // Awaited below; this only keeps a failure that lands while the activity state opens from going unhandled.
+  searchStarted.catch(() => undefined);
   const activities = await ActivityService.open(deps, {
     aggregates: [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, foldOnly(countCollected, { stateless: 'metrics' })],
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
   activities.onRecorded((activity) => searchAnalytics.recordActivity(activity));
-  search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, blobs: deps.blobs, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
-  const searchService = search;
-  deps.onClose(() => searchService.close());
-  await search.start();
+  await searchStarted;
   const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config });
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));
