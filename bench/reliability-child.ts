@@ -57,8 +57,8 @@ for await (const line of createInterface({ input: process.stdin })) {
   const [command, argument] = line.split(' ');
   if (command === 'mem') {
     gc?.();
-    const { heapUsed, rss } = process.memoryUsage();
-    reply({ heapMb: Math.round(heapUsed / 2 ** 20), rssMb: Math.round(rss / 2 ** 20), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
+    const { heapUsed, heapTotal, rss, external, arrayBuffers } = process.memoryUsage();
+    reply({ heapMb: Math.round(heapUsed / 2 ** 20), heapTotalMb: Math.round(heapTotal / 2 ** 20), externalMb: Math.round(external / 2 ** 20), arrayBuffersMb: Math.round(arrayBuffers / 2 ** 20), rssMb: Math.round(rss / 2 ** 20), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) });
   } else if (command === 'catalog') {
     const catalog = server.deps.services.catalog;
     const schema = await catalog.schemas.create('bench', 'prod', parseSchemaRequest(GENERATED_SCHEMA));
