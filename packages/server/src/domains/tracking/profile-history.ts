@@ -3,12 +3,13 @@
  * it. Memory holds at most HISTORY_LIMIT activities per profile and `budget` in all: past the budget,
  * the lists of the profiles least recently active leave memory (their counts stay, and history pages
  * read what memory lacks from the log), so a flood of new shoppers cannot grow it without bound.
- * Activities are kept as their JSON text (one string instead of an object and its many small strings;
- * a snapshot saves and restores them without parsing); those a history page or recently-viewed asks
- * for are parsed then.
+ * An activity recorded (or replayed from the log) is kept as the object the log holds; one restored from
+ * a snapshot as its JSON text, so a restore parses nothing (a history page or recently-viewed parses it
+ * when asked). Making a text for every replayed activity fragmented the heap: a whole-log start held
+ * 1.3-1.56 GB of RSS against 1 GB for the same live heap (docs/operations.md).
  */
 import type { LoggedActivity } from './activity-record.js';
-import { ChunkReader, ChunkWriter } from './snapshot-encoding.js';
+import { ChunkReader, ChunkWriter, activityOf, textOf, type KeptActivity } from './snapshot-encoding.js';
 
 /** Activities kept per profile; older ones stay in the log but leave memory. */
 export const HISTORY_LIMIT = 500;
@@ -53,7 +54,7 @@ function addCount(counts: Array<string | number>, key: string, n: number): void 
 
 export class ProfileHistory {
   /** Lists in order of their profile's last activity, least recent first (an LRU by insertion order). */
-  private readonly byProfile = new Map<string, string[]>();
+  private readonly byProfile = new Map<string, KeptActivity[]>();
   /** Activities in all lists. */
   private resident = 0;
 
@@ -69,14 +70,13 @@ export class ProfileHistory {
   /** Per profile, the ids of profiles merged into it under which some of its activities were logged. */
   private readonly aliases = new Map<string, Set<string>>();
 
-  /** `text` is the activity's JSON, when the caller has it already (the idempotency memory shares it). */
-  add(profileId: string, activity: LoggedActivity, text = JSON.stringify(activity)): void {
+  add(profileId: string, activity: LoggedActivity): void {
     if (activity.profileId !== profileId) this.addAlias(profileId, activity.profileId);
     let list = this.byProfile.get(profileId);
     // Moved to the end: the most recently active profile is the last one let go.
     if (list !== undefined) this.byProfile.delete(profileId);
     this.byProfile.set(profileId, (list ??= []));
-    list.push(text);
+    list.push(activity);
     this.resident++;
     if (list.length > HISTORY_LIMIT) this.resident -= list.splice(0, list.length - HISTORY_LIMIT).length;
     this.keepWithinBudget();
@@ -102,7 +102,7 @@ export class ProfileHistory {
   list(profileId: string): LoggedActivity[] {
     const kept = this.byProfile.get(profileId) ?? [];
     const out: LoggedActivity[] = [];
-    for (let at = kept.length - 1; at >= 0; at--) out.push(JSON.parse(kept[at]!) as LoggedActivity);
+    for (let at = kept.length - 1; at >= 0; at--) out.push(activityOf(kept[at]!));
     return out;
   }
 
@@ -152,7 +152,7 @@ export class ProfileHistory {
       out.string(profileId);
       const list = this.byProfile.get(profileId) ?? [];
       out.u32(list.length);
-      for (const text of list) out.string(text);
+      for (const kept of list) out.string(textOf(kept));
       const counts = this.counts.get(profileId) ?? [];
       out.u32(counts.length / 2);
       for (let at = 0; at < counts.length; at += 2) {
@@ -171,7 +171,7 @@ export class ProfileHistory {
     const read = new ChunkReader(chunk);
     while (!read.done) {
       const profileId = read.string();
-      const activities = new Array<string>(read.u32());
+      const activities = new Array<KeptActivity>(read.u32());
       for (let at = 0; at < activities.length; at++) activities[at] = read.string();
       const counts = new Array<string | number>(read.u32() * 2);
       for (let at = 0; at < counts.length; at += 2) {
@@ -222,10 +222,10 @@ export class ProfileHistory {
     const kept = this.byProfile.get(into) ?? [];
     this.byProfile.delete(into);
     const merged = [...kept, ...moved]
-      .map((text) => ({ text, at: (JSON.parse(text) as LoggedActivity).receivedAt }))
+      .map((kept) => ({ kept, at: activityOf(kept).receivedAt }))
       .sort((a, b) => a.at - b.at)
       .slice(-HISTORY_LIMIT)
-      .map((entry) => entry.text);
+      .map((entry) => entry.kept);
     this.resident += merged.length - kept.length - moved.length;
     this.byProfile.set(into, merged);
   }

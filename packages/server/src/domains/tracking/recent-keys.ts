@@ -1,19 +1,18 @@
 /**
  * The idempotency memory: the most recent client activity ids (or idempotency keys) of each tenant,
  * with the activity they produced, so that a retried send is answered without being counted again.
- * Bounded, oldest forgotten first; rebuilt from the log at start. Recorded activities are kept as their
- * JSON text (a third of an object's memory; a snapshot saves and restores them without parsing), parsed
- * when a retry asks for one.
+ * Bounded, oldest forgotten first; rebuilt from the log at start. Recorded activities are kept as the
+ * log's objects, or as their JSON text when a snapshot restored them (parsed when a retry asks).
  */
 import type { LoggedActivity } from './activity-record.js';
 import { BoundedMap } from '../../platform/collections/bounded-map.js';
-import { ChunkReader, ChunkWriter } from './snapshot-encoding.js';
+import { ChunkReader, ChunkWriter, activityOf, textOf, type KeptActivity } from './snapshot-encoding.js';
 
 /** An activity being appended: a retry waits for it, so that no answer comes before the disk has the activity. */
 export type PendingActivity = Promise<LoggedActivity>;
 
 export class RecentKeys {
-  private readonly entries: BoundedMap<string, string | PendingActivity>;
+  private readonly entries: BoundedMap<string, KeptActivity | PendingActivity>;
 
   constructor(limit = 100_000) {
     this.entries = new BoundedMap(limit);
@@ -21,7 +20,7 @@ export class RecentKeys {
 
   get(tenant: string, key: string): LoggedActivity | PendingActivity | undefined {
     const value = this.entries.get(`${tenant}\u0000${key}`);
-    return typeof value === 'string' ? (JSON.parse(value) as LoggedActivity) : value;
+    return value === undefined || value instanceof Promise ? value : activityOf(value);
   }
 
   /** Marks a key as taken before its append, so that two concurrent retries cannot both be logged. */
@@ -29,9 +28,8 @@ export class RecentKeys {
     this.set(`${tenant}\u0000${key}`, durable);
   }
 
-  /** `text` is the activity's JSON, when the caller has it already. */
-  remember(activity: LoggedActivity, text?: string): void {
-    if (activity.clientKey !== undefined) this.set(`${activity.tenant}\u0000${activity.clientKey}`, text ?? JSON.stringify(activity));
+  remember(activity: LoggedActivity): void {
+    if (activity.clientKey !== undefined) this.set(`${activity.tenant}\u0000${activity.clientKey}`, activity);
   }
 
   release(tenant: string, key: string): void {
@@ -41,7 +39,7 @@ export class RecentKeys {
   /** Erasure: recorded activities of these profiles leave the memory (a retry of one is then a new activity of nobody). */
   forgetProfiles(profileIds: ReadonlySet<string>): void {
     const gone: string[] = [];
-    for (const [key, value] of this.entries.entries()) if (typeof value === 'string' && profileIds.has((JSON.parse(value) as LoggedActivity).profileId)) gone.push(key);
+    for (const [key, value] of this.entries.entries()) if (!(value instanceof Promise) && profileIds.has(activityOf(value).profileId)) gone.push(key);
     for (const key of gone) this.entries.delete(key);
   }
 
@@ -50,9 +48,9 @@ export class RecentKeys {
     const prefix = `${tenant}\u0000`;
     const out = new ChunkWriter();
     for (const [key, value] of this.entries.entries()) {
-      if (typeof value !== 'string' || !key.startsWith(prefix)) continue;
+      if (value instanceof Promise || !key.startsWith(prefix)) continue;
       out.string(key.slice(prefix.length));
-      out.string(value);
+      out.string(textOf(value));
       if (out.length >= 256 * 1024) yield out.take();
     }
     if (out.length > 0) yield out.take();
@@ -70,11 +68,11 @@ export class RecentKeys {
   clear(tenant: string): void {
     const prefix = `${tenant}\u0000`;
     const gone: string[] = [];
-    for (const [key, value] of this.entries.entries()) if (typeof value === 'string' && key.startsWith(prefix)) gone.push(key);
+    for (const [key, value] of this.entries.entries()) if (!(value instanceof Promise) && key.startsWith(prefix)) gone.push(key);
     for (const key of gone) this.entries.delete(key);
   }
 
-  private set(key: string, value: string | PendingActivity): void {
+  private set(key: string, value: KeptActivity | PendingActivity): void {
     this.entries.set(key, value);
   }
 }

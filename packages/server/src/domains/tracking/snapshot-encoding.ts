@@ -4,6 +4,7 @@
  * into the structures it keeps, without parsing text or building an object per value.
  * All numbers are little-endian; a string is its UTF-8 byte length (u32) and its bytes.
  */
+import type { LoggedActivity } from './activity-record.js';
 
 export class ChunkWriter {
   private bytes = Buffer.allocUnsafe(64 * 1024);
@@ -93,4 +94,18 @@ export class ChunkReader {
     const at = this.need(into.byteLength);
     new Uint8Array(into.buffer, into.byteOffset, into.byteLength).set(this.bytes.subarray(at, at + into.byteLength));
   }
+}
+
+/**
+ * An activity kept in memory by the history or the idempotency memory: the object the log holds when
+ * it was recorded or replayed, or its JSON text when a snapshot restored it (no parsing at start).
+ */
+export type KeptActivity = string | LoggedActivity;
+
+export function activityOf(kept: KeptActivity): LoggedActivity {
+  return typeof kept === 'string' ? (JSON.parse(kept) as LoggedActivity) : kept;
+}
+
+export function textOf(kept: KeptActivity): string {
+  return typeof kept === 'string' ? kept : JSON.stringify(kept);
 }

@@ -229,12 +229,11 @@ export class TenantActivities {
   }
 
   private foldActivity(record: LoggedActivity): void {
-    // One text kept by both the history and the idempotency memory.
-    const text = JSON.stringify(record);
-    this.recentKeys.remember(record, text);
+    // The same object is kept by the history and the idempotency memory (no text per activity: see profile-history.ts).
+    this.recentKeys.remember(record);
     const attributed = record.profileId !== UNATTRIBUTED;
     const profileId = attributed ? this.profiles.canonicalId(record.profileId) : undefined;
-    if (profileId !== undefined) this.history.add(profileId, record, text);
+    if (profileId !== undefined) this.history.add(profileId, record);
     for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
   }
 
