@@ -215,6 +215,50 @@ if (process.env.OFFLINE_CUSTOMER_EASE !== undefined) {
   const perCustomer = countPerCustomer(730);
   for (const share of [0.1, 0.2]) extra.push({ name: `customers + ${share} × customer EASE (λ ${lambda})`, pairs: () => blend(perCustomer, ease, share) });
 }
+if (process.env.OFFLINE_COVER !== undefined) {
+  // Greedy coverage: the seed's past orders, and each next pick the partner found in most of the orders no
+  // earlier pick was in (a hit-rate list wants partners that are not all bought in the same baskets).
+  // `damp` < 1 keeps a share of a covered order's weight, between raw counts (1) and pure coverage (0).
+  const ordersOf = new Map<string, number[]>();
+  training.forEach((order, o) => {
+    for (const item of new Set(order.items)) {
+      let list = ordersOf.get(item);
+      if (list === undefined) ordersOf.set(item, (list = []));
+      list.push(o);
+    }
+  });
+  const weightOf = training.map((order) => 2 ** ((order.at - end) / (730 * DAY)));
+  const itemSets = training.map((order) => [...new Set(order.items)]);
+  for (const damp of (process.env.OFFLINE_COVER || '0,0.1,0.3,0.5').split(',').map(Number)) {
+    for (const recent of (process.env.OFFLINE_COVER_RECENT || "Infinity,300,100").split(",").map(Number)) {
+      extra.push({
+        name: `greedy coverage, covered orders keep ${damp}, latest ${recent} orders of the seed`,
+        pairs: () => {
+          const out = new Map<string, Map<string, number>>();
+          for (const order of heldOut) {
+            const seed = order.items[0]!;
+            if (out.has(seed)) continue;
+            const mine = (ordersOf.get(seed) ?? []).slice(-recent);
+            const left = new Map<number, number>(mine.map((o) => [o, weightOf[o]!]));
+            const chosen = new Map<string, number>();
+            for (let pick = 0; pick < K + 5; pick++) {
+              const gain = new Map<string, number>();
+              for (const [o, w] of left) for (const item of itemSets[o]!) if (item !== seed && !chosen.has(item)) gain.set(item, (gain.get(item) ?? 0) + w);
+              let best: string | undefined;
+              let bestGain = 0;
+              for (const [item, g] of gain) if (g > bestGain || (g === bestGain && best !== undefined && (bought.get(item) ?? 0) > (bought.get(best) ?? 0))) { best = item; bestGain = g; }
+              if (best === undefined) break;
+              chosen.set(best, 1000 - pick);
+              for (const [o, w] of left) if (itemSets[o]!.includes(best)) left.set(o, w * damp);
+            }
+            out.set(seed, chosen);
+          }
+          return out;
+        },
+      });
+    }
+  }
+}
 for (const e of extra) {
   const pairs = e.pairs();
   console.log(e.name, run(pairs, [...heldOut], 'bought'), ...seeds.map((s) => run(pairs, shuffle([...heldOut], s).slice(0, 600), 'bought')));

@@ -63,7 +63,7 @@ export class RecommendationAggregates implements ActivityAggregate {
 
   readonly snapshot: SnapshotPart = {
     name: 'recommendations',
-    version: 3,
+    version: 4,
     save: (tenantId) => this.save(tenantId),
     restore: (tenantId, chunk) => {
       const state = this.tenant(tenantId);
@@ -209,6 +209,11 @@ export class RecommendationAggregates implements ActivityAggregate {
   /** Items met with `itemId` in visits or orders, best first; equal scores go to the item `tieBreak` rates higher. */
   coOccurring(tenantId: string, itemId: string, kind: CoOccurrenceKind, limit = 20, tieBreak?: (itemId: string) => number): RelatedItem[] {
     return this.tenant(tenantId).coOccurrence.related(kind, itemId, limit, tieBreak);
+  }
+
+  /** Items bought with the seeds, picked by greedy coverage of the seeds' latest orders (basket-cover.ts), best first. */
+  basketCompletion(tenantId: string, seedIds: readonly string[], limit: number, tieBreak?: (itemId: string) => number): RelatedItem[] {
+    return this.tenant(tenantId).coOccurrence.coveringOrders(seedIds, limit, tieBreak);
   }
 
   /** How often `itemId` was met with each of `others` (those never met with it are left out), scaled as `coOccurring` scores. */

@@ -4,6 +4,7 @@
  * in bounded maps; pairs are counted the first time both items meet in one visit or order.
  */
 import { BoundedMap } from '../../platform/collections/bounded-map.js';
+import { BasketMemory, type SavedBasket } from './basket-cover.js';
 
 export const VISIT_GAP_MS = 30 * 60 * 1000;
 /** Items of one visit or order that pair with later ones: bounds the work per activity (a large order pairs its first 100 items with the rest). */
@@ -36,6 +37,8 @@ interface Group {
   lastAt: number;
   /** Item numbers (see PairCounts.numberOf). */
   items: number[];
+  /** The group's number in the basket memory (orders only). */
+  basket?: number;
 }
 
 export interface RelatedItem {
@@ -62,22 +65,26 @@ class PairCounts {
   /** The weight of a meeting now: weighted counts are divided by it so a meeting in the newest group counts 1. */
   private newestWeight = 0;
   private readonly open = new BoundedMap<string, Group>(MAX_OPEN_GROUPS);
+  /** The latest groups themselves, for basket completion by coverage (orders only). */
+  private readonly baskets: BasketMemory | undefined;
 
-  constructor(options: { recency: boolean }) {
+  constructor(options: { recency: boolean; baskets?: boolean }) {
     this.recency = options.recency;
+    this.baskets = options.baskets === true ? new BasketMemory() : undefined;
   }
 
   /** Adds `itemId` to the group `groupKey`; `startsNew` says when the group's earlier items no longer count. */
   add(groupKey: string, itemId: string, at: number, startsNew: (group: Group) => boolean): void {
     let group = this.open.get(groupKey);
+    const weight = this.recency ? 2 ** ((at - RECENCY_EPOCH) / ORDER_HALF_LIFE_MS) : 1;
     if (group === undefined || startsNew(group)) {
       group = { lastAt: at, items: [] };
+      if (this.baskets !== undefined) group.basket = this.baskets.open(weight, group.items);
       this.open.set(groupKey, group);
     }
     group.lastAt = at;
     const item = this.numberOf(itemId);
     if (group.items.includes(item)) return;
-    const weight = this.recency ? 2 ** ((at - RECENCY_EPOCH) / ORDER_HALF_LIFE_MS) : 1;
     if (weight > this.newestWeight) this.newestWeight = weight;
     const row = this.pairs[item]!;
     for (const other of group.items) {
@@ -87,7 +94,27 @@ class PairCounts {
       if (otherRow.size > 2 * MAX_RELATED) prune(otherRow);
     }
     if (row.size > 2 * MAX_RELATED) prune(row);
-    if (group.items.length < MAX_GROUP_ITEMS) group.items.push(item);
+    if (group.items.length < MAX_GROUP_ITEMS) {
+      group.items.push(item);
+      if (group.basket !== undefined) this.baskets!.addItem(group.basket, item);
+    }
+  }
+
+  /**
+   * Partners of the seeds by greedy coverage of their latest groups (BasketMemory.cover), scaled as
+   * `related` scales counts; undefined without a basket memory. Equal gains go to the item `tieBreak`
+   * rates higher.
+   */
+  covering(seedIds: readonly string[], limit: number, tieBreak?: (itemId: string) => number): RelatedItem[] | undefined {
+    if (this.baskets === undefined) return undefined;
+    const seeds = seedIds.map((id) => this.numbers.get(id)).filter((n): n is number => n !== undefined);
+    if (seeds.length === 0 || limit <= 0) return [];
+    const scale = this.recency && this.newestWeight > 0 ? this.newestWeight : 1;
+    const tie = tieBreak === undefined ? () => 0 : (item: number) => (item < 0 ? -Infinity : tieBreak(this.names[item]!));
+    return this.baskets.cover(seeds, limit, this.names.length, tie).map(({ item, gain }) => {
+      const count = Math.round((gain / scale) * 1e6) / 1e6;
+      return { itemId: this.names[item]!, count, score: count };
+    });
   }
 
   /**
@@ -147,7 +174,7 @@ class PairCounts {
     this.open.set(toKey, group);
   }
 
-  /** Snapshot chunks: item names (in number order), rows of partner counts, the newest weight, open groups. */
+  /** Snapshot chunks: item names (in number order), rows of partner counts, kept baskets, the newest weight, open groups. */
   *save(): Iterable<PairChunk> {
     for (let at = 0; at < this.names.length; at += 5_000) yield { names: this.names.slice(at, at + 5_000) };
     let rows: number[][] = [];
@@ -166,9 +193,23 @@ class PairCounts {
       }
     }
     if (rows.length > 0) yield { rows };
-    let open: Array<[string, number, number[]]> = [];
+    if (this.baskets !== undefined) {
+      let baskets: SavedBasket[] = [];
+      let size = 0;
+      for (const basket of this.baskets.saved()) {
+        baskets.push(basket);
+        size += basket[2].length;
+        if (size >= 10_000) {
+          yield { baskets };
+          baskets = [];
+          size = 0;
+        }
+      }
+      if (baskets.length > 0) yield { baskets };
+    }
+    let open: OpenChunk = [];
     for (const [key, group] of this.open.entries()) {
-      open.push([key, group.lastAt, group.items]);
+      open.push(group.basket === undefined ? [key, group.lastAt, group.items] : [key, group.lastAt, group.items, group.basket]);
       if (open.length >= 2_000) {
         yield { open, newestWeight: this.newestWeight };
         open = [];
@@ -185,9 +226,15 @@ class PairCounts {
         const row = this.pairs[item!]!;
         for (let at = 0; at < flat.length; at += 2) row.set(flat[at]!, flat[at + 1]!);
       }
+    } else if ('baskets' in chunk) {
+      this.baskets?.restore(chunk.baskets);
     } else {
       this.newestWeight = chunk.newestWeight;
-      for (const [key, lastAt, items] of chunk.open) this.open.set(key, { lastAt, items });
+      for (const [key, lastAt, items, basket] of chunk.open) {
+        // An open order keeps growing its basket: the group and the kept basket share one list.
+        const shared = basket === undefined ? undefined : this.baskets?.itemsOf(basket);
+        this.open.set(key, shared === undefined ? { lastAt, items } : { lastAt, items: shared, basket });
+      }
     }
   }
 
@@ -203,11 +250,12 @@ class PairCounts {
 }
 
 /** One chunk of a snapshot of pair counts (PairCounts.save). */
-export type PairChunk = { names: string[] } | { rows: number[][] } | { open: Array<[string, number, number[]]>; newestWeight: number };
+export type PairChunk = { names: string[] } | { rows: number[][] } | { baskets: SavedBasket[] } | { open: OpenChunk; newestWeight: number };
+type OpenChunk = Array<[key: string, lastAt: number, items: number[], basket?: number]>;
 
 export class CoOccurrence {
   private readonly visits = new PairCounts({ recency: false });
-  private readonly orders = new PairCounts({ recency: true });
+  private readonly orders = new PairCounts({ recency: true, baskets: true });
 
   /** Snapshot chunks, visits first. */
   *save(): Iterable<[CoOccurrenceKind, PairChunk]> {
@@ -234,6 +282,11 @@ export class CoOccurrence {
 
   related(kind: CoOccurrenceKind, itemId: string, limit: number, tieBreak?: (itemId: string) => number): RelatedItem[] {
     return (kind === 'visit' ? this.visits : this.orders).related(itemId, limit, tieBreak);
+  }
+
+  /** Items bought with the seeds, by greedy coverage of their latest orders (see basket-cover.ts). */
+  coveringOrders(seedIds: readonly string[], limit: number, tieBreak?: (itemId: string) => number): RelatedItem[] {
+    return this.orders.covering(seedIds, limit, tieBreak) ?? [];
   }
 
   countsWith(kind: CoOccurrenceKind, itemId: string, others: Iterable<string>): Map<string, number> {

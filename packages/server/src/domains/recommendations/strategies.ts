@@ -108,7 +108,7 @@ function related(input: StrategyInput, seeds: readonly string[], kind: 'visit' |
  * below every co-occurring item.
  */
 function boughtTogether(input: StrategyInput): Candidate[] {
-  const together = preferBoughtBefore(input, related(input, input.productIds, 'order'));
+  const together = preferBoughtBefore(input, covering(input));
   if (together.length >= input.want || input.model === undefined) return together;
   const interactions = input.aggregates.interactions(input.tenantId);
   const scores = new Map<number, number>();
@@ -126,6 +126,25 @@ function boughtTogether(input: StrategyInput): Candidate[] {
     .map(([item, value]) => ({ itemId: interactions.itemIds[item]!, score: (floor * value) / best / 2 }))
     .sort((a, b) => b.score - a.score || a.itemId.localeCompare(b.itemId));
   return [...together, ...more];
+}
+
+/**
+ * Partners picked by greedy coverage of the seeds' latest orders (basket-cover.ts): each next item is
+ * the one in most orders that earlier picks are not in, so the list reaches more kinds of basket.
+ * Partners met only in orders older than those kept follow, by count, below every covering pick.
+ */
+function covering(input: StrategyInput): Candidate[] {
+  const interactions = input.aggregates.interactions(input.tenantId);
+  const bought = (itemId: string) => interactions.purchaseCount(interactions.numberOf(itemId) ?? -1);
+  const picks: Candidate[] = input.aggregates.basketCompletion(input.tenantId, input.productIds, input.want, bought).map(({ itemId, score }) => ({ itemId, score }));
+  if (picks.length >= input.want) return picks;
+  const have = new Set(picks.map((c) => c.itemId));
+  const rest = related(input, input.productIds, 'order').filter((c) => !have.has(c.itemId));
+  if (rest.length === 0) return picks;
+  // Scaled under the last pick, keeping their own order.
+  const floor = picks.at(-1)?.score ?? rest[0]!.score;
+  const top = rest[0]!.score;
+  return [...picks, ...rest.map((c) => ({ itemId: c.itemId, score: (floor * c.score) / top / (picks.length > 0 ? 2 : 1) }))];
 }
 
 /**
