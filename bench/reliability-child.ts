@@ -51,6 +51,14 @@ const logLines = new Writable({
 const server = await createDiscoveryServer({ config, dataDir, logger: createLogger('info', { destination: logLines }) });
 const { url } = await server.listen(0);
 process.stdout.write(`${JSON.stringify({ url, startMs: Math.round(performance.now() - started), ...shares })}\n`);
+if (process.env.BENCH_MEMORY_TRACE !== undefined) {
+  // One line a second on stderr: heap used and committed, memory outside the heap, RSS (MB), to see what a peak is made of.
+  const mb = (n: number) => Math.round(n / 2 ** 20);
+  setInterval(() => {
+    const { heapUsed, heapTotal, rss, external, arrayBuffers } = process.memoryUsage();
+    process.stderr.write(`memory ${new Date().toISOString().slice(11, 19)} heapUsed ${mb(heapUsed)} heapTotal ${mb(heapTotal)} external ${mb(external)} arrayBuffers ${mb(arrayBuffers)} rss ${mb(rss)}\n`);
+  }, Number(process.env.BENCH_MEMORY_TRACE) || 1000).unref();
+}
 const gc = (globalThis as { gc?: () => void }).gc;
 const reply = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
 for await (const line of createInterface({ input: process.stdin })) {

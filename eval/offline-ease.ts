@@ -107,6 +107,8 @@ interface Variant {
   coSeeds?: number;
   /** Halves the weight of a seed every this many days before the customer's latest purchase. */
   seedHalfLifeDays?: number;
+  /** A greedy re-rank: a candidate loses this × the best score × its largest order cosine with an earlier pick. */
+  diverse?: number;
 }
 
 const pruned = new Map<string, Float32Array>();
@@ -176,7 +178,8 @@ function run(variant: Variant, cases: Case[]): number {
       for (const p of popularity) top = Math.max(top, p);
       for (let n = 0; n < itemIds.length; n++) scores[n] = (best > 0 ? scores[n]! / best : 0) + (variant.popularityWeight * popularity[n]!) / top;
     }
-    if (topK(scores, c.bought).some((n) => c.target.has(itemIds[n]!))) hits++;
+    const list = variant.diverse ? diverseTopK(scores, c.bought, variant.diverse) : topK(scores, c.bought);
+    if (list.some((n) => c.target.has(itemIds[n]!))) hits++;
   }
   return Math.round((1000 * hits) / cases.length) / 1000;
 }
@@ -196,10 +199,59 @@ function topK(scores: Float64Array, bought: Set<string>): number[] {
   return best;
 }
 
+/**
+ * The K best after a greedy re-rank over the best 5K: each next pick's score loses `beta` × (the list's
+ * best score) × its largest cosine (orders in common) with an earlier pick, so near-twins of a pick wait.
+ */
+function diverseTopK(scores: Float64Array, bought: Set<string>, beta: number): number[] {
+  const pool = topKOf(scores, bought, 5 * K);
+  if (pool.length === 0) return pool;
+  const top = Math.abs(scores[pool[0]!]!) || 1;
+  const picked: number[] = [];
+  const penalty = new Float64Array(pool.length);
+  const taken = new Uint8Array(pool.length);
+  while (picked.length < K && picked.length < pool.length) {
+    let best = -1;
+    let bestScore = -Infinity;
+    for (let k = 0; k < pool.length; k++) {
+      if (taken[k]) continue;
+      const v = scores[pool[k]!]! - beta * top * penalty[k]!;
+      if (v > bestScore) { best = k; bestScore = v; }
+    }
+    taken[best] = 1;
+    const n = pool[best]!;
+    picked.push(n);
+    for (let k = 0; k < pool.length; k++) {
+      if (taken[k]) continue;
+      const m = pool[k]!;
+      const both = pairs[n]!.get(m) ?? 0;
+      const cos = both / Math.sqrt(Math.max(1, orderCount[n]!) * Math.max(1, orderCount[m]!));
+      if (cos > penalty[k]!) penalty[k] = cos;
+    }
+  }
+  return picked;
+}
+
+function topKOf(scores: Float64Array, bought: Set<string>, k: number): number[] {
+  const best: number[] = [];
+  for (let n = 0; n < scores.length; n++) {
+    const s = scores[n]!;
+    if (best.length === k && !(s > scores[best[k - 1]!]!)) continue;
+    if (bought.has(itemIds[n]!)) continue;
+    let at = best.length;
+    while (at > 0 && s > scores[best[at - 1]!]!) at--;
+    best.splice(at, 0, n);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
 // Order co-occurrence over every replayed purchase, as the live aggregate counts it (raw).
 const pairs: Array<Map<number, number>> = itemIds.map(() => new Map());
+const orderCount = new Float64Array(itemIds.length);
 for (const order of training) {
   const ns = order.items.map((i) => itemNumber.get(i)!);
+  for (const a of new Set(ns)) orderCount[a]!++;
   for (const a of ns) for (const b of ns) if (a !== b) pairs[a]!.set(b, (pairs[a]!.get(b) ?? 0) + 1);
 }
 
@@ -227,6 +279,7 @@ const groups: Record<string, Variant[]> = {
     ...[14, 30].flatMap((d) => [0.4, 0.6].map((p) => ({ name: `${d}-day window ${p}`, popularity: windowed(d), popularityWeight: p, neighbours: 200, magnitude: true }))),
   ],
   co: [0, 0.1, 0.2, 0.4].flatMap((share) => [10, 50].map((coSeeds) => ({ name: `co-occurrence ${share} of latest ${coSeeds}, 10-day 0.3`, coOccurrence: share, coSeeds, popularity: halfLife(10), popularityWeight: 0.3, neighbours: 200, magnitude: true }))),
+  diverse: [0, 0.1, 0.2, 0.4, 0.8].map((beta) => ({ name: `diverse re-rank ${beta}, 10-day 0.3`, diverse: beta, popularity: halfLife(10), popularityWeight: 0.3, neighbours: 200, magnitude: true })),
   recency: [90, 180, 365, 730].map((d) => ({ name: `seed half-life ${d} d, 10-day half-life 0.3`, seedHalfLifeDays: d, popularity: halfLife(10), popularityWeight: 0.3, neighbours: 200, magnitude: true })),
 };
 const seeds = (process.env.OFFLINE_SEEDS ?? '').split(',').filter(Boolean).map(Number);
