@@ -15,6 +15,7 @@ COPY packages/client/package.json packages/client/
 COPY packages/tracker/package.json packages/tracker/
 COPY packages/elements/package.json packages/elements/
 COPY apps/companion/package.json apps/companion/
+COPY apps/console/package.json apps/console/
 COPY apps/storefront/package.json apps/storefront/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json vite.config.ts ./
@@ -39,6 +40,7 @@ COPY packages/client/package.json packages/client/
 COPY packages/tracker/package.json packages/tracker/
 COPY packages/elements/package.json packages/elements/
 COPY apps/companion/package.json apps/companion/
+COPY apps/console/package.json apps/console/
 COPY apps/storefront/package.json apps/storefront/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist dist

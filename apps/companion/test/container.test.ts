@@ -77,6 +77,19 @@ describe('container image (Dockerfile replayed without docker)', () => {
     }
   });
 
+  it("copies every workspace's manifest before each stage's npm ci, as the lockfile lists them", () => {
+    const workspaces = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
+    for (const stage of stages) {
+      const install = stage.instructions.findIndex((i) => i.op === 'RUN' && i.args.includes('npm ci'));
+      assert.ok(install > 0, `stage ${stage.name} runs npm ci`);
+      const copied = stage.instructions
+        .slice(0, install)
+        .filter((i) => i.op === 'COPY')
+        .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+      for (const workspace of workspaces) assert.ok(copied.includes(`${workspace}/package.json`), `stage ${stage.name}: COPY ${workspace}/package.json before npm ci`);
+    }
+  });
+
   it('runs the runtime stage in a clean directory: ready on /ready, drains on SIGTERM, keeps /data across a restart', async () => {
     const root = await mkdtemp(join(tmpdir(), 'discovery-image-'));
     dirs.push(root);
