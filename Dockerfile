@@ -26,7 +26,10 @@ RUN npm run build
 
 # --- runtime: production dependencies, the compiled output and the data files it reads; no TypeScript
 FROM ${NODE_IMAGE} AS runtime
+# MALLOC_ARENA_MAX=2: glibc's per-thread malloc arenas hold freed memory apart; two arenas cut the RSS
+# after a 400,000-activity flood by 11 % at no cost in throughput (docs/operations.md, "Memory").
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=8787 \
     DATA_DIR=/data \

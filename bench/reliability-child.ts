@@ -14,9 +14,12 @@ import { createDiscoveryServer } from '../packages/server/src/app/server.js';
 import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
+import { DEFAULT_HEAP_GROWTH_PERCENT, limitHeapGrowth } from '../packages/server/src/platform/heap-growth.js';
 import { GENERATED_SCHEMA, batchOf, generatedSearchConfig } from './relevance/generated-catalog.js';
 
 const dataDir = process.argv[2]!;
+// As `npm start` does (HEAP_GROWTH_PERCENT=0 leaves it to V8, to compare).
+limitHeapGrowth(Number(process.env.HEAP_GROWTH_PERCENT ?? DEFAULT_HEAP_GROWTH_PERCENT));
 const started = performance.now();
 const base = generatedSearchConfig('bench', 'prod', 'bench-search') as { tenants: Array<Record<string, unknown> & { environments: Array<Record<string, unknown>> }> };
 base.tenants[0]!.identityRepositories = ['customer-id'];

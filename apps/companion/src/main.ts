@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   const gate: StartupGate = await openStartupGate(options.port, options.host);
   console.error(`\nDiscovery Kit is listening on ${gate.url} (health: ${gate.url}/health, ready: ${gate.url}/ready). Ctrl-C stops it.`);
-  const [{ createLogger, defaultLogFormat }, { startCompanion }] = await Promise.all([import('@discovery-kit/server'), import('./companion.js')]);
+  const [{ createLogger, defaultLogFormat, limitHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT }, { startCompanion }] = await Promise.all([import('@discovery-kit/server'), import('./companion.js')]);
+  limitHeapGrowth(options.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const format = options.logFormat ?? defaultLogFormat(process.env, process.stdout.isTTY === true);
   const logger = createLogger(options.logLevel as 'info', { format });
 

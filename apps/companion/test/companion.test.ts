@@ -69,6 +69,18 @@ describe('companion options', () => {
     const fromArgs = parseCompanionOptions(['--port', '9002'], { PORT: '9001' });
     assert.ok(fromArgs !== 'help');
     assert.equal(fromArgs.port, 9002);
+    assert.equal(fromArgs.heapGrowthPercent, 50);
+    const growth = parseCompanionOptions(['--heap-growth', '0'], { HEAP_GROWTH_PERCENT: '80' });
+    assert.ok(growth !== 'help');
+    assert.equal(growth.heapGrowthPercent, 0);
+    const growthFromEnv = parseCompanionOptions([], { HEAP_GROWTH_PERCENT: '80' });
+    assert.ok(growthFromEnv !== 'help');
+    assert.equal(growthFromEnv.heapGrowthPercent, 80);
+  });
+
+  it('refuses a heap growth that is not a percentage from 0 to 400, naming the option', () => {
+    for (const bad of ['-5', '1.5', 'lots', '401']) assert.throws(() => parseCompanionOptions([`--heap-growth=${bad}`], {}), /--heap-growth must be an integer percentage/);
+    assert.throws(() => parseCompanionOptions([], { HEAP_GROWTH_PERCENT: 'lots' }), /--heap-growth must be an integer percentage/);
   });
 
   it('refuses a bad port, an unknown option, and production mode without a configuration', () => {

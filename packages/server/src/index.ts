@@ -39,6 +39,7 @@ export { HttpError } from './apis/http/errors.js';
 export { jsonBody, readRawBody, readFormBody } from './apis/http/body.js';
 export { parseInput } from './apis/http/validate.js';
 export { createLogger, defaultLogFormat } from './platform/logger.js';
+export { DEFAULT_HEAP_GROWTH_PERCENT, limitHeapGrowth } from './platform/heap-growth.js';
 export type { Logger, LogFormat } from './platform/logger.js';
 export { systemClock, ManualClock } from './platform/clock.js';
 export type { Clock } from './platform/clock.js';
