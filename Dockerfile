@@ -61,4 +61,6 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8787)+'/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # The server drains requests and flushes every write on SIGTERM (docker stop), then exits 0.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/server/main.js"]
+# A 64 MB young generation (V8's default is 16): four times fewer scavenges, so the slowest 1 % of
+# recommendation calls no longer wait on one (docs/operations.md, "Memory under a flood").
+CMD ["node", "--max-semi-space-size=64", "dist/server/main.js"]

@@ -75,7 +75,8 @@ interface Child {
 async function startChild(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
   // BENCH_NODE_FLAGS: extra flags for the server's process (say --optimize-for-size), to compare memory settings.
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--expose-gc', ...flags, '--import', 'tsx', CHILD, dataDir], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  // The server's process runs with `npm start`'s flags (package.json), plus these.
+  const child = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=64', ...flags, '--import', 'tsx', CHILD, dataDir], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const lines = createInterface({ input: child.stdout! });
   const [line] = (await once(lines, 'line')) as [string];
   return { process: child, lines, ...(JSON.parse(line) as Omit<Child, 'process' | 'lines'>) };
