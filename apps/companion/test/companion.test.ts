@@ -69,7 +69,7 @@ describe('companion options', () => {
     const fromArgs = parseCompanionOptions(['--port', '9002'], { PORT: '9001' });
     assert.ok(fromArgs !== 'help');
     assert.equal(fromArgs.port, 9002);
-    assert.equal(fromArgs.heapGrowthPercent, 50);
+    assert.equal(fromArgs.heapGrowthPercent, 30);
     const growth = parseCompanionOptions(['--heap-growth', '0'], { HEAP_GROWTH_PERCENT: '80' });
     assert.ok(growth !== 'help');
     assert.equal(growth.heapGrowthPercent, 0);
