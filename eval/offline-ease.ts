@@ -186,17 +186,7 @@ function run(variant: Variant, cases: Case[]): number {
 
 /** The K best item numbers (ties: lower number), skipping bought ones. */
 function topK(scores: Float64Array, bought: Set<string>): number[] {
-  const best: number[] = [];
-  for (let n = 0; n < scores.length; n++) {
-    const s = scores[n]!;
-    if (best.length === K && !(s > scores[best[K - 1]!]!)) continue;
-    if (bought.has(itemIds[n]!)) continue;
-    let at = best.length;
-    while (at > 0 && s > scores[best[at - 1]!]!) at--;
-    best.splice(at, 0, n);
-    if (best.length > K) best.pop();
-  }
-  return best;
+  return topKOf(scores, bought, K);
 }
 
 /**
@@ -232,6 +222,7 @@ function diverseTopK(scores: Float64Array, bought: Set<string>, beta: number): n
   return picked;
 }
 
+/** The k best item numbers (ties: lower number), skipping bought ones. */
 function topKOf(scores: Float64Array, bought: Set<string>, k: number): number[] {
   const best: number[] = [];
   for (let n = 0; n < scores.length; n++) {
