@@ -77,12 +77,7 @@ describe('widgets that tell the truth', () => {
 
 describe('bought-together for a regular buyer', () => {
   let server: TestServer;
-  const order = async (sessionId: string, orderId: string, products: string[]) => {
-    for (const product of products) {
-      const res = await call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'purchase', target: { product }, user: { sessionId }, metadata: { orderId } } });
-      assert.equal(res.status, 200);
-    }
-  };
+  const order = (sessionId: string, orderId: string, products: string[]) => purchase(server, sessionId, orderId, products);
   const together = async (user: string) => {
     const path = `/widget/w-bought-together/recommendations${user}?variables=${encodeURIComponent(JSON.stringify({ $productId: 'shoe-1' }))}`;
     const res = await call(`${server.url}${path}`);
@@ -108,14 +103,17 @@ describe('bought-together for a regular buyer', () => {
   });
 });
 
+/** One order through the collection API: a purchase per product, each naming the order. */
+async function purchase(server: TestServer, sessionId: string, orderId: string, products: string[], timestamp?: string): Promise<void> {
+  for (const product of products) {
+    const res = await call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'purchase', target: { product }, user: { sessionId }, metadata: { orderId }, ...(timestamp === undefined ? {} : { timestamp }) } });
+    assert.equal(res.status, 200);
+  }
+}
+
 describe('bought-together between equally frequent companions', () => {
   let server: TestServer;
-  const order = async (sessionId: string, orderId: string, products: string[], timestamp: string) => {
-    for (const product of products) {
-      const res = await call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'purchase', target: { product }, user: { sessionId }, metadata: { orderId }, timestamp } });
-      assert.equal(res.status, 200);
-    }
-  };
+  const order = (sessionId: string, orderId: string, products: string[], timestamp: string) => purchase(server, sessionId, orderId, products, timestamp);
 
   before(async () => {
     server = await startTestServer({ config: recommendationConfig() });
@@ -139,12 +137,7 @@ describe('bought-together between equally frequent companions', () => {
 
 describe('bought-together reaching different baskets', () => {
   let server: TestServer;
-  const order = async (sessionId: string, orderId: string, products: string[]) => {
-    for (const product of products) {
-      const res = await call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'purchase', target: { product }, user: { sessionId }, metadata: { orderId } } });
-      assert.equal(res.status, 200);
-    }
-  };
+  const order = (sessionId: string, orderId: string, products: string[]) => purchase(server, sessionId, orderId, products);
 
   before(async () => {
     server = await startTestServer({ config: recommendationConfig() });
