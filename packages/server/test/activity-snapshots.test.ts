@@ -186,7 +186,9 @@ describe('activity snapshots', () => {
       // The snapshot after 40 records is written in the background (up to a minute on a loaded machine).
       for (let waited = 0; !(await exists(snapshotFile(dataDir))) && waited < 1200; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
       assert.ok(await exists(snapshotFile(dataDir)), 'a snapshot was written after everyRecords records');
-      for (let n = 50; n < 80; n++) await send(n);
+      // 20 more: with the at most 10 sent while the first was written, under everyRecords, so no second
+      // snapshot can land before the kill (one did once, on a quiet machine: only 1 record was left to replay).
+      for (let n = 50; n < 70; n++) await send(n);
       child.kill('SIGKILL');
       await once(child, 'exit');
 
@@ -195,22 +197,22 @@ describe('activity snapshots', () => {
         const activities = server.server.deps.services.activities;
         const stats = activities.rebuildStats(TENANT)!;
         assert.ok(stats.snapshotTakenAt !== undefined, 'restored from the snapshot');
-        assert.ok(stats.records >= 30 && stats.records < 80, `only the log after the snapshot was replayed (${stats.records})`);
+        assert.ok(stats.records >= 20 && stats.records < 70, `only the log after the snapshot was replayed (${stats.records})`);
         let total = 0;
         for (let s = 0; s < 5; s++) {
           const profile = activities.findProfile(TENANT, { sessionId: `shopper-${s}` })!;
           const history = activities.history(TENANT, profile.id);
-          assert.equal(history.length, 16, `shopper-${s}`);
-          assert.equal(new Set(history.map((a) => a.clientKey)).size, 16, 'each activity once');
+          assert.equal(history.length, 14, `shopper-${s}`);
+          assert.equal(new Set(history.map((a) => a.clientKey)).size, 14, 'each activity once');
           total += history.length;
         }
-        assert.equal(total, 80);
+        assert.equal(total, 70);
         const views = server.server.deps.services.recommendations.aggregates.popularity(TENANT, { verbs: ['view'], limit: 10 });
-        assert.equal(views.reduce((sum, item) => sum + item.score, 0), 80 * 1, 'every view counted once');
+        assert.equal(views.reduce((sum, item) => sum + item.score, 0), 70 * 1, 'every view counted once');
         // A retry of an acknowledged activity is still known as one.
         const retry = await call(`${server.url}/collect/tenant-a-tracker`, { json: { id: 'act-3', action: 'view', target: { product: 'item-3' }, user: { sessionId: 'shopper-3' } } });
         assert.equal(retry.status, 200);
-        assert.equal(activities.history(TENANT, activities.findProfile(TENANT, { sessionId: 'shopper-3' })!.id).length, 16);
+        assert.equal(activities.history(TENANT, activities.findProfile(TENANT, { sessionId: 'shopper-3' })!.id).length, 14);
       } finally {
         await server.close();
       }
