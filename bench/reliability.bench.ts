@@ -10,7 +10,7 @@
  * under 1.5 GB, restart under 15 s (issue 16) and under 5 s (issue 19).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -25,6 +25,10 @@ const PRODUCTS = 100_000;
 const FLOOD = Number(process.env.RELIABILITY_FLOOD ?? 50_000);
 const CATALOG = Number(process.env.RELIABILITY_CATALOG ?? PRODUCTS);
 const CHILD = fileURLToPath(new URL('./reliability-child.ts', import.meta.url));
+/** The node flags `npm start` runs the server with (package.json), so the bench's server process runs as production's. */
+const START_FLAGS = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split(' ')
+  .filter((word) => word.startsWith('--'));
 
 /** Deterministic pseudo-random integers, so that every run writes the same directory. */
 function sequence(seed: number): (n: number) => number {
@@ -75,8 +79,7 @@ interface Child {
 async function startChild(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
   // BENCH_NODE_FLAGS: extra flags for the server's process (say --optimize-for-size), to compare memory settings.
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  // The server's process runs with `npm start`'s flags (package.json), plus these.
-  const child = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=64', ...flags, '--import', 'tsx', CHILD, dataDir], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--expose-gc', ...START_FLAGS, ...flags, '--import', 'tsx', CHILD, dataDir], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const lines = createInterface({ input: child.stdout! });
   const [line] = (await once(lines, 'line')) as [string];
   return { process: child, lines, ...(JSON.parse(line) as Omit<Child, 'process' | 'lines'>) };

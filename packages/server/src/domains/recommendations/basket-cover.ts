@@ -102,7 +102,7 @@ export class BasketMemory {
 
   /**
    * Up to `limit` partners of the seeds, greedily covering the seeds' latest orders (see the file's
-   * comment); equal gains go to the item `tieBreak` rates higher. `itemCount` bounds item numbers.
+   * comment); equal gains go to the item `tieBreak` rates higher. Item numbers (seeds included) are below `itemCount`.
    */
   cover(seeds: readonly number[], limit: number, itemCount: number, tieBreak: (item: number) => number): CoverPick[] {
     if (this.gains.length < itemCount) this.gains = new Float64Array(Math.max(itemCount, this.gains.length * 2, 1024));
@@ -126,7 +126,7 @@ export class BasketMemory {
       }
     }
     // Seeds are marked -1 (never picked); every other item of the orders starts at its weighted count.
-    for (const seed of seeds) if (seed < itemCount) gains[seed] = -1;
+    for (const seed of seeds) gains[seed] = -1;
     for (const slot of chosen) {
       const weight = this.weights[slot]!;
       for (const item of this.items[slot]!) {
@@ -161,7 +161,7 @@ export class BasketMemory {
       }
     }
     for (const item of touched) gains[item] = 0;
-    for (const seed of seeds) if (seed < itemCount) gains[seed] = 0;
+    for (const seed of seeds) gains[seed] = 0;
     return picks;
   }
 }

@@ -110,7 +110,7 @@ class PairCounts {
     const seeds = seedIds.map((id) => this.numbers.get(id)).filter((n): n is number => n !== undefined);
     if (seeds.length === 0 || limit <= 0) return [];
     const scale = this.recency && this.newestWeight > 0 ? this.newestWeight : 1;
-    const tie = tieBreak === undefined ? () => 0 : (item: number) => (item < 0 ? -Infinity : tieBreak(this.names[item]!));
+    const tie = tieBreak === undefined ? () => 0 : (item: number) => tieBreak(this.names[item]!);
     return this.baskets.cover(seeds, limit, this.names.length, tie).map(({ item, gain }) => {
       const count = Math.round((gain / scale) * 1e6) / 1e6;
       return { itemId: this.names[item]!, count, score: count };
