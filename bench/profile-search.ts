@@ -3,6 +3,7 @@
  * 100,000 by default) with the result cache off, loaded by autocannon from a child process (the bench's
  * 1,000 rotating queries with facets and a filter); the CPU profile covers SECONDS of load after a
  * warm-up and is written to OUT. `node bench/summarise-profile.mjs OUT <requests>` splits it per request.
+ * CATALOG=realistic profiles the realistic-vocabulary catalog (realistic-catalog.ts) and its queries instead.
  *   npx tsx bench/profile-search.ts
  */
 import { writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { createDiscoveryServer } from '../packages/server/src/app/server.js';
 import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
+import { realisticCatalog, retailTitles } from './realistic-catalog.js';
 import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, generatedSearchConfig, pick, rng } from './relevance/generated-catalog.js';
 
 const SIZE = Number(process.env.SIZE ?? 100000);
@@ -25,12 +27,15 @@ const { url } = await server.listen(0);
 const catalog = server.deps.services.catalog;
 const schema = await catalog.schemas.create('b', 'p', parseSchemaRequest(GENERATED_SCHEMA));
 const { version } = await catalog.catalogs.create('b', 'p', { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
-for (let s = 0; s < SIZE; s += 5000) await catalog.items.load('b', 'p', parseItemBatch(batchOf(s, version, 5000)));
+const titles = process.env.CATALOG === 'realistic' ? retailTitles() : undefined;
+if (process.env.CATALOG === 'realistic' && titles === undefined) throw new Error('no retail data set for CATALOG=realistic');
+const retail = titles === undefined ? undefined : realisticCatalog(titles);
+for (let s = 0; s < SIZE; s += 5000) await catalog.items.load('b', 'p', parseItemBatch((retail?.batchOf ?? batchOf)(s, version, 5000)));
 await (await catalog.catalogs.promote('b', 'p', version)).activation;
 server.deps.services.search.resultCacheSize = 0;
 const r = rng(42);
-const queries: string[] = [];
-for (let i = 0; i < 1000; i++) {
+const queries: string[] = retail?.queries(1000, 42) ?? [];
+for (let i = 0; retail === undefined && i < 1000; i++) {
   const noun = pick(r, NOUNS); const kind = i % 4;
   if (kind === 0) queries.push(`${pick(r, COLOURS)} ${noun}`);
   else if (kind === 1) queries.push(`${pick(r, ADJECTIVES)} ${noun.slice(0, Math.max(2, noun.length - 2))}`);

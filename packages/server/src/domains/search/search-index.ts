@@ -24,6 +24,7 @@ import { encodeSnapshot, encodeTermMap, restoreTermMap, SNAPSHOT_FORMAT, textPri
 import type { FilterValue } from '../../platform/filter-language/filter-tree.js';
 import type { FacetConfig } from '../../platform/config/schema.js';
 import { MatchScratch } from './match-scratch.js';
+import { FilterBits } from './filter-bits.js';
 import { runAtOnce } from './sliced-work.js';
 import type { Language } from './language.js';
 import { SortRanks, type SortKey } from './sort-ranks.js';
@@ -103,6 +104,13 @@ export class SearchIndex {
   /** Scratch arrays of this index's queries, which run one at a time: reused by the next query on it. */
   readonly facetScratch = new FacetScratch();
   private matchArrays: MatchScratch | undefined;
+  /** The pass bits of the filters requests repeat (filter-bits.ts), kept through writes by `apply`. */
+  readonly filterBits = new FilterBits({
+    slots: () => this.docs.length,
+    live: (slot) => this.docs[slot] !== undefined,
+    values: (attribute) => this.values(attribute),
+    numbers: (attribute) => this.numbers(attribute),
+  });
 
   /** Builds the index at once (tests, tools); a server builds with `SearchIndex.building` in slices instead. */
   constructor(items: readonly StoredItem[], fields: readonly string[]) {
@@ -358,6 +366,7 @@ export class SearchIndex {
       }
     }
     this.sortRanks.markStale();
+    this.filterBits.update(touched);
   }
 
   /** Recomputes the sort orders in use after changes, off the request path, rather than at the next query. */

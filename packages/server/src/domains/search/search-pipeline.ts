@@ -10,6 +10,7 @@ import type { QuerySpelling } from './search-queries.js';
 import { fold } from './analyzer.js';
 import { countFacets, type FacetResult } from './facets.js';
 import { compileBatchFilter } from './filter-batch.js';
+import { keepBits } from './filter-bits.js';
 import type { HighlightTerms } from './highlight.js';
 import { allDocuments, queryWords } from './matcher.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
@@ -73,12 +74,17 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   let length = docs.length;
 
   if (filter !== undefined) {
-    const keep = compileBatchFilter(
-      filter,
-      (attribute) => index.values(attribute),
-      (attribute) => index.numbers(attribute),
-    );
-    length = keep(docs, scores, length);
+    // A filter requested before is one bit per slot (filter-bits.ts); a new one is evaluated on the matches.
+    const bits = request.filter === undefined ? undefined : index.filterBits.get(request.filter, filter);
+    if (bits !== undefined) length = keepBits(bits, docs, scores, length);
+    else {
+      const keep = compileBatchFilter(
+        filter,
+        (attribute) => index.values(attribute),
+        (attribute) => index.numbers(attribute),
+      );
+      length = keep(docs, scores, length);
+    }
   }
 
   // Shoppers' selections come back as typed in URLs, so case and accents do not decide a match.

@@ -1,0 +1,135 @@
+/**
+ * A filter requested again is answered from its pass bits (domains/search/filter-bits.ts), which
+ * catalog writes keep current. Each filter's answers are checked against the items as the test itself
+ * filters them: at the first request (evaluated over the matches), at the next ones (the bits), and
+ * after writes that move items in and out of the filter, remove an attribute, or add items. A real
+ * server, requests over HTTP.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { createDiscoveryServer, type DiscoveryServer } from '../src/app/server.js';
+import { validateConfig } from '../src/platform/config/load.js';
+import { createLogger } from '../src/platform/logger.js';
+import { FIXTURES, makeDataDir, testConfigWithSearch } from './support/test-server.js';
+import { catalogRequests } from './support/catalog-requests.js';
+
+const TOKEN = 'shop-search';
+const T = 'tenant-a';
+const E = 'prod';
+
+const CONFIGURATION = {
+  id: 'default',
+  fields: [{ attribute: 'title', weight: 3 }],
+  facets: [{ id: 'color', title: 'Colour', attribute: 'color' }],
+  defaultSort: [{ attribute: 'price', order: 'asc' }],
+};
+
+interface Product {
+  id: string;
+  title: string;
+  color?: string;
+  price?: number;
+  in_stock?: number;
+}
+
+const COLOURS = ['red', 'blue', 'green'];
+const products = new Map<string, Product>();
+for (let n = 0; n < 300; n++) {
+  products.set(`p${n}`, { id: `p${n}`, title: `${n % 2 === 0 ? 'garden' : 'kitchen'} lamp ${n}`, color: COLOURS[n % 3], price: 100 + ((n * 53) % 900), in_stock: n % 5 === 0 ? 0 : 1 });
+}
+
+/** Each filter as the API receives it, and as the test decides it for one product. */
+const FILTERS: [string, (p: Product) => boolean][] = [
+  ['in_stock = 1 AND price < 500', (p) => p.in_stock === 1 && p.price !== undefined && p.price < 500],
+  ["color = 'red' OR price >= 900", (p) => p.color === 'red' || (p.price !== undefined && p.price >= 900)],
+  ["NOT color = 'blue'", (p) => p.color !== 'blue'],
+  ['price > 250 AND price <= 600', (p) => p.price !== undefined && p.price > 250 && p.price <= 600],
+];
+
+let dataDir: string;
+let server: DiscoveryServer;
+let url: string;
+let version: number;
+
+async function ids(query: string, filter: string): Promise<string[]> {
+  const res = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN, query, options: { filter, limit: 1_000 } }) });
+  const body = (await res.json()) as { items: { id: string }[]; metadata: { count: number } };
+  assert.equal(res.status, 200, JSON.stringify(body));
+  assert.equal(body.metadata.count, body.items.length);
+  return body.items.map((item) => item.id).sort();
+}
+
+function expected(query: string, passes: (p: Product) => boolean): string[] {
+  const word = query.split(' ')[0]!;
+  return [...products.values()].filter((p) => p.title.split(' ').includes(word) && passes(p)).map((p) => p.id).sort();
+}
+
+async function write(items: Product[]): Promise<void> {
+  const catalog = catalogRequests(server.deps.services.catalog);
+  await catalog.items.patch(
+    T,
+    E,
+    items.map(({ id, ...attributes }) => ({ id, catalogVersion: version, type: 'product', attributes })),
+  );
+  await server.deps.services.search.settled();
+}
+
+before(async () => {
+  dataDir = await makeDataDir();
+  server = await createDiscoveryServer({ config: validateConfig(testConfigWithSearch(TOKEN, CONFIGURATION), '(test)', FIXTURES), dataDir, logger: createLogger('silent') });
+  ({ url } = await server.listen(0));
+  const catalog = catalogRequests(server.deps.services.catalog);
+  const schema = await catalog.schemas.create(T, E, {
+    name: 'product',
+    attributes: [
+      { name: 'title', type: 'TEXT' },
+      { name: 'color', type: 'TEXT' },
+      { name: 'price', type: 'INTEGER' },
+      { name: 'in_stock', type: 'INTEGER' },
+    ],
+  });
+  ({ version } = await catalog.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] }));
+  await catalog.items.load(
+    T,
+    E,
+    [...products.values()].map(({ id, ...attributes }) => ({ id, catalogVersion: version, type: 'product', attributes })),
+  );
+  await (await server.deps.services.catalog.catalogs.promote(T, E, version)).activation;
+});
+
+after(async () => {
+  await server.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('repeated filters', () => {
+  it('answer the same at the first request, from the bits after, and for every query', async () => {
+    for (const [filter, passes] of FILTERS) {
+      for (let round = 0; round < 3; round++) {
+        for (const query of ['garden', 'kitchen lamp', 'lamp']) assert.deepEqual(await ids(query, filter), expected(query, passes), `${filter}, ${query}, request ${round + 1}`);
+      }
+    }
+  });
+
+  it('follow catalog writes: items move in and out, lose the attribute, and change text', async () => {
+    // Every filter has its bits now (the test before requested each three times).
+    const changed: Product[] = [
+      { ...products.get('p2')!, price: 950 },
+      { ...products.get('p4')!, in_stock: 0, color: 'red' },
+      { ...products.get('p5')!, in_stock: 1, price: 120, color: 'blue' },
+      { ...products.get('p7')!, title: 'garden lamp renamed' },
+    ];
+    for (const p of changed) products.set(p.id, p);
+    await write(changed);
+    // `null` removes an attribute: a product without a price passes no price comparison.
+    const { price: _dropped, ...unpriced } = products.get('p10')!;
+    products.set('p10', unpriced);
+    const catalog = catalogRequests(server.deps.services.catalog);
+    await catalog.items.patch(T, E, [{ id: 'p10', catalogVersion: version, type: 'product', attributes: { price: null } }]);
+    await server.deps.services.search.settled();
+    for (const [filter, passes] of FILTERS) {
+      for (const query of ['garden', 'kitchen', 'lamp']) assert.deepEqual(await ids(query, filter), expected(query, passes), `${filter}, ${query}, after the writes`);
+    }
+  });
+});
