@@ -22,8 +22,11 @@ export class FacetColumn {
   /**
    * Slot → its first and second value ids (at 2 × slot and 2 × slot + 1), -1 for none: most items have
    * one or two (a category pair), and both sit in the same cache line when counting reads them.
+   * 16-bit while the facet has fewer than 32,767 values (nearly every facet), 32-bit past that: counting
+   * reads it at every match in no useful order, and half the bytes keep more of it in the processor's
+   * caches (a 100,000-slot column is 400 KB instead of 800 KB).
    */
-  pairs: Int32Array;
+  pairs: Int16Array | Int32Array;
   /** Slot → its value ids past the second, for the rare items with more. */
   readonly more = new Map<number, number[]>();
   /**
@@ -37,14 +40,14 @@ export class FacetColumn {
     docs: readonly ({ item: StoredItem } | undefined)[],
   ) {
     if (facet.type === 'range') for (const range of facet.ranges ?? []) this.idOf(range.label);
-    this.pairs = new Int32Array(2 * Math.max(16, docs.length)).fill(-1);
+    this.pairs = new Int16Array(2 * Math.max(16, docs.length)).fill(-1);
     docs.forEach((doc, slot) => this.update(slot, doc?.item));
   }
 
   /** The same column filled a few hundred slots per step, for a build that yields (sliced-work.ts). */
   static *building(facet: FacetConfig, docs: readonly ({ item: StoredItem } | undefined)[]): Generator<unknown, FacetColumn> {
     const column = new FacetColumn(facet, []);
-    column.pairs = new Int32Array(2 * Math.max(16, docs.length)).fill(-1);
+    column.pairs = new Int16Array(2 * Math.max(16, docs.length)).fill(-1);
     for (let slot = 0; slot < docs.length; slot++) {
       column.update(slot, docs[slot]?.item);
       if ((slot & 511) === 511) yield;
@@ -53,11 +56,7 @@ export class FacetColumn {
   }
 
   update(slot: number, item: StoredItem | undefined): void {
-    if (2 * slot >= this.pairs.length) {
-      const grown = new Int32Array(2 * Math.max(slot + 1, this.pairs.length)).fill(-1);
-      grown.set(this.pairs);
-      this.pairs = grown;
-    }
+    if (2 * slot >= this.pairs.length) this.pairs = this.widened(2 * Math.max(slot + 1, this.pairs.length), this.pairs instanceof Int32Array);
     this.adjustTotals(slot, -1);
     const ids = item === undefined ? [] : this.valueIds(item);
     this.pairs[2 * slot] = ids[0] ?? -1;
@@ -102,10 +101,18 @@ export class FacetColumn {
     return mask;
   }
 
+  /** `pairs` copied into a column of `length` entries, 32-bit when `wide`. */
+  private widened(length: number, wide: boolean): Int16Array | Int32Array {
+    const grown = (wide ? new Int32Array(length) : new Int16Array(length)).fill(-1);
+    grown.set(this.pairs);
+    return grown;
+  }
+
   private idOf(label: string): number {
     let id = this.ids.get(label);
     if (id === undefined) {
       id = this.labels.length;
+      if (id === 0x7fff && this.pairs instanceof Int16Array) this.pairs = this.widened(this.pairs.length, true);
       this.labels.push(label);
       this.folded.push(fold(label));
       this.ids.set(label, id);
@@ -339,7 +346,7 @@ function countComplement(column: FacetColumn, counted: Int32Array, marks: Int32A
 }
 
 /** Adds one doc's value ids to `counted`: the first two side by side in `pairs`, the rare rest in `more`. */
-function countValues(pairs: Int32Array, more: ReadonlyMap<number, number[]>, extra: boolean, doc: number, counted: Int32Array): void {
+function countValues(pairs: Int16Array | Int32Array, more: ReadonlyMap<number, number[]>, extra: boolean, doc: number, counted: Int32Array): void {
   const one = pairs[2 * doc]!;
   if (one < 0) return;
   counted[one]!++;
