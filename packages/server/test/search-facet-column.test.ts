@@ -13,7 +13,7 @@ import type { FacetConfig } from '../src/platform/config/schema.js';
 const FACET = { id: 'code', title: 'Code', attribute: 'code', type: 'value', size: 5 } as FacetConfig;
 
 function item(n: number, code: string): StoredItem {
-  return { key: `p${n}`, id: `p${n}`, type: 'product', context: 'default', kind: 'product', attributes: { code, colour: n % 2 === 0 ? 'red' : 'blue' } };
+  return { key: `p${n}`, id: `p${n}`, type: 'product', context: 'default', kind: 'product', updated: '2026-11-27T00:00:00.000Z', attributes: { code, colour: n % 2 === 0 ? 'red' : 'blue' } };
 }
 
 /** Counts of the facet over every slot, with `selected` values ticked. */

@@ -4,15 +4,21 @@
  * next one starts.
  */
 
-/** One entry per slot for each array; `generation` stamps tell this query's marks from older ones. */
+/**
+ * One entry per slot for each array; `generation` stamps tell this query's marks from older ones.
+ * Stamps are 16-bit: a query reaches its documents in no useful order, so every array read per
+ * document is a likely cache miss, and half the bytes keep more of them in the processor's caches.
+ * They wrap every 65,535 generations (a few thousand queries): `begin` clears them before a query
+ * that would pass the wrap, never during one.
+ */
 export class MatchScratch {
-  stamp: Int32Array;
-  mark: Int32Array;
+  stamp: Uint16Array;
+  mark: Uint16Array;
   best: Float32Array;
   total: Float32Array;
   typo: Uint8Array;
   /** Generation of the last word whose title-field list held the document, and how many words did so. */
-  titleStamp: Int32Array;
+  titleStamp: Uint16Array;
   titleWords: Uint8Array;
   listA: Int32Array;
   listB: Int32Array;
@@ -29,12 +35,12 @@ export class MatchScratch {
   generation = 0;
 
   constructor(readonly capacity: number) {
-    this.stamp = new Int32Array(capacity);
-    this.mark = new Int32Array(capacity);
+    this.stamp = new Uint16Array(capacity);
+    this.mark = new Uint16Array(capacity);
     this.best = new Float32Array(capacity);
     this.total = new Float32Array(capacity);
     this.typo = new Uint8Array(capacity);
-    this.titleStamp = new Int32Array(capacity);
+    this.titleStamp = new Uint16Array(capacity);
     this.titleWords = new Uint8Array(capacity);
     this.listA = new Int32Array(capacity);
     this.listB = new Int32Array(capacity);
@@ -50,13 +56,17 @@ export class MatchScratch {
     else for (let i = 0; i < count; i++) bits[list[i]! >>> 5] = 0;
   }
 
+  /** Before a query that takes up to `generations` from `next`: clears the stamps if it would pass the wrap. */
+  begin(generations: number): void {
+    if (this.generation + generations < 0xffff) return;
+    this.stamp.fill(0);
+    this.mark.fill(0);
+    this.titleStamp.fill(0);
+    this.generation = 0;
+  }
+
+  /** A new generation, which no stamp holds yet (`begin` made room for it). */
   next(): number {
-    if (this.generation >= 0x3fffffff) {
-      this.stamp.fill(0);
-      this.mark.fill(0);
-      this.titleStamp.fill(0);
-      this.generation = 0;
-    }
     return ++this.generation;
   }
 }

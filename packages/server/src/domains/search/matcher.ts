@@ -99,6 +99,8 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
 
   const typos = perWord.some((w) => w.alts.some((alt) => alt.typo));
   const s = index.matchScratch();
+  // One generation per word and one per alternative (its whole-word marks).
+  s.begin(perWord.reduce((n, w) => n + 1 + w.alts.length, 0));
   let current = s.listA;
   let spare = s.listB;
   let count = 0;
@@ -137,7 +139,11 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
   const phrase = queryText.join(' ');
   const phraseKey = titleKey(phrase);
   const { total, best, typo, titleWords, titleStamp } = s;
-  const keys = index.titles.keys;
+  const { keys, pairCounts } = index.titles;
+  // Only a title of as many words as the phrase can equal it: the one-byte word-pair count rules out
+  // most documents before their fingerprint (four bytes, rarely in cache) is read.
+  const phraseWords = phrase.split(' ').length;
+  const phrasePairCount = phraseWords - 1 > TITLE_PAIRS ? TITLE_PAIRS_OVERFLOW : phraseWords - 1;
   // A phrase of several words can only be in a title if every one of them is a whole catalog word
   // (a prefix being typed, "leather ba", never is): then most queries skip the string search entirely.
   const phraseable = queryText.length > 1 && queryText.every((word) => index.vocabulary.frequency(word) > 0);
@@ -151,7 +157,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
     // (a one-word query has no total: its documents were only ever reached by that word).
     let score = single ? best[doc]! : total[doc]! + best[doc]!;
     // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
-    if (keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
+    if (pairCounts[doc] === phrasePairCount && keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
     // Only a title holding every word can hold the phrase: most candidates skip the string search.
     else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
     scores[i] = score;
@@ -189,7 +195,7 @@ function containsPhrase(title: string, phrase: string): boolean {
   return false;
 }
 
-function markAll(mark: Int32Array, list: readonly number[], value: number): void {
+function markAll(mark: Uint16Array, list: readonly number[], value: number): void {
   for (let i = 0; i < list.length; i++) mark[list[i]!] = value;
 }
 
@@ -307,6 +313,7 @@ export function similarDocuments(index: SearchIndex, slot: number, limit: number
   if (doc === undefined || limit <= 0) return [];
   const s = index.matchScratch();
   const { stamp, total } = s;
+  s.begin(1);
   const generation = s.next();
   const touchedList = s.listA;
   let touched = 0;
