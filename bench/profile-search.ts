@@ -32,7 +32,7 @@ if (process.env.CATALOG === 'realistic' && titles === undefined) throw new Error
 const retail = titles === undefined ? undefined : realisticCatalog(titles);
 for (let s = 0; s < SIZE; s += 5000) await catalog.items.load('b', 'p', parseItemBatch((retail?.batchOf ?? batchOf)(s, version, 5000)));
 await (await catalog.catalogs.promote('b', 'p', version)).activation;
-server.deps.services.search.resultCacheSize = 0;
+if (process.env.CACHE !== "1") server.deps.services.search.resultCacheSize = 0;
 const r = rng(42);
 const queries: string[] = retail?.queries(1000, 42) ?? [];
 for (let i = 0; retail === undefined && i < 1000; i++) {

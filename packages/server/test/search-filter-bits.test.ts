@@ -21,7 +21,10 @@ const E = 'prod';
 const CONFIGURATION = {
   id: 'default',
   fields: [{ attribute: 'title', weight: 3 }],
-  facets: [{ id: 'color', title: 'Colour', attribute: 'color' }],
+  facets: [
+    { id: 'color', title: 'Colour', attribute: 'color' },
+    { id: 'band', title: 'Price', attribute: 'price', type: 'range', ranges: [{ label: 'low', to: 300 }, { label: 'mid', from: 300, to: 700 }, { label: 'high', from: 700 }] },
+  ],
   defaultSort: [{ attribute: 'price', order: 'asc' }],
 };
 
@@ -58,6 +61,39 @@ async function ids(query: string, filter: string): Promise<string[]> {
   assert.equal(res.status, 200, JSON.stringify(body));
   assert.equal(body.metadata.count, body.items.length);
   return body.items.map((item) => item.id).sort();
+}
+
+/** The product's values of each facet, as the configuration above buckets them. */
+const FACET_VALUES: Record<string, (p: Product) => string[]> = {
+  color: (p) => (p.color === undefined ? [] : [p.color]),
+  band: (p) => (p.price === undefined ? [] : [p.price < 300 ? 'low' : p.price < 700 ? 'mid' : 'high']),
+};
+
+/** Ids, count and facets of a search with `selected` facet values, as the API answers them. */
+async function faceted(query: string, filter: string | undefined, selected: Record<string, string[]>) {
+  const facets = Object.entries(selected).map(([id, values]) => ({ id, values }));
+  const res = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN, query, options: { filter, facets, limit: 1_000 } }) });
+  const body = (await res.json()) as { items: { id: string }[]; metadata: { count: number; facets: { id: string; count: number; values: { value: string; count: number }[] }[] } };
+  assert.equal(res.status, 200, JSON.stringify(body));
+  const counts = Object.fromEntries(body.metadata.facets.map((f) => [f.id, { total: f.count, values: Object.fromEntries(f.values.filter((v) => v.count > 0).map((v) => [v.value, v.count])) }]));
+  return { ids: body.items.map((item) => item.id).sort(), count: body.metadata.count, counts };
+}
+
+/** The same worked out here: each facet counts the matches passing every other facet's selection. */
+function facetedExpected(query: string, passes: (p: Product) => boolean, selected: Record<string, string[]>) {
+  const word = query.split(' ')[0]!;
+  const base = [...products.values()].filter((p) => p.title.split(' ').includes(word) && passes(p));
+  const passesOthers = (p: Product, except: string) => Object.entries(selected).every(([id, values]) => id === except || FACET_VALUES[id]!(p).some((v) => values.includes(v)));
+  const ids = base.filter((p) => passesOthers(p, '')).map((p) => p.id).sort();
+  const counts = Object.fromEntries(
+    Object.keys(FACET_VALUES).map((id) => {
+      const counted = base.filter((p) => passesOthers(p, id));
+      const values: Record<string, number> = {};
+      for (const p of counted) for (const v of FACET_VALUES[id]!(p)) values[v] = (values[v] ?? 0) + 1;
+      return [id, { total: counted.length, values }];
+    }),
+  );
+  return { ids, count: ids.length, counts };
 }
 
 function expected(query: string, passes: (p: Product) => boolean): string[] {
@@ -108,6 +144,19 @@ describe('repeated filters', () => {
     for (const [filter, passes] of FILTERS) {
       for (let round = 0; round < 3; round++) {
         for (const query of ['garden', 'kitchen lamp', 'lamp']) assert.deepEqual(await ids(query, filter), expected(query, passes), `${filter}, ${query}, request ${round + 1}`);
+      }
+    }
+  });
+
+  it('give the same facet counts and items with no, one or two ticked facets, at the first request and after', async () => {
+    const SELECTIONS: Record<string, string[]>[] = [{}, { color: ['red', 'Blue'] }, { band: ['mid'] }, { color: ['green'], band: ['low', 'high'] }];
+    for (const [filter, passes] of [...FILTERS, [undefined, () => true] as const]) {
+      for (const selected of SELECTIONS) {
+        // Selections are matched without case, so 'Blue' ticks blue.
+        const folded = Object.fromEntries(Object.entries(selected).map(([id, values]) => [id, values.map((v) => v.toLowerCase())]));
+        for (let round = 0; round < 2; round++) {
+          for (const query of ['garden', 'lamp']) assert.deepEqual(await faceted(query, filter, selected), facetedExpected(query, passes, folded), `${filter}, ${JSON.stringify(selected)}, ${query}, request ${round + 1}`);
+        }
       }
     }
   });

@@ -150,21 +150,41 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
   const words = phraseable ? queryText.length : 0;
   const phrasePairs = queryText.slice(1).map((word, i) => titleKey(`${queryText[i]} ${word}`));
   let spelledRight = false;
-  const single = perWord.length === 1;
-  for (let i = 0; i < count; i++) {
-    const doc = docs[i]!;
-    // The last word's best is added here: earlier words' were added when the next word reached the item
-    // (a one-word query has no total: its documents were only ever reached by that word).
-    let score = single ? best[doc]! : total[doc]! + best[doc]!;
-    // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
-    if (pairCounts[doc] === phrasePairCount && keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
-    // Only a title holding every word can hold the phrase: most candidates skip the string search.
-    else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
-    scores[i] = score;
-    // Without typo corrections every match is spelt right (its flags were not kept).
-    if (!typos || typo[doc] === 0) spelledRight = true;
+  if (perWord.length === 1 && !typos) {
+    // One word, no typo corrections: every match is spelt right, and only the exact title counts.
+    scoreOneWord(index, s.best, docs, scores, count, phrase, phraseKey, phrasePairCount);
+    spelledRight = count > 0;
+  } else {
+    const single = perWord.length === 1;
+    for (let i = 0; i < count; i++) {
+      const doc = docs[i]!;
+      // The last word's best is added here: earlier words' were added when the next word reached the item
+      // (a one-word query has no total: its documents were only ever reached by that word).
+      let score = single ? best[doc]! : total[doc]! + best[doc]!;
+      // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
+      if (pairCounts[doc] === phrasePairCount && keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
+      // Only a title holding every word can hold the phrase: most candidates skip the string search.
+      else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
+      scores[i] = score;
+      // Without typo corrections every match is spelt right (its flags were not kept).
+      if (!typos || typo[doc] === 0) spelledRight = true;
+    }
   }
   return { docs, scores, spelledRight };
+}
+
+/**
+ * The scores of a one-word query without typo corrections: each match's best, doubled when its title is
+ * the word. Kept apart from the general loop, whose phrase and typo work a word in most items would
+ * otherwise test at every one of its matches.
+ */
+function scoreOneWord(index: SearchIndex, best: Float32Array, docs: Int32Array, scores: Float32Array, count: number, phrase: string, phraseKey: number, phrasePairCount: number): void {
+  const { keys, pairCounts } = index.titles;
+  for (let i = 0; i < count; i++) {
+    const doc = docs[i]!;
+    const score = best[doc]!;
+    scores[i] = pairCounts[doc] === phrasePairCount && keys[doc] === phraseKey && index.docs[doc]!.title === phrase ? 2 * score : score;
+  }
 }
 
 /** Whether a title's word pairs include every pair of the phrase (a necessary condition for holding it). */

@@ -8,7 +8,7 @@ import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { FilterNode } from '../../platform/filter-language/filter-tree.js';
 import type { QuerySpelling } from './search-queries.js';
 import { fold } from './analyzer.js';
-import { countFacets, type FacetResult } from './facets.js';
+import { countFacets, filterAndCountFacets, type FacetResult } from './facets.js';
 import { compileBatchFilter } from './filter-batch.js';
 import { keepBits } from './filter-bits.js';
 import type { HighlightTerms } from './highlight.js';
@@ -73,19 +73,18 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   const { docs, scores } = matches;
   let length = docs.length;
 
-  if (filter !== undefined) {
-    // A filter requested before is one bit per slot (filter-bits.ts); a new one is evaluated on the matches.
-    const bits = request.filter === undefined ? undefined : index.filterBits.get(request.filter, filter);
-    if (bits !== undefined) length = keepBits(bits, docs, scores, length);
-    else {
-      const keep = compileBatchFilter(
-        filter,
-        (attribute) => index.values(attribute),
-        (attribute) => index.numbers(attribute),
-      );
-      length = keep(docs, scores, length);
-    }
+  // A filter requested before is one bit per slot (filter-bits.ts); a new one is evaluated on the matches.
+  const bits = filter === undefined || request.filter === undefined ? undefined : index.filterBits.get(request.filter, filter);
+  if (filter !== undefined && bits === undefined) {
+    const keep = compileBatchFilter(
+      filter,
+      (attribute) => index.values(attribute),
+      (attribute) => index.numbers(attribute),
+    );
+    length = keep(docs, scores, length);
   }
+  // Bits still to apply: with the facets' pass below when it can, on their own otherwise.
+  let pending = bits;
 
   // Shoppers' selections come back as typed in URLs, so case and accents do not decide a match.
   const selections = new Map(request.facets.filter((f) => f.values.length > 0).map((f) => [f.id, new Set(f.values.map(fold))]));
@@ -94,19 +93,30 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   const facetConfigs = request.onlyFacet === undefined ? config.facets : config.facets.filter((facet) => facet.id === request.onlyFacet);
   if (facetConfigs.length > 0 && (facetsOn || selections.size > 0)) {
     const columns = facetConfigs.map((facet) => index.facetColumn(facet));
-    const counted = countFacets(index.facetScratch, columns, selections, docs, length, facetsOn);
-    facets = counted.results;
-    if (selections.size > 0) {
-      // Passing positions ascend, so moving each down to its rank never overwrites one still to move.
-      const { passing } = counted;
-      for (let n = 0; n < passing.length; n++) {
-        const i = passing[n]!;
-        docs[n] = docs[i]!;
-        scores[n] = scores[i]!;
+    // The usual shape (a repeated filter or none, one ticked facet at most) in one pass; others below.
+    const fused = filterAndCountFacets(index.facetScratch, columns, selections, pending, docs, scores, length, facetsOn);
+    if (fused !== undefined) {
+      facets = fused.results;
+      length = fused.length;
+      pending = undefined;
+    } else {
+      if (pending !== undefined) length = keepBits(pending, docs, scores, length);
+      pending = undefined;
+      const counted = countFacets(index.facetScratch, columns, selections, docs, length, facetsOn);
+      facets = counted.results;
+      if (selections.size > 0) {
+        // Passing positions ascend, so moving each down to its rank never overwrites one still to move.
+        const { passing } = counted;
+        for (let n = 0; n < passing.length; n++) {
+          const i = passing[n]!;
+          docs[n] = docs[i]!;
+          scores[n] = scores[i]!;
+        }
+        length = passing.length;
       }
-      length = passing.length;
     }
   }
+  if (pending !== undefined) length = keepBits(pending, docs, scores, length);
 
   const rule = config.rules.find((r) => queryWords(r.query).join(' ') === normalised);
   const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' ? config.defaultSort : [];
