@@ -24,12 +24,16 @@ describe('log privacy', () => {
     try {
       await call(`${url}/widget/tenant-a-popular/recommendations/crm/jane.doe@example.com/1/photo.png`, { redirect: 'manual' });
       await call(`${url}/tracker/tenant-a-tracker/profiles/p_secretprofile/activities`);
-      await call(`${url}/nothing-here/jane.doe@example.com`);
+      await call(`${url}/nothing-here/jane.doe@example.com`, { headers: { 'x-request-id': 'trace-me-123' } });
       await postForm(tokenUrl(url, 'tenant-a'), assertionForm('my-secret-password-in-the-id-field', 'a.b.c'));
       await server.close();
       const log = lines.join('');
       assert.ok(log.includes('/widget/:widgetId/recommendations'), log);
       for (const secret of ['jane.doe', 'p_secretprofile', 'my-secret-password-in-the-id-field']) assert.ok(!log.includes(secret), `${secret} reached the log`);
+      // One line per request, carrying the id the response echoed.
+      const requests = log.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { msg?: string; requestId?: string; route?: string; status?: number });
+      const own = requests.filter((line) => line.msg === 'request' && line.requestId === 'trace-me-123');
+      assert.deepEqual(own.map((line) => [line.route, line.status]), [['/nothing-here/…', 404]]);
     } finally {
       await server.close();
       await rm(dataDir, { recursive: true, force: true });

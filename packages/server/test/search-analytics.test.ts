@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../src/platform/clock.js';
+import { dayOf } from '../src/domains/search/query-analytics.js';
 import { bearer, bearerTokens } from './support/bearer-tokens.js';
 import { makeDataDir, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 import { rm } from 'node:fs/promises';
@@ -116,5 +117,14 @@ describe('search analytics', () => {
     const bad = await report('?from=yesterday');
     assert.equal(bad.status, 400);
     assert.match(JSON.stringify(bad.body), /from/);
+  });
+});
+
+describe('the day a search counts in', () => {
+  it('is its UTC day, forwards and backwards across midnight (the last day is remembered between calls)', () => {
+    const at = (iso: string) => Date.parse(iso);
+    const seen = ['2026-11-27T23:59:59.999Z', '2026-11-28T00:00:00.000Z', '2026-11-27T23:59:59.999Z', '2026-11-27T00:00:00.000Z', '2026-11-26T23:59:59.999Z', '1970-01-01T00:00:00.000Z'].map((iso) => dayOf(at(iso)));
+    assert.deepEqual(seen, ['2026-11-27', '2026-11-28', '2026-11-27', '2026-11-27', '2026-11-26', '1970-01-01']);
+    assert.equal(dayOf(-1), '1969-12-31');
   });
 });

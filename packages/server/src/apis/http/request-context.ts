@@ -1,4 +1,11 @@
-/** Gives each request an id (echoed in `X-Request-Id`) and a child logger, and writes one structured log line when it ends. */
+/**
+ * Gives each request an id (echoed in `X-Request-Id`) and a child logger, and writes one structured log
+ * line when it ends. The line is what an operator needs per request (id, method, route pattern,
+ * status, time) and nothing a request carries; it is written by the server's logger with the id as a
+ * field, and the child logger (`ctx.state.log`, for a handler's own lines) is made only when a handler
+ * asks for it: most requests never log anything else, and making a child per request cost more than
+ * the line. Below the `info` level the line is not even built.
+ */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
@@ -11,17 +18,22 @@ export function requestContext(logger: Logger) {
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.log = logger.child({ requestId });
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', {
+      get: () => (child ??= logger.child({ requestId })),
+      set: (value: Logger) => (child = value),
+      enumerable: true,
+      configurable: true,
+    });
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
     } finally {
       // The route, not the path: paths carry e-mail addresses, customer and profile ids, and query
       // strings carry search tokens and assertions; none of them go to logs.
-      ctx.state.log.info(
-        { method: ctx.method, route: loggedRoute(ctx), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
-        'request',
-      );
+      if (logger.isLevelEnabled('info')) {
+        logger.info({ requestId, method: ctx.method, route: loggedRoute(ctx), status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      }
     }
   };
 }

@@ -295,8 +295,16 @@ function withoutLastSearch(queries: Record<string, QueryDayStats>): Record<strin
 }
 
 export function dayOf(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  // Every search asks for its day: the last answer is kept with the span it covers (a UTC day is
+  // always 86,400,000 ms of JavaScript time, which has no leap seconds).
+  if (at >= lastDay.start && at < lastDay.start + DAY_MS) return lastDay.day;
+  const day = new Date(at).toISOString().slice(0, 10);
+  if (Number.isFinite(at)) lastDay = { start: Math.floor(at / DAY_MS) * DAY_MS, day };
+  return day;
 }
+
+const DAY_MS = 86_400_000;
+let lastDay = { start: Number.NaN, day: '' };
 
 /** Sets `key` as the newest entry, letting the oldest go past `cap`. */
 function remember<V>(map: Map<string, V>, key: string, value: V, cap: number): void {
