@@ -56,7 +56,7 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   return [
     row(`POST /search uncached, ${target.queries.length} rotating queries, facets and a filter`, uncached),
     row(`POST /search, same, result cache of ${target.cacheSize}`, cached),
-    row('POST /search/suggest (never cached), grouped by brand', suggest),
+    row('POST /search/suggest, result cache off, grouped by brand', suggest),
     row('POST /search/autocomplete, 4-letter prefixes, with categories', autocomplete),
     { step: `${label}: HTTP bare Koa, same run`, requestsPerSecond: bare.requestsPerSecond, p50Ms: bare.p50Ms, p99Ms: bare.p99Ms, cpuMs: bare.cpuMs },
   ];

@@ -130,9 +130,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       facets: [],
       filter: input.options.filter,
       disabled: new Set(['facet', 'redirect']),
-      ordered: true,
+      groupBy,
     });
-    const groups: SuggestGroup[] = search.group(ref.tenant.id, result, groupBy);
+    const groups: SuggestGroup[] = result.groups;
     const { token, ...rest } = raw as Record<string, unknown>;
     ctx.set('Cache-Control', 'no-store');
     const metadata: SuggestResponse['metadata'] = {

@@ -15,7 +15,7 @@ import type { HighlightTerms } from './highlight.js';
 import { allDocuments, queryWords } from './matcher.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
 import { highlightTermsOf, relaxedMatch, spellingOf } from './relaxed-match.js';
-import { hitOf, type SearchHit } from './search-response.js';
+import { groupInOrder, hitOf, type GroupBy, type SearchGroup, type SearchHit } from './search-response.js';
 import type { SearchDoc, SearchIndex, SortKey } from './search-index.js';
 
 export interface SearchQuery {
@@ -32,6 +32,8 @@ export interface SearchQuery {
   disabled: Set<string>;
   /** Also return every match in order (suggest groups them); a plain search pages without sorting them all. */
   ordered?: boolean;
+  /** Suggest's groups of the matches (search-response.ts `groupInOrder`), answered in `groups`. */
+  groupBy?: GroupBy;
   /** Count only this configured facet (autocomplete's category suggestions read one): the others' passes are skipped. */
   onlyFacet?: string;
 }
@@ -44,6 +46,8 @@ export interface SearchResult {
   facets: FacetResult[];
   /** Every match in result order, when the query asked for it (`ordered`: suggest's groups); otherwise empty. */
   ordered: { doc: SearchDoc; item: StoredItem; score: number }[];
+  /** The matches grouped as `groupBy` asked (suggest); otherwise empty. */
+  groups: SearchGroup[];
   /** Items the query's words matched before filters and facets (what autocomplete calls "returned results"). */
   matched: number;
   /** How the query's words matched: as typed (or as prefixes/synonyms), only through typo correction, or not at all. */
@@ -61,7 +65,7 @@ const NO_HIGHLIGHT: HighlightTerms = { terms: [], typing: undefined };
 
 /** The answer of an environment without an active index. */
 export function emptyResult(): SearchResult {
-  return { items: [], count: 0, exact: true, facets: [], ordered: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined };
+  return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined };
 }
 
 /** Runs `request` over `index` (of catalog `version`); `queryText` is the request's folded words. */
@@ -167,6 +171,7 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
     count,
     exact: true,
     facets,
+    groups: request.groupBy === undefined ? [] : groupInOrder(request.tenantId, version, index, pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top })), { docs, scores, length, order, pinned: pinnedSet }, request.groupBy),
     ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })) : [],
     matched: matches.docs.length,
     spelling: run === undefined ? 'none' : spellingOf(matches, run.plan, run.relaxed),

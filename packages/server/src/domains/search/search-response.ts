@@ -4,10 +4,9 @@
  */
 import type { SearchItem, SuggestGroup } from '@discovery-kit/protocol';
 import { toProductView, type ProductView } from '../catalog/product-view.js';
-import type { StoredItem } from '../catalog/types.js';
 import { fold } from './analyzer.js';
-import { attributeValues } from './attribute-values.js';
-import type { SearchDoc } from './search-index.js';
+import type { EntryOrder } from './ranking.js';
+import type { SearchDoc, SearchIndex } from './search-index.js';
 
 /** A hit as the search API answers it: the protocol's wire type, so shaping cannot drift from it. */
 export type SearchHit = SearchItem;
@@ -22,39 +21,127 @@ export function hitOf(tenantId: string, version: number, doc: SearchDoc, score: 
   return { id: item.id, score: roundScore(score), kind: item.kind, context: item.context, product: doc.view };
 }
 
+/** What suggest groups by: one attribute's values (only `values` when given, in that order), `size` items each. */
+export interface GroupBy {
+  attribute: string;
+  size: number;
+  values: string[];
+}
+
+/** A group while the matches are visited: its count, its pinned items, and a heap of its best positions. */
+interface GroupState {
+  value: string;
+  count: number;
+  head: { doc: number; score: number }[];
+  /** Positions into the match arrays, the worst of the kept ones on top (see `keep`). */
+  heap: number[];
+  /** The first member in result order among the unpinned ones, and the value it holds (-1: none yet). */
+  first: number;
+  firstValue: string;
+  /** Made from a pinned item, or named by `values`: its value is settled. */
+  settled: boolean;
+}
+
 /**
  * Suggest's groups: the matches split by one attribute's values (only `values` when given, in that
- * order; otherwise the most frequent first), each with its full count and its first `size` items.
+ * order; otherwise the most frequent first), each with its full count and its first `size` items in
+ * result order: the rule's pinned items (`head`, which come first), then the matches in `order`.
+ *
+ * Without sorting the matches: each group keeps its best `size` positions in a bounded heap, so a
+ * broad query costs one pass and a comparison per member, where sorting all matches to walk them in
+ * order cost a comparator call per match and level (most of a suggest request). The answer is the one
+ * the sorted walk gave, group values included (a group is named as its first member in order spells it).
  */
-export function groupMatches(
+export function groupInOrder(
   tenantId: string,
   version: number,
-  ordered: readonly { doc: SearchDoc; item: StoredItem; score: number }[],
-  groupBy: { attribute: string; size: number; values: string[] },
+  index: SearchIndex,
+  head: readonly { doc: number; score: number }[],
+  match: { docs: Int32Array; scores: Float32Array; length: number; order: EntryOrder; pinned: ReadonlySet<number> },
+  groupBy: GroupBy,
 ): SearchGroup[] {
-  const groups = new Map<string, SearchGroup>();
-  const wanted = new Map(groupBy.values.map((v) => [fold(v), v]));
-  for (const value of groupBy.values) groups.set(fold(value), { value, count: 0, items: [] });
-  // Folding (Unicode normalisation, a regular expression) costs more than the rest of an item's step,
+  const { docs, scores, length, order, pinned } = match;
+  const column = index.values(groupBy.attribute);
+  const groups = new Map<string, GroupState>();
+  const wanted = new Set<string>();
+  const make = (value: string, settled: boolean): GroupState => ({ value, count: 0, head: [], heap: [], first: -1, firstValue: value, settled });
+  for (const value of groupBy.values) {
+    const key = fold(value);
+    wanted.add(key);
+    if (!groups.has(key)) groups.set(key, make(value, true));
+  }
+  // Folding (Unicode normalisation, a regular expression) costs more than the rest of a member's step,
   // and a grouping attribute has few distinct values over thousands of matches: each is folded once.
   const folded = new Map<string, string>();
-  for (const { doc, item, score } of ordered) {
-    const values = attributeValues(item, groupBy.attribute);
+  /** Calls `each` with the group key and raw text of each value of `slot` (a value listed twice counts once). */
+  const valuesOf = (slot: number, each: (key: string, raw: string) => void): void => {
+    const values = column[slot] ?? [];
     for (let v = 0; v < values.length; v++) {
       const raw = String(values[v]);
-      // A value an item lists twice counts once.
       if (v > 0 && values.slice(0, v).some((earlier) => String(earlier) === raw)) continue;
-      let k = folded.get(raw);
-      if (k === undefined) folded.set(raw, (k = fold(raw)));
-      if (wanted.size > 0 && !wanted.has(k)) continue;
-      let group = groups.get(k);
-      if (group === undefined) groups.set(k, (group = { value: raw, count: 0, items: [] }));
-      group.count++;
-      if (group.items.length < groupBy.size) group.items.push(hitOf(tenantId, version, doc, score));
+      let key = folded.get(raw);
+      if (key === undefined) folded.set(raw, (key = fold(raw)));
+      if (wanted.size > 0 && !wanted.has(key)) continue;
+      each(key, raw);
     }
+  };
+  for (const item of head) {
+    valuesOf(item.doc, (key, raw) => {
+      let group = groups.get(key);
+      if (group === undefined) groups.set(key, (group = make(raw, true)));
+      group.count++;
+      if (group.head.length < groupBy.size) group.head.push(item);
+    });
   }
-  const out = [...groups.values()];
+  for (let i = 0; i < length; i++) {
+    if (pinned.has(docs[i]!)) continue;
+    valuesOf(docs[i]!, (key, raw) => {
+      let group = groups.get(key);
+      if (group === undefined) groups.set(key, (group = make(raw, false)));
+      group.count++;
+      if (!group.settled && (group.first < 0 || order(i, group.first) < 0)) {
+        group.first = i;
+        group.firstValue = raw;
+      }
+      keep(group.heap, groupBy.size - group.head.length, i, order);
+    });
+  }
+  const out = [...groups.values()].map((group) => ({
+    value: group.settled ? group.value : group.firstValue,
+    count: group.count,
+    items: [
+      ...group.head.map(({ doc, score }) => hitOf(tenantId, version, index.docs[doc]!, score)),
+      ...group.heap.sort(order).map((i) => hitOf(tenantId, version, index.docs[docs[i]!]!, scores[i]!)),
+    ],
+  }));
   return wanted.size > 0 ? out : out.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+}
+
+/** Adds position `i` to a bounded heap of at most `k` positions, the worst in `order` on top. */
+function keep(heap: number[], k: number, i: number, order: EntryOrder): void {
+  if (k <= 0) return;
+  if (heap.length < k) {
+    heap.push(i);
+    for (let at = heap.length - 1; at > 0; ) {
+      const parent = (at - 1) >> 1;
+      if (order(heap[at]!, heap[parent]!) <= 0) break;
+      [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
+      at = parent;
+    }
+    return;
+  }
+  if (order(i, heap[0]!) >= 0) return;
+  heap[0] = i;
+  for (let at = 0; ; ) {
+    const left = 2 * at + 1;
+    const right = left + 1;
+    let worst = at;
+    if (left < heap.length && order(heap[left]!, heap[worst]!) > 0) worst = left;
+    if (right < heap.length && order(heap[right]!, heap[worst]!) > 0) worst = right;
+    if (worst === at) break;
+    [heap[at], heap[worst]] = [heap[worst]!, heap[at]!];
+    at = worst;
+  }
 }
 
 /**

@@ -15,7 +15,7 @@ import { ParsedFilters } from './parsed-filters.js';
 import { relaxedMatch, spellingOf } from './relaxed-match.js';
 import { SearchIndexes } from './search-indexes.js';
 import { emptyResult, runSearch, type SearchQuery, type SearchResult } from './search-pipeline.js';
-import { groupMatches, roundScore, type SearchGroup } from './search-response.js';
+import { roundScore } from './search-response.js';
 
 export type { FacetResult } from './facets.js';
 export type { SortKey } from './search-index.js';
@@ -62,11 +62,6 @@ export class SearchService {
   /** After a runtime configuration change: rebuilds the index when a configuration now weighs a field it lacks. */
   refreshFields(tenantId: string, environmentId: string): Promise<boolean> {
     return this.indexes.refreshFields(tenantId, environmentId);
-  }
-
-  /** Suggest's groups of a search run with `ordered` (see search-response.ts). */
-  group(tenantId: string, result: SearchResult, groupBy: { attribute: string; size: number; values: string[] }): SearchGroup[] {
-    return groupMatches(tenantId, result.version ?? 0, result.ordered, groupBy);
   }
 
   /**
@@ -119,7 +114,7 @@ export class SearchService {
     cache.capacity = this.resultCacheSize;
     // Cache off: no key to build (get and set would do nothing with it).
     if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter);
-    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '']);
+    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '', request.groupBy ?? null]);
     const cached = cache.get(index, cacheKey);
     if (cached !== undefined) return cached;
     const result = runSearch(request, index, version, queryText, filter);
