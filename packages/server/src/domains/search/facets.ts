@@ -258,7 +258,7 @@ export function countFacets(
 }
 
 /** The facets as the response lists them, from each column's value counts and its total. */
-function facetResults(columns: readonly FacetColumn[], selections: ReadonlyMap<string, ReadonlySet<string>>, counts: readonly Int32Array[], totals: Int32Array): FacetResult[] {
+export function facetResults(columns: readonly FacetColumn[], selections: ReadonlyMap<string, ReadonlySet<string>>, counts: readonly Int32Array[], totals: Int32Array): FacetResult[] {
   return columns.map((column, c) => {
     const facet = column.facet;
     const chosen = selections.get(facet.id);
@@ -285,111 +285,6 @@ function facetResults(columns: readonly FacetColumn[], selections: ReadonlyMap<s
     for (const value of chosen ?? []) if (!column.folded.includes(value)) values.push({ value, count: 0, selected: true });
     return { id: facet.id, title: facet.title, attribute: facet.attribute, count: totals[c]!, values };
   });
-}
-
-/**
- * The usual storefront request in one pass over the matches: a repeated filter's bits (filter-bits.ts,
- * or no filter) and at most one facet with a selection (a ticked colour). Each match is tested against
- * the filter, counted in the selected facet (whose own selection does not apply to its counts), and
- * kept, moved down in `docs` and `scores`, when it passes the selection; the other facets then count
- * the kept ones. countFacets does the same in separate passes (a status per match, a list of passing
- * positions, a compaction): for a word in most items those passes cost more than the counting.
- * Returns undefined, having changed nothing, for two or more selected facets (countFacets' case).
- */
-export function filterAndCountFacets(
-  scratch: FacetScratch,
-  columns: readonly FacetColumn[],
-  selections: ReadonlyMap<string, ReadonlySet<string>>,
-  bits: Uint32Array | undefined,
-  docs: Int32Array,
-  scores: Float32Array,
-  length: number,
-  countsWanted: boolean,
-): { results: FacetResult[]; length: number } | undefined {
-  let at = -1;
-  for (let c = 0; c < columns.length; c++) {
-    if ((selections.get(columns[c]!.facet.id)?.size ?? 0) === 0) continue;
-    if (at >= 0) return undefined;
-    at = c;
-  }
-  const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
-  const totals = new Int32Array(columns.length);
-  let kept: number;
-  if (at < 0) kept = bits === undefined ? length : keepFiltered(bits, docs, scores, length);
-  else {
-    const column = columns[at]!;
-    const mask = column.selection(selections.get(column.facet.id)!);
-    const result = filterAndSelect(column, mask, countsWanted ? counts[at]! : undefined, bits, docs, scores, length);
-    kept = result.kept;
-    totals[at] = result.filtered;
-  }
-  if (!countsWanted) return { results: [], length: kept };
-  let generation = -1;
-  for (let c = 0; c < columns.length; c++) {
-    if (c === at) continue;
-    const column = columns[c]!;
-    if (2 * kept > column.capacity) {
-      // Most of the catalog kept: the column's totals minus the slots not kept (countComplement).
-      if (generation < 0) generation = scratch.markSlots(docs, kept, column.capacity);
-      totals[c] = countComplement(column, counts[c]!, scratch.passingSlots, generation, kept);
-    } else {
-      const { pairs, more } = column;
-      const extra = more.size > 0;
-      for (let i = 0; i < kept; i++) countValues(pairs, more, extra, docs[i]!, counts[c]!);
-      totals[c] = kept;
-    }
-  }
-  return { results: facetResults(columns, selections, counts, totals), length: kept };
-}
-
-/** The matches whose filter bit is set, moved down in place without a branch per match; returns how many. */
-function keepFiltered(bits: Uint32Array, docs: Int32Array, scores: Float32Array, length: number): number {
-  let n = 0;
-  for (let i = 0; i < length; i++) {
-    const doc = docs[i]!;
-    docs[n] = doc;
-    scores[n] = scores[i]!;
-    n += (bits[doc >>> 5]! >>> (doc & 31)) & 1;
-  }
-  return n;
-}
-
-/**
- * filterAndCountFacets' pass for its selected facet: counts (into `counted`, when given) the values of
- * every match passing the filter, and keeps those holding a selected value. Returns how many passed the
- * filter (the facet's total) and how many were kept.
- */
-function filterAndSelect(column: FacetColumn, mask: Uint8Array, counted: Int32Array | undefined, bits: Uint32Array | undefined, docs: Int32Array, scores: Float32Array, length: number): { filtered: number; kept: number } {
-  const { pairs, more } = column;
-  const extra = more.size > 0;
-  let filtered = 0;
-  let n = 0;
-  for (let i = 0; i < length; i++) {
-    const doc = docs[i]!;
-    if (bits !== undefined && ((bits[doc >>> 5]! >>> (doc & 31)) & 1) === 0) continue;
-    filtered++;
-    const one = pairs[2 * doc]!;
-    if (one < 0) continue;
-    let selected = mask[one]!;
-    const two = pairs[2 * doc + 1]!;
-    if (counted !== undefined) {
-      counted[one]!++;
-      if (two >= 0) counted[two]!++;
-    }
-    if (two >= 0) {
-      selected |= mask[two]!;
-      if (extra) {
-        for (const id of more.get(doc) ?? []) {
-          if (counted !== undefined) counted[id]!++;
-          selected |= mask[id]!;
-        }
-      }
-    }
-    docs[n] = doc;
-    scores[n] = scores[i]!;
-    n += selected;
-  }
-  return { filtered, kept: n };
 }
 
 /** One facet's value counts over the docs that pass every other facet's selection; returns how many do. */
@@ -449,7 +344,7 @@ function countPassing(column: FacetColumn, counted: Int32Array, passing: Int32Ar
 }
 
 /** An unselected facet's value counts as the column's totals minus the slots not marked passing; returns `passed`. */
-function countComplement(column: FacetColumn, counted: Int32Array, marks: Int32Array, generation: number, passed: number): number {
+export function countComplement(column: FacetColumn, counted: Int32Array, marks: Int32Array, generation: number, passed: number): number {
   const { pairs, more, totals } = column;
   counted.set(totals.subarray(0, counted.length));
   const extra = more.size > 0;
@@ -468,7 +363,7 @@ function countComplement(column: FacetColumn, counted: Int32Array, marks: Int32A
 }
 
 /** Adds one doc's value ids to `counted`: the first two side by side in `pairs`, the rare rest in `more`. */
-function countValues(pairs: Int16Array | Int32Array, more: ReadonlyMap<number, number[]>, extra: boolean, doc: number, counted: Int32Array): void {
+export function countValues(pairs: Int16Array | Int32Array, more: ReadonlyMap<number, number[]>, extra: boolean, doc: number, counted: Int32Array): void {
   const one = pairs[2 * doc]!;
   if (one < 0) return;
   counted[one]!++;
