@@ -90,16 +90,18 @@ export class RecommendationAggregates implements ActivityAggregate {
     if (state === undefined) return;
     yield { newest: state.newest };
     let items: string[] = [];
+    // Each item's number in the saved list, built in the same steps as the list (in one step, it was
+    // a long one for a large catalog).
+    const numbers = new Map<string, number>();
     for (const itemId of state.items) {
       items.push(itemId);
+      numbers.set(itemId, numbers.size);
       if (items.length >= 5_000) {
         yield { items };
         items = [];
       }
     }
     if (items.length > 0) yield { items };
-    const numbers = new Map<string, number>();
-    for (const itemId of state.items) numbers.set(itemId, numbers.size);
     for (const popularity of state.popularity.save((itemId) => numbers.get(itemId)!)) yield Buffer.concat([Buffer.of(POPULARITY), popularity]);
     for (const coOccurrence of state.coOccurrence.save()) yield { coOccurrence };
     for (const interactions of state.interactions.save()) yield interactions instanceof Uint8Array ? Buffer.concat([Buffer.of(INTERACTION_ROWS), interactions]) : { interactions };

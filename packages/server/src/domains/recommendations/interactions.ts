@@ -153,7 +153,7 @@ export class Interactions {
       out.u32(row.length);
       out.array(row.items.subarray(0, row.length));
       out.array(row.weights.subarray(0, row.length));
-      if (out.length >= 256 * 1024) yield out.take();
+      if (out.length >= 64 * 1024) yield out.take();
     }
     if (out.length > 0) yield out.take();
     yield { purchases: this.purchases, touches: this.touches };

@@ -21,6 +21,9 @@ export interface WindowOptions {
 }
 
 
+/** Items per snapshot chunk of one verb and day: a chunk is one step of the snapshot writer (a few milliseconds). */
+const SAVED_ITEMS = 2_000;
+
 export class Popularity {
   /** verb → day number → item → count: a query walks only the verbs and days it asks for. */
   private readonly counts = new Map<string, Map<number, Map<string, number>>>();
@@ -72,25 +75,35 @@ export class Popularity {
   /**
    * Snapshot chunks (binary, snapshot-encoding.ts), per verb and day: the verb, the day, the number of
    * items, then each item's number (`numberOf`, which knows every counted item) and count, at most
-   * 5,000 items each. A restore names items with the caller's strings, one per item instead of one per
+   * SAVED_ITEMS items each. A restore names items with the caller's strings, one per item instead of one per
    * item and day.
    */
   *save(numberOf: (itemId: string) => number): Iterable<Buffer> {
     const out = new ChunkWriter();
+    // One chunk's items, gathered from the day's map as it is walked (not a copy of the whole map:
+    // a day can count every item of the catalog, and the copy was one long step of a snapshot).
+    const numbers = new Uint32Array(SAVED_ITEMS);
+    const counts = new Float64Array(SAVED_ITEMS);
     for (const [verb, days] of this.counts) {
       for (const [day, items] of days) {
-        const entries = [...items];
-        for (let at = 0; at < entries.length; at += 5_000) {
-          const slice = entries.slice(at, at + 5_000);
+        let n = 0;
+        const flush = (): Buffer => {
           out.string(verb);
           out.f64(day);
-          out.u32(slice.length);
-          for (const [itemId, count] of slice) {
-            out.u32(numberOf(itemId));
-            out.f64(count);
+          out.u32(n);
+          for (let at = 0; at < n; at++) {
+            out.u32(numbers[at]!);
+            out.f64(counts[at]!);
           }
-          yield out.take();
+          n = 0;
+          return out.take();
+        };
+        for (const [itemId, count] of items) {
+          numbers[n] = numberOf(itemId);
+          counts[n++] = count;
+          if (n === SAVED_ITEMS) yield flush();
         }
+        if (n > 0) yield flush();
       }
     }
   }

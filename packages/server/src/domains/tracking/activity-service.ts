@@ -267,11 +267,11 @@ export class ActivityService {
   }
 
   /** Writes a snapshot of every tenant's activity state now (operations, benchmarks); resolves with what each took. */
-  async snapshotNow(): Promise<Array<{ tenant: string; bytes: number; ms: number; longestSliceMs: number } | undefined>> {
+  async snapshotNow(): Promise<Array<{ tenant: string; bytes: number; ms: number; longestSliceMs: number; longestStep: { part: string; ms: number } } | undefined>> {
     const out = [];
     for (const [tenant, state] of this.tenants) {
       const stats = await state.snapshots.take('asked');
-      out.push(stats === undefined ? undefined : { tenant, bytes: stats.bytes, ms: stats.ms, longestSliceMs: stats.longestSliceMs });
+      out.push(stats === undefined ? undefined : { tenant, bytes: stats.bytes, ms: stats.ms, longestSliceMs: stats.longestSliceMs, longestStep: stats.longestStep });
     }
     return out;
   }

@@ -52,6 +52,8 @@ export interface SnapshotWriteStats {
   ms: number;
   /** The longest stretch of work without a turn of the event loop. */
   longestSliceMs: number;
+  /** The longest single step of one part's chunk maker (a slice cannot end inside one), and the part. */
+  longestStep: { part: string; ms: number };
 }
 
 export function snapshotBlobName(tenant: string): string {
@@ -107,8 +109,16 @@ export async function encodeSnapshot(header: SnapshotHeader, parts: readonly Sna
   const slicer = new Slicer();
   pending.push(Buffer.from(`${JSON.stringify(header)}\n`));
   let chunks = 0;
+  let longestStep = { part: '', ms: 0 };
   for (const [index, part] of parts.entries()) {
-    for (const chunk of part.save(header.tenant)) {
+    const steps = part.save(header.tenant)[Symbol.iterator]();
+    for (;;) {
+      const stepStarted = performance.now();
+      const next = steps.next();
+      const stepMs = performance.now() - stepStarted;
+      if (stepMs > longestStep.ms) longestStep = { part: part.name, ms: stepMs };
+      if (next.done === true) break;
+      const chunk = next.value;
       const binary = chunk instanceof Uint8Array;
       const payload: Uint8Array = binary ? chunk : Buffer.from(JSON.stringify(chunk));
       pending.push(frameHeader(binary ? FRAME_BINARY : FRAME_JSON, index, payload.length), payload);
@@ -124,7 +134,7 @@ export async function encodeSnapshot(header: SnapshotHeader, parts: readonly Sna
   await ended;
   slicer.finish();
   const data = Buffer.concat(out);
-  return { data, stats: { bytes: data.length, chunks, ms: performance.now() - started, longestSliceMs: slicer.longest } };
+  return { data, stats: { bytes: data.length, chunks, ms: performance.now() - started, longestSliceMs: slicer.longest, longestStep } };
 }
 
 /** Bytes as they come out of gunzip, taken off the front in frames without copying more than once. */

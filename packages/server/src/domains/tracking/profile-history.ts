@@ -29,7 +29,7 @@ export function matchesHistoryFilters(activity: Pick<LoggedActivity, 'type' | 'v
 }
 
 /** Bytes of one snapshot chunk of histories, about: restoring one stays well inside a slice. */
-const SAVED_CHUNK_BYTES = 256 * 1024;
+const SAVED_CHUNK_BYTES = 64 * 1024;
 
 /** Kind keys, shared by every profile's counts (one string each instead of one per profile); bounded, as types come from the public. */
 const kinds = new Map<string, string>();

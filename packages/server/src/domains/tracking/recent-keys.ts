@@ -51,7 +51,7 @@ export class RecentKeys {
       if (value instanceof Promise || !key.startsWith(prefix)) continue;
       out.string(key.slice(prefix.length));
       out.string(textOf(value));
-      if (out.length >= 256 * 1024) yield out.take();
+      if (out.length >= 64 * 1024) yield out.take();
     }
     if (out.length > 0) yield out.take();
   }

@@ -91,8 +91,11 @@ export class SnapshotKeeper {
       }
       this.changed -= changedBefore;
       this.lastWrite = encoded.stats;
-      const { bytes, chunks, longestSliceMs, ms } = encoded.stats;
-      this.deps.logger.info({ tenant: this.deps.tenant, reason, bytes, chunks, ms: Math.round(ms), longestSliceMs: Math.round(longestSliceMs) }, 'activity snapshot written');
+      const { bytes, chunks, longestSliceMs, longestStep, ms } = encoded.stats;
+      this.deps.logger.info(
+        { tenant: this.deps.tenant, reason, bytes, chunks, ms: Math.round(ms), longestSliceMs: Math.round(longestSliceMs), longestStep: { part: longestStep.part, ms: Math.round(longestStep.ms) } },
+        'activity snapshot written',
+      );
       return encoded.stats;
     });
   }
