@@ -9,7 +9,7 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
 import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
@@ -80,10 +80,18 @@ for await (const line of createInterface({ input: process.stdin })) {
     reply({ products: total });
   } else if (command === 'snapshot') {
     const delay = monitorEventLoopDelay({ resolution: 5 });
+    // Garbage collections meanwhile: a stall longer than the writer's longest slice is one of them.
+    let maxGcMs = 0;
+    const collections = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) maxGcMs = Math.max(maxGcMs, entry.duration);
+    });
+    collections.observe({ entryTypes: ['gc'] });
     delay.enable();
     const [written] = await server.deps.services.activities.snapshotNow();
     delay.disable();
-    reply({ ...written, maxStallMs: Math.round(delay.max / 1e6) });
+    await new Promise((resolve) => setImmediate(resolve));
+    collections.disconnect();
+    reply({ ...written, maxStallMs: Math.round(delay.max / 1e6), maxGcMs: Math.round(maxGcMs) });
   }
 }
 await server.close();

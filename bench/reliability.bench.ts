@@ -156,9 +156,9 @@ const benchmark: Benchmark = async (): Promise<BenchResult> => {
       beforeFlood = await memory(first);
       rows.push({ case: `catalog of ${CATALOG.toLocaleString('en')} products loaded and promoted`, seconds: round((performance.now() - loading) / 1000), 'heap MB': beforeFlood.heapMb, 'RSS MB': beforeFlood.rssMb, 'peak RSS MB': beforeFlood.peakRssMb, note: 'search index built' });
     }
-    const snapshot = await ask<{ bytes: number; ms: number; longestSliceMs: number; longestStep: { part: string; ms: number }; maxStallMs: number }>(first, 'snapshot');
+    const snapshot = await ask<{ bytes: number; ms: number; longestSliceMs: number; longestStep: { part: string; ms: number }; maxStallMs: number; maxGcMs: number }>(first, 'snapshot');
     const afterSnapshot = await memory(first);
-    rows.push({ case: 'activity snapshot written while serving', seconds: round(snapshot.ms / 1000), 'heap MB': afterSnapshot.heapMb, 'RSS MB': afterSnapshot.rssMb, 'peak RSS MB': afterSnapshot.peakRssMb, 'longest slice ms': Math.round(snapshot.longestSliceMs), 'longest event-loop stall ms': snapshot.maxStallMs, note: `${round(snapshot.bytes / 2 ** 20)} MB gzipped; longest chunk step ${Math.round(snapshot.longestStep.ms)} ms (${snapshot.longestStep.part})` });
+    rows.push({ case: 'activity snapshot written while serving', seconds: round(snapshot.ms / 1000), 'heap MB': afterSnapshot.heapMb, 'RSS MB': afterSnapshot.rssMb, 'peak RSS MB': afterSnapshot.peakRssMb, 'longest slice ms': Math.round(snapshot.longestSliceMs), 'longest event-loop stall ms': snapshot.maxStallMs, note: `${round(snapshot.bytes / 2 ** 20)} MB gzipped; longest chunk step ${Math.round(snapshot.longestStep.ms)} ms (${snapshot.longestStep.part}); longest garbage collection meanwhile ${snapshot.maxGcMs} ms` });
     const rate = await flood(first.url, FLOOD);
     const afterFlood = await memory(first);
     rows.push({ case: `+${FLOOD.toLocaleString('en')} over HTTP from new shoppers`, 'heap MB': afterFlood.heapMb, 'RSS MB': afterFlood.rssMb, 'peak RSS MB': afterFlood.peakRssMb, note: `${rate} activities/s` });

@@ -36,6 +36,15 @@ export function blobStoreContract(adapter: string, makePlace: () => Promise<Blob
         assert.equal((await again.get('models/shop.item-model'))!.toString(), 'second');
       }));
 
+    it('stores bytes put in pieces as one blob, in order, replacing the whole one before', () =>
+      withPlace(async (place) => {
+        const blobs = await place.open();
+        await blobs.put('snapshots/shop/activities.snapshot.gz', Buffer.alloc(300_000, 7));
+        const pieces = [Buffer.from('head-'), Buffer.alloc(0), Uint8Array.from({ length: 200_000 }, (_, i) => i % 251), Buffer.from('-tail')];
+        await blobs.put('snapshots/shop/activities.snapshot.gz', pieces);
+        assert.deepEqual(new Uint8Array((await blobs.get('snapshots/shop/activities.snapshot.gz'))!), new Uint8Array(Buffer.concat(pieces)));
+      }));
+
     it('answers undefined for a blob never put, and after it is removed', () =>
       withPlace(async (place) => {
         const blobs = await place.open();

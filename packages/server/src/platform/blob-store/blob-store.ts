@@ -6,7 +6,9 @@
  *
  * Contract:
  * - `put(name, data)` resolves once the blob is durable; it replaces the blob atomically, so a reader
- *   (or the next start after a crash) sees the whole old blob or the whole new one, never a mix.
+ *   (or the next start after a crash) sees the whole old blob or the whole new one, never a mix. `data`
+ *   may come in pieces, stored one after the other as one blob: a writer that made its bytes in pieces
+ *   (a snapshot out of gzip) need not join them, a copy of tens of megabytes in one step.
  * - `get(name)` resolves with the bytes last put, or `undefined` when there is no such blob.
  * - `remove(name)` forgets the blob; removing a missing blob is not an error.
  * - Names are `/`-separated segments of letters, digits, `.`, `_` and `-` (no `..`); an invalid name
@@ -14,7 +16,7 @@
  */
 
 export interface BlobStore {
-  put(name: string, data: Uint8Array): Promise<void>;
+  put(name: string, data: Uint8Array | readonly Uint8Array[]): Promise<void>;
   get(name: string): Promise<Buffer | undefined>;
   remove(name: string): Promise<void>;
 }

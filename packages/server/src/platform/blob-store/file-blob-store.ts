@@ -27,7 +27,7 @@ export class FileBlobStore implements BlobStore {
     this.directory = options.directory;
   }
 
-  async put(name: string, data: Uint8Array): Promise<void> {
+  async put(name: string, data: Uint8Array | readonly Uint8Array[]): Promise<void> {
     const file = this.fileOf(name);
     await mkdir(dirname(file), { recursive: true });
     let sweep = this.swept.get(name);
@@ -39,7 +39,8 @@ export class FileBlobStore implements BlobStore {
     try {
       const handle = await open(temporary, 'w');
       try {
-        await handle.writeFile(data);
+        if (data instanceof Uint8Array) await handle.writeFile(data);
+        else for (const piece of data) await handle.writeFile(piece);
         await handle.sync();
       } finally {
         await handle.close();

@@ -14,8 +14,11 @@ export class PostgresBlobStore implements BlobStore {
     this.engine = options.engine;
   }
 
-  async put(name: string, data: Uint8Array): Promise<void> {
+  async put(name: string, data: Uint8Array | readonly Uint8Array[]): Promise<void> {
     checkName(name);
+    // A bytea parameter is one buffer: pieces are joined here.
+    if (Array.isArray(data)) data = Buffer.concat(data as readonly Uint8Array[]);
+    if (!(data instanceof Uint8Array)) throw new TypeError('blob data must be bytes');
     await this.engine.query(
       'INSERT INTO blobs (name, data, updated_at) VALUES ($1, $2, now()) ON CONFLICT (name) DO UPDATE SET data = EXCLUDED.data, updated_at = now()',
       [name, Buffer.from(data.buffer, data.byteOffset, data.byteLength)],
