@@ -3,7 +3,7 @@
  * 100,000 by default) with the result cache off, loaded by autocannon from a child process (the bench's
  * 1,000 rotating queries with facets and a filter); the CPU profile covers SECONDS of load after a
  * warm-up and is written to OUT. `node bench/summarise-profile.mjs OUT <requests>` splits it per request.
- * CATALOG=realistic profiles the realistic-vocabulary catalog (realistic-catalog.ts) and its queries instead.
+ * SUGGEST=1 profiles suggest (grouped by brand) instead of search. CATALOG=realistic profiles the realistic-vocabulary catalog (realistic-catalog.ts) and its queries instead.
  *   npx tsx bench/profile-search.ts
  */
 import { writeFileSync } from 'node:fs';
@@ -43,7 +43,9 @@ for (let i = 0; retail === undefined && i < 1000; i++) {
   else queries.push(pick(r, [...EXTRAS, ...NOUNS]).slice(0, 3));
 }
 const body = (query: string) => JSON.stringify({ token: 'tok', query, options: { facets: [{ id: 'color', values: ['red', 'blue'] }], filter: 'in_stock = 1 AND price < 4000' } });
-const requests = queries.map((q) => ({ method: 'POST' as const, path: '/search', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: body(q) }));
+// SUGGEST=1 profiles POST /search/suggest grouped by brand instead (the search bench's suggest row).
+const suggestBody = (query: string) => JSON.stringify({ token: 'tok', query, options: { groupBy: { attribute: 'brand', size: 5 } } });
+const requests = queries.map((q) => ({ method: 'POST' as const, path: process.env.SUGGEST === '1' ? '/search/suggest' : '/search', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: process.env.SUGGEST === '1' ? suggestBody(q) : body(q) }));
 await load(url, requests, 3);
 // The inspector's sampling profiler, started after the warm-up, so the profile holds the measured requests only.
 const session = new Session(); session.connect(); await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); await session.post('Profiler.start');

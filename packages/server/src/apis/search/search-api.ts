@@ -142,8 +142,16 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       id: randomUUID(),
       configurationId: configuration.id,
     };
-    // A response mask may leave out any field of an item: masked items are no longer wire items.
-    ctx.body = { groups: groups.map((g) => ({ ...g, items: g.items.map((item) => applyMask(item, mask)) })), metadata };
+    if (mask !== undefined) {
+      // A response mask may leave out any field of an item: masked items are no longer wire items.
+      ctx.body = { groups: groups.map((g) => ({ ...g, items: g.items.map((item) => applyMask(item, mask)) })), metadata };
+      return;
+    }
+    // Unmasked, as search's answer: written as text with each product view's JSON made once (a suggest
+    // answer holds up to `size` items per group, often a hundred views).
+    ctx.type = 'application/json';
+    const groupTexts = groups.map((g) => `{"value":${JSON.stringify(g.value)},"count":${g.count},"items":[${g.items.map(hitJson).join(',')}]}`);
+    ctx.body = `{"groups":[${groupTexts.join(',')}],"metadata":${JSON.stringify(metadata)}}`;
   };
 
   router.post('/search/suggest', limits.byAddress, jsonBody(), bodyToken, async (ctx) => suggest(ctx, ctx.request.body));
