@@ -35,7 +35,10 @@ interface GroupState {
   head: { doc: number; score: number }[];
   /** Positions into the match arrays, the worst of the kept ones on top (see `keep`). */
   heap: number[];
-  /** The first member in result order among the unpinned ones, and the value it holds (-1: none yet). */
+  /**
+   * With `size` 0 (no items kept, so no first item to read the name from): the first member in result
+   * order among the unpinned ones, and the value it holds (-1: none yet).
+   */
   first: number;
   firstValue: string;
   /** Made from a pinned item, or named by `values`: its value is settled. */
@@ -70,51 +73,78 @@ export function groupInOrder(
     wanted.add(key);
     if (!groups.has(key)) groups.set(key, make(value, true));
   }
-  // Folding (Unicode normalisation, a regular expression) costs more than the rest of a member's step,
-  // and a grouping attribute has few distinct values over thousands of matches: each is folded once.
-  const folded = new Map<string, string>();
-  /** Calls `each` with the group key and raw text of each value of `slot` (a value listed twice counts once). */
-  const valuesOf = (slot: number, each: (key: string, raw: string) => void): void => {
-    const values = column[slot] ?? [];
+  // Each raw value's group (null: one `values` leaves out), found once per request: folding (Unicode
+  // normalisation, a regular expression) costs more than the rest of a member's step, and a grouping
+  // attribute has few distinct values over thousands of matches.
+  const groupOfRaw = new Map<string, GroupState | null>();
+  const groupFor = (raw: string, settled: boolean): GroupState | null => {
+    let group = groupOfRaw.get(raw);
+    if (group !== undefined) return group;
+    const key = fold(raw);
+    if (wanted.size > 0 && !wanted.has(key)) group = null;
+    else {
+      group = groups.get(key) ?? null;
+      if (group === null) groups.set(key, (group = make(raw, settled)));
+    }
+    groupOfRaw.set(raw, group);
+    return group;
+  };
+  const size = groupBy.size;
+  for (const item of head) {
+    const values = column[item.doc] ?? [];
     for (let v = 0; v < values.length; v++) {
       const raw = String(values[v]);
-      if (v > 0 && values.slice(0, v).some((earlier) => String(earlier) === raw)) continue;
-      let key = folded.get(raw);
-      if (key === undefined) folded.set(raw, (key = fold(raw)));
-      if (wanted.size > 0 && !wanted.has(key)) continue;
-      each(key, raw);
-    }
-  };
-  for (const item of head) {
-    valuesOf(item.doc, (key, raw) => {
-      let group = groups.get(key);
-      if (group === undefined) groups.set(key, (group = make(raw, true)));
+      if (listedBefore(values, v, raw)) continue;
+      const group = groupFor(raw, true);
+      if (group === null) continue;
       group.count++;
-      if (group.head.length < groupBy.size) group.head.push(item);
-    });
+      if (group.head.length < size) group.head.push(item);
+    }
   }
   for (let i = 0; i < length; i++) {
-    if (pinned.has(docs[i]!)) continue;
-    valuesOf(docs[i]!, (key, raw) => {
-      let group = groups.get(key);
-      if (group === undefined) groups.set(key, (group = make(raw, false)));
+    const slot = docs[i]!;
+    if (pinned.size > 0 && pinned.has(slot)) continue;
+    const values = column[slot];
+    if (values === undefined) continue;
+    for (let v = 0; v < values.length; v++) {
+      const raw = String(values[v]);
+      if (listedBefore(values, v, raw)) continue;
+      const group = groupFor(raw, false);
+      if (group === null) continue;
       group.count++;
-      if (!group.settled && (group.first < 0 || order(i, group.first) < 0)) {
+      if (size > 0) keep(group.heap, size - group.head.length, i, order);
+      else if (!group.settled && (group.first < 0 || order(i, group.first) < 0)) {
+        // No items kept: the group's first member in order is tracked for its name alone.
         group.first = i;
         group.firstValue = raw;
       }
-      keep(group.heap, groupBy.size - group.head.length, i, order);
-    });
+    }
   }
-  const out = [...groups.values()].map((group) => ({
-    value: group.settled ? group.value : group.firstValue,
-    count: group.count,
-    items: [
-      ...group.head.map(({ doc, score }) => hitOf(tenantId, version, index.docs[doc]!, score)),
-      ...group.heap.sort(order).map((i) => hitOf(tenantId, version, index.docs[docs[i]!]!, scores[i]!)),
-    ],
-  }));
+  const out = [...groups.values()].map((group) => {
+    const kept = group.heap.sort(order);
+    return {
+      // A group made by matches is named as its first member in order spells it: the first kept item.
+      value: group.settled ? group.value : kept.length > 0 ? spellingIn(column[docs[kept[0]!]!] ?? [], group, groupOfRaw) : group.firstValue,
+      count: group.count,
+      items: [
+        ...group.head.map(({ doc, score }) => hitOf(tenantId, version, index.docs[doc]!, score)),
+        ...kept.map((i) => hitOf(tenantId, version, index.docs[docs[i]!]!, scores[i]!)),
+      ],
+    };
+  });
   return wanted.size > 0 ? out : out.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+}
+
+/** Whether `values[v]` (as text, `raw`) was listed earlier in `values`: a value listed twice counts once. */
+function listedBefore(values: readonly unknown[], v: number, raw: string): boolean {
+  for (let earlier = 0; earlier < v; earlier++) if (String(values[earlier]) === raw) return true;
+  return false;
+}
+
+/** The first of `values` (as text) that belongs to `group`: how that member spells the group's value. */
+function spellingIn(values: readonly unknown[], group: GroupState, groupOfRaw: ReadonlyMap<string, GroupState | null>): string {
+  for (const value of values) if (groupOfRaw.get(String(value)) === group) return String(value);
+  return group.firstValue;
 }
 
 /** Adds position `i` to a bounded heap of at most `k` positions, the worst in `order` on top. */
