@@ -123,6 +123,8 @@ before(async () => {
       { name: 'color', type: 'TEXT' },
       { name: 'price', type: 'INTEGER' },
       { name: 'in_stock', type: 'INTEGER' },
+      // No item has a note until the last test writes one.
+      { name: 'note', type: 'TEXT' },
     ],
   });
   ({ version } = await catalog.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] }));
@@ -182,3 +184,31 @@ describe('repeated filters', () => {
     }
   });
 });
+
+describe('attributes no item has', () => {
+  it('match nothing in filters, sort last, group nothing, and keep no column however many a request names', async () => {
+    const before = server.deps.services.search.indexStats(T, E)!;
+    for (let n = 0; n < 200; n++) {
+      const filtered = await post({ query: 'lamp', options: { filter: `made_up_${n} = 1 OR price < 150`, limit: 1_000 } });
+      assert.deepEqual(filtered.items.map((item: { id: string }) => item.id).sort(), expected('lamp', (p) => p.price !== undefined && p.price < 150));
+      const sorted = await post({ query: 'garden', options: { sortBy: [{ attribute: `made_up_${n}`, order: 'desc' }], limit: 3 } });
+      assert.equal(sorted.items.length, 3);
+      const res = await fetch(`${url}/search/suggest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN, query: 'lamp', options: { groupBy: { attribute: `made_up_${n}`, size: 2 } } }) });
+      assert.deepEqual(((await res.json()) as { groups: unknown[] }).groups, []);
+    }
+    assert.ok(server.deps.services.search.indexStats(T, E)!.keptColumns <= before.keptColumns + 2, JSON.stringify([before, server.deps.services.search.indexStats(T, E)]));
+    // An attribute of the schema that no item has yet reads the same; once an item has it, a filter
+    // on it (repeated, so it has its bits) finds that item.
+    for (let round = 0; round < 2; round++) assert.deepEqual((await post({ query: 'garden', options: { filter: "note = 'gift'" } })).items, []);
+    await write([{ ...products.get('p8')!, note: 'gift' } as Product]);
+    const found = await post({ query: 'garden', options: { filter: "note = 'gift'" } });
+    assert.deepEqual(found.items.map((item: { id: string }) => item.id), ['p8']);
+  });
+});
+
+async function post(body: Record<string, unknown>): Promise<any> {
+  const res = await fetch(`${url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN, ...body }) });
+  const json = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(json));
+  return json;
+}

@@ -98,6 +98,14 @@ export class SearchIndex {
   /** Variant id → its parent's id. */
   private readonly parentOf = new Map<string, string>();
   private readonly columns = new Map<string, FilterValue[][]>();
+  /**
+   * Every attribute name some item of the index has (its `attributes` and its own fields). Columns are
+   * kept only for these: requests name attributes freely (filters, sorts, suggest's groups), and a
+   * kept column per name a shopper makes up would grow the heap without bound.
+   */
+  private readonly attributeNames = new Set<string>(['id']);
+  /** What a name no item has reads: no values for any slot (rebuilt when the index grows). */
+  private emptyColumns: { values: FilterValue[][]; numbers: Float64Array } | undefined;
   private readonly sortRanks = new SortRanks(this);
   private readonly facetColumns = new Map<FacetConfig, FacetColumn>();
   private readonly numeric = new Map<string, Float64Array | undefined>();
@@ -170,6 +178,7 @@ export class SearchIndex {
       const doc: SearchDoc = { item, title: titleOf(item), texts: index.textsOf(item) };
       if (textPrint(item.id, doc.texts) !== header.prints[slot]) return 'an item changed after the snapshot was taken';
       index.docs.push(doc);
+      index.noteNames(item);
       index.byId.set(item.id, slot);
       index.titles.set(slot, doc.title);
       index.vocabulary.titlePairs(doc.title, 1);
@@ -308,6 +317,7 @@ export class SearchIndex {
         const slot = this.byId.get(item.id);
         if (slot !== undefined && this.docs[slot]!.item.parentId === undefined) {
           this.docs[slot]!.item = item;
+          this.noteNames(item);
           touched.add(slot);
           continue;
         }
@@ -336,6 +346,7 @@ export class SearchIndex {
         if (own === undefined) touched.add(this.place(item));
         else {
           this.docs[own]!.item = item;
+          this.noteNames(item);
           touched.add(own);
         }
       }
@@ -374,10 +385,16 @@ export class SearchIndex {
     this.sortRanks.refresh();
   }
 
+  /** How many attribute columns the index keeps (one per attribute some item has and a request read). */
+  get keptColumns(): number {
+    return this.columns.size + this.numeric.size;
+  }
+
   /** Each slot's values of one attribute, computed once: filters, facets and sorts read them per request. */
   values(attribute: string): FilterValue[][] {
     let column = this.columns.get(attribute);
     if (column === undefined) {
+      if (!this.attributeNames.has(attribute)) return this.empty().values;
       column = this.docs.map((doc) => (doc === undefined ? [] : attributeValues(doc.item, attribute)));
       this.columns.set(attribute, column);
     }
@@ -390,6 +407,7 @@ export class SearchIndex {
    */
   numbers(attribute: string): Float64Array | undefined {
     if (this.numeric.has(attribute)) return this.numeric.get(attribute);
+    if (!this.attributeNames.has(attribute)) return this.empty().numbers;
     const column = this.values(attribute);
     let out: Float64Array | undefined = new Float64Array(column.length).fill(NaN);
     for (let slot = 0; slot < column.length; slot++) {
@@ -430,7 +448,23 @@ export class SearchIndex {
     this.parentOf.delete(variantId);
   }
 
+  /** Notes the attribute names `item` has (see `attributeNames`). */
+  private noteNames(item: StoredItem): void {
+    for (const name in item.attributes) this.attributeNames.add(name);
+    for (const name in item) this.attributeNames.add(name);
+  }
+
+  /** The columns of an attribute no item has, one pair shared by every such name. */
+  private empty(): { values: FilterValue[][]; numbers: Float64Array } {
+    if (this.emptyColumns === undefined || this.emptyColumns.values.length < this.docs.length) {
+      const none: FilterValue[] = [];
+      this.emptyColumns = { values: new Array<FilterValue[]>(this.docs.length).fill(none), numbers: new Float64Array(this.docs.length).fill(NaN) };
+    }
+    return this.emptyColumns;
+  }
+
   private place(item: StoredItem): number {
+    this.noteNames(item);
     const slot = this.docs.length;
     this.docs.push({ item, title: titleOf(item), texts: [] });
     this.byId.set(item.id, slot);

@@ -54,6 +54,12 @@ export class SearchService {
     return this.indexes.snapshotsWritten();
   }
 
+  /** The active index's size and the attribute columns it keeps (tests, operations); undefined without one. */
+  indexStats(tenantId: string, environmentId: string): { documents: number; keptColumns: number } | undefined {
+    const active = this.indexes.active(tenantId, environmentId);
+    return active === undefined ? undefined : { documents: active.index.size, keptColumns: active.index.keptColumns };
+  }
+
   /** Waits until queued item changes have reached the index, so tests read an index that includes their writes. */
   settled(): Promise<void> {
     return this.indexes.settled();
