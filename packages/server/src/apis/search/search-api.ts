@@ -18,6 +18,7 @@ import { normalizeQuery } from '../../domains/search/search-queries.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SearchItem, SearchResponse, SuggestGroup, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
+import { MaskedTexts, maskedHitJson, metadataJson } from './response-text.js';
 
 export { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 
@@ -51,6 +52,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
   // POST bodies name their search token: counted once the body is read.
   const bodyToken = limits.byKey((ctx) => (ctx.request.body as { token?: unknown } | undefined)?.token);
   const { search } = deps.services;
+  const maskedTexts = new MaskedTexts();
 
   const answer = (ctx: Context, raw: unknown): void => {
     const started = performance.now();
@@ -99,15 +101,12 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const fields = highlight === true ? ['title'] : highlight === false || highlight === undefined ? [] : highlight;
     // Highlights are per request (cached answers are shared), and only for the page's items.
     const items: SearchItem[] = fields.length === 0 ? result.items : result.items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, result.highlight) }));
-    if (mask !== undefined) {
-      // A response mask may leave out any field of an item: masked items are no longer wire items.
-      ctx.body = { items: items.map((item) => applyMask(item, mask)), metadata };
-      return;
-    }
-    // Unmasked, the body is written as text so each product view's JSON is made once, not per response
-    // (the same bytes `JSON.stringify` of the object would give).
+    // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
+    // made once, not per response (the same bytes `JSON.stringify` of the object would give).
+    const maskText = input.options.customResponseMask ?? '';
+    const itemTexts = mask === undefined ? items.map(hitJson) : items.map((item) => maskedHitJson(item, mask, maskText, maskedTexts));
     ctx.type = 'application/json';
-    ctx.body = `{"items":[${items.map(hitJson).join(',')}],"metadata":${JSON.stringify(metadata)}}`;
+    ctx.body = `{"items":[${itemTexts.join(',')}],"metadata":${metadataJson(metadata)}}`;
   };
 
   router.post('/search', limits.byAddress, jsonBody(), bodyToken, async (ctx) => answer(ctx, ctx.request.body));

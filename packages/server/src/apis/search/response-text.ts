@@ -1,0 +1,77 @@
+/**
+ * The search API's answers written as JSON text, with the pieces that repeat from answer to answer
+ * made once: a cached answer's facets (the same array for every request the cache answers), and the
+ * masked JSON of a product view per response mask. The text is byte for byte what `JSON.stringify`
+ * gives for the same object (response-text.test.ts compares them); product views' unmasked texts are
+ * search-response.ts `hitJson`'s.
+ */
+import type { SearchFacet, SearchItem, SearchResponse } from '@discovery-kit/protocol';
+import type { ProductView } from '../../domains/catalog/product-view.js';
+import { applyMask, type MaskTree } from '../http/response-mask.js';
+
+/** A facet list's text, by list: a cached answer hands the same list to every request it answers. */
+const facetTexts = new WeakMap<readonly SearchFacet[], string>();
+
+/** `JSON.stringify(metadata)`, its facets' text made once per facet list. */
+export function metadataJson(metadata: SearchResponse['metadata']): string {
+  const { count, exactCount, time, token, url, offset, limit, facets, ...tail } = metadata;
+  let facetText = facetTexts.get(facets);
+  if (facetText === undefined) facetTexts.set(facets, (facetText = JSON.stringify(facets)));
+  const head = JSON.stringify({ count, exactCount, time, token, url, offset, limit });
+  const rest = JSON.stringify(tail);
+  return `${head.slice(0, -1)},"facets":${facetText}${rest === '{}' ? '}' : `,${rest.slice(1)}`}`;
+}
+
+/** Masked product texts kept at most, in bytes of text: past it the least recently added views' go first. */
+const MASKED_BUDGET = 8 * 1024 * 1024;
+
+/**
+ * Product views' masked JSON, per view and mask text (the same text always parses to the same mask).
+ * Bounded by bytes, not entries: a caller cycling masks over the whole catalog makes the oldest go.
+ */
+export class MaskedTexts {
+  private readonly views = new Map<ProductView, Map<string, string>>();
+  private bytes = 0;
+
+  constructor(private readonly budget = MASKED_BUDGET) {}
+
+  get(view: ProductView, maskText: string, make: () => string): string {
+    let texts = this.views.get(view);
+    const known = texts?.get(maskText);
+    if (known !== undefined) return known;
+    const text = make();
+    if (texts === undefined) this.views.set(view, (texts = new Map()));
+    texts.set(maskText, text);
+    this.bytes += 2 * (text.length + maskText.length);
+    for (const [oldest, kept] of this.views) {
+      if (this.bytes <= this.budget || oldest === view) break;
+      for (const [mask, value] of kept) this.bytes -= 2 * (value.length + mask.length);
+      this.views.delete(oldest);
+    }
+    return text;
+  }
+
+  /** Bytes of text kept (tests). */
+  get size(): number {
+    return this.bytes;
+  }
+}
+
+/** `JSON.stringify(applyMask(hit, mask))`, the masked product view's text made once per view and mask. */
+export function maskedHitJson(hit: SearchItem, mask: MaskTree, maskText: string, memo: MaskedTexts): string {
+  if (hit.product === undefined || hit.redirect !== undefined) return JSON.stringify(applyMask(hit, mask));
+  const wildcard = mask.get('*');
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(hit)) {
+    const sub = mask.get(name) ?? wildcard;
+    if (sub === undefined) continue;
+    let text: string | undefined;
+    if (name === 'product') text = memo.get(value as ProductView, maskText, () => JSON.stringify(applyMask(value, sub)));
+    else {
+      const masked = applyMask(value, sub);
+      text = masked === undefined ? undefined : JSON.stringify(masked);
+    }
+    if (text !== undefined) parts.push(`${JSON.stringify(name)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
+}

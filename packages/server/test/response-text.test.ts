@@ -1,0 +1,63 @@
+/**
+ * The search API writes its answers as text (apis/search/response-text.ts), reusing the texts of a
+ * cached answer's facets and of product views under a response mask: every text must be exactly what
+ * `JSON.stringify` gives for the same object, and the masked texts kept must stay within their budget.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SearchItem, SearchResponse } from '@discovery-kit/protocol';
+import { MaskedTexts, maskedHitJson, metadataJson } from '../src/apis/search/response-text.js';
+import { applyMask, parseMask } from '../src/apis/http/response-mask.js';
+import { toProductView } from '../src/domains/catalog/product-view.js';
+import type { StoredItem } from '../src/domains/catalog/types.js';
+
+function item(n: number): StoredItem {
+  return {
+    key: `p${n}`,
+    id: `p${n}`,
+    type: 'product',
+    context: 'default',
+    kind: 'product',
+    updated: '2026-11-27T00:00:00.000Z',
+    attributes: { title: `Lamp "${n}" é`, price: 100 + n, brand: n % 2 === 0 ? 'Acme' : 'Nord', categories: 'Home, Light', in_stock: 1, sizes: ['S', 'M'] },
+  };
+}
+
+const hits: SearchItem[] = [0, 1, 2].map((n) => ({ id: `p${n}`, score: 1.25 - n / 10, kind: 'product', context: 'default', product: toProductView(item(n), { tenantId: 'shop', version: 3 }) }));
+hits.push({ ...hits[0]!, highlights: { title: [[0, 4]] } } as SearchItem);
+hits.push({ id: 'r1', score: 1, kind: 'redirect', context: '', redirect: { id: 'r1', name: 'Sale', url: 'https://example.com/sale' } } as SearchItem);
+
+const MASKS = ['id', 'id,score', 'product(title,price)', 'id,product(*)', '*', 'product', 'product(title),highlights', 'nothing,product(missing)', 'redirect(url),id', '*(title)'];
+
+describe('search answers as text', () => {
+  it('write masked hits exactly as JSON.stringify of the masked object, at the first use of a mask and after', () => {
+    const memo = new MaskedTexts();
+    for (const text of MASKS) {
+      const mask = parseMask(text)!;
+      for (let round = 0; round < 2; round++) {
+        for (const hit of hits) assert.equal(maskedHitJson(hit, mask, text, memo), JSON.stringify(applyMask(hit, mask)), `${text}, round ${round + 1}, ${hit.id}`);
+      }
+    }
+  });
+
+  it('write metadata exactly as JSON.stringify, with and without the optional fields, facets reused', () => {
+    const facets = [{ id: 'brand', title: 'Brand "B"', attribute: 'brand', count: 3, values: [{ value: 'Acme', count: 2, selected: true }] }];
+    const base: SearchResponse['metadata'] = { count: 3, exactCount: true, time: 0.25, token: 'tok', url: 'http://x/search/tok?encoded=%7B%7D', offset: 0, limit: 10, facets, id: 'id-1', configurationId: 'default', defaultConfigurationId: 'default' };
+    for (const metadata of [base, { ...base, correctedQuery: 'lamp "x"' }, { ...base, relaxed: true as const }, { ...base, correctedQuery: 'a', relaxed: true as const, facets: [] }]) {
+      assert.equal(metadataJson(metadata), JSON.stringify(metadata));
+      assert.equal(metadataJson({ ...metadata, time: 9 }), JSON.stringify({ ...metadata, time: 9 }));
+    }
+  });
+
+  it('keep masked texts within their budget, the oldest views going first', () => {
+    const memo = new MaskedTexts(4_000);
+    const mask = parseMask('product(title,brand)')!;
+    const views = Array.from({ length: 200 }, (_, n) => toProductView(item(n), { tenantId: 'shop', version: 3 }));
+    for (const view of views) maskedHitJson({ id: 'x', score: 1, kind: 'product', context: 'default', product: view }, mask, 'product(title,brand)', memo);
+    assert.ok(memo.size <= 4_000, String(memo.size));
+    assert.ok(memo.size > 0);
+    // Still right after eviction: an evicted view's text is made again.
+    const first: SearchItem = { id: 'p0', score: 1, kind: 'product', context: 'default', product: views[0]! };
+    assert.equal(maskedHitJson(first, mask, 'product(title,brand)', memo), JSON.stringify(applyMask(first, mask)));
+  });
+});
