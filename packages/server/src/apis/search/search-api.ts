@@ -9,7 +9,7 @@ import { mountedPath, publicBaseUrl, type ApiModule, type ServerDeps } from '../
 import type { SearchConfiguration, SearchTokenConfig } from '../../platform/config/schema.js';
 import { jsonBody, parseJson } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
-import { applyMask, parseMask } from '../http/response-mask.js';
+import { parseMask } from '../http/response-mask.js';
 import { parseInput } from '../http/validate.js';
 import { highlightProduct } from '../../domains/search/highlight.js';
 import { offensiveCheck } from '../../domains/search/offensive-terms.js';
@@ -141,15 +141,12 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       id: randomUUID(),
       configurationId: configuration.id,
     };
-    if (mask !== undefined) {
-      // A response mask may leave out any field of an item: masked items are no longer wire items.
-      ctx.body = { groups: groups.map((g) => ({ ...g, items: g.items.map((item) => applyMask(item, mask)) })), metadata };
-      return;
-    }
-    // Unmasked, as search's answer: written as text with each product view's JSON made once (a suggest
-    // answer holds up to `size` items per group, often a hundred views).
+    // As search's answer: written as text with each product view's JSON (masked: per mask) made once (a
+    // suggest answer holds up to `size` items per group, often a hundred views).
+    const maskText = input.options.customResponseMask ?? '';
+    const itemText = mask === undefined ? hitJson : (item: SearchItem) => maskedHitJson(item, mask, maskText, maskedTexts);
     ctx.type = 'application/json';
-    const groupTexts = groups.map((g) => `{"value":${JSON.stringify(g.value)},"count":${g.count},"items":[${g.items.map(hitJson).join(',')}]}`);
+    const groupTexts = groups.map((g) => `{"value":${JSON.stringify(g.value)},"count":${g.count},"items":[${g.items.map(itemText).join(',')}]}`);
     ctx.body = `{"groups":[${groupTexts.join(',')}],"metadata":${JSON.stringify(metadata)}}`;
   };
 
