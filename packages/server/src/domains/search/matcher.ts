@@ -113,7 +113,8 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
     if (w > 0) s.markAlive(current, count, true);
     for (const alt of alts) {
       const whole = s.next();
-      for (const list of alt.whole) if (list !== undefined) markAll(s.mark, list, whole);
+      // A later word marks only the documents still alive: the others are never read again.
+      for (const list of alt.whole) if (list !== undefined) markAll(s.mark, list, whole, w > 0 ? s.aliveBits : undefined);
       // Without a whole-word list, no document carries the mark and every one scores as `completion` says.
       const completion = alt.whole.length > 0 ? completing : alt.allWhole ? 1 : completing;
       for (const { weight, slots, title } of alt.fields) {
@@ -215,8 +216,16 @@ function containsPhrase(title: string, phrase: string): boolean {
   return false;
 }
 
-function markAll(mark: Uint16Array, list: readonly number[], value: number): void {
-  for (let i = 0; i < list.length; i++) mark[list[i]!] = value;
+function markAll(mark: Uint16Array, list: readonly number[], value: number, alive: Uint32Array | undefined): void {
+  if (alive === undefined) {
+    for (let i = 0; i < list.length; i++) mark[list[i]!] = value;
+    return;
+  }
+  // A bit test in a few kilobytes instead of a write to a random place in a catalog-sized array.
+  for (let i = 0; i < list.length; i++) {
+    const doc = list[i]!;
+    if ((alive[doc >>> 5]! & (1 << (doc & 31))) !== 0) mark[doc] = value;
+  }
 }
 
 interface Pass {
