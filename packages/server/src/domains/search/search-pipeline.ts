@@ -172,7 +172,7 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
     count,
     exact: true,
     facets,
-    groups: request.groupBy === undefined ? [] : groupInOrder(request.tenantId, version, index, pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top })), { docs, scores, length, order, pinned: pinnedSet }, request.groupBy),
+    groups: request.groupBy === undefined ? [] : groupInOrder(request.tenantId, version, index, pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top })), { docs, scores, length, order, pinned: pinnedSet, leading: tiers === undefined && primary === undefined ? scores : undefined }, request.groupBy),
     ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })) : [],
     matched: matches.docs.length,
     spelling: run === undefined ? 'none' : spellingOf(matches, run.plan, run.relaxed),

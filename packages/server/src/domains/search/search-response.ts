@@ -60,10 +60,18 @@ export function groupInOrder(
   version: number,
   index: SearchIndex,
   head: readonly { doc: number; score: number }[],
-  match: { docs: Int32Array; scores: Float32Array; length: number; order: EntryOrder; pinned: ReadonlySet<number> },
+  match: {
+    docs: Int32Array;
+    scores: Float32Array;
+    length: number;
+    order: EntryOrder;
+    pinned: ReadonlySet<number>;
+    /** When the order compares scores first (higher first): lets a member be dropped without calling `order`. */
+    leading?: Float32Array;
+  },
   groupBy: GroupBy,
 ): SearchGroup[] {
-  const { docs, scores, length, order, pinned } = match;
+  const { docs, scores, length, order, pinned, leading } = match;
   const column = index.values(groupBy.attribute);
   const groups = new Map<string, GroupState>();
   const wanted = new Set<string>();
@@ -112,7 +120,7 @@ export function groupInOrder(
       const group = groupFor(raw, false);
       if (group === null) continue;
       group.count++;
-      if (size > 0) keep(group.heap, size - group.head.length, i, order);
+      if (size > 0) keep(group.heap, size - group.head.length, i, order, leading);
       else if (!group.settled && (group.first < 0 || order(i, group.first) < 0)) {
         // No items kept: the group's first member in order is tracked for its name alone.
         group.first = i;
@@ -148,7 +156,7 @@ function spellingIn(values: readonly unknown[], group: GroupState, groupOfRaw: R
 }
 
 /** Adds position `i` to a bounded heap of at most `k` positions, the worst in `order` on top. */
-function keep(heap: number[], k: number, i: number, order: EntryOrder): void {
+function keep(heap: number[], k: number, i: number, order: EntryOrder, leading: Float32Array | undefined): void {
   if (k <= 0) return;
   if (heap.length < k) {
     heap.push(i);
@@ -160,6 +168,8 @@ function keep(heap: number[], k: number, i: number, order: EntryOrder): void {
     }
     return;
   }
+  // A lower score than the worst kept one is dropped on that number alone when scores lead the order.
+  if (leading !== undefined && leading[i]! < leading[heap[0]!]!) return;
   if (order(i, heap[0]!) >= 0) return;
   heap[0] = i;
   for (let at = 0; ; ) {
