@@ -35,6 +35,7 @@ const NOUNS = ['lamp', 'lantern', 'table', 'cup'];
 let dataDir: string;
 let server: DiscoveryServer;
 let url: string;
+let version: number;
 
 async function post(path: string, body: unknown): Promise<any> {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN, ...(body as object) }) });
@@ -81,7 +82,7 @@ before(async () => {
     name: 'product',
     attributes: [...['title', 'description', 'brand'].map((name) => ({ name, type: 'TEXT' })), ...['popularity', 'price'].map((name) => ({ name, type: 'INTEGER' }))],
   });
-  const { version } = await catalog.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
+  ({ version } = await catalog.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] }));
   const items = Array.from({ length: 400 }, (_, n) => ({
     id: `p${n}`,
     catalogVersion: version,
@@ -121,4 +122,20 @@ describe('suggest groups', () => {
       assert.deepEqual(await suggested(query, options, groupBy), want);
     });
   }
+
+  it('follow catalog writes: an item changing group, a new spelling, an item losing its value', async () => {
+    const catalog = catalogRequests(server.deps.services.catalog);
+    // Groups were read before (the cases above), so the writes reach a kept column.
+    await catalog.items.patch(T, E, [
+      { id: 'p4', catalogVersion: version, type: 'product', attributes: { brand: 'Zed' } },
+      { id: 'p8', catalogVersion: version, type: 'product', attributes: { brand: 'Brand New' } },
+      { id: 'p12', catalogVersion: version, type: 'product', attributes: { brand: null } },
+    ]);
+    await server.deps.services.search.settled();
+    for (const [query, options, groupBy] of [CASES[0]!, CASES[4]!]) {
+      const want = await expected(query, options, groupBy);
+      assert.ok(want.some((g) => g.value === 'Brand New'), 'the new spelling is among the groups');
+      assert.deepEqual(await suggested(query, options, groupBy), want);
+    }
+  });
 });

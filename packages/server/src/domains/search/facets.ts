@@ -94,6 +94,15 @@ export class FacetColumn {
     return false;
   }
 
+  /** The value ids of `slot`, in the order its item lists the values. */
+  idsOf(slot: number): number[] {
+    const one = this.pairs[2 * slot]!;
+    if (one < 0) return [];
+    const two = this.pairs[2 * slot + 1]!;
+    if (two < 0) return [one];
+    return [one, two, ...(this.more.get(slot) ?? [])];
+  }
+
   /** A mask over value ids of the values a shopper selected (compared without case or accents). */
   selection(values: ReadonlySet<string>): Uint8Array {
     const mask = new Uint8Array(this.labels.length);

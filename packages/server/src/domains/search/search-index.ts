@@ -77,6 +77,13 @@ export interface IndexWarmUp {
   facets: readonly FacetConfig[];
   attributes: readonly string[];
   sorts: readonly (readonly SortKey[])[];
+  /** Attributes suggest grouped the predecessor's matches by (`groupColumn`). */
+  groups?: readonly string[];
+}
+
+/** The facet whose column lists an attribute's values for suggest's groups (every value, by its text). */
+function groupFacet(attribute: string): FacetConfig {
+  return { id: attribute, title: attribute, attribute, type: 'value', size: 1 } as FacetConfig;
 }
 
 export class SearchIndex {
@@ -108,6 +115,8 @@ export class SearchIndex {
   private emptyColumns: { values: FilterValue[][]; numbers: Float64Array } | undefined;
   private readonly sortRanks = new SortRanks(this);
   private readonly facetColumns = new Map<FacetConfig, FacetColumn>();
+  /** Value ids per slot of the attributes suggest groups by (`groupColumn`), kept up to date like facets'. */
+  private readonly groupColumns = new Map<string, FacetColumn>();
   private readonly numeric = new Map<string, Float64Array | undefined>();
   /** Scratch arrays of this index's queries, which run one at a time: reused by the next query on it. */
   readonly facetScratch = new FacetScratch();
@@ -238,13 +247,17 @@ export class SearchIndex {
       yield;
     }
     for (const sortBy of warm.sorts) yield* this.sortRanks.ranking(sortBy);
+    for (const attribute of warm.groups ?? []) {
+      if (this.groupColumns.has(attribute) || !this.attributeNames.has(attribute)) continue;
+      this.groupColumns.set(attribute, yield* FacetColumn.building(groupFacet(attribute), this.docs));
+    }
     this.matchScratch();
     this.matchScratch();
   }
 
   /** What requests made this index compute (columns, sort orders), so that its successor is built warm. */
-  warmedUp(): Pick<IndexWarmUp, 'attributes' | 'sorts'> {
-    return { attributes: [...this.columns.keys()], sorts: this.sortRanks.orders() };
+  warmedUp(): Pick<IndexWarmUp, 'attributes' | 'sorts' | 'groups'> {
+    return { attributes: [...this.columns.keys()], sorts: this.sortRanks.orders(), groups: [...this.groupColumns.keys()] };
   }
 
   /** Places `items` into this empty index, one step per item. */
@@ -357,6 +370,7 @@ export class SearchIndex {
       for (const slot of touched) column[slot] = this.docs[slot] === undefined ? [] : attributeValues(this.docs[slot]!.item, attribute);
     }
     for (const column of this.facetColumns.values()) for (const slot of touched) column.update(slot, this.docs[slot]?.item);
+    for (const column of this.groupColumns.values()) for (const slot of touched) column.update(slot, this.docs[slot]?.item);
     for (const [attribute, numbers] of this.numeric) {
       if (numbers === undefined) continue;
       const column = this.values(attribute);
@@ -421,6 +435,19 @@ export class SearchIndex {
     }
     this.numeric.set(attribute, out);
     return out;
+  }
+
+  /**
+   * Value ids per slot of an attribute suggest groups by (a facet column of its values), built at the
+   * first request that groups by it, kept up to date after; undefined for an attribute no item has.
+   * Grouping reads these 16-bit ids where it read each slot's value list and its strings, scattered
+   * over the heap (three cache misses a match).
+   */
+  groupColumn(attribute: string): FacetColumn | undefined {
+    if (!this.attributeNames.has(attribute)) return undefined;
+    let column = this.groupColumns.get(attribute);
+    if (column === undefined) this.groupColumns.set(attribute, (column = new FacetColumn(groupFacet(attribute), this.docs)));
+    return column;
   }
 
   /** One facet's value ids per slot, built at the first request that counts it and kept up to date after. */

@@ -269,13 +269,14 @@ export class SearchIndexes {
   }
 
   /** What a new index of the environment computes before it serves: its configurations' needs and what its predecessor's requests used. */
-  private warmUp(tenantId: string, environmentId: string, previous?: Pick<IndexWarmUp, 'attributes' | 'sorts'>): IndexWarmUp {
+  private warmUp(tenantId: string, environmentId: string, previous?: Pick<IndexWarmUp, 'attributes' | 'sorts' | 'groups'>): IndexWarmUp {
     const configurations = this.configurations(tenantId, environmentId);
     return {
       languages: [...this.languages(tenantId, environmentId)],
       facets: configurations.flatMap((c) => c.facets),
       attributes: [...new Set([...configurations.flatMap((c) => c.facets.map((f) => f.attribute)), ...(previous?.attributes ?? [])])],
       sorts: [...configurations.map((c) => c.defaultSort).filter((sort) => sort.length > 0), ...(previous?.sorts ?? [])],
+      groups: previous?.groups ?? [],
     };
   }
 

@@ -72,7 +72,9 @@ export function groupInOrder(
   groupBy: GroupBy,
 ): SearchGroup[] {
   const { docs, scores, length, order, pinned, leading } = match;
-  const column = index.values(groupBy.attribute);
+  // The attribute's value ids per slot (16-bit, side by side): reading each slot's value list and its
+  // strings instead cost three cache misses a match.
+  const column = index.groupColumn(groupBy.attribute);
   const groups = new Map<string, GroupState>();
   const wanted = new Set<string>();
   const make = (value: string, settled: boolean): GroupState => ({ value, count: 0, head: [], heap: [], first: -1, firstValue: value, settled });
@@ -81,78 +83,75 @@ export function groupInOrder(
     wanted.add(key);
     if (!groups.has(key)) groups.set(key, make(value, true));
   }
-  // Each raw value's group (null: one `values` leaves out), found once per request: folding (Unicode
-  // normalisation, a regular expression) costs more than the rest of a member's step, and a grouping
-  // attribute has few distinct values over thousands of matches.
-  const groupOfRaw = new Map<string, GroupState | null>();
-  const groupFor = (raw: string, settled: boolean): GroupState | null => {
-    let group = groupOfRaw.get(raw);
-    if (group !== undefined) return group;
-    const key = fold(raw);
-    if (wanted.size > 0 && !wanted.has(key)) group = null;
-    else {
-      group = groups.get(key) ?? null;
-      if (group === null) groups.set(key, (group = make(raw, settled)));
-    }
-    groupOfRaw.set(raw, group);
-    return group;
-  };
   const size = groupBy.size;
-  for (const item of head) {
-    const values = column[item.doc] ?? [];
-    for (let v = 0; v < values.length; v++) {
-      const raw = String(values[v]);
-      if (listedBefore(values, v, raw)) continue;
-      const group = groupFor(raw, true);
-      if (group === null) continue;
-      group.count++;
-      if (group.head.length < size) group.head.push(item);
-    }
-  }
-  for (let i = 0; i < length; i++) {
-    const slot = docs[i]!;
-    if (pinned.size > 0 && pinned.has(slot)) continue;
-    const values = column[slot];
-    if (values === undefined) continue;
-    for (let v = 0; v < values.length; v++) {
-      const raw = String(values[v]);
-      if (listedBefore(values, v, raw)) continue;
-      const group = groupFor(raw, false);
-      if (group === null) continue;
+  if (column !== undefined) {
+    const { pairs, more, labels } = column;
+    const extra = more.size > 0;
+    // Each value id's group (null: one `values` leaves out), found once per request: folding (Unicode
+    // normalisation, a regular expression) costs more than the rest of a member's step.
+    const groupOfId: (GroupState | null | undefined)[] = [];
+    const groupFor = (id: number, settled: boolean): GroupState | null => {
+      let group = groupOfId[id];
+      if (group !== undefined) return group;
+      const raw = labels[id]!;
+      const key = fold(raw);
+      if (wanted.size > 0 && !wanted.has(key)) group = null;
+      else {
+        group = groups.get(key) ?? null;
+        if (group === null) groups.set(key, (group = make(raw, settled)));
+      }
+      groupOfId[id] = group;
+      return group;
+    };
+    /** Counts member `i` (a position of the matches) in the group of value `id`, and offers it to the group's heap. */
+    const join = (id: number, i: number): void => {
+      const group = groupFor(id, false);
+      if (group === null) return;
       group.count++;
       if (size > 0) keep(group.heap, size - group.head.length, i, order, leading);
       else if (!group.settled && (group.first < 0 || order(i, group.first) < 0)) {
         // No items kept: the group's first member in order is tracked for its name alone.
         group.first = i;
-        group.firstValue = raw;
+        group.firstValue = labels[id]!;
+      }
+    };
+    for (const item of head) {
+      for (const id of column.idsOf(item.doc)) {
+        const group = groupFor(id, true);
+        if (group === null) continue;
+        group.count++;
+        if (group.head.length < size) group.head.push(item);
       }
     }
+    for (let i = 0; i < length; i++) {
+      const slot = docs[i]!;
+      if (pinned.size > 0 && pinned.has(slot)) continue;
+      const one = pairs[2 * slot]!;
+      if (one < 0) continue;
+      join(one, i);
+      const two = pairs[2 * slot + 1]!;
+      if (two < 0) continue;
+      join(two, i);
+      if (extra) for (const id of more.get(slot) ?? []) join(id, i);
+    }
+    // A group made by matches is named as its first member in order spells it: its first kept item.
+    for (const group of groups.values()) {
+      if (group.settled || group.heap.length === 0) continue;
+      group.heap.sort(order);
+      const first = docs[group.heap[0]!]!;
+      const id = column.idsOf(first).find((value) => groupOfId[value] === group);
+      if (id !== undefined) group.firstValue = labels[id]!;
+    }
   }
-  const out = [...groups.values()].map((group) => {
-    const kept = group.heap.sort(order);
-    return {
-      // A group made by matches is named as its first member in order spells it: the first kept item.
-      value: group.settled ? group.value : kept.length > 0 ? spellingIn(column[docs[kept[0]!]!] ?? [], group, groupOfRaw) : group.firstValue,
-      count: group.count,
-      items: [
-        ...group.head.map(({ doc, score }) => hitOf(tenantId, version, index.docs[doc]!, score)),
-        ...kept.map((i) => hitOf(tenantId, version, index.docs[docs[i]!]!, scores[i]!)),
-      ],
-    };
-  });
+  const out = [...groups.values()].map((group) => ({
+    value: group.settled ? group.value : group.firstValue,
+    count: group.count,
+    items: [
+      ...group.head.map(({ doc, score }) => hitOf(tenantId, version, index.docs[doc]!, score)),
+      ...group.heap.sort(order).map((i) => hitOf(tenantId, version, index.docs[docs[i]!]!, scores[i]!)),
+    ],
+  }));
   return wanted.size > 0 ? out : out.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
-}
-
-/** Whether `values[v]` (as text, `raw`) was listed earlier in `values`: a value listed twice counts once. */
-function listedBefore(values: readonly unknown[], v: number, raw: string): boolean {
-  for (let earlier = 0; earlier < v; earlier++) if (String(values[earlier]) === raw) return true;
-  return false;
-}
-
-/** The first of `values` (as text) that belongs to `group`: how that member spells the group's value. */
-function spellingIn(values: readonly unknown[], group: GroupState, groupOfRaw: ReadonlyMap<string, GroupState | null>): string {
-  for (const value of values) if (groupOfRaw.get(String(value)) === group) return String(value);
-  return group.firstValue;
 }
 
 /** Adds position `i` to a bounded heap of at most `k` positions, the worst in `order` on top. */
