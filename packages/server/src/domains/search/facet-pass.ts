@@ -2,6 +2,7 @@
  * The usual storefront request's facet work in one pass over the matches (facets.ts holds the columns
  * and the general count): a repeated filter's bits, at most one ticked facet.
  */
+import { keepBits } from './filter-bits.js';
 import { countComplement, countValues, facetResults, type FacetColumn, type FacetResult, type FacetScratch } from './facets.js';
 
 /**
@@ -32,7 +33,7 @@ export function filterAndCountFacets(
   const counts = columns.map((column) => new Int32Array(column.labels.length + 1));
   const totals = new Int32Array(columns.length);
   let kept: number;
-  if (at < 0) kept = bits === undefined ? length : keepFiltered(bits, docs, scores, length);
+  if (at < 0) kept = bits === undefined ? length : keepBits(bits, docs, scores, length);
   else {
     const column = columns[at]!;
     const mask = column.selection(selections.get(column.facet.id)!);
@@ -57,18 +58,6 @@ export function filterAndCountFacets(
     }
   }
   return { results: facetResults(columns, selections, counts, totals), length: kept };
-}
-
-/** The matches whose filter bit is set, moved down in place without a branch per match; returns how many. */
-function keepFiltered(bits: Uint32Array, docs: Int32Array, scores: Float32Array, length: number): number {
-  let n = 0;
-  for (let i = 0; i < length; i++) {
-    const doc = docs[i]!;
-    docs[n] = doc;
-    scores[n] = scores[i]!;
-    n += (bits[doc >>> 5]! >>> (doc & 31)) & 1;
-  }
-  return n;
 }
 
 /**

@@ -165,13 +165,7 @@ export class FacetScratch {
 
   /** Marks the slots of `docs` at `passing` positions with a new generation, which it returns. */
   markPassing(docs: Int32Array, passing: Int32Array, passed: number, capacity: number): number {
-    if (this.passingSlots.length < capacity) this.passingSlots = new Int32Array(Math.ceil(capacity * 1.25));
-    // Marks older than the wrap would read as current: start over once in two billion counts.
-    if (this.generation === 0x7fffffff) {
-      this.passingSlots.fill(0);
-      this.generation = 0;
-    }
-    const generation = ++this.generation;
+    const generation = this.nextGeneration(capacity);
     const marks = this.passingSlots;
     for (let j = 0; j < passed; j++) marks[docs[passing[j]!]!] = generation;
     return generation;
@@ -179,15 +173,21 @@ export class FacetScratch {
 
   /** Marks the first `count` slots of `docs` with a new generation, which it returns. */
   markSlots(docs: Int32Array, count: number, capacity: number): number {
+    const generation = this.nextGeneration(capacity);
+    const marks = this.passingSlots;
+    for (let j = 0; j < count; j++) marks[docs[j]!] = generation;
+    return generation;
+  }
+
+  /** A generation no mark holds, with room for `capacity` slots. */
+  private nextGeneration(capacity: number): number {
     if (this.passingSlots.length < capacity) this.passingSlots = new Int32Array(Math.ceil(capacity * 1.25));
+    // Marks older than the wrap would read as current: start over once in two billion counts.
     if (this.generation === 0x7fffffff) {
       this.passingSlots.fill(0);
       this.generation = 0;
     }
-    const generation = ++this.generation;
-    const marks = this.passingSlots;
-    for (let j = 0; j < count; j++) marks[docs[j]!] = generation;
-    return generation;
+    return ++this.generation;
   }
 
   /** The arrays with room for `length` matches. */
