@@ -130,6 +130,10 @@ describe('admin API', () => {
     assert.equal(explain.status, 200);
     assert.equal(explain.body.hits[0].id, 'bag-1');
     assert.equal(explain.body.hits[0].rule, 'pinned');
+    // The explanation lists the answer's first items, in the answer's order.
+    const answered = ids((await search('shoes')).body);
+    assert.ok(explain.body.hits.length > 1);
+    assert.deepEqual(explain.body.hits.map((h: { id: string }) => h.id).slice(0, answered.length), answered.slice(0, explain.body.hits.length));
     const shoe = explain.body.hits.find((h: { id: string }) => h.id === 'shoe-1');
     assert.ok(shoe.matchedFields.some((f: { attribute: string }) => f.attribute === 'categories'));
     assert.equal(typeof shoe.score, 'number');

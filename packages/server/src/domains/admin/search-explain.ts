@@ -56,7 +56,8 @@ export function explainSearch(options: {
     facets: [],
     filter: undefined,
     disabled: new Set(),
-    ordered: true,
+    // The first `limit` in order, without sorting every match.
+    ordered: options.limit,
   });
   const queryWords = wordsOf(query);
   const normalised = queryWords.join(' ');

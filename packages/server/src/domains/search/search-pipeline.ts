@@ -31,8 +31,11 @@ export interface SearchQuery {
   /** The filter text, as the search API receives it in `options.filter` (docs/search.md). */
   filter: string | undefined;
   disabled: Set<string>;
-  /** Also return every match in order (suggest groups them); a plain search pages without sorting them all. */
-  ordered?: boolean;
+  /**
+   * Also return the matches in order: all of them (`true`), or the first n (the admin's explanation);
+   * a plain search pages without sorting them all.
+   */
+  ordered?: boolean | number;
   /** Suggest's groups of the matches (search-response.ts `groupInOrder`), answered in `groups`. */
   groupBy?: GroupBy;
   /** Count only this configured facet (autocomplete's category suggestions read one): the others' passes are skipped. */
@@ -173,7 +176,7 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
     exact: true,
     facets,
     groups: request.groupBy === undefined ? [] : groupInOrder(request.tenantId, version, index, pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top })), { docs, scores, length, order, pinned: pinnedSet, leading: tiers === undefined && primary === undefined ? scores : undefined }, request.groupBy),
-    ordered: request.ordered === true ? page(count).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })) : [],
+    ordered: orderedOf(request.ordered, count, page).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })),
     matched: matches.docs.length,
     spelling: run === undefined ? 'none' : spellingOf(matches, run.plan, run.relaxed),
     corrected: run?.plan.corrected,
@@ -181,6 +184,13 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
     highlight: run === undefined ? NO_HIGHLIGHT : highlightTermsOf(run.words, queryText),
     version,
   };
+}
+
+/** The matches `ordered` asks for, in order: every one (`true`), the first n, or none. */
+function orderedOf(ordered: boolean | number | undefined, count: number, page: (k: number) => { doc: number; score: number }[]): { doc: number; score: number }[] {
+  if (ordered === true) return page(count);
+  if (typeof ordered === 'number') return page(Math.min(count, Math.max(0, Math.floor(ordered))));
+  return [];
 }
 
 /** 1 boosted, -1 buried, 0 otherwise: a merchandising tier above relevance. */

@@ -115,8 +115,9 @@ export class SearchService {
     if (active === undefined) return emptyResult();
     const { index, version, cache } = active;
     const queryText = queryWords(request.query);
-    // Suggest's full ordered match lists are too large to keep.
-    if (request.ordered === true) return runSearch(request, index, version, queryText, filter);
+    // Ordered match lists (all matches, or the explanation's first few) are not kept: the cache key
+    // does not name them.
+    if (request.ordered !== undefined && request.ordered !== false) return runSearch(request, index, version, queryText, filter);
     cache.capacity = this.resultCacheSize;
     // Cache off: no key to build (get and set would do nothing with it).
     if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter);
