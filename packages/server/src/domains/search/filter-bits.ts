@@ -57,9 +57,9 @@ export class FilterBits {
 
   /** After a catalog write changed `touched` slots (their columns already updated): their bits again. */
   update(touched: Iterable<number>): void {
+    const needed = (this.source.slots() >>> 5) + 1;
     for (const entry of this.entries.values()) {
       if (entry.bits === undefined) continue;
-      const needed = (this.source.slots() >>> 5) + 1;
       if (entry.bits.length < needed) {
         const grown = new Uint32Array(Math.max(needed, entry.bits.length * 2));
         grown.set(entry.bits);

@@ -401,7 +401,7 @@ export class SearchIndex {
 
   /** How many attribute columns the index keeps (one per attribute some item has and a request read). */
   get keptColumns(): number {
-    return this.columns.size + this.numeric.size;
+    return this.columns.size + this.numeric.size + this.groupColumns.size;
   }
 
   /** Each slot's values of one attribute, computed once: filters, facets and sorts read them per request. */

@@ -134,10 +134,11 @@ export function groupInOrder(
       join(two, i);
       if (extra) for (const id of more.get(slot) ?? []) join(id, i);
     }
-    // A group made by matches is named as its first member in order spells it: its first kept item.
+    // Each group's kept items in order, once; a group made by matches is named as its first member in
+    // order spells it: its first kept item.
     for (const group of groups.values()) {
-      if (group.settled || group.heap.length === 0) continue;
       group.heap.sort(order);
+      if (group.settled || group.heap.length === 0) continue;
       const first = docs[group.heap[0]!]!;
       const id = column.idsOf(first).find((value) => groupOfId[value] === group);
       if (id !== undefined) group.firstValue = labels[id]!;
@@ -148,7 +149,7 @@ export function groupInOrder(
     count: group.count,
     items: [
       ...group.head.map(({ doc, score }) => hitOf(tenantId, version, index.docs[doc]!, score)),
-      ...group.heap.sort(order).map((i) => hitOf(tenantId, version, index.docs[docs[i]!]!, scores[i]!)),
+      ...group.heap.map((i) => hitOf(tenantId, version, index.docs[docs[i]!]!, scores[i]!)),
     ],
   }));
   return wanted.size > 0 ? out : out.sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
