@@ -6,17 +6,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { createDiscoveryServer, type DiscoveryServer } from '../src/app/server.js';
-import { validateConfig } from '../src/platform/config/load.js';
-import { createLogger } from '../src/platform/logger.js';
 import type { SearchQuery } from '../src/domains/search/search-service.js';
-import { FIXTURES, makeDataDir, testConfigWithSearch } from './support/test-server.js';
-import { catalogRequests } from './support/catalog-requests.js';
+import { SEARCH_ENV as E, SEARCH_TENANT as T, SEARCH_TOKEN as TOKEN, startSearchCatalog, type SearchCatalog } from './support/search-catalog.js';
 
-const TOKEN = 'shop-search';
-const T = 'tenant-a';
-const E = 'prod';
 const CONFIGURATION = {
   id: 'default',
   fields: [
@@ -31,35 +23,29 @@ const COLOURS = ['red', 'blue', 'white', 'green', 'black'];
 /** Several words each, so every call takes several generations (one per word and per alternative). */
 const QUERIES = ['red lantern holder', 'blue cup table', 'white lamp blankt', 'green towel sh', 'black table lantern cup'];
 
-let dataDir: string;
-let server: DiscoveryServer;
+let shop: SearchCatalog;
 
 before(async () => {
-  dataDir = await makeDataDir();
-  server = await createDiscoveryServer({ config: validateConfig(testConfigWithSearch(TOKEN, CONFIGURATION), '(test)', FIXTURES), dataDir, logger: createLogger('silent') });
-  const catalog = catalogRequests(server.deps.services.catalog);
-  const schema = await catalog.schemas.create(T, E, { name: 'product', attributes: ['title', 'description'].map((name) => ({ name, type: 'TEXT' })) });
-  const { version } = await catalog.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
-  const items = Array.from({ length: 300 }, (_, n) => ({
-    id: `p${n}`,
-    catalogVersion: version,
-    type: 'product',
-    attributes: { title: `${COLOURS[n % 5]} ${NOUNS[n % 8]} ${NOUNS[(n * 3) % 8]}`, description: `with a ${NOUNS[(n + 5) % 8]}` },
-  }));
-  await catalog.items.load(T, E, items);
-  await (await server.deps.services.catalog.catalogs.promote(T, E, version)).activation;
+  shop = await startSearchCatalog({
+    configuration: CONFIGURATION,
+    attributes: ['title', 'description'],
+    items: (version) =>
+      Array.from({ length: 300 }, (_, n) => ({
+        id: `p${n}`,
+        catalogVersion: version,
+        type: 'product',
+        attributes: { title: `${COLOURS[n % 5]} ${NOUNS[n % 8]} ${NOUNS[(n * 3) % 8]}`, description: `with a ${NOUNS[(n + 5) % 8]}` },
+      })),
+  });
 });
 
-after(async () => {
-  await server.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+after(() => shop.close());
 
 describe('matcher generations', () => {
   it('answer the same before, across and after their wrap', () => {
-    const search = server.deps.services.search;
+    const search = shop.server.deps.services.search;
     search.resultCacheSize = 0;
-    const configuration = server.deps.registry.searchToken(TOKEN).token.configurations[0]!;
+    const configuration = shop.server.deps.registry.searchToken(TOKEN).token.configurations[0]!;
     const request = (query: string): SearchQuery => ({ tenantId: T, environmentId: E, configuration, query, offset: 0, limit: 50, sortBy: [], facets: [], filter: undefined, disabled: new Set() });
     const answer = (query: string) => {
       const result = search.search(request(query));

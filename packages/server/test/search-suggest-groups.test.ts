@@ -8,16 +8,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { createDiscoveryServer, type DiscoveryServer } from '../src/app/server.js';
-import { validateConfig } from '../src/platform/config/load.js';
-import { createLogger } from '../src/platform/logger.js';
-import { FIXTURES, makeDataDir, testConfigWithSearch } from './support/test-server.js';
 import { catalogRequests } from './support/catalog-requests.js';
+import { SEARCH_ENV as E, SEARCH_TENANT as T, SEARCH_TOKEN as TOKEN, startSearchCatalog, type SearchCatalog } from './support/search-catalog.js';
 
-const TOKEN = 'shop-search';
-const T = 'tenant-a';
-const E = 'prod';
 const CONFIGURATION = {
   id: 'default',
   fields: [
@@ -32,10 +25,8 @@ const CONFIGURATION = {
 const BRANDS = ['Acme', 'ACME', 'Lumo', 'Nord', 'nord', 'Zed', 'Über', 'uber'];
 const NOUNS = ['lamp', 'lantern', 'table', 'cup'];
 
-let dataDir: string;
-let server: DiscoveryServer;
+let shop: SearchCatalog;
 let url: string;
-let version: number;
 
 async function post(path: string, body: unknown): Promise<any> {
   const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN, ...(body as object) }) });
@@ -73,37 +64,30 @@ async function suggested(query: string, options: Record<string, unknown>, groupB
 }
 
 before(async () => {
-  dataDir = await makeDataDir();
-  server = await createDiscoveryServer({ config: validateConfig(testConfigWithSearch(TOKEN, CONFIGURATION), '(test)', FIXTURES), dataDir, logger: createLogger('silent') });
-  ({ url } = await server.listen(0));
-  server.deps.services.search.resultCacheSize = 0;
-  const catalog = catalogRequests(server.deps.services.catalog);
-  const schema = await catalog.schemas.create(T, E, {
-    name: 'product',
-    attributes: [...['title', 'description', 'brand'].map((name) => ({ name, type: 'TEXT' })), ...['popularity', 'price'].map((name) => ({ name, type: 'INTEGER' }))],
+  shop = await startSearchCatalog({
+    configuration: CONFIGURATION,
+    attributes: ['title', 'description', 'brand'],
+    numbers: ['popularity', 'price'],
+    items: (version) =>
+      Array.from({ length: 400 }, (_, n) => ({
+        id: `p${n}`,
+        catalogVersion: version,
+        type: 'product',
+        attributes: {
+          title: `${NOUNS[n % 4]} ${n % 3 === 0 ? 'classic' : 'modern'} ${NOUNS[(n * 7) % 4]}`,
+          description: `number ${n}`,
+          // p300 has no brand: pinned, it counts in no group.
+          ...(n === 300 ? {} : { brand: BRANDS[(n * 5) % BRANDS.length] }),
+          popularity: (n * 37) % 101,
+          price: 100 + ((n * 53) % 900),
+        },
+      })),
   });
-  ({ version } = await catalog.catalogs.create(T, E, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] }));
-  const items = Array.from({ length: 400 }, (_, n) => ({
-    id: `p${n}`,
-    catalogVersion: version,
-    type: 'product',
-    attributes: {
-      title: `${NOUNS[n % 4]} ${n % 3 === 0 ? 'classic' : 'modern'} ${NOUNS[(n * 7) % 4]}`,
-      description: `number ${n}`,
-      // p300 has no brand: pinned, it counts in no group.
-      ...(n === 300 ? {} : { brand: BRANDS[(n * 5) % BRANDS.length] }),
-      popularity: (n * 37) % 101,
-      price: 100 + ((n * 53) % 900),
-    },
-  }));
-  await catalog.items.load(T, E, items);
-  await (await server.deps.services.catalog.catalogs.promote(T, E, version)).activation;
+  ({ url } = await shop.server.listen(0));
+  shop.server.deps.services.search.resultCacheSize = 0;
 });
 
-after(async () => {
-  await server.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+after(() => shop.close());
 
 describe('suggest groups', () => {
   const CASES: [string, Record<string, unknown>, { attribute: string; size: number; values?: string[] }][] = [
@@ -124,14 +108,15 @@ describe('suggest groups', () => {
   }
 
   it('follow catalog writes: an item changing group, a new spelling, an item losing its value', async () => {
-    const catalog = catalogRequests(server.deps.services.catalog);
+    const catalog = catalogRequests(shop.server.deps.services.catalog);
+    const version = shop.version;
     // Groups were read before (the cases above), so the writes reach a kept column.
     await catalog.items.patch(T, E, [
       { id: 'p4', catalogVersion: version, type: 'product', attributes: { brand: 'Zed' } },
       { id: 'p8', catalogVersion: version, type: 'product', attributes: { brand: 'Brand New' } },
       { id: 'p12', catalogVersion: version, type: 'product', attributes: { brand: null } },
     ]);
-    await server.deps.services.search.settled();
+    await shop.server.deps.services.search.settled();
     for (const [query, options, groupBy] of [CASES[0]!, CASES[4]!]) {
       const want = await expected(query, options, groupBy);
       assert.ok(want.some((g) => g.value === 'Brand New'), 'the new spelling is among the groups');

@@ -14,7 +14,6 @@
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import { words } from './analyzer.js';
 import type { PlannedWord } from './query-plan.js';
-import { firstInOrder } from './ranking.js';
 import type { MatchScratch } from './match-scratch.js';
 import type { SearchIndex, Slots } from './search-index.js';
 import { TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, titleKey } from './title-key.js';
@@ -50,7 +49,8 @@ interface Alternative {
   wholeOnly: boolean;
 }
 
-function slotsSize(slots: Slots): number {
+/** How many documents a term's lists hold (a document in several lists counts in each). */
+export function slotsSize(slots: Slots): number {
   let n = 0;
   for (const list of slots) if (list !== undefined) n += list.length;
   return n;
@@ -89,7 +89,11 @@ function weightsOf(index: SearchIndex, config: SearchConfiguration): { field: nu
   });
 }
 
-export function matchQuery(index: SearchIndex, config: SearchConfiguration, planned: readonly PlannedWord[]): Matches {
+/**
+ * `oneTerm: false` keeps a one-word, one-term query on the general path (accumulate, then scoreOneWord):
+ * the tests compare matchOneTerm's answers with it.
+ */
+export function matchQuery(index: SearchIndex, config: SearchConfiguration, planned: readonly PlannedWord[], oneTerm = true): Matches {
   const weights = weightsOf(index, config);
   const queryText = planned.map((w) => w.word);
   const perWord = planned.map((word, i) => ({ alts: alternatives(index, weights, word), last: i === planned.length - 1 }));
@@ -99,6 +103,8 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
 
   const typos = perWord.some((w) => w.alts.some((alt) => alt.typo));
   const s = index.matchScratch();
+  // One word answered by one term (most single-word queries: "the", "hoo"): scored as it is reached.
+  if (oneTerm && perWord.length === 1 && !typos && perWord[0]!.alts.length === 1) return matchOneTerm(index, s, perWord[0]!.alts[0]!, queryText[0]!);
   // One generation per word and one per alternative (its whole-word marks).
   s.begin(perWord.reduce((n, w) => n + 1 + w.alts.length, 0));
   let current = s.listA;
@@ -172,6 +178,62 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
     }
   }
   return { docs, scores, spelledRight };
+}
+
+/**
+ * A one-word query with one term and no typo correction, in one pass and without `best`: the term's
+ * lists are walked from the highest score to the lowest, so the first list reaching a document gives
+ * its best score, written straight into the answer. A document's whole-word mark changes its score by a
+ * factor that is the same in every list, so the order holds for marked terms too. The general path
+ * (accumulate, then scoreOneWord) wrote a best score per document, kept the higher on every later list
+ * and read them all back: for a word in most items, a catalog-sized array written and read at random.
+ */
+function matchOneTerm(index: SearchIndex, s: MatchScratch, alt: Alternative, word: string): Matches {
+  s.begin(2);
+  const generation = s.next();
+  const whole = s.next();
+  const { stamp, mark, docs, scores } = s;
+  for (const list of alt.whole) if (list !== undefined) markAll(mark, list, whole, undefined);
+  const marked = alt.whole.length > 0;
+  const completion = marked ? COMPLETION_LAST : alt.allWhole ? 1 : COMPLETION_LAST;
+  const lists: { base: number; list: readonly number[] }[] = [];
+  for (const { weight, slots } of alt.fields) {
+    for (let position = 0; position < slots.length; position++) {
+      const list = slots[position];
+      if (list !== undefined && list.length > 0) lists.push({ base: weight * alt.factor * (1 - POSITION_STEP * position), list });
+    }
+  }
+  lists.sort((a, b) => b.base - a.base);
+  // Only a title of one word can equal the query: its pair count (one byte) rules out the others.
+  const { keys, pairCounts } = index.titles;
+  const wordKey = titleKey(word);
+  let n = 0;
+  for (const { base, list } of lists) {
+    const partial = base * completion;
+    if (!marked) {
+      // The usual term (no word both whole and the start of longer ones): one score for the whole list.
+      for (let i = 0; i < list.length; i++) {
+        const doc = list[i]!;
+        if (stamp[doc] === generation) continue;
+        stamp[doc] = generation;
+        docs[n] = doc;
+        scores[n++] = pairCounts[doc] === 0 && keys[doc] === wordKey && index.docs[doc]!.title === word ? 2 * partial : partial;
+      }
+      continue;
+    }
+    for (let i = 0; i < list.length; i++) {
+      const doc = list[i]!;
+      if (stamp[doc] === generation) continue;
+      const isWhole = marked && mark[doc] === whole;
+      if (alt.wholeOnly && !isWhole) continue;
+      stamp[doc] = generation;
+      const score = isWhole ? base : partial;
+      docs[n] = doc;
+      // A shopper typing a product's name expects that product first.
+      scores[n++] = pairCounts[doc] === 0 && keys[doc] === wordKey && index.docs[doc]!.title === word ? 2 * score : score;
+    }
+  }
+  return { docs: docs.subarray(0, n), scores: scores.subarray(0, n), spelledRight: n > 0 };
 }
 
 /**
@@ -320,63 +382,4 @@ function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touche
     }
   }
   return touched;
-}
-
-/** Every live document, for an empty query. */
-export function allDocuments(index: SearchIndex): Matches {
-  const s = index.matchScratch();
-  let n = 0;
-  for (let slot = 0; slot < index.docs.length; slot++) if (index.docs[slot] !== undefined) s.docs[n++] = slot;
-  const scores = s.scores.subarray(0, n);
-  scores.fill(0);
-  return { docs: s.docs.subarray(0, n), scores, spelledRight: true };
-}
-
-/**
- * Items sharing the most distinctive words with `slot`'s title, best first: each shared whole word
- * (FlexSearch's all-text strict index) adds its inverse document frequency. A word on more than a third
- * of the catalog says nothing about likeness and is skipped.
- */
-export function similarDocuments(index: SearchIndex, slot: number, limit: number): { doc: number; score: number }[] {
-  const doc = index.docs[slot];
-  if (doc === undefined || limit <= 0) return [];
-  const s = index.matchScratch();
-  const { stamp, total } = s;
-  s.begin(1);
-  const generation = s.next();
-  const touchedList = s.listA;
-  let touched = 0;
-  const size = index.size;
-  const shared = [...new Set(doc.title.split(' '))]
-    .filter((word) => word !== '')
-    .map((word) => {
-      const slots = index.wordSlots(word);
-      return { slots, frequency: slotsSize(slots) };
-    })
-    .filter(({ frequency }) => frequency > 0 && frequency <= size / 3)
-    .sort((a, b) => a.frequency - b.frequency);
-  // Candidates come from the rarest words; once there are plenty, commoner words only add to their
-  // scores. An item sharing none of the rare words could not outscore those anyway, and the commonest
-  // words of a large catalog would otherwise make every call visit a third of it.
-  const enough = Math.max(200, limit * 20);
-  for (const { slots, frequency } of shared) {
-    const idf = Math.log(1 + size / frequency);
-    const open = touched < enough;
-    for (const list of slots) {
-      if (list === undefined) continue;
-      for (let i = 0; i < list.length; i++) {
-        const other = list[i]!;
-        if (stamp[other] === generation) total[other] = total[other]! + idf;
-        else if (open) {
-          stamp[other] = generation;
-          total[other] = idf;
-          touchedList[touched++] = other;
-        }
-      }
-    }
-  }
-  const order = (a: number, b: number): number => total[b]! - total[a]! || a - b;
-  // The item itself shares every word; it is dropped after ordering.
-  const best = firstInOrder(touched, limit + 1, order, touchedList);
-  return best.filter((other) => other !== slot).slice(0, limit).map((other) => ({ doc: other, score: total[other]! }));
 }
