@@ -23,6 +23,7 @@ export function filterAndCountFacets(
   scores: Float32Array,
   length: number,
   countsWanted: boolean,
+  base?: FacetBase,
 ): { results: FacetResult[]; length: number } | undefined {
   let at = -1;
   for (let c = 0; c < columns.length; c++) {
@@ -43,10 +44,16 @@ export function filterAndCountFacets(
   }
   if (!countsWanted) return { results: [], length: kept };
   let generation = -1;
+  let missing: number | undefined;
   for (let c = 0; c < columns.length; c++) {
     if (c === at) continue;
     const column = columns[c]!;
-    if (2 * kept > column.capacity) {
+    if (at < 0 && base !== undefined && 2 * kept > base.passing) {
+      // Most of what the filter lets through matched: its counts, minus the few slots that did not.
+      // Everything it lets through matched (a word in every item, an empty query): nothing to take off.
+      missing ??= kept === base.passing ? 0 : notKept(scratch, bits, docs, kept, column.capacity);
+      totals[c] = countFromBase(column, counts[c]!, base.counts(column), scratch.missing, missing, kept);
+    } else if (2 * kept > column.capacity) {
       // Most of the catalog kept: the column's totals minus the slots not kept (countComplement).
       if (generation < 0) generation = scratch.markSlots(docs, kept, column.capacity);
       totals[c] = countComplement(column, counts[c]!, scratch.passingSlots, generation, kept);
@@ -58,6 +65,63 @@ export function filterAndCountFacets(
     }
   }
   return { results: facetResults(columns, selections, counts, totals), length: kept };
+}
+
+/**
+ * What the matches are counted against when no facet is ticked: every slot the request's filter lets
+ * through (filter-bits.ts `passCounts`), or every live slot without a filter (the columns' totals).
+ */
+export interface FacetBase {
+  passing: number;
+  counts(column: FacetColumn): Int32Array;
+}
+
+/**
+ * The slots `bits` lets through (every slot below `capacity` without bits) that are not among the first
+ * `kept` of `docs`, into `scratch.missing`; returns how many. Through a bit per kept slot, so the walk
+ * is over words, not slots.
+ */
+function notKept(scratch: FacetScratch, bits: Uint32Array | undefined, docs: Int32Array, kept: number, capacity: number): number {
+  const words = (capacity >>> 5) + 1;
+  if (scratch.keptBits.length < words) scratch.keptBits = new Uint32Array(words);
+  const keptBits = scratch.keptBits;
+  keptBits.fill(0, 0, words);
+  for (let i = 0; i < kept; i++) keptBits[docs[i]! >>> 5]! |= 1 << (docs[i]! & 31);
+  let n = 0;
+  for (let w = 0; w < words; w++) {
+    let left = (bits === undefined ? -1 : (bits[w] ?? 0)) & ~keptBits[w]!;
+    while (left !== 0) {
+      const low = left & -left;
+      const slot = w * 32 + 31 - Math.clz32(low);
+      left ^= low;
+      if (slot >= capacity) break;
+      if (n === scratch.missing.length) {
+        const grown = new Int32Array(2 * n);
+        grown.set(scratch.missing);
+        scratch.missing = grown;
+      }
+      scratch.missing[n++] = slot;
+    }
+  }
+  return n;
+}
+
+/** `counted` as `base` minus the values of the `count` slots of `missing`; returns `kept` (the facet's total). */
+function countFromBase(column: FacetColumn, counted: Int32Array, base: Int32Array, missing: Int32Array, count: number, kept: number): number {
+  counted.set(base.subarray(0, Math.min(base.length, counted.length)));
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  for (let i = 0; i < count; i++) {
+    const slot = missing[i]!;
+    const one = pairs[2 * slot]!;
+    if (one < 0) continue;
+    counted[one]!--;
+    const two = pairs[2 * slot + 1]!;
+    if (two < 0) continue;
+    counted[two]!--;
+    if (extra) for (const id of more.get(slot) ?? []) counted[id]!--;
+  }
+  return kept;
 }
 
 /**

@@ -55,7 +55,11 @@ export class FacetColumn {
     return column;
   }
 
+  /** Counts every update, so what was counted from the column can tell it is stale (filter-bits.ts `passCounts`). */
+  changes = 0;
+
   update(slot: number, item: StoredItem | undefined): void {
+    this.changes++;
     if (2 * slot >= this.pairs.length) this.pairs = this.widened(2 * Math.max(slot + 1, this.pairs.length), this.pairs instanceof Int32Array);
     this.adjustTotals(slot, -1);
     const ids = item === undefined ? [] : this.valueIds(item);
@@ -161,6 +165,9 @@ export class FacetScratch {
   passing = new Int32Array(1024);
   /** Slot → the generation of the last count that found it passing (the complement count's marks). */
   passingSlots = new Int32Array(1024);
+  /** A bit per slot of the matches kept, and the slots a filter passes that are not (facet-pass.ts). */
+  keptBits = new Uint32Array(32);
+  missing = new Int32Array(1024);
   generation = 0;
 
   /** Marks the slots of `docs` at `passing` positions with a new generation, which it returns. */

@@ -12,6 +12,7 @@
 import type { FilterNode } from '../../platform/filter-language/filter-tree.js';
 import { compileBatchFilter } from './filter-batch.js';
 import { compileFilter, type AttributeColumn } from './filter-evaluation.js';
+import { countValues, type FacetColumn } from './facets.js';
 
 /** Filters whose bits an index keeps. */
 const CAPACITY = 32;
@@ -55,11 +56,50 @@ export class FilterBits {
     return entry.bits;
   }
 
+  /**
+   * What a filter's bits let through, per facet column: how many slots pass and how many of them hold
+   * each value. A match set holding most of them is counted as these minus the few it lacks
+   * (facet-pass.ts), which for a word in most items is a fraction of counting every match. Worked out
+   * at the first request after a write and kept until the next one (or the column's next change).
+   */
+  private readonly counted = new WeakMap<Uint32Array, { passing: number; columns: Map<FacetColumn, { changes: number; counts: Int32Array }> }>();
+
+  /** How many live slots pass `bits` (from `get`). */
+  passing(bits: Uint32Array): number {
+    return this.countedOf(bits).passing;
+  }
+
+  /** How many of the live slots passing `bits` hold each of `column`'s values (indexed by value id). */
+  passCounts(bits: Uint32Array, column: FacetColumn): Int32Array {
+    const entry = this.countedOf(bits);
+    let counts = entry.columns.get(column);
+    if (counts === undefined || counts.changes !== column.changes) {
+      const values = new Int32Array(column.labels.length + 1);
+      const { pairs, more } = column;
+      const extra = more.size > 0;
+      const slots = Math.min(bits.length * 32, column.capacity);
+      for (let slot = 0; slot < slots; slot++) if (((bits[slot >>> 5]! >>> (slot & 31)) & 1) !== 0) countValues(pairs, more, extra, slot, values);
+      entry.columns.set(column, (counts = { changes: column.changes, counts: values }));
+    }
+    return counts.counts;
+  }
+
+  private countedOf(bits: Uint32Array): { passing: number; columns: Map<FacetColumn, { changes: number; counts: Int32Array }> } {
+    let entry = this.counted.get(bits);
+    if (entry === undefined) {
+      let passing = 0;
+      for (let w = 0; w < bits.length; w++) passing += popCount(bits[w]!);
+      this.counted.set(bits, (entry = { passing, columns: new Map() }));
+    }
+    return entry;
+  }
+
   /** After a catalog write changed `touched` slots (their columns already updated): their bits again. */
   update(touched: Iterable<number>): void {
     const needed = (this.source.slots() >>> 5) + 1;
     for (const entry of this.entries.values()) {
       if (entry.bits === undefined) continue;
+      this.counted.delete(entry.bits);
       if (entry.bits.length < needed) {
         const grown = new Uint32Array(Math.max(needed, entry.bits.length * 2));
         grown.set(entry.bits);
@@ -102,4 +142,11 @@ export function keepBits(bits: Uint32Array, docs: Int32Array, scores: Float32Arr
     n += (bits[doc >>> 5]! >>> (doc & 31)) & 1;
   }
   return n;
+}
+
+/** Set bits of a 32-bit word. */
+export function popCount(word: number): number {
+  let x = word - ((word >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }

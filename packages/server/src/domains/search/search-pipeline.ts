@@ -9,7 +9,7 @@ import type { FilterNode } from '../../platform/filter-language/filter-tree.js';
 import type { QuerySpelling } from './search-queries.js';
 import { fold } from './analyzer.js';
 import { countFacets, type FacetResult } from './facets.js';
-import { filterAndCountFacets } from './facet-pass.js';
+import { filterAndCountFacets, type FacetBase } from './facet-pass.js';
 import { compileBatchFilter } from './filter-batch.js';
 import { keepBits } from './filter-bits.js';
 import type { HighlightTerms } from './highlight.js';
@@ -103,7 +103,15 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   if (facetConfigs.length > 0 && (facetsOn || selections.size > 0)) {
     const columns = facetConfigs.map((facet) => index.facetColumn(facet));
     // The usual shape (a repeated filter or none, one ticked facet at most) in one pass; others below.
-    const fused = filterAndCountFacets(index.facetScratch, columns, selections, pending, docs, scores, length, facetsOn);
+    // Without a ticked facet, what the filter lets through (or the whole catalog) is the base a broad match is counted from.
+    const filterBits = index.filterBits;
+    const base: FacetBase | undefined =
+      selections.size > 0 || (filter !== undefined && bits === undefined)
+        ? undefined
+        : bits === undefined
+          ? { passing: index.size, counts: (column) => column.totals }
+          : { passing: filterBits.passing(bits), counts: (column) => filterBits.passCounts(bits, column) };
+    const fused = filterAndCountFacets(index.facetScratch, columns, selections, pending, docs, scores, length, facetsOn, base);
     if (fused !== undefined) {
       facets = fused.results;
       length = fused.length;
@@ -154,7 +162,8 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   // Pinned items come first in the rule's order, even those the query did not match.
   const page = (k: number): { doc: number; score: number }[] => {
     const head = pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top }));
-    const rest = firstInOrder(length, k + pinned.length, order, undefined, tiers === undefined && primary === undefined ? scores : undefined)
+    const byScore = tiers === undefined && primary === undefined;
+    const rest = firstInOrder(length, k + pinned.length, order, undefined, byScore ? scores : undefined, byScore ? { docs, rank: fallback } : undefined)
       .filter((i) => !pinnedSet.has(docs[i]!))
       .map((i) => ({ doc: docs[i]!, score: scores[i]! }));
     return [...head, ...rest].slice(0, k);
