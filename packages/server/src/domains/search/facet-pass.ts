@@ -3,7 +3,7 @@
  * and the general count): a repeated filter's bits, at most one ticked facet.
  */
 import { keepBits } from './filter-bits.js';
-import { countComplement, countValues, facetResults, type FacetColumn, type FacetResult, type FacetScratch } from './facets.js';
+import { countComplement, countValues, facetResults, uncountValues, type FacetColumn, type FacetResult, type FacetScratch } from './facets.js';
 
 /**
  * The usual storefront request in one pass over the matches: a repeated filter's bits (filter-bits.ts,
@@ -111,16 +111,7 @@ function countFromBase(column: FacetColumn, counted: Int32Array, base: Int32Arra
   counted.set(base.subarray(0, Math.min(base.length, counted.length)));
   const { pairs, more } = column;
   const extra = more.size > 0;
-  for (let i = 0; i < count; i++) {
-    const slot = missing[i]!;
-    const one = pairs[2 * slot]!;
-    if (one < 0) continue;
-    counted[one]!--;
-    const two = pairs[2 * slot + 1]!;
-    if (two < 0) continue;
-    counted[two]!--;
-    if (extra) for (const id of more.get(slot) ?? []) counted[id]!--;
-  }
+  for (let i = 0; i < count; i++) uncountValues(pairs, more, extra, missing[i]!, counted);
   return kept;
 }
 

@@ -365,17 +365,19 @@ export function countComplement(column: FacetColumn, counted: Int32Array, marks:
   counted.set(totals.subarray(0, counted.length));
   const extra = more.size > 0;
   const slots = column.capacity;
-  for (let slot = 0; slot < slots; slot++) {
-    if (marks[slot] === generation) continue;
-    const one = pairs[2 * slot]!;
-    if (one < 0) continue;
-    counted[one]!--;
-    const two = pairs[2 * slot + 1]!;
-    if (two < 0) continue;
-    counted[two]!--;
-    if (extra) for (const id of more.get(slot) ?? []) counted[id]!--;
-  }
+  for (let slot = 0; slot < slots; slot++) if (marks[slot] !== generation) uncountValues(pairs, more, extra, slot, counted);
   return passed;
+}
+
+/** Takes one slot's value ids off `counted` (countValues' opposite). */
+export function uncountValues(pairs: Int16Array | Int32Array, more: ReadonlyMap<number, number[]>, extra: boolean, slot: number, counted: Int32Array): void {
+  const one = pairs[2 * slot]!;
+  if (one < 0) return;
+  counted[one]!--;
+  const two = pairs[2 * slot + 1]!;
+  if (two < 0) return;
+  counted[two]!--;
+  if (extra) for (const id of more.get(slot) ?? []) counted[id]!--;
 }
 
 /** Adds one doc's value ids to `counted`: the first two side by side in `pairs`, the rare rest in `more`. */
