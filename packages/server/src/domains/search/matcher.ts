@@ -197,12 +197,18 @@ function matchOneTerm(index: SearchIndex, s: MatchScratch, alt: Alternative, wor
   const marked = alt.whole.length > 0;
   const completion = marked ? COMPLETION_LAST : alt.allWhole ? 1 : COMPLETION_LAST;
   const lists: { base: number; list: readonly number[] }[] = [];
+  let fields = 0;
   for (const { weight, slots } of alt.fields) {
+    const before = lists.length;
     for (let position = 0; position < slots.length; position++) {
       const list = slots[position];
       if (list !== undefined && list.length > 0) lists.push({ base: weight * alt.factor * (1 - POSITION_STEP * position), list });
     }
+    if (lists.length > before) fields++;
   }
+  // FlexSearch lists a document once per term in a field's index, so only a second field can list it
+  // again: a term found in one field needs no stamps ("the" in every description).
+  const once = fields === 1;
   lists.sort((a, b) => b.base - a.base);
   // Only a title of one word can equal the query: its pair count (one byte) rules out the others.
   const { keys, pairCounts } = index.titles;
@@ -210,6 +216,14 @@ function matchOneTerm(index: SearchIndex, s: MatchScratch, alt: Alternative, wor
   let n = 0;
   for (const { base, list } of lists) {
     const partial = base * completion;
+    if (!marked && once) {
+      for (let i = 0; i < list.length; i++) {
+        const doc = list[i]!;
+        docs[n] = doc;
+        scores[n++] = pairCounts[doc] === 0 && keys[doc] === wordKey && index.docs[doc]!.title === word ? 2 * partial : partial;
+      }
+      continue;
+    }
     if (!marked) {
       // The usual term (no word both whole and the start of longer ones): one score for the whole list.
       for (let i = 0; i < list.length; i++) {
