@@ -35,7 +35,35 @@ export function filterAndCountFacets(
   const totals = new Int32Array(columns.length);
   let kept: number;
   if (at < 0) kept = bits === undefined ? length : keepBits(bits, docs, scores, length);
-  else {
+  else if (base !== undefined && length === base.live) {
+    // Every live item matched (an empty query, a word in every item): the ticked facet's counts are the
+    // filter's own, and one pass keeps what passes both the filter and the selection.
+    const column = columns[at]!;
+    if (countsWanted) counts[at]!.set(base.counts(column).subarray(0, counts[at]!.length));
+    totals[at] = base.passing;
+    // The selection's own bits and the filter's, joined a word at a time: then one bit test per match.
+    const selected = selectedBits(column, column.selection(selections.get(column.facet.id)!));
+    if (scratch.bothBits.length < selected.length) scratch.bothBits = new Uint32Array(selected.length);
+    const both = scratch.bothBits;
+    for (let w = 0; w < selected.length; w++) both[w] = selected[w]! & (bits === undefined ? -1 : (bits[w] ?? 0));
+    kept = keepBits(both, docs, scores, length);
+  } else if (base !== undefined && 2 * length > base.passing) {
+    // A broad match ("the", an empty query): filter first, count the ticked facet from the filter's
+    // counts as the unticked ones are below, then keep the selection, each step a simple pass.
+    const column = columns[at]!;
+    const filtered = bits === undefined ? length : keepBits(bits, docs, scores, length);
+    if (countsWanted) {
+      if (2 * filtered > base.passing) {
+        const missing = filtered === base.passing ? 0 : notKept(scratch, bits, docs, filtered, column.capacity);
+        countFromBase(column, counts[at]!, base.counts(column), scratch.missing, missing, filtered);
+      } else {
+        const { pairs, more } = column;
+        for (let i = 0; i < filtered; i++) countValues(pairs, more, more.size > 0, docs[i]!, counts[at]!);
+      }
+    }
+    totals[at] = filtered;
+    kept = keepSelected(column, column.selection(selections.get(column.facet.id)!), docs, scores, filtered);
+  } else {
     const column = columns[at]!;
     const mask = column.selection(selections.get(column.facet.id)!);
     const result = filterAndSelect(column, mask, countsWanted ? counts[at]! : undefined, bits, docs, scores, length);
@@ -72,6 +100,8 @@ export function filterAndCountFacets(
  * through (filter-bits.ts `passCounts`), or every live slot without a filter (the columns' totals).
  */
 export interface FacetBase {
+  /** Live slots: a match set this large is every one of them. */
+  live: number;
   passing: number;
   counts(column: FacetColumn): Int32Array;
 }
@@ -113,6 +143,56 @@ function countFromBase(column: FacetColumn, counted: Int32Array, base: Int32Arra
   const extra = more.size > 0;
   for (let i = 0; i < count; i++) uncountValues(pairs, more, extra, missing[i]!, counted);
   return kept;
+}
+
+/** Selections whose bits a column keeps (a shop's ticked colours are few and asked again and again). */
+const SELECTIONS_KEPT = 16;
+const selectionBits = new WeakMap<FacetColumn, Map<string, { changes: number; bits: Uint32Array }>>();
+
+/**
+ * A bit per slot of `column` holding a value `mask` selects, for a match set holding every live item:
+ * worked out in one pass over the column (no more than that match set costs anyway) and kept, for the
+ * last SELECTIONS_KEPT selections, until the column changes. Goes with the column (a WeakMap).
+ */
+function selectedBits(column: FacetColumn, mask: Uint8Array): Uint32Array {
+  let kept = selectionBits.get(column);
+  if (kept === undefined) selectionBits.set(column, (kept = new Map()));
+  let key = '';
+  for (let id = 0; id < mask.length; id++) if (mask[id] === 1) key += `${id},`;
+  let entry = kept.get(key);
+  if (entry === undefined || entry.changes !== column.changes) {
+    const slots = column.capacity;
+    const bits = new Uint32Array((slots >>> 5) + 1);
+    for (let slot = 0; slot < slots; slot++) if (column.has(slot, mask)) bits[slot >>> 5]! |= 1 << (slot & 31);
+    kept.delete(key);
+    if (kept.size >= SELECTIONS_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(key, (entry = { changes: column.changes, bits }));
+  }
+  return entry.bits;
+}
+
+/**
+ * Keeps the first `length` matches holding a value `mask` selects, in order; returns how many. Without a branch on the data: a slot without a value reads the entry past the
+ * last value id, which `mask` has and never sets (FacetColumn.selection).
+ */
+function keepSelected(column: FacetColumn, mask: Uint8Array, docs: Int32Array, scores: Float32Array, length: number): number {
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  // Added to -1 (no value), it gives the id past the last; the sign bit picks it without a branch.
+  const shift = column.labels.length + 1;
+  let n = 0;
+  for (let i = 0; i < length; i++) {
+    const doc = docs[i]!;
+    const one = pairs[2 * doc]!;
+    const two = pairs[2 * doc + 1]!;
+    let selected = mask[one + ((one >> 31) & shift)]! | mask[two + ((two >> 31) & shift)]!;
+    if (extra && two >= 0) for (const id of more.get(doc) ?? []) selected |= mask[id]!;
+    // Moved down whether kept or not (n <= i): a branch on a selection as good as random costs more.
+    docs[n] = doc;
+    scores[n] = scores[i]!;
+    n += selected;
+  }
+  return n;
 }
 
 /**

@@ -109,7 +109,8 @@ export class FacetColumn {
 
   /** A mask over value ids of the values a shopper selected (compared without case or accents). */
   selection(values: ReadonlySet<string>): Uint8Array {
-    const mask = new Uint8Array(this.labels.length);
+    // One entry past the values, never set: where a slot without a value is sent (facet-pass.ts).
+    const mask = new Uint8Array(this.labels.length + 1);
     for (let id = 0; id < this.folded.length; id++) if (values.has(this.folded[id]!)) mask[id] = 1;
     return mask;
   }
@@ -167,6 +168,8 @@ export class FacetScratch {
   passingSlots = new Int32Array(1024);
   /** A bit per slot of the matches kept, and the slots a filter passes that are not (facet-pass.ts). */
   keptBits = new Uint32Array(32);
+  /** A filter's bits and a selection's joined (facet-pass.ts). */
+  bothBits = new Uint32Array(32);
   missing = new Int32Array(1024);
   generation = 0;
 

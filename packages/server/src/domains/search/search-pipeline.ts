@@ -103,14 +103,14 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   if (facetConfigs.length > 0 && (facetsOn || selections.size > 0)) {
     const columns = facetConfigs.map((facet) => index.facetColumn(facet));
     // The usual shape (a repeated filter or none, one ticked facet at most) in one pass; others below.
-    // Without a ticked facet, what the filter lets through (or the whole catalog) is the base a broad match is counted from.
+    // What the filter lets through (or the whole catalog) is the base a broad match is counted from.
     const filterBits = index.filterBits;
     const base: FacetBase | undefined =
-      selections.size > 0 || (filter !== undefined && bits === undefined)
+      filter !== undefined && bits === undefined
         ? undefined
         : bits === undefined
-          ? { passing: index.size, counts: (column) => column.totals }
-          : { passing: filterBits.passing(bits), counts: (column) => filterBits.passCounts(bits, column) };
+          ? { live: index.size, passing: index.size, counts: (column) => column.totals }
+          : { live: index.size, passing: filterBits.passing(bits), counts: (column) => filterBits.passCounts(bits, column) };
     const fused = filterAndCountFacets(index.facetScratch, columns, selections, pending, docs, scores, length, facetsOn, base);
     if (fused !== undefined) {
       facets = fused.results;
