@@ -189,7 +189,9 @@ describe('repeated filters', () => {
       for (const query of ['garden', 'kitchen', 'lamp']) assert.deepEqual(await ids(query, filter), expected(query, passes), `${filter}, ${query}, after the writes`);
       // A match set holding most of what the filter passes is counted from the filter's own counts,
       // which the writes must have renewed.
-      for (const query of ['lamp', 'bright']) assert.deepEqual(await faceted(query, filter, {}), facetedExpected(query, passes, {}), `${filter}, facets of ${query} after the writes`);
+      for (const query of ['lamp', 'bright']) {
+        for (const selected of [{}, { color: ['red'] }, { tag: ['new'] }]) assert.deepEqual(await faceted(query, filter, selected), facetedExpected(query, passes, selected), `${filter}, ${JSON.stringify(selected)}, ${query} after the writes`);
+      }
     }
     for (const query of ['lamp', 'bright']) assert.deepEqual(await faceted(query, undefined, {}), facetedExpected(query, () => true, {}), `facets of ${query}, no filter, after the writes`);
   });
