@@ -190,7 +190,7 @@ describe('repeated filters', () => {
       // A match set holding most of what the filter passes is counted from the filter's own counts,
       // which the writes must have renewed.
       for (const query of ['lamp', 'bright']) {
-        for (const selected of [{}, { color: ['red'] }, { tag: ['new'] }]) assert.deepEqual(await faceted(query, filter, selected), facetedExpected(query, passes, selected), `${filter}, ${JSON.stringify(selected)}, ${query} after the writes`);
+        for (const selected of [{}, { color: ['red'] }, { tag: ['new'] }] as Record<string, string[]>[]) assert.deepEqual(await faceted(query, filter, selected), facetedExpected(query, passes, selected), `${filter}, ${JSON.stringify(selected)}, ${query} after the writes`);
       }
     }
     for (const query of ['lamp', 'bright']) assert.deepEqual(await faceted(query, undefined, {}), facetedExpected(query, () => true, {}), `facets of ${query}, no filter, after the writes`);

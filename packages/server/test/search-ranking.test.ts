@@ -1,7 +1,8 @@
 /**
  * The first page of a match set without sorting it all (domains/search/ranking.ts `firstInOrder`):
  * whatever shortcuts it takes on scores and their ties, its first k must be the first k of the whole
- * set sorted in the search pipeline's order (score, then the default order's rank, then the slot).
+ * set sorted in the search pipeline's order (score, then the default order's rank, then the slot; or a
+ * requested sort's rank first).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,6 +36,10 @@ describe('first in order', () => {
       const led = firstInOrder(length, k, order, undefined, scores, { docs, rank: withRank ? rank : undefined }).map((i) => docs[i]);
       assert.deepEqual(plain, expected, `round ${round}: without shortcuts`);
       assert.deepEqual(led, expected, `round ${round}: scores and ties first`);
+      // A requested sort first (its rank), then the score and the rest.
+      const sorted = (a: number, b: number): number => rank[docs[a]!]! - rank[docs[b]!]! || scores[b]! - scores[a]! || docs[a]! - docs[b]! || a - b;
+      const expectedSorted = Array.from({ length }, (_, i) => i).sort(sorted).slice(0, k).map((i) => docs[i]);
+      assert.deepEqual(firstInOrder(length, k, sorted, undefined, undefined, undefined, { docs, rank }).map((i) => docs[i]), expectedSorted, `round ${round}: by a sort's rank`);
     }
   });
 });

@@ -14,8 +14,18 @@ export type EntryOrder = (a: number, b: number) => number;
  * (lower first; none when undefined), then by the document (lower first). An entry tying the worst kept
  * one and worse on those is dropped without `order` too: a broad query's matches often tie on score
  * ("the" in every item), and a call of `order` per match cost more than the rest of the pass.
+ * `ranked`, given instead of `leading`, is what `order` compares first when that is a sort: the rank
+ * of the entry's document (lower first); an entry ranked after the worst kept one is dropped on it.
  */
-export function firstInOrder(length: number, k: number, order: EntryOrder, entries?: Int32Array, leading?: Float32Array, ties?: { docs: Int32Array; rank: Int32Array | undefined }): number[] {
+export function firstInOrder(
+  length: number,
+  k: number,
+  order: EntryOrder,
+  entries?: Int32Array,
+  leading?: Float32Array,
+  ties?: { docs: Int32Array; rank: Int32Array | undefined },
+  ranked?: { docs: Int32Array; rank: Int32Array },
+): number[] {
   if (k <= 0 || length === 0) return [];
   if (length <= k * 4) {
     const all = entries === undefined ? Array.from({ length }, (_, i) => i) : Array.from(entries.subarray(0, length));
@@ -28,6 +38,7 @@ export function firstInOrder(length: number, k: number, order: EntryOrder, entri
   let worstDoc = 0;
   let worstRank = 0;
   const noteWorst = (): void => {
+    if (ranked !== undefined) worstRank = ranked.rank[ranked.docs[heap[0]!]!]!;
     if (leading === undefined) return;
     worstScore = leading[heap[0]!]!;
     if (ties === undefined) return;
@@ -48,6 +59,7 @@ export function firstInOrder(length: number, k: number, order: EntryOrder, entri
       if (heap.length === k) noteWorst();
       continue;
     }
+    if (ranked !== undefined && ranked.rank[ranked.docs[entry]!]! > worstRank) continue;
     if (leading !== undefined) {
       const score = leading[entry]!;
       if (score < worstScore) continue;

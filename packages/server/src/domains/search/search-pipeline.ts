@@ -163,7 +163,8 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   const page = (k: number): { doc: number; score: number }[] => {
     const head = pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top }));
     const byScore = tiers === undefined && primary === undefined;
-    const rest = firstInOrder(length, k + pinned.length, order, undefined, byScore ? scores : undefined, byScore ? { docs, rank: fallback } : undefined)
+    const bySort = tiers === undefined && primary !== undefined;
+    const rest = firstInOrder(length, k + pinned.length, order, undefined, byScore ? scores : undefined, byScore ? { docs, rank: fallback } : undefined, bySort ? { docs, rank: primary } : undefined)
       .filter((i) => !pinnedSet.has(docs[i]!))
       .map((i) => ({ doc: docs[i]!, score: scores[i]! }));
     return [...head, ...rest].slice(0, k);
