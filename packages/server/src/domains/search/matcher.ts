@@ -16,7 +16,7 @@ import { words } from './analyzer.js';
 import type { PlannedWord } from './query-plan.js';
 import type { MatchScratch } from './match-scratch.js';
 import type { SearchIndex, Slots } from './search-index.js';
-import { TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, titleKey } from './title-key.js';
+import { containsPhrase, TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, titleKey } from './title-key.js';
 
 /** A completion of the last word (likely still being typed), and of an earlier word. */
 const COMPLETION_LAST = 0.7;
@@ -102,6 +102,10 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
   perWord.sort((a, b) => a.alts.reduce((n, x) => n + x.size, 0) - b.alts.reduce((n, x) => n + x.size, 0));
 
   const typos = perWord.some((w) => w.alts.some((alt) => alt.typo));
+  // A phrase of several words can only be in a title if every one of them is a whole catalog word
+  // (a prefix being typed, "leather ba", never is): then the title counts that find it are not kept,
+  // and most queries skip the string search entirely.
+  const phraseable = queryText.length > 1 && queryText.every((word) => index.vocabulary.frequency(word) > 0);
   const s = index.matchScratch();
   // One word answered by one term (most single-word queries: "the", "hoo"): scored as it is reached.
   if (oneTerm && perWord.length === 1 && !typos && perWord[0]!.alts.length === 1) return matchOneTerm(index, s, perWord[0]!.alts[0]!, queryText[0]!);
@@ -128,8 +132,8 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
           const list = slots[position];
           if (list === undefined) continue;
           const base = weight * alt.factor * (1 - POSITION_STEP * position);
-          const inTitle = title && perWord.length > 1;
-          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, wholeOnly: alt.wholeOnly, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle }, spare, touched);
+          const inTitle = title && phraseable;
+          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, wholeOnly: alt.wholeOnly, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle, phrase: phraseable }, spare, touched);
         }
       }
     }
@@ -151,9 +155,6 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
   // most documents before their fingerprint (four bytes, rarely in cache) is read.
   const phraseWords = phrase.split(' ').length;
   const phrasePairCount = phraseWords - 1 > TITLE_PAIRS ? TITLE_PAIRS_OVERFLOW : phraseWords - 1;
-  // A phrase of several words can only be in a title if every one of them is a whole catalog word
-  // (a prefix being typed, "leather ba", never is): then most queries skip the string search entirely.
-  const phraseable = queryText.length > 1 && queryText.every((word) => index.vocabulary.frequency(word) > 0);
   const words = phraseable ? queryText.length : 0;
   const phrasePairs = queryText.slice(1).map((word, i) => titleKey(`${queryText[i]} ${word}`));
   let spelledRight = false;
@@ -171,7 +172,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
       // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
       if (pairCounts[doc] === phrasePairCount && keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
       // Only a title holding every word can hold the phrase: most candidates skip the string search.
-      else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && hasPairs(index, doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
+      else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && index.titles.hasPairs(doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
       scores[i] = score;
       // Without typo corrections every match is spelt right (its flags were not kept).
       if (!typos || typo[doc] === 0) spelledRight = true;
@@ -264,34 +265,6 @@ function scoreOneWord(index: SearchIndex, best: Float32Array, docs: Int32Array, 
   }
 }
 
-/** Whether a title's word pairs include every pair of the phrase (a necessary condition for holding it). */
-function hasPairs(index: SearchIndex, doc: number, phrasePairs: readonly number[]): boolean {
-  const count = index.titles.pairCounts[doc]!;
-  if (count === TITLE_PAIRS_OVERFLOW) return true;
-  const start = doc * TITLE_PAIRS;
-  const pairs = index.titles.pairs;
-  for (const wanted of phrasePairs) {
-    let found = false;
-    for (let i = 0; i < count; i++) {
-      if (pairs[start + i] === wanted) {
-        found = true;
-        break;
-      }
-    }
-    if (!found) return false;
-  }
-  return true;
-}
-
-/** Whether `phrase` occurs in `title` on word boundaries, without building padded copies of either. */
-function containsPhrase(title: string, phrase: string): boolean {
-  for (let at = title.indexOf(phrase); at >= 0; at = title.indexOf(phrase, at + 1)) {
-    const end = at + phrase.length;
-    if ((at === 0 || title.charCodeAt(at - 1) === 32) && (end === title.length || title.charCodeAt(end) === 32)) return true;
-  }
-  return false;
-}
-
 function markAll(mark: Uint16Array, list: readonly number[], value: number, alive: Uint32Array | undefined): void {
   if (alive === undefined) {
     for (let i = 0; i < list.length; i++) mark[list[i]!] = value;
@@ -320,8 +293,10 @@ interface Pass {
   typo: number;
   /** Some alternative of some word of the query is a typo correction: otherwise typo flags are not kept. */
   typos: boolean;
-  /** The list is the title field's, and the query has several words: remember it for the phrase check. */
+  /** The list is the title field's, and the query could be a title's phrase: remember it for the phrase check. */
   inTitle: boolean;
+  /** The query could be a title's phrase (several words, all whole catalog words): title counts are kept. */
+  phrase: boolean;
 }
 
 /**
@@ -369,8 +344,10 @@ function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touche
     return touched;
   }
   // A later word: most of a common word's documents were dropped by rarer words, so test that first,
-  // on the alive bits (see MatchScratch.aliveBits).
+  // on the alive bits (see MatchScratch.aliveBits). Title counts and typo flags are kept only when
+  // the query could be a title's phrase and has a typo correction (the scoring reads them only then).
   const bits = s.aliveBits;
+  const { phrase, typos: keepTypos } = pass;
   for (let i = 0; i < list.length; i++) {
     const doc = list[i]!;
     if ((bits[doc >>> 5]! & (1 << (doc & 31))) === 0) continue;
@@ -379,9 +356,9 @@ function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touche
     if (seen === alive) {
       // The first word's documents start their total and title count here, when the second word reaches them.
       total[doc] = second ? best[doc]! : total[doc]! + best[doc]!;
-      titleWords[doc] = (second ? 0 : titleWords[doc]!) + (titleStamp[doc] === alive ? 1 : 0);
+      if (phrase) titleWords[doc] = (second ? 0 : titleWords[doc]!) + (titleStamp[doc] === alive ? 1 : 0);
       // Bit 2: some earlier word of this item needed a typo correction; bit 1: this word's best did.
-      typo[doc] = (typo[doc] !== 0 ? 2 : 0) | isTypo;
+      if (keepTypos) typo[doc] = (typo[doc] !== 0 ? 2 : 0) | isTypo;
       if (inTitle) titleStamp[doc] = generation;
       stamp[doc] = generation;
       touchedList[touched++] = doc;
@@ -391,7 +368,7 @@ function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touche
       const score = mark[doc] === whole ? base : partial;
       if (score > best[doc]!) {
         best[doc] = score;
-        typo[doc] = (typo[doc]! & 2) | isTypo;
+        if (keepTypos) typo[doc] = (typo[doc]! & 2) | isTypo;
       }
     }
   }

@@ -39,4 +39,31 @@ export class TitleFingerprints {
     this.pairCounts[slot] = pairs > TITLE_PAIRS ? TITLE_PAIRS_OVERFLOW : Math.max(0, pairs);
     for (let i = 0; i < Math.min(pairs, TITLE_PAIRS); i++) this.pairs[slot * TITLE_PAIRS + i] = titleKey(`${words[i]} ${words[i + 1]}`);
   }
+
+  /** Whether a title's word pairs include every pair of the phrase (a necessary condition for holding it). */
+  hasPairs(slot: number, phrasePairs: readonly number[]): boolean {
+    const count = this.pairCounts[slot]!;
+    if (count === TITLE_PAIRS_OVERFLOW) return true;
+    const start = slot * TITLE_PAIRS;
+    for (const wanted of phrasePairs) {
+      let found = false;
+      for (let i = 0; i < count; i++) {
+        if (this.pairs[start + i] === wanted) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) return false;
+    }
+    return true;
+  }
+}
+
+/** Whether `phrase` occurs in `title` on word boundaries, without building padded copies of either. */
+export function containsPhrase(title: string, phrase: string): boolean {
+  for (let at = title.indexOf(phrase); at >= 0; at = title.indexOf(phrase, at + 1)) {
+    const end = at + phrase.length;
+    if ((at === 0 || title.charCodeAt(at - 1) === 32) && (end === title.length || title.charCodeAt(end) === 32)) return true;
+  }
+  return false;
 }
