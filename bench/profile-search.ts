@@ -48,11 +48,13 @@ const suggestBody = (query: string) => JSON.stringify({ token: 'tok', query, opt
 const requests = queries.map((q) => ({ method: 'POST' as const, path: process.env.SUGGEST === '1' ? '/search/suggest' : '/search', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: process.env.SUGGEST === '1' ? suggestBody(q) : body(q) }));
 await load(url, requests, 3);
 // The inspector's sampling profiler, started after the warm-up, so the profile holds the measured requests only.
-const session = new Session(); session.connect(); await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); await session.post('Profiler.start');
+// PROFILE=0 measures the same load without the profiler (its sampling costs the server some CPU).
+const profiling = process.env.PROFILE !== '0';
+const session = new Session(); session.connect(); if (profiling) { await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); await session.post('Profiler.start'); }
 const cpu0 = process.cpuUsage();
 const res = await load(url, requests, Number(process.env.SECONDS ?? 8));
 const cpu = process.cpuUsage(cpu0);
-const { profile } = await session.post('Profiler.stop'); writeFileSync(process.env.OUT ?? '/tmp/s21/prof.cpuprofile', JSON.stringify(profile));
+if (profiling) { const { profile } = await session.post('Profiler.stop'); writeFileSync(process.env.OUT ?? '/tmp/s21/prof.cpuprofile', JSON.stringify(profile)); }
 console.error(JSON.stringify(res), 'requests', res.requestsPerSecond * Number(process.env.SECONDS ?? 8), 'cpu ms/req', (cpu.user + cpu.system) / 1000 / (res.requestsPerSecond * Number(process.env.SECONDS ?? 8)));
 await server.close();
 process.exit(0);
