@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CoOccurrence, type CoOccurrenceKind, type PairChunk } from '../src/domains/recommendations/co-occurrence.js';
-import { ITEM_BASKETS, MAX_BASKETS } from '../src/domains/recommendations/basket-cover.js';
+import { BasketMemory, ITEM_BASKETS, MAX_BASKETS, SERIAL_WRAP } from '../src/domains/recommendations/basket-cover.js';
 
 const ids = (list: Array<{ itemId: string }>) => list.map((r) => r.itemId);
 
@@ -73,5 +73,34 @@ describe('basket completion by coverage', () => {
     assert.deepEqual(after, pairs.coveringOrders(['cup'], 10));
     assert.equal(after[1]!.itemId, 'teapot');
     assert.ok(Math.abs(after[1]!.score - 2) < 0.01, JSON.stringify(after));
+  });
+
+  it('keeps, saves and covers orders across the wrap of their numbers', () => {
+    // Three orders numbered just below the wrap (as a long-running shop's snapshot brings them back), three after it.
+    const memory = new BasketMemory();
+    memory.restore([
+      [SERIAL_WRAP - 3, 1, [0, 1]],
+      [SERIAL_WRAP - 2, 1, [0, 2]],
+      [SERIAL_WRAP - 1, 1, [0, 3]],
+    ]);
+    const after = [4, 5, 6].map((item) => {
+      const items = [0, item];
+      const serial = memory.open(1, items);
+      for (const n of items) memory.addItem(serial, n);
+      return serial;
+    });
+    assert.deepEqual(after, [0, 1, 2]);
+    const saved = [...memory.saved()];
+    assert.deepEqual(saved.map(([serial]) => serial), [SERIAL_WRAP - 3, SERIAL_WRAP - 2, SERIAL_WRAP - 1, 0, 1, 2], 'oldest first, across the wrap');
+    assert.deepEqual(memory.cover([0], 10, 10, () => 0).map((pick) => pick.item).sort(), [1, 2, 3, 4, 5, 6]);
+    // The snapshot restores the same memory.
+    const copy = new BasketMemory();
+    copy.restore(saved);
+    assert.deepEqual(copy.cover([0], 10, 10, () => 0), memory.cover([0], 10, 10, () => 0));
+    // The last order before the wrap is let go only when MAX_BASKETS orders came after it.
+    for (let n = after.length; n < MAX_BASKETS - 1; n++) memory.open(1, []);
+    assert.ok(memory.holds(SERIAL_WRAP - 1), 'still kept after MAX_BASKETS - 1 newer orders');
+    memory.open(1, []);
+    assert.ok(!memory.holds(SERIAL_WRAP - 1), 'let go by the next');
   });
 });

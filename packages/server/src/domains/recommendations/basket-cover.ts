@@ -16,6 +16,11 @@
 
 /** Orders kept per tenant: older ones leave (an item's ring then skips them). */
 export const MAX_BASKETS = 100_000;
+/**
+ * Order numbers wrap here, a multiple of MAX_BASKETS below 2^31 (they are kept in 32-bit arrays): the
+ * order after the last lands in the slot after the last's, so the wrap lets go of no kept order early.
+ */
+export const SERIAL_WRAP = Math.floor(0x7fffffff / MAX_BASKETS) * MAX_BASKETS;
 /** Latest orders of an item considered: offline, 256–300 beat every longer history (old baskets mislead). */
 export const ITEM_BASKETS = 256;
 /** Weight an order keeps for later picks once a pick is in it. */
@@ -47,7 +52,7 @@ export class BasketMemory {
   /** A new order: its number, to pass to `addItem`. `items` is the order's item list, shared (later items appear in it). */
   open(weight: number, items: number[]): number {
     const serial = this.next;
-    this.next = (this.next + 1) % 0x7fffffff;
+    this.next = (this.next + 1) % SERIAL_WRAP;
     const slot = serial % MAX_BASKETS;
     this.items[slot] = items;
     this.serials[slot] = serial;
@@ -74,10 +79,10 @@ export class BasketMemory {
     return this.serials[serial % MAX_BASKETS] === serial;
   }
 
-  /** The kept orders, oldest first (for a snapshot). */
+  /** The kept orders, oldest first (for a snapshot), across the wrap of their numbers. */
   *saved(): Iterable<SavedBasket> {
-    const start = this.next >= MAX_BASKETS ? this.next - MAX_BASKETS : 0;
-    for (let serial = start; serial < this.next; serial++) {
+    for (let back = MAX_BASKETS; back >= 1; back--) {
+      const serial = (this.next - back + SERIAL_WRAP) % SERIAL_WRAP;
       const slot = serial % MAX_BASKETS;
       if (this.serials[slot] === serial) yield [serial, this.weights[slot]!, this.items[slot]!];
     }
@@ -90,7 +95,7 @@ export class BasketMemory {
       this.items[slot] = items;
       this.serials[slot] = serial;
       this.weights[slot] = weight;
-      this.next = (serial + 1) % 0x7fffffff;
+      this.next = (serial + 1) % SERIAL_WRAP;
       for (const item of items) this.addItem(serial, item);
     }
   }
