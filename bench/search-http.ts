@@ -3,6 +3,7 @@
  * POST /search, suggest and autocomplete (req/s, p50/p99 at 50 connections, the server's CPU per
  * request), and a bare Koa endpoint measured right after, with each figure's share of it.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { BenchResult } from './run.js';
 import { load, round, type LoadResult } from './harness.js';
 
@@ -22,12 +23,19 @@ export interface HttpTarget {
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
 
-/** One load, with the server's CPU per answered request (this process serves; autocannon is another). */
-async function measured(url: string, requests: Parameters<typeof load>[1]): Promise<LoadResult & { cpuMs: number }> {
+/**
+ * One load, with the server's CPU per answered request (this process serves; autocannon is another)
+ * and the longest the server's event loop was held meanwhile (a p99 far above the p50 is either that:
+ * a collection or other work holding every queued request, or the load generator).
+ */
+async function measured(url: string, requests: Parameters<typeof load>[1]): Promise<LoadResult & { cpuMs: number; loopMaxMs: number }> {
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   const before = process.cpuUsage();
   const result = await load(url, requests, SECONDS, CONNECTIONS);
   const cpu = process.cpuUsage(before);
-  return { ...result, cpuMs: round((cpu.user + cpu.system) / 1000 / Math.max(1, result.requestsPerSecond * SECONDS), 3) };
+  loop.disable();
+  return { ...result, cpuMs: round((cpu.user + cpu.system) / 1000 / Math.max(1, result.requestsPerSecond * SECONDS), 3), loopMaxMs: round(loop.max / 1e6, 1) };
 }
 
 export async function httpFigures(label: string, target: HttpTarget): Promise<BenchResult['rows']> {
@@ -44,13 +52,14 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   const cached = await measured(target.url, searches);
   const bare = await measured(target.bareUrl, [{ method: 'GET' as const, path: '/' }]);
 
-  const row = (step: string, r: LoadResult & { cpuMs: number }) => ({
+  const row = (step: string, r: LoadResult & { cpuMs: number; loopMaxMs: number }) => ({
     step: `${label}: ${step}`,
     requestsPerSecond: r.requestsPerSecond,
     ofBareKoa: `${round((100 * r.requestsPerSecond) / Math.max(1, bare.requestsPerSecond), 1)}%`,
     p50Ms: r.p50Ms,
     p99Ms: r.p99Ms,
     cpuMs: r.cpuMs,
+    loopMaxMs: r.loopMaxMs,
     non2xx: r.non2xx,
   });
   return [
