@@ -3,7 +3,7 @@
  * POST /search, suggest and autocomplete (req/s, p50/p99 at 50 connections, the server's CPU per
  * request), and a bare Koa endpoint measured right after, with each figure's share of it.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { BenchResult } from './run.js';
 import { load, round, type LoadResult } from './harness.js';
 
@@ -25,17 +25,37 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
 
 /**
  * One load, with the server's CPU per answered request (this process serves; autocannon is another)
- * and the longest the server's event loop was held meanwhile (a p99 far above the p50 is either that:
- * a collection or other work holding every queued request, or the load generator).
+ * and the longest the server's event loop was held meanwhile, with the longest garbage collection and
+ * their total (a p99 far above the p50 is either such a hold, a collection or other work holding every
+ * queued request, or the load generator).
  */
-async function measured(url: string, requests: Parameters<typeof load>[1]): Promise<LoadResult & { cpuMs: number; loopMaxMs: number }> {
+async function measured(url: string, requests: Parameters<typeof load>[1]): Promise<LoadResult & { cpuMs: number; loopMaxMs: number; gcMaxMs: number; gcMs: number }> {
   const loop = monitorEventLoopDelay({ resolution: 5 });
+  // The collections meanwhile: the longest pause and their total, beside the longest hold of the loop.
+  let gcMaxMs = 0;
+  let gcMs = 0;
+  const count = (entries: readonly PerformanceEntry[]): void => {
+    for (const entry of entries) {
+      gcMs += entry.duration;
+      gcMaxMs = Math.max(gcMaxMs, entry.duration);
+    }
+  };
+  const collections = new PerformanceObserver((list) => count(list.getEntries()));
+  collections.observe({ entryTypes: ['gc'] });
   loop.enable();
   const before = process.cpuUsage();
   const result = await load(url, requests, SECONDS, CONNECTIONS);
   const cpu = process.cpuUsage(before);
   loop.disable();
-  return { ...result, cpuMs: round((cpu.user + cpu.system) / 1000 / Math.max(1, result.requestsPerSecond * SECONDS), 3), loopMaxMs: round(loop.max / 1e6, 1) };
+  count(collections.takeRecords());
+  collections.disconnect();
+  return {
+    ...result,
+    cpuMs: round((cpu.user + cpu.system) / 1000 / Math.max(1, result.requestsPerSecond * SECONDS), 3),
+    loopMaxMs: round(loop.max / 1e6, 1),
+    gcMaxMs: round(gcMaxMs, 1),
+    gcMs: round(gcMs, 0),
+  };
 }
 
 export async function httpFigures(label: string, target: HttpTarget): Promise<BenchResult['rows']> {
@@ -52,7 +72,7 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   const cached = await measured(target.url, searches);
   const bare = await measured(target.bareUrl, [{ method: 'GET' as const, path: '/' }]);
 
-  const row = (step: string, r: LoadResult & { cpuMs: number; loopMaxMs: number }) => ({
+  const row = (step: string, r: LoadResult & { cpuMs: number; loopMaxMs: number; gcMaxMs: number; gcMs: number }) => ({
     step: `${label}: ${step}`,
     requestsPerSecond: r.requestsPerSecond,
     ofBareKoa: `${round((100 * r.requestsPerSecond) / Math.max(1, bare.requestsPerSecond), 1)}%`,
@@ -60,6 +80,8 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
     p99Ms: r.p99Ms,
     cpuMs: r.cpuMs,
     loopMaxMs: r.loopMaxMs,
+    gcMaxMs: r.gcMaxMs,
+    gcMs: r.gcMs,
     non2xx: r.non2xx,
   });
   return [
