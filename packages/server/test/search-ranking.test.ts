@@ -43,3 +43,42 @@ describe('first in order', () => {
     }
   });
 });
+
+describe('sort orders after catalog writes', () => {
+  it('are recomputed after writes, also when a write lands while they are being recomputed', async () => {
+    const { startSearchCatalog, SEARCH_ENV, SEARCH_TENANT, SEARCH_TOKEN } = await import('./support/search-catalog.js');
+    const { catalogRequests } = await import('./support/catalog-requests.js');
+    const ITEMS = 9_000;
+    const shop = await startSearchCatalog({
+      configuration: { id: 'default', fields: [{ attribute: 'title', weight: 1 }], facets: [], defaultSort: [{ attribute: 'popularity', order: 'desc' }] },
+      attributes: ['title'],
+      numbers: ['popularity', 'price'],
+      items: (version) => Array.from({ length: ITEMS }, (_, n) => ({ id: `p${n}`, catalogVersion: version, type: 'product', attributes: { title: `lamp ${n}`, popularity: n, price: n + 10 } })),
+    });
+    try {
+      const search = shop.server.deps.services.search;
+      search.resultCacheSize = 0;
+      const configuration = shop.server.deps.registry.searchToken(SEARCH_TOKEN).token.configurations[0]!;
+      const first = (sortBy: { attribute: string; order: 'asc' | 'desc' }[]) =>
+        search.search({ tenantId: SEARCH_TENANT, environmentId: SEARCH_ENV, configuration, query: 'lamp', offset: 0, limit: 3, sortBy, facets: [], filter: undefined, disabled: new Set() }).items.map((hit) => hit.id);
+      const byPrice = [{ attribute: 'price', order: 'asc' as const }];
+      // Both orders are kept from here on (the default one and price).
+      assert.deepEqual(first([]).length, 3);
+      assert.deepEqual(first(byPrice).length, 3);
+      const catalog = catalogRequests(shop.server.deps.services.catalog);
+      // Two writes, the second sent while the first's orders may still be being recomputed.
+      const one = catalog.items.patch(SEARCH_TENANT, SEARCH_ENV, [{ id: 'p5', catalogVersion: shop.version, type: 'product', attributes: { popularity: 50_000 } }]);
+      await new Promise((resolve) => setImmediate(resolve));
+      const two = catalog.items.patch(SEARCH_TENANT, SEARCH_ENV, [
+        { id: 'p7', catalogVersion: shop.version, type: 'product', attributes: { popularity: 60_000, price: -1 } },
+        { id: 'p9', catalogVersion: shop.version, type: 'product', attributes: { price: -2 } },
+      ]);
+      await Promise.all([one, two]);
+      await search.settled();
+      assert.deepEqual(first([]), ['p7', 'p5', `p${ITEMS - 1}`], 'the default order after both writes');
+      assert.deepEqual(first(byPrice), ['p9', 'p7', 'p0'], 'the price order after both writes');
+    } finally {
+      await shop.close();
+    }
+  });
+});

@@ -394,9 +394,9 @@ export class SearchIndex {
     this.filterBits.update(touched);
   }
 
-  /** Recomputes the sort orders in use after changes, off the request path, rather than at the next query. */
-  refreshOrders(): void {
-    this.sortRanks.refresh();
+  /** Recomputes the sort orders in use after changes, off the request path and in steps, rather than at the next query. */
+  refreshingOrders(): Generator<unknown, void> {
+    return this.sortRanks.refreshing();
   }
 
   /** How many attribute columns the index keeps (one per attribute some item has and a request read). */

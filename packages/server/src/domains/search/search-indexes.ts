@@ -319,8 +319,10 @@ export class SearchIndexes {
         if (upserted.length === change.upserted.length && removedKeys.length === change.removedKeys.length) queue.changes.shift();
         else queue.changes[0] = { ...change, upserted: change.upserted.slice(upserted.length), removedKeys: change.removedKeys.slice(removedKeys.length) };
         if (queue.changes.length === 0) {
-          current.index.refreshOrders();
+          // The sort orders in use, recomputed in slices like the writes themselves.
+          await runInSlices(current.index.refreshingOrders());
           this.scheduleSnapshot(k, SNAPSHOT_AFTER_WRITES_MS);
+          break;
         }
       }
     }
