@@ -96,8 +96,8 @@ export function filterAndCountFacets(
 }
 
 /**
- * What the matches are counted against when no facet is ticked: every slot the request's filter lets
- * through (filter-bits.ts `passCounts`), or every live slot without a filter (the columns' totals).
+ * What a broad match is counted against: every slot the request's filter lets through (filter-bits.ts
+ * `passCounts`), or every live slot without a filter (the columns' totals).
  */
 export interface FacetBase {
   /** Live slots: a match set this large is every one of them. */
