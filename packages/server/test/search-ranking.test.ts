@@ -82,3 +82,14 @@ describe('sort orders after catalog writes', () => {
     }
   });
 });
+
+describe('folding', () => {
+  it('lowers case and drops accents, the same for plain ASCII and for text with marks', async () => {
+    const { fold } = await import('../src/domains/search/analyzer.js');
+    assert.equal(fold('Red LANTERN 12'), 'red lantern 12');
+    assert.equal(fold('Crème Brûlée'), 'creme brulee');
+    assert.equal(fold('ÜBER Straße'), 'uber straße');
+    assert.equal(fold('ﬁne'), 'fine', 'a compatibility ligature decomposes');
+    assert.equal(fold(''), '');
+  });
+});
