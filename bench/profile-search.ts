@@ -4,6 +4,8 @@
  * 1,000 rotating queries with facets and a filter); the CPU profile covers SECONDS of load after a
  * warm-up and is written to OUT. `node bench/summarise-profile.mjs OUT <requests>` splits it per request.
  * SUGGEST=1 profiles suggest (grouped by brand) instead of search. CATALOG=realistic profiles the realistic-vocabulary catalog (realistic-catalog.ts) and its queries instead.
+ * PROFILE=0 runs the same load without the profiler: its sampling costs code with many calls more, so
+ * compare throughput (req/s, CPU per request) between two versions that way.
  *   npx tsx bench/profile-search.ts
  */
 import { writeFileSync } from 'node:fs';
