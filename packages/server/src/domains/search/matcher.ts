@@ -239,7 +239,7 @@ function matchOneTerm(index: SearchIndex, s: MatchScratch, alt: Alternative, wor
     for (let i = 0; i < list.length; i++) {
       const doc = list[i]!;
       if (stamp[doc] === generation) continue;
-      const isWhole = marked && mark[doc] === whole;
+      const isWhole = mark[doc] === whole;
       if (alt.wholeOnly && !isWhole) continue;
       stamp[doc] = generation;
       const score = isWhole ? base : partial;
