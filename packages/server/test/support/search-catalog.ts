@@ -34,7 +34,9 @@ export async function startSearchCatalog(options: {
     attributes: [...options.attributes.map((name) => ({ name, type: 'TEXT' })), ...(options.numbers ?? []).map((name) => ({ name, type: 'INTEGER' }))],
   });
   const { version } = await catalog.catalogs.create(SEARCH_TENANT, SEARCH_ENV, { catalogItemSchemas: [{ name: schema.name, version: schema.version }] });
-  await catalog.items.load(SEARCH_TENANT, SEARCH_ENV, options.items(version));
+  const items = options.items(version);
+  // The catalog API takes at most 10,000 items per call.
+  for (let start = 0; start < items.length; start += 10_000) await catalog.items.load(SEARCH_TENANT, SEARCH_ENV, items.slice(start, start + 10_000));
   await (await server.deps.services.catalog.catalogs.promote(SEARCH_TENANT, SEARCH_ENV, version)).activation;
   return {
     server,

@@ -54,7 +54,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
   const { search } = deps.services;
   const maskedTexts = new MaskedTexts();
 
-  const answer = (ctx: Context, raw: unknown): void => {
+  const answer = async (ctx: Context, raw: unknown): Promise<void> => {
     const started = performance.now();
     // The common shape is read without zod; anything else (every refusal among it) goes through the schema.
     const input = readSearchInput(raw) ?? parseInput(searchSchema, raw);
@@ -62,6 +62,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const configuration = configurationOf(ref.token, input.configurationId);
     const mask = parseMask(input.options.customResponseMask ?? '');
     const disabled = new Set([...input.options.disable, ...input.disable].map((d) => d.name));
+    // A sort order not ranked yet is ranked in slices while this request waits (search-service.ts).
+    const waiting = search.ordersReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy });
+    if (waiting !== undefined) await waiting;
     const result = search.search({
       tenantId: ref.tenant.id,
       environmentId: ref.environment.id,
@@ -109,15 +112,17 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.body = `{"items":[${itemTexts.join(',')}],"metadata":${metadataJson(metadata)}}`;
   };
 
-  router.post('/search', limits.byAddress, jsonBody(), bodyToken, async (ctx) => answer(ctx, ctx.request.body));
+  router.post('/search', limits.byAddress, jsonBody(), bodyToken, (ctx) => answer(ctx, ctx.request.body));
 
-  const suggest = (ctx: Context, raw: unknown): void => {
+  const suggest = async (ctx: Context, raw: unknown): Promise<void> => {
     const started = performance.now();
     const input = parseInput(suggestSchema, raw);
     const ref = deps.registry.searchToken(input.token);
     const configuration = configurationOf(ref.token, input.configurationId);
     const mask = parseMask(input.options.customResponseMask ?? '');
     const { groupBy } = input.options;
+    const waiting = search.ordersReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy });
+    if (waiting !== undefined) await waiting;
     const result = search.search({
       tenantId: ref.tenant.id,
       environmentId: ref.environment.id,
@@ -150,11 +155,11 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.body = `{"groups":[${groupTexts.join(',')}],"metadata":${JSON.stringify(metadata)}}`;
   };
 
-  router.post('/search/suggest', limits.byAddress, jsonBody(), bodyToken, async (ctx) => suggest(ctx, ctx.request.body));
+  router.post('/search/suggest', limits.byAddress, jsonBody(), bodyToken, (ctx) => suggest(ctx, ctx.request.body));
 
   // What suggest's `metadata.url` names: the same request, every parameter (token included) in `encoded`.
   // Registered before `/search/:token`, which would otherwise read "suggest" as a search token.
-  router.get('/search/suggest', limits.byAddress, async (ctx) => suggest(ctx, encodedParams(ctx)));
+  router.get('/search/suggest', limits.byAddress, (ctx) => suggest(ctx, encodedParams(ctx)));
 
   router.post('/search/autocomplete', limits.byAddress, jsonBody(), bodyToken, async (ctx) => {
     const started = performance.now();
@@ -191,9 +196,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.body = body;
   });
 
-  router.get('/search/:token', limits.byAddress, limits.byKey((ctx) => ctx.params.token), async (ctx) => {
-    answer(ctx, { ...encodedParams(ctx), token: ctx.params.token });
-  });
+  router.get('/search/:token', limits.byAddress, limits.byKey((ctx) => ctx.params.token), (ctx) => answer(ctx, { ...encodedParams(ctx), token: ctx.params.token }));
 
   return { name: 'search', mount: 'search', router, public: true };
 }

@@ -52,6 +52,8 @@ export type Slots = readonly (readonly number[] | undefined)[];
 
 const EMPTY: Slots = [];
 const NOT_TEXT = /^(https?:|data:|\/)/;
+/** Reading a column in steps (`valuing`) yields after every this many slots plus one (a mask). */
+const COLUMN_STEP = 4095;
 
 function fieldText(item: StoredItem, field: string): string {
   let value: unknown = item.attributes[field];
@@ -105,6 +107,8 @@ export class SearchIndex {
   /** Variant id → its parent's id. */
   private readonly parentOf = new Map<string, string>();
   private readonly columns = new Map<string, FilterValue[][]>();
+  /** Columns being read in steps (`valuing`), which writes update as they update kept ones. */
+  private readonly partialColumns = new Map<FilterValue[][], string>();
   /**
    * Every attribute name some item of the index has (its `attributes` and its own fields). Columns are
    * kept only for these: requests name attributes freely (filters, sorts, suggest's groups), and a
@@ -369,6 +373,9 @@ export class SearchIndex {
     for (const [attribute, column] of this.columns) {
       for (const slot of touched) column[slot] = this.docs[slot] === undefined ? [] : attributeValues(this.docs[slot]!.item, attribute);
     }
+    for (const [column, attribute] of this.partialColumns) {
+      for (const slot of touched) column[slot] = this.docs[slot] === undefined ? [] : attributeValues(this.docs[slot]!.item, attribute);
+    }
     for (const column of this.facetColumns.values()) for (const slot of touched) column.update(slot, this.docs[slot]?.item);
     for (const column of this.groupColumns.values()) for (const slot of touched) column.update(slot, this.docs[slot]?.item);
     for (const [attribute, numbers] of this.numeric) {
@@ -413,6 +420,39 @@ export class SearchIndex {
       this.columns.set(attribute, column);
     }
     return column;
+  }
+
+  /**
+   * `values` in steps that yield every few thousand slots, for a sort order ranked in slices: reading
+   * a text attribute over the whole catalog is tens of milliseconds. Writes applied meanwhile reach
+   * the column being read as they reach kept ones.
+   */
+  *valuing(attribute: string): Generator<unknown, FilterValue[][]> {
+    const kept = this.columns.get(attribute);
+    if (kept !== undefined) return kept;
+    if (!this.attributeNames.has(attribute)) return this.empty().values;
+    const column: FilterValue[][] = [];
+    this.partialColumns.set(column, attribute);
+    try {
+      // The index may grow meanwhile: its length is read again at every slot.
+      for (let slot = 0; slot < this.docs.length; slot++) {
+        const doc = this.docs[slot];
+        column[slot] = doc === undefined ? [] : attributeValues(doc.item, attribute);
+        if ((slot & COLUMN_STEP) === COLUMN_STEP) yield;
+      }
+    } finally {
+      this.partialColumns.delete(column);
+    }
+    // Read at once by another request meanwhile: that one is kept (and equal).
+    const read = this.columns.get(attribute);
+    if (read !== undefined) return read;
+    this.columns.set(attribute, column);
+    return column;
+  }
+
+  /** The sort orders a request reads, ranked in slices while it waits; undefined when they are ready (sort-ranks.ts). */
+  preparing(sortBy: readonly SortKey[]): Promise<void> | undefined {
+    return this.sortRanks.preparing(sortBy);
   }
 
   /**

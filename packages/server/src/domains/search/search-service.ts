@@ -109,6 +109,23 @@ export class SearchService {
     return (counted?.values ?? []).slice(0, request.limit).map((v) => ({ facetId: facet.id, attribute: facet.attribute, value: v.value, count: v.count }));
   }
 
+  /**
+   * Resolves once the sort orders a search would read are ranked: its own `sortBy` and the
+   * configuration's default order (its tie-break). Undefined when they already are, which is nearly
+   * always: an order is ranked once, then after writes in slices. A request naming an order nobody
+   * asked for yet waits for it to be ranked in slices (sort-ranks.ts `preparing`), rather than every
+   * request of every tenant waiting while it is ranked at once.
+   */
+  ordersReady(request: Pick<SearchQuery, 'tenantId' | 'environmentId' | 'configuration' | 'sortBy'>): Promise<void> | undefined {
+    const active = this.indexes.active(request.tenantId, request.environmentId);
+    if (active === undefined) return undefined;
+    const { defaultSort } = request.configuration;
+    const own = request.sortBy.length > 0 ? active.index.preparing(request.sortBy) : undefined;
+    const fallback = defaultSort.length > 0 ? active.index.preparing(defaultSort) : undefined;
+    if (own === undefined || fallback === undefined) return own ?? fallback;
+    return Promise.all([own, fallback]).then(() => undefined);
+  }
+
   search(request: SearchQuery): SearchResult {
     // A malformed filter is refused even before the environment has a catalog: the request is wrong either way.
     const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : this.filters.parse(request.filter);

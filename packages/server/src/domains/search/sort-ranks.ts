@@ -5,8 +5,9 @@
  * request path.
  */
 import type { FilterValue } from '../../platform/filter-language/filter-tree.js';
-import { fold } from './analyzer.js';
-import { runAtOnce } from './sliced-work.js';
+import { DomainError } from '../../platform/domain-error.js';
+import { composing, keyRanking, type KeyRanks } from './key-ranks.js';
+import { runAtOnce, runInSlices } from './sliced-work.js';
 
 export interface SortKey {
   attribute: string;
@@ -17,11 +18,16 @@ export interface SortKey {
 const MAX_RANKED_ORDERS = 32;
 /** A numeric ranking yields after every this many slots plus one (a mask). */
 const STEP_SLOTS = 4095;
+/** Orders a request may wait on at once per index (`preparing`). */
+const MAX_PENDING_ORDERS = 16;
+/** Stepped rankings a request waits for before ranking its order at once (writes kept landing). */
+const PREPARE_ATTEMPTS = 3;
 
 /** What ranks are computed from: the index's slots and its per-slot attribute values. */
 export interface RankSource {
   readonly docs: readonly unknown[];
-  values(attribute: string): FilterValue[][];
+  /** One attribute's values per slot, read in steps that yield when the index has not kept them yet. */
+  valuing(attribute: string): Generator<unknown, FilterValue[][]>;
 }
 
 export class SortRanks {
@@ -34,26 +40,73 @@ export class SortRanks {
     return runAtOnce(this.ranking(sortBy));
   }
 
+  /** Whether `sortBy` is ranked and up to date: `rank` would answer at once. */
+  ready(sortBy: readonly SortKey[]): boolean {
+    const entry = this.ranks.get(this.keyOf(sortBy));
+    return entry !== undefined && !entry.stale;
+  }
+
   /**
-   * `rank` in steps that yield every few thousand slots, for an index build's warm-up: ranking one
-   * numeric order of 75,000 slots at once held the event loop for 90 to 200 ms of a promotion.
+   * Ranks `sortBy` in slices for a request that names it, which waits on the promise while the server
+   * answers others; undefined when it is ready. Requests for one order share one ranking, and orders
+   * are ranked one after another. Too many orders waiting at once is refused (429): requests may name
+   * any order, and each is a pass over the catalog. Should catalog writes keep landing meanwhile, the
+   * request ranks the order itself after a few tries (`rank`).
    */
-  *ranking(sortBy: readonly SortKey[]): Generator<unknown, Int32Array> {
+  preparing(sortBy: readonly SortKey[]): Promise<void> | undefined {
+    if (this.ready(sortBy)) return undefined;
+    const key = this.keyOf(sortBy);
+    const waiting = this.pending.get(key);
+    if (waiting !== undefined) return waiting;
+    if (this.pending.size >= MAX_PENDING_ORDERS) {
+      throw new DomainError('rate_limited', `Too many sort orders are being prepared at once; retry in a second.`, { field: 'options.sortBy', retryAfterSeconds: 1 });
+    }
+    const run = this.queue
+      .then(async () => {
+        for (let attempt = 0; attempt < PREPARE_ATTEMPTS && !this.ready(sortBy); attempt++) await runInSlices(this.ranking(sortBy));
+      })
+      .finally(() => this.pending.delete(key));
+    this.queue = run.catch(() => undefined);
+    this.pending.set(key, run);
+    return run;
+  }
+
+  private readonly pending = new Map<string, Promise<void>>();
+  private queue: Promise<void> = Promise.resolve();
+
+  private keyOf(sortBy: readonly SortKey[]): string {
     // Configured orders are the same array at every request; a request's own sortBy is keyed by its text.
     let key = this.keys.get(sortBy);
     if (key === undefined) {
       key = JSON.stringify(sortBy);
       this.keys.set(sortBy, key);
     }
+    return key;
+  }
+
+  /**
+   * `rank` in steps that yield every few thousand slots (for an index build's warm-up, a request's
+   * `preparing`): ranking one numeric order of 75,000 slots at once held the event loop for 90 to 200
+   * ms of a promotion. Stepped alongside catalog writes, what it ranks is kept but marked stale when a
+   * write landed meanwhile.
+   */
+  *ranking(sortBy: readonly SortKey[]): Generator<unknown, Int32Array> {
+    const key = this.keyOf(sortBy);
     let entry = this.ranks.get(key);
-    if (entry === undefined) {
+    if (entry === undefined || entry.stale) {
+      const changes = this.changes;
       const ranks = yield* this.computing(sortBy);
-      // Orders come from requests: keep the most recently added few, each is a catalog-sized array.
-      if (this.ranks.size >= MAX_RANKED_ORDERS) this.ranks.delete(this.ranks.keys().next().value!);
-      this.ranks.set(key, (entry = { sortBy, ranks, stale: false }));
-    } else if (entry.stale) {
-      entry.ranks = yield* this.computing(sortBy);
-      entry.stale = false;
+      const stale = this.changes !== changes;
+      entry = this.ranks.get(key);
+      if (entry === undefined) {
+        // Orders come from requests: keep the most recently added few, each is a catalog-sized array.
+        if (this.ranks.size >= MAX_RANKED_ORDERS) this.ranks.delete(this.ranks.keys().next().value!);
+        this.ranks.set(key, { sortBy, ranks, stale });
+      } else if (entry.stale) {
+        entry.ranks = ranks;
+        entry.stale = stale;
+      }
+      return ranks;
     }
     return entry.ranks;
   }
@@ -75,9 +128,9 @@ export class SortRanks {
   /**
    * Recomputes the stale orders in steps (sliced-work.ts), after a catalog write: every kept order at
    * once held the event loop 16 ms per numeric order of 75,000 slots, and a shop may keep 32. A request
-   * meanwhile still gets a right order (it recomputes a stale one itself). The index's write queue
-   * applies nothing until this ends; should a change land meanwhile all the same, the result is dropped
-   * for the next use or refresh to compute. (A text order is still one long step: its comparator sort.)
+   * meanwhile still gets a right order (it waits for one ranked in slices: `preparing`). The index's
+   * write queue applies nothing until this ends; should a change land meanwhile all the same, the
+   * result is dropped for the next use or refresh to compute.
    */
   *refreshing(): Generator<unknown, void> {
     for (const entry of [...this.ranks.values()]) {
@@ -93,37 +146,17 @@ export class SortRanks {
   }
 
   private *computing(sortBy: readonly SortKey[]): Generator<unknown, Int32Array> {
+    const slots = this.source.docs.length;
     if (sortBy.length === 1) {
-      const numeric = yield* numericRanking(this.source.values(sortBy[0]!.attribute), sortBy[0]!.order);
+      const numeric = yield* numericRanking(yield* this.source.valuing(sortBy[0]!.attribute), sortBy[0]!.order);
       if (numeric !== undefined) return numeric;
     }
-    const keys = sortBy.map(({ attribute, order }) => {
-      const column = this.source.values(attribute);
-      // Strings compare folded; folding once per slot keeps the sort from folding at every comparison.
-      const folded = column.map((values) => (typeof values[0] === 'string' ? fold(values[0]) : values[0]));
-      return { folded, sign: order === 'desc' ? -1 : 1 };
-    });
-    const compare = (a: number, b: number): number => {
-      for (const { folded, sign } of keys) {
-        const x = folded[a];
-        const y = folded[b];
-        if (x === undefined || y === undefined) {
-          if (x !== y) return x === undefined ? 1 : -1;
-          continue;
-        }
-        const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x) < String(y) ? -1 : String(x) > String(y) ? 1 : 0;
-        if (c !== 0) return sign * c;
-      }
-      return 0;
-    };
-    const order = this.source.docs.map((_, slot) => slot).sort((a, b) => compare(a, b) || a - b);
-    const ranks = new Int32Array(this.source.docs.length);
-    let rank = 0;
-    for (let i = 0; i < order.length; i++) {
-      if (i > 0 && compare(order[i - 1]!, order[i]!) !== 0) rank = i;
-      ranks[order[i]!] = rank;
+    const keys: { key: KeyRanks; desc: boolean }[] = [];
+    for (const { attribute, order } of sortBy) {
+      const column = yield* this.source.valuing(attribute);
+      keys.push({ key: yield* keyRanking(column, slots), desc: order === 'desc' });
     }
-    return ranks;
+    return yield* composing(keys, slots);
   }
 }
 
