@@ -56,10 +56,19 @@ export async function load(url: string, requests: autocannon.Request[], seconds 
   return JSON.parse(output) as LoadResult;
 }
 
-/** A Koa app answering a small JSON body: the ceiling any endpoint of ours is compared with. */
-export async function startBareKoa(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A Koa app answering a small JSON body: the ceiling any endpoint of ours is compared with. `setBusyMs`
+ * makes it spin that long per request first: a server as costly as ours, for what latency the same
+ * CPU per request gives with none of our code (the queueing of the loop and the load generator).
+ */
+export async function startBareKoa(): Promise<{ url: string; setBusyMs(ms: number): void; close(): Promise<void> }> {
   const app = new Koa();
+  let busyMs = 0;
   app.use((ctx) => {
+    if (busyMs > 0) {
+      const until = performance.now() + busyMs;
+      while (performance.now() < until);
+    }
     ctx.body = { ok: true, items: [] };
   });
   const server = app.listen(0, '127.0.0.1');
@@ -67,6 +76,7 @@ export async function startBareKoa(): Promise<{ url: string; close(): Promise<vo
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    setBusyMs: (ms) => (busyMs = ms),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

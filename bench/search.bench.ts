@@ -244,7 +244,7 @@ const benchmark: Benchmark = async () => {
     const newOrdersLoop = { p99Ms: round(loopDelay.percentile(99) / 1e6, 1), maxMs: round(loopDelay.max / 1e6, 1) };
 
     search.resultCacheSize = cacheSize;
-    const httpTarget = { url, bareUrl: bare.url, cacheSize, setCacheSize: (size: number) => (search.resultCacheSize = size) };
+    const httpTarget = { url, bareUrl: bare.url, setBareBusyMs: bare.setBusyMs, cacheSize, setCacheSize: (size: number) => (search.resultCacheSize = size) };
     const generatedHttp = await httpFigures('generated', { ...httpTarget, token: TOKEN, queries });
     const retailConfiguration = config.tenants.find((t) => t.id === RETAIL_TENANT)!.environments[0]!.searchTokens[0]!.configurations[0]!;
     const realistic = await realisticFigures(catalog, search, { ...httpTarget, token: RETAIL_TOKEN }, (query) => ({ ...request(query), tenantId: RETAIL_TENANT, configuration: retailConfiguration }));
