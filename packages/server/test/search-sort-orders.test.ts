@@ -151,6 +151,33 @@ describe("a SearchIndex's sort orders prepared for a request", () => {
     assert.deepEqual(first, ['p0', 'p1000', 'p2000', 'p3000', 'p4000']);
   });
 
+  it('keeps an order through writes to other attributes, and re-ranks it after writes to its own or new items', async () => {
+    const index = build(5_000);
+    const byTitle: SortKey[] = [{ attribute: 'title', order: 'asc' }];
+    const byPrice: SortKey[] = [{ attribute: 'price', order: 'desc' }];
+    index.rank(byTitle);
+    index.rank(byPrice);
+    const check = (sortBy: SortKey[], desc: boolean) => assert.deepEqual([...index.rank(sortBy)], expectedRanks(columnsOf(index, sortBy), [desc], index.docs.length), JSON.stringify(sortBy));
+    // A price patch (and a removal): the title order stays as ranked, the price order is re-ranked.
+    index.apply({ upserted: [item(10, { title: index.docs[10]!.item.attributes.title, brand: 'Zed', price: 999 })], removedKeys: ['p11'] });
+    assert.equal(index.preparing(byTitle), undefined, 'the title order is still ready');
+    assert.notEqual(index.preparing(byPrice), undefined, 'the price order is not');
+    check(byPrice, true);
+    check(byTitle, false);
+    // A title patch: the title order is re-ranked.
+    index.apply({ upserted: [item(12, { title: 'Aaa first', brand: 'Zed', price: 12 })], removedKeys: [] });
+    assert.notEqual(index.preparing(byTitle), undefined);
+    assert.equal(index.preparing(byPrice), undefined, 'a price that stayed the same leaves its order ready');
+    check(byTitle, false);
+    // A new item: every order has a slot to rank.
+    index.apply({ upserted: [item(9_000, { title: 'Aa new', price: 5_000 })], removedKeys: [] });
+    assert.notEqual(index.preparing(byTitle), undefined);
+    assert.notEqual(index.preparing(byPrice), undefined);
+    check(byTitle, false);
+    check(byPrice, true);
+    assert.equal(index.docs[index.rank(byTitle).indexOf(0)]!.item.id, 'p9000');
+  });
+
   it('refuses a request when too many orders are waiting at once, naming the field', async () => {
     const index = build(3_000);
     const keys = ['title', 'brand', 'price'];

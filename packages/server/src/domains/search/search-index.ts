@@ -62,6 +62,13 @@ function fieldText(item: StoredItem, field: string): string {
   return typeof value === 'string' && !NOT_TEXT.test(value) ? value : '';
 }
 
+/** Whether a slot's values of an attribute are the same before and after a write. */
+function sameValues(before: readonly FilterValue[] | undefined, after: readonly FilterValue[]): boolean {
+  if (before === undefined || before.length !== after.length) return false;
+  for (let i = 0; i < after.length; i++) if (before[i] !== after[i]) return false;
+  return true;
+}
+
 function titleOf(item: StoredItem): string {
   const title = typeof item.attributes.title === 'string' ? item.attributes.title : (item.title ?? '');
   return words(title).join(' ');
@@ -315,6 +322,7 @@ export class SearchIndex {
   /** Applies the catalog's writes to the changed documents only. */
   apply(change: IndexChange): void {
     const touched = new Set<number>();
+    const slotsBefore = this.docs.length;
     for (const key of change.removedKeys) {
       const slot = this.byId.get(key);
       const item = slot === undefined ? undefined : this.docs[slot]?.item;
@@ -370,10 +378,18 @@ export class SearchIndex {
     }
     for (const slot of touched) if (this.docs[slot] !== undefined) this.reindex(slot);
     this.revision++;
+    // Attributes whose values changed: a sort order by others keeps its ranks.
+    const changed = new Set<string>();
     for (const [attribute, column] of this.columns) {
-      for (const slot of touched) column[slot] = this.docs[slot] === undefined ? [] : attributeValues(this.docs[slot]!.item, attribute);
+      for (const slot of touched) {
+        const values = this.docs[slot] === undefined ? [] : attributeValues(this.docs[slot]!.item, attribute);
+        // A removed item's slot is never read again (slots are not reused): its ranks may stay.
+        if (this.docs[slot] !== undefined && !sameValues(column[slot], values)) changed.add(attribute);
+        column[slot] = values;
+      }
     }
     for (const [column, attribute] of this.partialColumns) {
+      if (touched.size > 0) changed.add(attribute);
       for (const slot of touched) column[slot] = this.docs[slot] === undefined ? [] : attributeValues(this.docs[slot]!.item, attribute);
     }
     for (const column of this.facetColumns.values()) for (const slot of touched) column.update(slot, this.docs[slot]?.item);
@@ -397,7 +413,9 @@ export class SearchIndex {
         grown[slot] = values.length === 0 ? NaN : (values[0] as number);
       }
     }
-    this.sortRanks.markStale();
+    // New slots have no rank in any order. An attribute without a kept column may have just gained values.
+    const grew = this.docs.length > slotsBefore;
+    this.sortRanks.markStale((attribute) => grew || changed.has(attribute) || !this.columns.has(attribute));
     this.filterBits.update(touched);
   }
 

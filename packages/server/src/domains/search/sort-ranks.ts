@@ -94,9 +94,7 @@ export class SortRanks {
     const key = this.keyOf(sortBy);
     let entry = this.ranks.get(key);
     if (entry === undefined || entry.stale) {
-      const changes = this.changes;
-      const ranks = yield* this.computing(sortBy);
-      const stale = this.changes !== changes;
+      const { ranks, stale } = yield* this.computingTracked(sortBy);
       entry = this.ranks.get(key);
       if (entry === undefined) {
         // Orders come from requests: keep the most recently added few, each is a catalog-sized array.
@@ -111,13 +109,28 @@ export class SortRanks {
     return entry.ranks;
   }
 
-  /** Bumped by every change: a refresh that spanned one drops what it computed. */
-  private changes = 0;
+  /** Rankings being computed in steps, each marked when a change to one of its attributes lands meanwhile. */
+  private readonly inFlight = new Set<{ sortBy: readonly SortKey[]; stale: boolean }>();
 
-  /** The index changed: every order is recomputed at its next use or refresh. */
-  markStale(): void {
-    this.changes++;
-    for (const entry of this.ranks.values()) entry.stale = true;
+  /** `computing`, and whether a change to one of the order's attributes landed meanwhile (its ranks are then stale). */
+  private *computingTracked(sortBy: readonly SortKey[]): Generator<unknown, { ranks: Int32Array; stale: boolean }> {
+    const flight = { sortBy, stale: false };
+    this.inFlight.add(flight);
+    try {
+      const ranks = yield* this.computing(sortBy);
+      return { ranks, stale: flight.stale };
+    } finally {
+      this.inFlight.delete(flight);
+    }
+  }
+
+  /**
+   * The index changed: the orders by an attribute `changed` names are recomputed at their next use
+   * or refresh (a price patch leaves a title order as it is). Without `changed`, every order is.
+   */
+  markStale(changed: (attribute: string) => boolean = () => true): void {
+    for (const entry of this.ranks.values()) if (entry.sortBy.some((key) => changed(key.attribute))) entry.stale = true;
+    for (const flight of this.inFlight) if (flight.sortBy.some((key) => changed(key.attribute))) flight.stale = true;
   }
 
   /** The orders kept, so a successor index can compute them before it serves. */
@@ -135,9 +148,8 @@ export class SortRanks {
   *refreshing(): Generator<unknown, void> {
     for (const entry of [...this.ranks.values()]) {
       if (!entry.stale) continue;
-      const changes = this.changes;
-      const ranks = yield* this.computing(entry.sortBy);
-      if (this.changes === changes && entry.stale) {
+      const { ranks, stale } = yield* this.computingTracked(entry.sortBy);
+      if (!stale && entry.stale) {
         entry.ranks = ranks;
         entry.stale = false;
       }
