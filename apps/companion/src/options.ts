@@ -2,6 +2,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+// The one constant the options need, from a module with no dependencies: options load before the port opens.
+import { DEFAULT_HEAP_GROWTH_PERCENT } from '@discovery-kit/server/heap-growth';
 
 export const DEMO_CONFIG = fileURLToPath(new URL('../config/demo.json', import.meta.url));
 export const DEFAULT_SDK_DIR = fileURLToPath(new URL('../../../dist/sdk/', import.meta.url));
@@ -44,7 +46,7 @@ export const USAGE = `Usage: npm run dev -- [options]
   --log-format <f>   pretty or json (env LOG_FORMAT; default pretty on a terminal, json otherwise
                      and whenever NODE_ENV=production)
   --heap-growth <p>  percent the heap may grow past the live data before a full collection
-                     (env HEAP_GROWTH_PERCENT; default 30; 0 leaves it to V8: up to 4x)
+                     (env HEAP_GROWTH_PERCENT; default ${DEFAULT_HEAP_GROWTH_PERCENT}; 0 leaves it to V8: up to 4x)
   --help             show this text`;
 
 export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): CompanionOptions | 'help' {
@@ -81,7 +83,7 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
   }
   const logFormat = values['log-format'];
   if (logFormat !== undefined && logFormat !== 'json' && logFormat !== 'pretty') throw new UsageError(`--log-format must be json or pretty, not "${logFormat}".`);
-  const growthText = values['heap-growth'] ?? env.HEAP_GROWTH_PERCENT ?? '30';
+  const growthText = values['heap-growth'] ?? env.HEAP_GROWTH_PERCENT ?? String(DEFAULT_HEAP_GROWTH_PERCENT);
   const heapGrowthPercent = Number(growthText);
   if (!/^\d+$/.test(growthText) || heapGrowthPercent > 400) throw new UsageError(`--heap-growth must be an integer percentage from 0 to 400, not "${growthText.slice(0, 20)}".`);
   const storeUrl = values.store ?? env.STORE_URL;

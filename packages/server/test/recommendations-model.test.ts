@@ -67,6 +67,34 @@ describe('personalized recommendations from the trained model', () => {
     assert.ok(res.body.recommendations.every((r: { strategy: string }) => r.strategy === 'personalized'));
   });
 
+  it('blends popularity into an item once, also when the model and the popular pool both hold it', async () => {
+    const { createPersonalized } = await import('../src/domains/recommendations/personalized-strategy.js');
+    const services = server.server.deps.services;
+    const profileId = services.activities.findProfile(TENANT, { repository: 'customer-id', userId: 'me' })?.id;
+    assert.ok(profileId !== undefined);
+    const personalized = createPersonalized();
+    // The bestseller: bought with everything (a model candidate) and the most bought (the popular pool's head, ratio 1).
+    const scoreOf = (popularityWeight: number) => {
+      const input = {
+        tenantId: TENANT,
+        activities: services.activities,
+        aggregates: services.recommendations.aggregates,
+        index: undefined as never,
+        productIds: [],
+        profileId,
+        want: 20,
+        model: services.recommendations.models.model(TENANT),
+        widget: { popularityWeight } as never,
+      };
+      return [...personalized(input)].find((c) => c.itemId === 'bestseller')?.score;
+    };
+    const light = scoreOf(0.3);
+    const heavy = scoreOf(0.6);
+    assert.ok(light !== undefined && heavy !== undefined);
+    // 0.3 more weight lifts the head of the pool by 0.3 × its ratio of 1, not twice that.
+    assert.ok(Math.abs(heavy - light - 0.3) < 1e-9, `${light} → ${heavy}`);
+  });
+
   it('keeps bought items when the widget says so', async () => {
     const list = ids((await me('picked-all')).body);
     assert.ok(list.includes('g1') || list.includes('g2'), list.join());

@@ -14,7 +14,7 @@ const MAX_SEEDS = 300;
 const MAX_TAIL_SEEDS = 20;
 /** Items of recent popularity considered for the blend. */
 const POPULAR_POOL = 300;
-export const DEFAULT_POPULARITY_WEIGHT = 0.3;
+export const DEFAULT_POPULARITY_WEIGHT = 0.6;
 
 /** Weight of the co-occurrence scores of seeds outside the model, against the model's (each normalised to 1). */
 const TAIL_WEIGHT = 0.3;
@@ -65,7 +65,8 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
       const item = total.items()[k]!;
       total.add(item, weight * interactions.recentRatio(item, popular[0]!));
     }
-    for (const item of popular) total.add(item, weight * interactions.recentRatio(item, popular[0]!));
+    // A popular item the model scored already has its share of the blend (board scores are never 0).
+    for (const item of popular) if (total.get(item) === 0) total.add(item, weight * interactions.recentRatio(item, popular[0]!));
   }
   // Items the model and popularity together score at or below 0 are no recommendation (and not worth
   // sorting); the board keeps a sum of exactly 0 as the smallest double, which is no score either.
