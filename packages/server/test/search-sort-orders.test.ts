@@ -1,8 +1,10 @@
 /**
  * Sort orders of any kind (text, several keys, mixed values) are ranked in steps that yield
- * (domains/search/key-ranks.ts, sort-ranks.ts), so a request naming one nobody ranked yet waits for it
- * while the server answers others. Ranks are checked against a comparator sort written here; the
- * index is a real SearchIndex; the last case goes over HTTP to a real server.
+ * (domains/search/key-ranks.ts, sort-ranks.ts), and the attribute and group columns a request's
+ * filter and groupBy read first are built in steps too, so a request naming one nobody asked for yet
+ * waits for it while the server answers others. Ranks are checked against a comparator sort written
+ * here, columns against ones built at once; the index is a real SearchIndex; the HTTP cases go to a
+ * real server.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +12,8 @@ import { composing, keyRanking } from '../src/domains/search/key-ranks.js';
 import { fold } from '../src/domains/search/analyzer.js';
 import { runAtOnce } from '../src/domains/search/sliced-work.js';
 import { SearchIndex, type SortKey } from '../src/domains/search/search-index.js';
+import { FacetColumn } from '../src/domains/search/facets.js';
+import { attributeValues } from '../src/domains/search/attribute-values.js';
 import type { StoredItem } from '../src/domains/catalog/types.js';
 import { DomainError } from '../src/platform/domain-error.js';
 
@@ -196,6 +200,47 @@ describe("a SearchIndex's sort orders prepared for a request", () => {
     assert.ok(accepted !== undefined, 'accepted once the others are ranked');
     await accepted;
     assert.equal(index.preparing(next), undefined);
+  });
+});
+
+describe('columns a request reads first', () => {
+  const build = (count: number) =>
+    runAtOnce(
+      SearchIndex.building(
+        Array.from({ length: count }, (_, n) => item(n, { title: `Lamp ${n}`, categories: [`Cat ${n % 7}`, `Room ${n % 3}`, 'All'], color: ['red', 'blue', 'green'][n % 3] })),
+        ['title'],
+        { languages: [], facets: [], attributes: [], sorts: [] },
+      ),
+    );
+  const labelsOf = (column: FacetColumn, slots: number) => Array.from({ length: slots }, (_, slot) => column.idsOf(slot).map((id) => column.labels[id]).sort());
+
+  it('builds a filter attribute and a group column in slices, with writes applied meanwhile, then keeps them', async () => {
+    const index = build(20_000);
+    const waiting = index.columnsPreparing(['categories', 'nobody-has-this'], 'color');
+    assert.ok(waiting !== undefined);
+    assert.equal(index.columnsPreparing(['categories', 'nobody-has-this'], 'color'), waiting, 'one build for the same request');
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    // Writes land between its slices: changed values, a removed item, a new item.
+    for (let n = 0; n < 4; n++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      index.apply({ upserted: [item(n * 4000 + 5, { title: 'Changed', categories: ['Moved'], color: 'violet' }), item(30_000 + n, { title: 'New', categories: ['Fresh'], color: 'teal' })], removedKeys: [`p${n * 4000 + 6}`] });
+    }
+    await waiting;
+    clearInterval(ticking);
+    assert.ok(turns > 0, 'the event loop turned while the columns were built');
+    assert.equal(index.columnsPreparing(['categories', 'nobody-has-this'], 'color'), undefined, 'kept: nothing left to build');
+    // Live slots only: a removed item's slot is never read again, and keeps what it held.
+    const live = [...index.docs.keys()].filter((slot) => index.docs[slot] !== undefined);
+    assert.equal(live.length, 20_000 - 4 + 4);
+    const values = index.values('categories');
+    assert.deepEqual(live.map((slot) => values[slot]), live.map((slot) => attributeValues(index.docs[slot]!.item, 'categories')));
+    const atOnce = runAtOnce(FacetColumn.building({ id: 'color', title: 'color', attribute: 'color', type: 'value', size: 1 } as never, index.docs));
+    const slots = index.docs.length;
+    const prepared = labelsOf(index.groupColumn('color')!, slots);
+    const expected = labelsOf(atOnce, slots);
+    assert.deepEqual(live.map((slot) => prepared[slot]), live.map((slot) => expected[slot]));
+    assert.deepEqual(labelsOf(index.groupColumn('color')!, slots)[4005], ['violet']);
   });
 });
 

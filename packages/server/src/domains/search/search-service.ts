@@ -10,6 +10,7 @@ import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import type { QuerySpelling } from './search-queries.js';
+import { filterAttributes } from '../../platform/filter-language/filter-tree.js';
 import { queryWords } from './matcher.js';
 import { similarDocuments } from './wordless-match.js';
 import { ParsedFilters } from './parsed-filters.js';
@@ -110,20 +111,30 @@ export class SearchService {
   }
 
   /**
-   * Resolves once the sort orders a search would read are ranked: its own `sortBy` and the
-   * configuration's default order (its tie-break). Undefined when they already are, which is nearly
-   * always: an order is ranked once, then after writes in slices. A request naming an order nobody
-   * asked for yet waits for it to be ranked in slices (sort-ranks.ts `preparing`), rather than every
-   * request of every tenant waiting while it is ranked at once.
+   * Resolves once what a search would read beyond its index's kept structures is built: the sort
+   * orders (its own `sortBy` and the configuration's default order, its tie-break), the columns of
+   * the attributes its filter reads and the group column of suggest's `groupBy`. Undefined when they
+   * already are, which is nearly always: each is built once per catalog, and a promoted catalog's
+   * index is warmed with what its predecessor's requests used. A request naming something new waits
+   * while it is built in slices (sort-ranks.ts `preparing`, SearchIndex `columnsPreparing`), rather
+   * than every request of every tenant waiting while it is built at once. A malformed filter is
+   * refused here, as `search` would refuse it.
    */
-  ordersReady(request: Pick<SearchQuery, 'tenantId' | 'environmentId' | 'configuration' | 'sortBy'>): Promise<void> | undefined {
+  ready(request: Pick<SearchQuery, 'tenantId' | 'environmentId' | 'configuration' | 'sortBy' | 'filter' | 'groupBy'>): Promise<void> | undefined {
     const active = this.indexes.active(request.tenantId, request.environmentId);
     if (active === undefined) return undefined;
+    const { index } = active;
+    const waits: Promise<void>[] = [];
     const { defaultSort } = request.configuration;
-    const own = request.sortBy.length > 0 ? active.index.preparing(request.sortBy) : undefined;
-    const fallback = defaultSort.length > 0 ? active.index.preparing(defaultSort) : undefined;
-    if (own === undefined || fallback === undefined) return own ?? fallback;
-    return Promise.all([own, fallback]).then(() => undefined);
+    for (const order of [request.sortBy, defaultSort]) {
+      const waiting = order.length > 0 ? index.preparing(order) : undefined;
+      if (waiting !== undefined) waits.push(waiting);
+    }
+    const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : this.filters.parse(request.filter);
+    const columns = index.columnsPreparing(filter === undefined ? [] : [...filterAttributes(filter)], request.groupBy?.attribute);
+    if (columns !== undefined) waits.push(columns);
+    if (waits.length === 0) return undefined;
+    return Promise.all(waits).then(() => undefined);
   }
 
   search(request: SearchQuery): SearchResult {

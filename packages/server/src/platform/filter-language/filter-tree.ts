@@ -28,3 +28,20 @@ export type FilterTemplate = FilterTree<FilterValue | FilterVariable>;
 export function isFilterVariable(value: FilterValue | FilterVariable): value is FilterVariable {
   return typeof value === 'object';
 }
+
+/** The attributes a filter reads, each once. */
+export function filterAttributes<V>(node: FilterTree<V>, into: Set<string> = new Set()): Set<string> {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      filterAttributes(node.left, into);
+      filterAttributes(node.right, into);
+      break;
+    case 'not':
+      filterAttributes(node.operand, into);
+      break;
+    default:
+      into.add(node.attribute);
+  }
+  return into;
+}
