@@ -10,7 +10,7 @@ import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import type { QuerySpelling } from './search-queries.js';
-import { filterAttributes } from '../../platform/filter-language/filter-tree.js';
+import { filterAttributes, type FilterNode } from '../../platform/filter-language/filter-tree.js';
 import { queryWords } from './matcher.js';
 import { similarDocuments } from './wordless-match.js';
 import { ParsedFilters } from './parsed-filters.js';
@@ -120,6 +120,9 @@ export class SearchService {
    * than every request of every tenant waiting while it is built at once. A malformed filter is
    * refused here, as `search` would refuse it.
    */
+  /** The attributes each parsed filter reads (parsed trees are shared between requests with the same text). */
+  private readonly filterReads = new WeakMap<FilterNode, ReadonlySet<string>>();
+
   ready(request: Pick<SearchQuery, 'tenantId' | 'environmentId' | 'configuration' | 'sortBy' | 'filter' | 'groupBy'>): Promise<void> | undefined {
     const active = this.indexes.active(request.tenantId, request.environmentId);
     if (active === undefined) return undefined;
@@ -131,7 +134,9 @@ export class SearchService {
       if (waiting !== undefined) waits.push(waiting);
     }
     const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : this.filters.parse(request.filter);
-    const columns = index.columnsPreparing(filter === undefined ? [] : [...filterAttributes(filter)], request.groupBy?.attribute);
+    let read: ReadonlySet<string> | undefined;
+    if (filter !== undefined && (read = this.filterReads.get(filter)) === undefined) this.filterReads.set(filter, (read = filterAttributes(filter)));
+    const columns = index.columnsPreparing(read ?? [], request.groupBy?.attribute);
     if (columns !== undefined) waits.push(columns);
     if (waits.length === 0) return undefined;
     return Promise.all(waits).then(() => undefined);
