@@ -62,6 +62,9 @@ function mix(hash: number, text: string): number {
 }
 
 /** One term map in binary form, a few hundred terms per step; the postings array is sized exactly by a first pass. */
+/** Postings copied per step of `encodeTermMap` (about a millisecond's work). */
+const POSTINGS_STEP = 65_536;
+
 export function* encodeTermMap(map: TermMap): Generator<unknown, { terms: string; postings: Uint32Array }> {
   let size = 0;
   let n = 0;
@@ -78,6 +81,8 @@ export function* encodeTermMap(map: TermMap): Generator<unknown, { terms: string
   const terms: string[] = [];
   const out = new Uint32Array(size);
   let at = 0;
+  // Steps end by postings copied, not terms: a word in most items has tens of thousands of them.
+  let stepEnds = POSTINGS_STEP;
   for (const [term, scores] of map) {
     let mask = 0;
     for (let s = 0; s < scores.length; s++) if ((scores[s]?.length ?? 0) > 0) mask |= 1 << s;
@@ -91,7 +96,10 @@ export function* encodeTermMap(map: TermMap): Generator<unknown, { terms: string
       out[at++] = slots.length;
       for (let i = 0; i < slots.length; i++) out[at++] = slots[i]!;
     }
-    if ((++n & 255) === 0) yield;
+    if (at >= stepEnds || (++n & 255) === 0) {
+      stepEnds = at + POSTINGS_STEP;
+      yield;
+    }
   }
   return { terms: terms.join('\u0000'), postings: out };
 }
