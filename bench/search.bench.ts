@@ -25,7 +25,7 @@ import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import { SearchIndex } from '../packages/server/src/domains/search/search-index.js';
 import { decodeSnapshot } from '../packages/server/src/domains/search/index-snapshot.js';
-import { runAtOnce } from '../packages/server/src/domains/search/sliced-work.js';
+import { runAtOnce } from '../packages/server/src/platform/sliced-work.js';
 import type { SearchQuery, SearchService } from '../packages/server/src/domains/search/search-service.js';
 import type { CatalogService } from '../packages/server/src/domains/catalog/catalog-service.js';
 import { startCompanion } from '../apps/companion/src/companion.js';

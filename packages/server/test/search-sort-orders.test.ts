@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { composing, keyRanking } from '../src/domains/search/key-ranks.js';
 import { fold } from '../src/domains/search/analyzer.js';
-import { runAtOnce } from '../src/domains/search/sliced-work.js';
+import { runAtOnce } from '../src/platform/sliced-work.js';
 import { SearchIndex, type SortKey } from '../src/domains/search/search-index.js';
 import { FacetColumn } from '../src/domains/search/facets.js';
 import { attributeValues } from '../src/domains/search/attribute-values.js';

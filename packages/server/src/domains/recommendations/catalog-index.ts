@@ -1,11 +1,16 @@
 /**
  * The active catalog of one environment as recommendations read it: product views by id and the
  * category and brand postings that content similarity walks. Built on first use and dropped when the
- * catalog changes, so a recommendation never scans the item store.
+ * catalog changes, so a recommendation never scans the item store; built in slices (platform/sliced-work.ts),
+ * so a rebuild after a write holds up only the recommendation requests waiting for it.
  */
 import type { CatalogService } from '../catalog/catalog-service.js';
 import { boosterOf, recommendedOf, toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
+import { runAtOnce, runInSlices } from '../../platform/sliced-work.js';
+
+/** `catalogIndexBuilding` yields after every this many items plus one (a mask). */
+const BUILD_STEP = 511;
 
 /**
  * One recommendable item. Its product view is built when asked for and not kept: building all of them
@@ -113,7 +118,7 @@ export class CatalogIndexes {
     // The older API serves its live version (0 unless another was activated; the others build the next catalog).
     const { version: legacyVersion, items: legacy } = await this.catalog.liveLegacyItems(tenantId, environmentId);
     if (version === NO_CATALOG && legacy.length === 0) return undefined;
-    const index = buildCatalogIndex(stored, { tenantId, environmentId, version }, legacy, legacyVersion);
+    const index = await runInSlices(catalogIndexBuilding(stored, { tenantId, environmentId, version }, legacy, legacyVersion));
     const k = key(tenantId, environmentId);
     const previous = this.last.get(k);
     if (previous !== undefined && previous.version === version) index.textNeighbours = previous.textNeighbours;
@@ -135,10 +140,26 @@ export function buildCatalogIndex(
   legacy: readonly StoredItem[] = [],
   legacyVersion = 0,
 ): CatalogIndex {
+  return runAtOnce(catalogIndexBuilding(stored, options, legacy, legacyVersion));
+}
+
+/**
+ * `buildCatalogIndex` in steps of a few hundred items, for `CatalogIndexes` to run in slices: at
+ * once, 100,000 items held the event loop 170-300 ms, and the index is rebuilt after every write to
+ * the active catalog (at the next recommendation request).
+ */
+export function* catalogIndexBuilding(
+  stored: readonly StoredItem[],
+  options: { tenantId: string; environmentId: string; version: number },
+  legacy: readonly StoredItem[] = [],
+  legacyVersion = 0,
+): Generator<unknown, CatalogIndex> {
   const seen = new Set<string>();
   const products: Array<{ item: StoredItem; version: number }> = [];
+  let steps = 0;
   for (const [items, version] of [[stored, options.version], [legacy, legacyVersion]] as const) {
     for (const item of items) {
+      if ((++steps & BUILD_STEP) === 0) yield;
       if (item.parentId !== undefined || seen.has(item.id)) continue;
       seen.add(item.id);
       products.push({ item, version });
@@ -148,6 +169,7 @@ export function buildCatalogIndex(
   const codes = SIMILAR_ATTRIBUTES.map(() => new Map<string, number>());
   const index: CatalogIndex = { ...options, items: [], byId: new Map(), byCategory: new Map(), byBrand: new Map(), traitCodes, textNeighbours: new Map() };
   for (const { item, version } of products) {
+    if ((++steps & BUILD_STEP) === 0) yield;
     const entry = new IndexedItem(index.items.length, item, { tenantId: options.tenantId, version });
     const attributes = item.attributes;
     SIMILAR_ATTRIBUTES.forEach((name, position) => {

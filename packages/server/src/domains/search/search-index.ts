@@ -25,7 +25,7 @@ import type { FilterValue } from '../../platform/filter-language/filter-tree.js'
 import type { FacetConfig } from '../../platform/config/schema.js';
 import { MatchScratch } from './match-scratch.js';
 import { FilterBits } from './filter-bits.js';
-import { runAtOnce, runInSlices } from './sliced-work.js';
+import { runAtOnce, runInSlices } from '../../platform/sliced-work.js';
 import type { Language } from './language.js';
 import { SortRanks, type SortKey } from './sort-ranks.js';
 import { TitleFingerprints } from './title-key.js';

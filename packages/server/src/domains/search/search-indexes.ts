@@ -20,7 +20,7 @@ import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import { decodeSnapshot } from './index-snapshot.js';
 import { ResultCache } from './result-cache.js';
 import { SearchIndex, type IndexWarmUp } from './search-index.js';
-import { runInSlices, SLICE_MS } from './sliced-work.js';
+import { runInSlices, SLICE_MS } from '../../platform/sliced-work.js';
 import type { SearchResult } from './search-pipeline.js';
 
 /** One environment's live index, and the answers remembered for it. */

@@ -7,7 +7,7 @@
 import type { FilterValue } from '../../platform/filter-language/filter-tree.js';
 import { DomainError } from '../../platform/domain-error.js';
 import { composing, keyRanking, type KeyRanks } from './key-ranks.js';
-import { runAtOnce, runInSlices } from './sliced-work.js';
+import { runAtOnce, runInSlices } from '../../platform/sliced-work.js';
 
 export interface SortKey {
   attribute: string;
