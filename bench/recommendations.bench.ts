@@ -196,9 +196,14 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
     afterActivity.push(performance.now() - started);
   }
   afterActivity.sort((a, b) => a - b);
-  const wholeStarted = performance.now();
-  server.deps.services.recommendations.aggregates.popularity('bench', { limit: 300 });
-  const wholeMs = round(performance.now() - wholeStarted, 3);
+  // A whole recomputation, five times (one call alone is as much the collector's timing as its own).
+  const wholeRuns: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const wholeStarted = performance.now();
+    server.deps.services.recommendations.aggregates.popularity('bench', { limit: 300 });
+    wholeRuns.push(performance.now() - wholeStarted);
+  }
+  const wholeMs = `${round(Math.min(...wholeRuns), 1)}-${round(Math.max(...wholeRuns), 1)}`;
   rows.push({
     case: 'latency popular, an activity before each call',
     'median ms': round(afterActivity[150]!, 3),

@@ -89,3 +89,68 @@ describe('popularity windows over a history older than now', () => {
     assert.deepEqual(await listed('w-top-sellers', 'top-sellers'), ['shoe-2']);
   });
 });
+
+describe('the kept popular list through falls and time', () => {
+  // 400 products, each viewed 1 to 10 times: the kept list (300 deep) leaves out the least viewed.
+  const many: Product[] = Array.from({ length: 400 }, (_, i) => ({ id: `m-${String(i).padStart(3, '0')}`, categories: 'things', brand: 'Acme' }));
+  const manyClock = new ManualClock(Date.parse('2026-11-21T10:00:00Z'));
+  let shop: TestServer;
+  let recomputed = 0;
+  before(async () => {
+    shop = await startTestServer({ config: recommendationConfig(), clock: manyClock });
+    await loadCatalog(shop.server, many);
+    // Counts the whole recomputations (each walks every item of every day in the window).
+    const aggregates = shop.server.deps.services.recommendations.aggregates;
+    const whole = aggregates.popularity.bind(aggregates);
+    aggregates.popularity = (...args: Parameters<typeof whole>) => {
+      recomputed++;
+      return whole(...args);
+    };
+    const views = many.flatMap((p, i) => Array.from({ length: 1 + Math.floor(i / 40) }, (_, k) => ({ action: 'view', target: { product: p.id }, user: { sessionId: `v-${i}-${k}` } })));
+    for (let start = 0; start < views.length; start += 500) await send(views.slice(start, start + 500));
+  });
+  after(async () => shop.cleanup());
+
+  async function send(batch: unknown[]): Promise<void> {
+    const res = await fetch(`${shop.url}/collect/${TENANT}-tracker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    assert.equal(res.status, 200);
+  }
+  async function popular(): Promise<string[]> {
+    const res = await fetch(`${shop.url}/widget/w-popular/recommendations?limit=10&nocache=true`);
+    assert.equal(res.status, 200);
+    return ((await res.json()) as { recommendations: { product: { _id: { original_id: string } } }[] }).recommendations.map((r) => r.product._id.original_id);
+  }
+  const exact = () => {
+    const aggregates = shop.server.deps.services.recommendations.aggregates;
+    const before = recomputed;
+    const list = aggregates.popularity(TENANT, { limit: 10 }).map((p) => p.itemId);
+    recomputed = before;
+    return list;
+  };
+  const removals = (ids: string[], times: number) => ids.flatMap((id) => Array.from({ length: times }, (_, k) => ({ action: 'remove-from-cart', target: { product: id }, user: { sessionId: `r-${id}-${k}` } })));
+
+  it('merges falls without walking the window again, and stays exact where it is read', async () => {
+    assert.deepEqual(await popular(), exact());
+    const afterFirst = recomputed;
+    // The ten most viewed fall to nothing: the next ten lead, read from the kept list.
+    const top = await popular();
+    await send(removals(top, 10));
+    assert.deepEqual(await popular(), exact());
+    // Some fall a little, below others.
+    await send(removals(many.slice(360, 380).map((p) => p.id), 1));
+    assert.deepEqual(await popular(), exact());
+    assert.equal(recomputed, afterFirst, 'falls were merged into the kept list');
+    // Minutes pass: the window counts whole days, the list is kept.
+    manyClock.advance(5 * 60_000);
+    assert.deepEqual(await popular(), exact());
+    assert.equal(recomputed, afterFirst, 'a new minute keeps the list');
+    // So many falls that the kept list is no longer exact as deep as the widget reads it: a whole pass.
+    await send(removals(many.slice(40).map((p) => p.id), 1));
+    assert.deepEqual(await popular(), exact());
+    assert.equal(recomputed, afterFirst + 1, 'recomputed once the falls reach into what is read');
+    // A new day: the window moved, a whole pass.
+    manyClock.advance(24 * 60 * 60_000);
+    assert.deepEqual(await popular(), exact());
+    assert.equal(recomputed, afterFirst + 2, 'a new day recomputes');
+  });
+});
