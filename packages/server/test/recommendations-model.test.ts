@@ -217,6 +217,25 @@ describe('EASE training', () => {
 });
 
 describe('recent popularity behind personalized', () => {
+  it('gives the first items of a full sort by recent weight, ties by item number, when many more are touched', async () => {
+    const { Interactions } = await import('../src/domains/recommendations/interactions.js');
+    const interactions = new Interactions();
+    const at = Date.UTC(2026, 10, 1);
+    const day = 24 * 60 * 60 * 1000;
+    let seed = 3;
+    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    // 600 items, few distinct weights (many ties): touched 1-4 times, on one of three days.
+    for (let i = 0; i < 600; i++) {
+      const times = 1 + Math.floor(rand() * 4);
+      const when = at - Math.floor(rand() * 3) * day;
+      for (let t = 0; t < times; t++) interactions.add(`p${i}-${t}`, 'purchase', `item-${i}`, when);
+    }
+    const all = interactions.itemIds.map((_, n) => n);
+    const ratio = (n: number) => interactions.recentRatio(n, 0);
+    const expected = all.sort((a, b) => ratio(b) - ratio(a) || a - b).slice(0, 25);
+    assert.deepEqual(interactions.topRecent(25), expected);
+  });
+
   it('ranks by recency-weighted touches decades ahead, where the plain weights would have overflowed', async () => {
     const { Interactions } = await import('../src/domains/recommendations/interactions.js');
     const interactions = new Interactions();

@@ -5,6 +5,7 @@
  * counts in the very next response even before any retraining.
  */
 import { ChunkReader, ChunkWriter } from '../tracking/snapshot-encoding.js';
+import { kthLargest } from './ease.js';
 
 /** How much one touch says about wanting an item: a purchase is the unit; a view says a little. */
 export const TOUCH_WEIGHTS: Readonly<Record<string, number>> = {
@@ -115,8 +116,14 @@ export class Interactions {
   topRecent(limit: number): number[] {
     const kept = this.keptTop;
     if (kept !== undefined && kept.limit >= limit && this.touches - kept.touches <= Math.floor(kept.touches / 100)) return kept.items.slice(0, limit);
+    // Only the items at or above the limit-th weight are sorted (a comparator sort of every touched
+    // item, 100,000 of them, was tens of milliseconds every 1 % of new touches).
+    const weights = new Float64Array(this.itemIds.length);
+    let n = 0;
+    for (let i = 0; i < this.itemIds.length; i++) if (this.recent[i]! > -Infinity) weights[n++] = this.recent[i]!;
+    const threshold = n > limit ? kthLargest(weights, n, limit) : -Infinity;
     const order: number[] = [];
-    for (let i = 0; i < this.itemIds.length; i++) if (this.recent[i]! > -Infinity) order.push(i);
+    for (let i = 0; i < this.itemIds.length; i++) if (this.recent[i]! > -Infinity && this.recent[i]! >= threshold) order.push(i);
     order.sort((a, b) => this.recent[b]! - this.recent[a]! || a - b);
     const items = order.slice(0, limit);
     this.keptTop = { limit, touches: this.touches, items };
