@@ -63,7 +63,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const mask = parseMask(input.options.customResponseMask ?? '');
     const disabled = new Set([...input.options.disable, ...input.disable].map((d) => d.name));
     // A sort order or a column nobody asked for yet is built in slices while this request waits (search-service.ts).
-    const waiting = search.ready({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter });
+    const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter });
     if (waiting !== undefined) await waiting;
     const result = search.search({
       tenantId: ref.tenant.id,
@@ -121,7 +121,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const configuration = configurationOf(ref.token, input.configurationId);
     const mask = parseMask(input.options.customResponseMask ?? '');
     const { groupBy } = input.options;
-    const waiting = search.ready({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter, groupBy });
+    const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter, groupBy });
     if (waiting !== undefined) await waiting;
     const result = search.search({
       tenantId: ref.tenant.id,

@@ -21,6 +21,9 @@ import { roundScore } from './search-response.js';
 
 export type { FacetResult } from './facets.js';
 export type { SortKey } from './search-index.js';
+
+/** Waits `whenReady` makes before a request goes ahead with what it has. */
+const READY_TRIES = 3;
 export type { SearchQuery, SearchResult } from './search-pipeline.js';
 export type { SearchGroup, SearchHit } from './search-response.js';
 
@@ -120,6 +123,23 @@ export class SearchService {
    * than every request of every tenant waiting while it is built at once. A malformed filter is
    * refused here, as `search` would refuse it.
    */
+  /**
+   * `ready`, asked again after each wait (a promotion may have swapped in an index that lacks what the
+   * previous one built), a few times at most; resolves at once, without a turn of the event loop, when
+   * nothing needs building. Past the tries, `search` builds what is still missing itself.
+   */
+  whenReady(request: Parameters<SearchService['ready']>[0]): Promise<void> | undefined {
+    const waiting = this.ready(request);
+    if (waiting === undefined) return undefined;
+    return (async () => {
+      let next: Promise<void> | undefined = waiting;
+      for (let tries = 0; next !== undefined && tries < READY_TRIES; tries++) {
+        await next;
+        next = this.ready(request);
+      }
+    })();
+  }
+
   /** The attributes each parsed filter reads (parsed trees are shared between requests with the same text). */
   private readonly filterReads = new WeakMap<FilterNode, ReadonlySet<string>>();
 
