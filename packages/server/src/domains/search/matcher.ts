@@ -61,7 +61,7 @@ export function queryWords(query: string): string[] {
   return words(query);
 }
 
-function alternatives(index: SearchIndex, weights: { field: number; weight: number }[], word: PlannedWord): Alternative[] {
+function alternatives(index: SearchIndex, weights: readonly { field: number; weight: number }[], word: PlannedWord): Alternative[] {
   const out: Alternative[] = [];
   const titleField = index.fields.indexOf('title');
   for (const { term, factor, typo, prefix } of word.terms) {
@@ -82,11 +82,21 @@ export function wordReach(index: SearchIndex, config: SearchConfiguration, word:
   return alternatives(index, weightsOf(index, config), word).reduce((n, alt) => n + alt.size, 0);
 }
 
-function weightsOf(index: SearchIndex, config: SearchConfiguration): { field: number; weight: number }[] {
-  return config.fields.flatMap(({ attribute, weight }) => {
-    const field = index.fields.indexOf(attribute);
-    return field < 0 ? [] : [{ field, weight }];
-  });
+/** Field weights per index and configuration, made once (both weakly held: neither is kept alive by this). */
+const fieldWeights = new WeakMap<SearchIndex, WeakMap<SearchConfiguration, readonly { field: number; weight: number }[]>>();
+
+function weightsOf(index: SearchIndex, config: SearchConfiguration): readonly { field: number; weight: number }[] {
+  let byConfig = fieldWeights.get(index);
+  if (byConfig === undefined) fieldWeights.set(index, (byConfig = new WeakMap()));
+  let weights = byConfig.get(config);
+  if (weights === undefined) {
+    weights = config.fields.flatMap(({ attribute, weight }) => {
+      const field = index.fields.indexOf(attribute);
+      return field < 0 ? [] : [{ field, weight }];
+    });
+    byConfig.set(config, weights);
+  }
+  return weights;
 }
 
 /**
