@@ -154,3 +154,43 @@ describe('the kept popular list through falls and time', () => {
     assert.equal(recomputed, afterFirst + 2, 'a new day recomputes');
   });
 });
+
+describe('the days popularity keeps', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const today = Date.parse('2026-11-21T10:00:00Z');
+  const window = (now: number, sinceDays = 30) => ({ verbs: ['view'], weights: { view: 1 }, sinceDays, now, limit: 10 });
+
+  it('drops the days no window reaches once newer days are counted, and answers as before', async () => {
+    const { Popularity } = await import('../src/domains/recommendations/popularity.js');
+    const popularity = new Popularity(() => today);
+    // 100 days of views, item "d<k>" viewed on day k before today (k from 99 down to 0).
+    for (let k = 99; k >= 0; k--) popularity.add('view', `d${k}`, today - k * DAY);
+    assert.equal(popularity.count('view', 'd60'), 0, 'a day 60 days back is no longer counted');
+    assert.equal(popularity.count('view', 'd29'), 1);
+    assert.deepEqual(popularity.top(window(today)).map((p) => p.itemId).sort(), Array.from({ length: 30 }, (_, k) => `d${k}`).sort().slice(0, 10));
+    // A view dated long ago, arriving now, counts nowhere (no window reaches it).
+    popularity.add('view', 'late', today - 90 * DAY);
+    assert.equal(popularity.count('view', 'late'), 0);
+  });
+
+  it('keeps today when an activity is dated far in the future', async () => {
+    const { Popularity } = await import('../src/domains/recommendations/popularity.js');
+    const popularity = new Popularity(() => today);
+    popularity.add('view', 'real', today);
+    popularity.add('view', 'far', Date.parse('2999-01-01T00:00:00Z'));
+    popularity.add('view', 'real', today);
+    assert.equal(popularity.count('view', 'real'), 2);
+    assert.deepEqual(popularity.top(window(today)).map((p) => p.itemId), ['real', 'far']);
+  });
+
+  it('keeps the 30 days before the newest activity of a history older than now', async () => {
+    const { Popularity } = await import('../src/domains/recommendations/popularity.js');
+    const popularity = new Popularity(() => today);
+    const newest = Date.parse('2011-12-09T12:00:00Z');
+    popularity.add('view', 'early', newest - 40 * DAY);
+    popularity.add('view', 'inside', newest - 29 * DAY);
+    popularity.add('view', 'last', newest);
+    assert.deepEqual(popularity.top(window(newest)).map((p) => p.itemId).sort(), ['inside', 'last']);
+    assert.equal(popularity.count('view', 'early'), 0);
+  });
+});

@@ -30,7 +30,7 @@ const CHANGE_LOG = 256;
 export const MAX_COUNTED_ITEMS = 1_000_000;
 
 class TenantAggregates {
-  readonly popularity = new Popularity();
+  readonly popularity: Popularity;
   readonly coOccurrence = new CoOccurrence();
   readonly interactions = new Interactions();
   readonly ledger = new RecommendationLedger();
@@ -43,6 +43,10 @@ class TenantAggregates {
   readonly changes: { revision: number; items: string[] }[] = [];
   /** While a snapshot is restored: the items in their saved order, which binary chunks name by number. */
   restoring: string[] = [];
+
+  constructor(now: () => number) {
+    this.popularity = new Popularity(now);
+  }
 }
 
 /** The first byte of a binary chunk of this part says what follows. */
@@ -235,7 +239,7 @@ export class RecommendationAggregates implements ActivityAggregate {
 
   private tenant(tenantId: string): TenantAggregates {
     let state = this.tenants.get(tenantId);
-    if (state === undefined) this.tenants.set(tenantId, (state = new TenantAggregates()));
+    if (state === undefined) this.tenants.set(tenantId, (state = new TenantAggregates(() => this.deps.clock.now())));
     return state;
   }
 

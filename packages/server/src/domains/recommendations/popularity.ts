@@ -22,6 +22,8 @@ export interface WindowOptions {
 }
 
 
+/** Days counted behind the newest: the longest window is 30 days (and one more for safety). */
+export const KEPT_DAYS = 31;
 /** Items per snapshot chunk of one verb and day: a chunk is one step of the snapshot writer (a few milliseconds). */
 const SAVED_ITEMS = 2_000;
 
@@ -34,11 +36,36 @@ export class Popularity {
   private readonly counts = new Map<string, Map<number, Map<number, number>>>();
   private readonly numbers = new Map<string, number>();
   private readonly names: string[] = [];
+  /** The newest day counted (see `keeps`). */
+  private newestDay = -Infinity;
+
+  /** `now`: the clock's time, in milliseconds. */
+  constructor(private readonly now: () => number) {}
 
   add(verb: string, itemId: string, timestamp: number, count = 1): void {
-    const items = this.countsOf(verb, Math.floor(timestamp / DAY_MS));
+    const day = Math.floor(timestamp / DAY_MS);
+    if (!this.keeps(day)) return;
+    const items = this.countsOf(verb, day);
     const item = this.numberOf(itemId);
     items.set(item, (items.get(item) ?? 0) + count);
+  }
+
+  /**
+   * Whether a day can still be read, dropping the days that fell out of reach when `day` is a new
+   * newest one. Every window ends at the newest activity or later (now) and reaches back 30 days at
+   * most, so days more than KEPT_DAYS before both are never read again: without this, a year of
+   * trading kept a year of per-day item counts. Both bounds count: an activity dated in the future
+   * (the public may send any date) must not drop today's counts.
+   */
+  private keeps(day: number): boolean {
+    const today = Math.floor(this.now() / DAY_MS);
+    if (day <= Math.min(today, this.newestDay) - KEPT_DAYS) return false;
+    if (day > this.newestDay) {
+      this.newestDay = day;
+      const reach = Math.min(today, day) - KEPT_DAYS;
+      for (const days of this.counts.values()) for (const old of [...days.keys()]) if (old <= reach) days.delete(old);
+    }
+    return true;
   }
 
   private numberOf(itemId: string): number {
@@ -138,7 +165,9 @@ export class Popularity {
   restore(chunk: Buffer, names: readonly string[]): void {
     const read = new ChunkReader(chunk);
     const verb = read.string();
-    const counts = this.countsOf(verb, read.f64());
+    const day = read.f64();
+    if (!this.keeps(day)) return;
+    const counts = this.countsOf(verb, day);
     for (let left = read.u32(); left > 0; left--) {
       const itemId = names[read.u32()];
       const count = read.f64();
