@@ -184,6 +184,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const typed = normalizeQuery(input.query).length;
     const answered: AutocompleteSuggestion[] = suggestions.map((s) => ({ suggestion: s.query, ...(typed > 0 ? { highlights: [[0, Math.min(typed, s.query.length)] as [number, number]] } : {}) }));
     if (input.options.categories) {
+      // Category counts come from a search: its default order (the tie-break) is ranked first if a write made it stale.
+      const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: [], filter: undefined });
+      if (waiting !== undefined) await waiting;
       const head = suggestions[0]?.query ?? normalizeQuery(input.query);
       const categories = head === '' ? [] : search.categorySuggestions({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, query: head, limit: CATEGORY_SUGGESTIONS });
       answered.splice(Math.min(1, answered.length), 0, ...categories.map((c) => ({ suggestion: head, highlights: [[0, Math.min(typed, head.length)] as [number, number]], category: c })));
