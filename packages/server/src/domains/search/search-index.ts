@@ -247,6 +247,7 @@ export class SearchIndex {
     for (const attribute of new Set([...warm.attributes, ...sortAttributes])) {
       if (this.columns.has(attribute)) continue;
       yield* this.valuing(attribute);
+      yield;
       this.numbers(attribute);
       yield;
     }
