@@ -53,7 +53,10 @@ export function* keyRanking(column: readonly (readonly FilterValue[])[], slots: 
     }
     codes[slot] = id;
   }
-  const distinctNumbers = yield* distinctSorted(numbers, codes, numberCount);
+  const present = new Float64Array(numberCount);
+  let n = 0;
+  for (let slot = 0; slot < slots; slot++) if (codes[slot] === -2) present[n++] = numbers[slot]!;
+  const distinctNumbers = yield* distinctAscending(present);
   const sorted = yield* sortingTexts(texts);
   // Each text's place among them (a lookup of its id: the map hashed these very strings already).
   const textRank = new Int32Array(texts.length);
@@ -65,7 +68,7 @@ export function* keyRanking(column: readonly (readonly FilterValue[])[], slots: 
   for (let slot = 0; slot < slots; slot++) {
     if ((slot & STEP) === STEP) yield;
     const code = codes[slot]!;
-    ranks[slot] = code === -1 ? -1 : code === -2 ? lowerBound(distinctNumbers, numbers[slot]!, distinctNumbers.length) : distinctNumbers.length + textRank[code]!;
+    ranks[slot] = code === -1 ? -1 : code === -2 ? lowerBound(distinctNumbers, numbers[slot]!) : distinctNumbers.length + textRank[code]!;
   }
   return { ranks, distinct: distinctNumbers.length + texts.length };
 }
@@ -102,34 +105,30 @@ export function* composing(keys: readonly { key: KeyRanks; desc: boolean }[], sl
   const ranks = new Int32Array(slots);
   for (let slot = 0; slot < slots; slot++) {
     if ((slot & STEP) === STEP) yield;
-    ranks[slot] = lowerBound(sorted, composite[slot]!, slots);
+    ranks[slot] = lowerBound(sorted, composite[slot]!);
   }
   return ranks;
 }
 
 /** `values` replaced by their dense ranks among themselves. */
 function* densified(values: Float64Array): Generator<unknown, Float64Array> {
-  const all = new Int32Array(values.length).fill(-2);
-  const distinct = yield* distinctSorted(values, all, values.length);
+  const distinct = yield* distinctAscending(values.slice());
   const out = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) {
     if ((i & STEP) === STEP) yield;
-    out[i] = lowerBound(distinct, values[i]!, distinct.length);
+    out[i] = lowerBound(distinct, values[i]!);
   }
   return out;
 }
 
-/** The distinct values of the `count` slots whose code is -2, ascending. */
-function* distinctSorted(values: Float64Array, codes: Int32Array, count: number): Generator<unknown, Float64Array> {
-  const sorted = new Float64Array(count);
-  let n = 0;
-  for (let slot = 0; slot < codes.length; slot++) if (codes[slot] === -2) sorted[n++] = values[slot]!;
+/** The distinct values of `values` (sorted in place), ascending. */
+function* distinctAscending(values: Float64Array): Generator<unknown, Float64Array> {
   yield;
-  sorted.sort();
+  values.sort();
   yield;
   let distinct = 0;
-  for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[distinct - 1]) sorted[distinct++] = sorted[i]!;
-  return sorted.subarray(0, distinct);
+  for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[distinct - 1]) values[distinct++] = values[i]!;
+  return values.subarray(0, distinct);
 }
 
 /**
@@ -164,10 +163,10 @@ function* sortingTexts(texts: readonly string[]): Generator<unknown, string[]> {
   return from;
 }
 
-/** How many of the first `length` values of ascending `sorted` are below `value`. */
-function lowerBound(sorted: Float64Array, value: number, length: number): number {
+/** How many values of ascending `sorted` are below `value`. */
+export function lowerBound(sorted: Float64Array, value: number): number {
   let lo = 0;
-  let hi = length;
+  let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (sorted[mid]! < value) lo = mid + 1;

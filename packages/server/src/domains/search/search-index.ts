@@ -245,11 +245,7 @@ export class SearchIndex {
     // one go (75,000 slots of attribute values: the longest pause of a 100,000-item promotion).
     const sortAttributes = warm.sorts.flatMap((sortBy) => sortBy.map((key) => key.attribute));
     for (const attribute of new Set([...warm.attributes, ...sortAttributes])) {
-      if (this.columns.has(attribute)) continue;
-      yield* this.valuing(attribute);
-      yield;
-      this.numbers(attribute);
-      yield;
+      if (!this.columns.has(attribute)) yield* this.columnReading(attribute);
     }
     for (const sortBy of warm.sorts) yield* this.sortRanks.ranking(sortBy);
     for (const attribute of warm.groups ?? []) yield* this.groupColumnBuilding(attribute);
@@ -473,25 +469,24 @@ export class SearchIndex {
    * one some item has, so what can be built (and kept) is bounded by the catalog.
    */
   columnsPreparing(attributes: Iterable<string>, group: string | undefined): Promise<void> | undefined {
-    let missing: string[] | undefined;
-    for (const attribute of attributes) if (!this.columns.has(attribute) && this.attributeNames.has(attribute)) (missing ??= []).push(attribute);
-    return missing === undefined && (group === undefined || this.groupColumns.has(group)) ? undefined : this.columnsBuilding(missing ?? [], group);
+    let waits: Promise<void>[] | undefined;
+    for (const attribute of attributes) {
+      if (this.columns.has(attribute) || !this.attributeNames.has(attribute)) continue;
+      (waits ??= []).push(this.columnBuild(`values:${attribute}`, () => this.columnReading(attribute)));
+    }
+    if (group !== undefined && !this.groupColumns.has(group) && this.attributeNames.has(group)) {
+      (waits ??= []).push(this.columnBuild(`group:${group}`, () => this.groupColumnBuilding(group)));
+    }
+    if (waits === undefined) return undefined;
+    return waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
   }
 
-  private columnsBuilding(missing: readonly string[], group: string | undefined): Promise<void> | undefined {
-    const waits: Promise<void>[] = [];
-    const index = this;
-    for (const attribute of missing) {
-      waits.push(
-        this.columnBuild(`values:${attribute}`, function* () {
-          yield* index.valuing(attribute);
-          index.numbers(attribute);
-        }),
-      );
-    }
-    if (group !== undefined && !this.groupColumns.has(group) && this.attributeNames.has(group)) waits.push(this.columnBuild(`group:${group}`, () => this.groupColumnBuilding(group)));
-    if (waits.length === 0) return undefined;
-    return waits.length === 1 ? waits[0] : Promise.all(waits).then(() => undefined);
+  /** An attribute's column read in steps (`valuing`), then its typed numbers (`numbers`). */
+  private *columnReading(attribute: string): Generator<unknown, void> {
+    yield* this.valuing(attribute);
+    yield;
+    this.numbers(attribute);
+    yield;
   }
 
   /** One column's build in slices, shared by every request that waits for it. */

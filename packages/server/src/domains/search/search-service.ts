@@ -21,11 +21,14 @@ import { roundScore } from './search-response.js';
 
 export type { FacetResult } from './facets.js';
 export type { SortKey } from './search-index.js';
+export type { SearchQuery, SearchResult } from './search-pipeline.js';
+export type { SearchGroup, SearchHit } from './search-response.js';
 
 /** Waits `whenReady` makes before a request goes ahead with what it has. */
 const READY_TRIES = 3;
-export type { SearchQuery, SearchResult } from './search-pipeline.js';
-export type { SearchGroup, SearchHit } from './search-response.js';
+
+/** What a search reads beyond its index's kept structures (`SearchService.whenReady`). */
+type ReadyRequest = Pick<SearchQuery, 'tenantId' | 'environmentId' | 'configuration' | 'sortBy' | 'filter' | 'groupBy'>;
 
 /** Answers remembered per environment (see result-cache.ts); 0 turns the cache off. */
 const RESULT_CACHE_SIZE = 1_000;
@@ -114,21 +117,11 @@ export class SearchService {
   }
 
   /**
-   * Resolves once what a search would read beyond its index's kept structures is built: the sort
-   * orders (its own `sortBy` and the configuration's default order, its tie-break), the columns of
-   * the attributes its filter reads and the group column of suggest's `groupBy`. Undefined when they
-   * already are, which is nearly always: each is built once per catalog, and a promoted catalog's
-   * index is warmed with what its predecessor's requests used. A request naming something new waits
-   * while it is built in slices (sort-ranks.ts `preparing`, SearchIndex `columnsPreparing`), rather
-   * than every request of every tenant waiting while it is built at once. A malformed filter is
-   * refused here, as `search` would refuse it.
-   */
-  /**
    * `ready`, asked again after each wait (a promotion may have swapped in an index that lacks what the
    * previous one built), a few times at most; resolves at once, without a turn of the event loop, when
    * nothing needs building. Past the tries, `search` builds what is still missing itself.
    */
-  whenReady(request: Parameters<SearchService['ready']>[0]): Promise<void> | undefined {
+  whenReady(request: ReadyRequest): Promise<void> | undefined {
     const waiting = this.ready(request);
     if (waiting === undefined) return undefined;
     return (async () => {
@@ -143,23 +136,29 @@ export class SearchService {
   /** The attributes each parsed filter reads (parsed trees are shared between requests with the same text). */
   private readonly filterReads = new WeakMap<FilterNode, ReadonlySet<string>>();
 
-  ready(request: Pick<SearchQuery, 'tenantId' | 'environmentId' | 'configuration' | 'sortBy' | 'filter' | 'groupBy'>): Promise<void> | undefined {
+  /**
+   * Resolves once what a search would read beyond its index's kept structures is built: the sort
+   * orders (its own `sortBy` and the configuration's default order, its tie-break), the columns of
+   * the attributes its filter reads and the group column of suggest's `groupBy`. Undefined when they
+   * already are, which is nearly always: each is built once per catalog, and a promoted catalog's
+   * index is warmed with what its predecessor's requests used. A request naming something new waits
+   * while it is built in slices (sort-ranks.ts `preparing`, SearchIndex `columnsPreparing`), rather
+   * than every request of every tenant waiting while it is built at once. A malformed filter is
+   * refused here, as `search` would refuse it.
+   */
+  private ready(request: ReadyRequest): Promise<void> | undefined {
     const active = this.indexes.active(request.tenantId, request.environmentId);
     if (active === undefined) return undefined;
     const { index } = active;
-    const waits: Promise<void>[] = [];
     const { defaultSort } = request.configuration;
-    for (const order of [request.sortBy, defaultSort]) {
-      const waiting = order.length > 0 ? index.preparing(order) : undefined;
-      if (waiting !== undefined) waits.push(waiting);
-    }
+    const own = request.sortBy.length > 0 ? index.preparing(request.sortBy) : undefined;
+    const fallback = defaultSort.length > 0 ? index.preparing(defaultSort) : undefined;
     const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : this.filters.parse(request.filter);
     let read: ReadonlySet<string> | undefined;
     if (filter !== undefined && (read = this.filterReads.get(filter)) === undefined) this.filterReads.set(filter, (read = filterAttributes(filter)));
     const columns = index.columnsPreparing(read ?? [], request.groupBy?.attribute);
-    if (columns !== undefined) waits.push(columns);
-    if (waits.length === 0) return undefined;
-    return Promise.all(waits).then(() => undefined);
+    if (own === undefined && fallback === undefined && columns === undefined) return undefined;
+    return Promise.all([own, fallback, columns]).then(() => undefined);
   }
 
   search(request: SearchQuery): SearchResult {

@@ -6,7 +6,7 @@
  */
 import type { FilterValue } from '../../platform/filter-language/filter-tree.js';
 import { DomainError } from '../../platform/domain-error.js';
-import { composing, keyRanking, type KeyRanks } from './key-ranks.js';
+import { composing, keyRanking, lowerBound, type KeyRanks } from './key-ranks.js';
 import { runAtOnce, runInSlices } from '../../platform/sliced-work.js';
 
 export interface SortKey {
@@ -41,7 +41,7 @@ export class SortRanks {
   }
 
   /** Whether `sortBy` is ranked and up to date: `rank` would answer at once. */
-  ready(sortBy: readonly SortKey[]): boolean {
+  private ready(sortBy: readonly SortKey[]): boolean {
     const entry = this.ranks.get(this.keyOf(sortBy));
     return entry !== undefined && !entry.stale;
   }
@@ -54,8 +54,9 @@ export class SortRanks {
    * request ranks the order itself after a few tries (`rank`).
    */
   preparing(sortBy: readonly SortKey[]): Promise<void> | undefined {
-    if (this.ready(sortBy)) return undefined;
     const key = this.keyOf(sortBy);
+    const entry = this.ranks.get(key);
+    if (entry !== undefined && !entry.stale) return undefined;
     const waiting = this.pending.get(key);
     if (waiting !== undefined) return waiting;
     if (this.pending.size >= MAX_PENDING_ORDERS) {
@@ -206,17 +207,6 @@ function* numericRanking(column: readonly (readonly FilterValue[])[], order: 'as
     ranks[slot] = order === 'asc' ? lowerBound(sorted, value) : present - upperBound(sorted, value);
   }
   return ranks;
-}
-
-function lowerBound(sorted: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function upperBound(sorted: Float64Array, value: number): number {
