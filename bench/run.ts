@@ -4,7 +4,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface BenchResult {
   name: string;
@@ -15,10 +15,13 @@ export interface BenchResult {
 
 export type Benchmark = () => Promise<BenchResult>;
 
-const dir = fileURLToPath(new URL('.', import.meta.url));
+// Compiled into bench/.build (what `npm run bench` runs: scripts/build-bench.ts) or from source under tsx.
+// The build points `import.meta.url` at the source file, so the script being run tells which.
+const compiled = process.argv[1]?.endsWith('.js') === true;
+const dir = compiled ? dirname(process.argv[1]!) : fileURLToPath(new URL('.', import.meta.url));
 const only = process.argv.slice(2);
 const files = readdirSync(dir)
-  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => f.endsWith(compiled ? '.bench.js' : '.bench.ts'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 

@@ -14,7 +14,7 @@ export const SERVER_ENTRIES = ['main', 'account-cli', 'token-cli', 'import-cli',
 const WORKSPACE_SCOPE = '@discovery-kit/';
 
 /** npm packages load from node_modules at run time; our own TypeScript packages are compiled in. */
-const externalNpmPackages: Plugin = {
+export const externalNpmPackages: Plugin = {
   name: 'external-npm-packages',
   setup(builder) {
     builder.onResolve({ filter: /^[^./]/ }, (args) => {
@@ -31,7 +31,7 @@ const externalNpmPackages: Plugin = {
  * run time: the build stays relocatable (a container copies the tree elsewhere) and the data files
  * stay where they are in the repository.
  */
-function sourceLocations(outDir: string): Plugin {
+export function sourceLocations(outDir: string): Plugin {
   return {
     name: 'source-import-meta-url',
     setup(builder) {
