@@ -26,9 +26,11 @@ export class MatchScratch {
    * One bit per slot, set for the documents still matching while a later word's lists are walked:
    * most entries of a common word's lists are documents rarer words already dropped, and this test
    * reads a few kilobytes that stay in the processor's nearest cache, where `stamp` is megabytes.
-   * All clear between queries.
+   * A word sets the next word's bits (`nextBits`) as it first reaches each document, so the alive set
+   * is never walked again to mark it. Both are all clear between queries.
    */
   aliveBits: Uint32Array;
+  nextBits: Uint32Array;
   /** The answer's arrays: valid until the next query on this index. */
   docs: Int32Array;
   scores: Float32Array;
@@ -45,15 +47,21 @@ export class MatchScratch {
     this.listA = new Int32Array(capacity);
     this.listB = new Int32Array(capacity);
     this.aliveBits = new Uint32Array((capacity >>> 5) + 1);
+    this.nextBits = new Uint32Array((capacity >>> 5) + 1);
     this.docs = new Int32Array(capacity);
     this.scores = new Float32Array(capacity);
   }
 
-  /** Sets (or clears) the alive bit of the first `count` documents of `list`. */
-  markAlive(list: Int32Array, count: number, alive: boolean): void {
-    const bits = this.aliveBits;
-    if (alive) for (let i = 0; i < count; i++) bits[list[i]! >>> 5]! |= 1 << (list[i]! & 31);
-    else for (let i = 0; i < count; i++) bits[list[i]! >>> 5] = 0;
+  /**
+   * After a word: the bits it set become the alive ones, and the bits it read (the `count` documents of
+   * `list`, the previous word's) are cleared: one by one when they are few, else the whole array at once.
+   */
+  advance(list: Int32Array, count: number): void {
+    const read = this.aliveBits;
+    if (4 * count < read.length) for (let i = 0; i < count; i++) read[list[i]! >>> 5] = 0;
+    else read.fill(0);
+    this.aliveBits = this.nextBits;
+    this.nextBits = read;
   }
 
   /** Before a query that takes up to `generations` from `next`: clears the stamps if it would pass the wrap. */

@@ -130,7 +130,8 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
     const completing = last ? COMPLETION_LAST : COMPLETION_OTHER;
     const generation = s.next();
     let touched = 0;
-    if (w > 0) s.markAlive(current, count, true);
+    // The documents this word reaches get their bit for the next word as they are reached.
+    const nextBits = w < perWord.length - 1 ? s.nextBits : undefined;
     for (const alt of alts) {
       const whole = s.next();
       // A later word marks only the documents still alive: the others are never read again.
@@ -143,11 +144,12 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
           if (list === undefined) continue;
           const base = weight * alt.factor * (1 - POSITION_STEP * position);
           const inTitle = title && phraseable;
-          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, wholeOnly: alt.wholeOnly, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle, phrase: phraseable }, spare, touched);
+          touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, wholeOnly: alt.wholeOnly, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle, phrase: phraseable, nextBits }, spare, touched);
         }
       }
     }
-    if (w > 0) s.markAlive(current, count, false);
+    // The bits this word read were the previous word's documents (none before the second word).
+    s.advance(current, w > 0 ? count : 0);
     [current, spare] = [spare, current];
     count = touched;
     alive = generation;
@@ -307,6 +309,8 @@ interface Pass {
   inTitle: boolean;
   /** The query could be a title's phrase (several words, all whole catalog words): title counts are kept. */
   phrase: boolean;
+  /** The next word's alive bits, set for each document this word reaches first (none for the last word). */
+  nextBits: Uint32Array | undefined;
 }
 
 /**
@@ -316,7 +320,7 @@ interface Pass {
  */
 function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touchedList: Int32Array, touched: number): number {
   const { stamp, mark, best, typo, total, titleStamp, titleWords } = s;
-  const { base, completion, whole, marked, wholeOnly, generation, alive, second, typo: isTypo, inTitle } = pass;
+  const { base, completion, whole, marked, wholeOnly, generation, alive, second, typo: isTypo, inTitle, nextBits } = pass;
   const partial = base * completion;
   if (alive === -1 && !marked && !inTitle && !pass.typos) {
     // The first word's common case, kept apart because it is the tightest loop of a query (12% faster
@@ -328,6 +332,7 @@ function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touche
         stamp[doc] = generation;
         touchedList[touched++] = doc;
         best[doc] = partial;
+        if (nextBits !== undefined) nextBits[doc >>> 5]! |= 1 << (doc & 31);
       } else if (partial > best[doc]!) best[doc] = partial;
     }
     return touched;
@@ -346,6 +351,7 @@ function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touche
         touchedList[touched++] = doc;
         best[doc] = score;
         if (keepTypos) typo[doc] = isTypo;
+        if (nextBits !== undefined) nextBits[doc >>> 5]! |= 1 << (doc & 31);
       } else if (score > best[doc]!) {
         best[doc] = score;
         if (keepTypos) typo[doc] = isTypo;
@@ -373,6 +379,7 @@ function accumulate(s: MatchScratch, list: readonly number[], pass: Pass, touche
       stamp[doc] = generation;
       touchedList[touched++] = doc;
       best[doc] = mark[doc] === whole ? base : partial;
+      if (nextBits !== undefined) nextBits[doc >>> 5]! |= 1 << (doc & 31);
     } else if (seen === generation) {
       if (inTitle) titleStamp[doc] = generation;
       const score = mark[doc] === whole ? base : partial;
