@@ -161,7 +161,9 @@ const benchmark: Benchmark = async () => {
     const request = (query: string): SearchQuery => ({
       tenantId: TENANT,
       environmentId: ENV,
-      configuration: config.tenants[0]!.environments[0]!.searchTokens[0]!.configurations[0]!,
+      // The registry's configuration, as HTTP requests resolve it: the server composes its own at start
+      // (file and stored settings), so the validated file's objects would miss the index's warm facet columns.
+      configuration: server.deps.registry.searchToken(TOKEN).token.configurations[0]!,
       query,
       offset: 0,
       limit: 10,
@@ -173,7 +175,9 @@ const benchmark: Benchmark = async () => {
     // The engine alone: the result cache (on in the server) would answer a repeated query from memory.
     const cacheSize = search.resultCacheSize;
     search.resultCacheSize = 0;
-    const inProcess = await measure(2_000, (i) => search.search(request(queries[i % queries.length]!)));
+    // Warmed by one pass over the queries: each product view is built at a document's first appearance
+    // in a page and kept, so a serving index pays it once, not in every measured query.
+    const inProcess = await measure(2_000, (i) => search.search(request(queries[i % queries.length]!)), queries.length);
     const commonWord = await measure(200, () => search.search(request('the')));
 
     // Typos in words of five letters or more, with one correct word beside them.
@@ -246,7 +250,7 @@ const benchmark: Benchmark = async () => {
     search.resultCacheSize = cacheSize;
     const httpTarget = { url, bareUrl: bare.url, setBareBusyMs: bare.setBusyMs, cacheSize, setCacheSize: (size: number) => (search.resultCacheSize = size) };
     const generatedHttp = await httpFigures('generated', { ...httpTarget, token: TOKEN, queries });
-    const retailConfiguration = config.tenants.find((t) => t.id === RETAIL_TENANT)!.environments[0]!.searchTokens[0]!.configurations[0]!;
+    const retailConfiguration = server.deps.registry.searchToken(RETAIL_TOKEN).token.configurations[0]!;
     const realistic = await realisticFigures(catalog, search, { ...httpTarget, token: RETAIL_TOKEN }, (query) => ({ ...request(query), tenantId: RETAIL_TENANT, configuration: retailConfiguration }));
 
     const rows: BenchResult['rows'] = [
@@ -274,7 +278,10 @@ const benchmark: Benchmark = async () => {
     ];
     const demo = await demoRelevance();
     rows.push({ step: `relevance on the demo catalog, ${DEMO_QUERIES.length} judged queries, mean first-page precision`, precision: demo.mean, empty: demo.empty.length });
-    const notes = [`demo catalog precision by kind: ${JSON.stringify(demo.byKind)}`, `generated catalog precision by kind: ${JSON.stringify(relevance.byKind)}`];
+    const notes = [
+      'In process: the search service alone (result cache off), the registry\'s configuration, after one pass over the 1,000 queries (each product view is built once, at a document\'s first page); the code as production runs it (scripts/build-bench.ts).',
+      `demo catalog precision by kind: ${JSON.stringify(demo.byKind)}`, `generated catalog precision by kind: ${JSON.stringify(relevance.byKind)}`,
+    ];
     return { name: 'search (100,000 generated items)', rows, notes };
   } finally {
     await bare.close();
@@ -305,7 +312,7 @@ async function realisticFigures(
   const promoteMs = performance.now() - started;
   const queries = retail.queries(1_000, 42);
   target.setCacheSize(0);
-  const inProcess = await measure(2_000, (i) => search.search(request(queries[i % queries.length]!)));
+  const inProcess = await measure(2_000, (i) => search.search(request(queries[i % queries.length]!)), queries.length);
   target.setCacheSize(target.cacheSize);
   return [
     { step: `realistic: promote ${TOTAL} items (${retail.titles} real titles, ${retail.words} real words)`, seconds: round(promoteMs / 1000, 2) },
