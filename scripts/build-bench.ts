@@ -9,13 +9,14 @@ import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
-import { externalNpmPackages, sourceLocations } from './build-server.js';
+import { externalNpmPackages, sourceLocations, WORKER_ENTRIES } from './build-server.js';
 
 const outDir = resolve('bench/.build');
 await rm(outDir, { recursive: true, force: true });
 const entries = readdirSync(resolve('bench')).filter((file) => file === 'run.ts' || file.endsWith('.bench.ts'));
 await build({
-  entryPoints: entries.map((file) => ({ in: resolve('bench', file), out: file.replace(/\.ts$/, '') })),
+  // The server's worker threads too: compiled code starts their compiled entries (platform/worker-entry.ts).
+  entryPoints: [...entries.map((file) => ({ in: resolve('bench', file), out: file.replace(/\.ts$/, '') })), ...WORKER_ENTRIES.map((entry) => ({ in: resolve(entry.in), out: entry.out }))],
   outdir: outDir,
   bundle: true,
   platform: 'node',

@@ -11,6 +11,12 @@ import { build, type Plugin } from 'esbuild';
 /** Every runnable entry: the server and the tools an operator runs next to it. */
 export const SERVER_ENTRIES = ['main', 'account-cli', 'token-cli', 'import-cli', 'privacy-cli', 'backup-cli', 'console-password-cli', 'migrate-cli'];
 
+/**
+ * Worker threads' entries, compiled beside the server's (platform/worker-entry.ts starts them from
+ * there): a worker runs a file of its own, not the bundle that starts it.
+ */
+export const WORKER_ENTRIES = [{ in: 'packages/server/src/domains/recommendations/model-worker.ts', out: 'model-worker' }];
+
 const WORKSPACE_SCOPE = '@discovery-kit/';
 
 /** npm packages load from node_modules at run time; our own TypeScript packages are compiled in. */
@@ -37,7 +43,8 @@ export function sourceLocations(outDir: string): Plugin {
     setup(builder) {
       builder.onLoad({ filter: /\.ts$/ }, async (args) => {
         const text = await readFile(args.path, 'utf8');
-        if (!text.includes('import.meta.url')) return undefined;
+        // A file that needs the bundle's own URL (worker-entry.ts, to find the worker entries) says so.
+        if (!text.includes('import.meta.url') || text.includes('build: keep import.meta.url')) return undefined;
         const fromBundle = relative(outDir, args.path).split('\\').join('/');
         const contents = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`);
         return { contents, loader: 'ts', resolveDir: dirname(args.path) };
@@ -48,7 +55,7 @@ export function sourceLocations(outDir: string): Plugin {
 
 export async function buildServer(outDir = resolve('dist/server')): Promise<string[]> {
   await rm(outDir, { recursive: true, force: true });
-  const entryPoints = SERVER_ENTRIES.map((name) => ({ in: resolve('apps/companion/src', `${name}.ts`), out: name }));
+  const entryPoints = [...SERVER_ENTRIES.map((name) => ({ in: resolve('apps/companion/src', `${name}.ts`), out: name })), ...WORKER_ENTRIES.map((entry) => ({ in: resolve(entry.in), out: entry.out }))];
   await build({
     entryPoints,
     outdir: outDir,

@@ -14,6 +14,7 @@ import { startCompanion } from '../src/companion.js';
 import { DEMO_CONFIG, DEFAULT_SDK_DIR } from '../src/options.js';
 import { createProgress } from '../src/progress.js';
 import { openStartupGate } from '../src/startup-gate.js';
+import { Worker } from 'node:worker_threads';
 import { buildServer } from '../../../scripts/build-server.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -106,6 +107,19 @@ describe('compiled build', () => {
         const name = specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/');
         assert.ok(production.has(name), `${file} imports ${name}, which is not a production dependency of any workspace`);
       }
+    }
+    // Worker threads run compiled entries of their own on plain Node (no tsx in production): the
+    // training thread, given three shoppers' baskets, answers weights.
+    const trainer = new Worker(join(out, 'model-worker.js'), { env: { ...process.env, NODE_OPTIONS: '' } });
+    try {
+      // Shoppers 0-2 touched items {0, 1}, {0, 1}, {1, 2}.
+      const rows = { offsets: Int32Array.of(0, 2, 4, 6), items: Int32Array.of(0, 1, 0, 1, 1, 2), weights: Float32Array.of(1, 1, 1, 1, 1, 1), itemCount: 3 };
+      trainer.postMessage({ rows, options: { lambda: 1, maxItems: 10, neighbours: 5, minShoppers: 1 } });
+      const [answer] = (await once(trainer, 'message')) as [{ weights?: { values: Float32Array }; error?: string }];
+      assert.equal(answer.error, undefined);
+      assert.ok(answer.weights!.values.length > 0, 'the compiled training thread answered no weights');
+    } finally {
+      await trainer.terminate();
     }
     const lines = stdout.trim().split('\n');
     assert.ok(lines.length > 2);

@@ -6,7 +6,8 @@
  * schedule, and after a catalog promotion. Between trainings a shopper's live row still meets the
  * current model's weights at query time, so their newest activity counts immediately.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '../../platform/worker-entry.js';
 import type { RecommendationAggregates } from './activity-aggregates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
@@ -225,13 +226,8 @@ export class ModelTrainer {
   }
 
   private startWorker(): Worker {
-    // The server runs from TypeScript sources under tsx (whose loader the worker inherits) or from built JavaScript.
-    const fromSource = import.meta.url.endsWith('.ts');
-    const entry = new URL(`./model-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
-    // Running from TypeScript sources, a worker does not inherit tsx's hooks on Node 20: it registers them itself first.
-    const worker = fromSource
-      ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`, { eval: true })
-      : new Worker(entry);
+    // Compiled (production) or from TypeScript sources under tsx: platform/worker-entry.ts finds the entry.
+    const worker = startWorker('model-worker', new URL('./model-worker.ts', import.meta.url));
     worker.unref();
     return worker;
   }
