@@ -4,6 +4,7 @@
  * 1,000 rotating queries with facets and a filter); the CPU profile covers SECONDS of load after a
  * warm-up and is written to OUT. `node bench/summarise-profile.mjs OUT <requests>` splits it per request.
  * SUGGEST=1 profiles suggest (grouped by brand) instead of search. CATALOG=realistic profiles the realistic-vocabulary catalog (realistic-catalog.ts) and its queries instead.
+ * THREADS=n serves with n search threads (`searchThreads`), measured once they hold the catalog.
  * PROFILE=0 runs the same load without the profiler: its sampling costs code with many calls more, so
  * compare throughput (req/s, CPU per request) between two versions that way.
  *   npx tsx bench/profile-search.ts
@@ -23,7 +24,7 @@ import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, generate
 
 const SIZE = Number(process.env.SIZE ?? 100000);
 const dataDir = await mkdtemp(join(tmpdir(), 'prof-'));
-const config = validateConfig({ ...generatedSearchConfig('b', 'p', 'tok'), publicRateLimits: { enabled: false } }, 'x', dataDir);
+const config = validateConfig({ ...generatedSearchConfig('b', 'p', 'tok'), publicRateLimits: { enabled: false }, searchThreads: Number(process.env.THREADS ?? 0) }, 'x', dataDir);
 const server = await createDiscoveryServer({ config, dataDir, logger: createLogger('silent') });
 const { url } = await server.listen(0);
 const catalog = server.deps.services.catalog;
@@ -34,7 +35,12 @@ if (process.env.CATALOG === 'realistic' && titles === undefined) throw new Error
 const retail = titles === undefined ? undefined : realisticCatalog(titles);
 for (let s = 0; s < SIZE; s += 5000) await catalog.items.load('b', 'p', parseItemBatch((retail?.batchOf ?? batchOf)(s, version, 5000)));
 await (await catalog.catalogs.promote('b', 'p', version)).activation;
-if (process.env.CACHE !== "1") server.deps.services.search.resultCacheSize = 0;
+if (process.env.CACHE !== "1") {
+  server.deps.services.search.resultCacheSize = 0;
+  server.deps.services.searchThreads?.setResultCacheSize(0);
+}
+const threads = server.deps.services.searchThreads;
+while (threads !== undefined && !threads.inStepFor('b', 'p')) await new Promise((resolve) => setTimeout(resolve, 100));
 const r = rng(42);
 const queries: string[] = retail?.queries(1000, 42) ?? [];
 for (let i = 0; retail === undefined && i < 1000; i++) {

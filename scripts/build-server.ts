@@ -15,7 +15,10 @@ export const SERVER_ENTRIES = ['main', 'account-cli', 'token-cli', 'import-cli',
  * Worker threads' entries, compiled beside the server's (platform/worker-entry.ts starts them from
  * there): a worker runs a file of its own, not the bundle that starts it.
  */
-export const WORKER_ENTRIES = [{ in: 'packages/server/src/domains/recommendations/model-worker.ts', out: 'model-worker' }];
+export const WORKER_ENTRIES = [
+  { in: 'packages/server/src/domains/recommendations/model-worker.ts', out: 'model-worker' },
+  { in: 'packages/server/src/apis/search/search-thread.ts', out: 'search-thread' },
+];
 
 const WORKSPACE_SCOPE = '@discovery-kit/';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, createLogger, defaultLogFormat } from '@discovery-kit/server';
+import { ConfigError, createLogger, defaultLogFormat, validateConfig } from '@discovery-kit/server';
 import { startCompanion } from '../src/companion.js';
 import { DEMO_CONFIG, DEFAULT_SDK_DIR } from '../src/options.js';
 import { createProgress } from '../src/progress.js';
@@ -120,6 +120,27 @@ describe('compiled build', () => {
       assert.ok(answer.weights!.values.length > 0, 'the compiled training thread answered no weights');
     } finally {
       await trainer.terminate();
+    }
+    // The compiled search thread: given a configuration and a catalog, it answers a search.
+    const searcher = new Worker(join(out, 'search-thread.js'), { env: { ...process.env, NODE_OPTIONS: '' }, workerData: { logLevel: 'silent' } });
+    try {
+      const config = validateConfig({ tenants: [{ id: 't', environments: [{ id: 'prod', searchTokens: [{ token: 'tok', configurations: [{ id: 'default' }] }] }] }] });
+      const messages: { type: string; answer?: { count: number; itemsText: string } }[] = [];
+      searcher.on('message', (message) => messages.push(message));
+      const key = 't\u0000prod';
+      const items = ['red lamp', 'blue bowl'].map((title, n) => ({ id: `p${n}`, type: 'product', catalogVersion: 1, attributes: { title } }));
+      searcher.postMessage({ type: 'config', seq: 1, config });
+      searcher.postMessage({ type: 'items', key, items });
+      searcher.postMessage({ type: 'activate', key, seq: 1, tenantId: 't', environmentId: 'prod', version: 1 });
+      searcher.postMessage({ type: 'search', id: 1, request: { tenantId: 't', environmentId: 'prod', token: 'tok', configurationId: 'default', query: 'lamp', offset: 0, limit: 10, sortBy: [], facets: [], filter: undefined, disabled: [], highlight: [], maskText: '' } });
+      const deadline = Date.now() + 10_000;
+      while (!messages.some((m) => m.type === 'answer' || m.type === 'failed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const answer = messages.find((m) => m.type === 'answer')?.answer;
+      assert.ok(answer !== undefined, `the compiled search thread did not answer: ${JSON.stringify(messages)}`);
+      assert.equal(answer.count, 1);
+      assert.match(answer.itemsText, /"id":"p0"/);
+    } finally {
+      await searcher.terminate();
     }
     const lines = stdout.trim().split('\n');
     assert.ok(lines.length > 2);

@@ -6,6 +6,7 @@ import type { ActivityService } from '../domains/tracking/activity-service.js';
 import type { AuthService } from '../domains/auth/auth-service.js';
 import type { CatalogService } from '../domains/catalog/catalog-service.js';
 import type { RecommendationService } from '../domains/recommendations/recommendation-service.js';
+import type { SearchThreads } from './search/search-threads.js';
 import type { SearchService } from '../domains/search/search-service.js';
 import type { QueryStatistics } from '../domains/search/query-statistics.js';
 import type { QueryAnalytics } from '../domains/search/query-analytics.js';
@@ -24,6 +25,8 @@ export interface Services {
   activities: ActivityService;
   /** Search indexes over each environment's active catalog. */
   search: SearchService;
+  /** Replicas of the search indexes answering searches in worker threads (`searchThreads`), when configured. */
+  searchThreads: SearchThreads | undefined;
   /** Autocomplete's query statistics: searches counted here, results-page views folded from the activity log. */
   queryStatistics: QueryStatistics;
   /** Query analytics per search token and day (search/query-analytics.ts): the search-analytics API and the console's both read it. */

@@ -15,6 +15,7 @@ import { CatalogService } from '../domains/catalog/catalog-service.js';
 import { PublicRateLimits } from '../apis/http/public-rate-limit.js';
 import { RecommendationService } from '../domains/recommendations/recommendation-service.js';
 import { SearchService } from '../domains/search/search-service.js';
+import { SearchThreads } from '../apis/search/search-threads.js';
 import { QueryAnalytics } from '../domains/search/query-analytics.js';
 import { ConfigAdmin } from '../domains/admin/config-admin.js';
 import { ConsoleSessions } from '../domains/admin/console-sessions.js';
@@ -66,13 +67,20 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   });
   activities.onRecorded((activity) => searchAnalytics.recordActivity(activity));
   await searchStarted;
+  // Search threads read the active catalogs and build their copies after the main thread's indexes are up.
+  let searchThreads: SearchThreads | undefined;
+  if (deps.config.searchThreads > 0) {
+    const threads = (searchThreads = new SearchThreads({ count: deps.config.searchThreads, catalog, registry: deps.registry, search, logger: deps.logger }));
+    deps.onClose(() => threads.close());
+    threads.start().catch((error: unknown) => deps.logger.error({ err: error }, 'starting the search threads failed'));
+  }
   const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config });
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));
   deps.onClose(() => recommendations.models.close());
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
   const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now(), deps.rateWindows);
-  return { auth, catalog, activities, search, queryStatistics, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics }, metrics, limits };
+  return { auth, catalog, activities, search, searchThreads, queryStatistics, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics }, metrics, limits };
 }
 
 /** Search analytics (fed clicks and conversions by the activity service once it is open); it gives autocomplete back its search counts. */

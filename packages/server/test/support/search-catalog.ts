@@ -25,9 +25,12 @@ export async function startSearchCatalog(options: {
   attributes: string[];
   numbers?: string[];
   items: (version: number) => unknown[];
+  /** Top-level configuration settings besides the tenants (`searchThreads`). */
+  settings?: Record<string, unknown>;
 }): Promise<SearchCatalog> {
   const dataDir = await makeDataDir();
-  const server = await createDiscoveryServer({ config: validateConfig(testConfigWithSearch(SEARCH_TOKEN, options.configuration), '(test)', FIXTURES), dataDir, logger: createLogger('silent') });
+  const config = validateConfig({ ...testConfigWithSearch(SEARCH_TOKEN, options.configuration), ...options.settings }, '(test)', FIXTURES);
+  const server = await createDiscoveryServer({ config, dataDir, logger: createLogger('silent') });
   const catalog = catalogRequests(server.deps.services.catalog);
   const schema = await catalog.schemas.create(SEARCH_TENANT, SEARCH_ENV, {
     name: 'product',

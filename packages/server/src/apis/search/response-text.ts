@@ -7,16 +7,27 @@
  */
 import type { SearchFacet, SearchItem, SearchResponse } from '@discovery-kit/protocol';
 import type { ProductView } from '../../domains/catalog/product-view.js';
+import { highlightProduct, type HighlightTerms } from '../../domains/search/highlight.js';
+import { hitJson } from '../../domains/search/search-response.js';
 import { applyMask, type MaskTree } from '../http/response-mask.js';
 
 /** A facet list's text, by list: a cached answer hands the same list to every request it answers. */
 const facetTexts = new WeakMap<readonly SearchFacet[], string>();
 
-/** `JSON.stringify(metadata)`, its facets' text made once per facet list. */
-export function metadataJson(metadata: SearchResponse['metadata']): string {
+/** A facet list's text, made once per list. */
+export function facetsJson(facets: readonly SearchFacet[]): string {
+  let text = facetTexts.get(facets);
+  if (text === undefined) facetTexts.set(facets, (text = JSON.stringify(facets)));
+  return text;
+}
+
+/**
+ * `JSON.stringify(metadata)`, its facets' text made once per facet list, or given as text (a search
+ * thread's answer: search-threads.ts).
+ */
+export function metadataJson(metadata: Omit<SearchResponse['metadata'], 'facets'> & { facets?: readonly SearchFacet[] }, facetsText?: string): string {
   const { count, exactCount, time, token, url, offset, limit, facets, ...tail } = metadata;
-  let facetText = facetTexts.get(facets);
-  if (facetText === undefined) facetTexts.set(facets, (facetText = JSON.stringify(facets)));
+  const facetText = facetsText ?? facetsJson(facets ?? []);
   const head = JSON.stringify({ count, exactCount, time, token, url, offset, limit });
   const rest = JSON.stringify(tail);
   return `${head.slice(0, -1)},"facets":${facetText}${rest === '{}' ? '}' : `,${rest.slice(1)}`}`;
@@ -74,4 +85,15 @@ export function maskedHitJson(hit: SearchItem, mask: MaskTree, maskText: string,
     if (text !== undefined) parts.push(`${JSON.stringify(name)}:${text}`);
   }
   return `{${parts.join(',')}}`;
+}
+
+/**
+ * A search answer's `items` array as text: each item with its highlights (`fields`: the product fields
+ * asked for, none for no highlighting), unmasked through each view's kept JSON or masked per mask.
+ * Highlights are per request (cached answers are shared), and only for the page's items.
+ */
+export function itemsJson(items: readonly SearchItem[], fields: readonly string[], terms: HighlightTerms, mask: MaskTree | undefined, maskText: string, memo: MaskedTexts): string {
+  const shown = fields.length === 0 ? items : items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, terms) }));
+  const texts = mask === undefined ? shown.map(hitJson) : shown.map((item) => maskedHitJson(item, mask, maskText, memo));
+  return `[${texts.join(',')}]`;
 }

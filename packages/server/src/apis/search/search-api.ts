@@ -11,14 +11,15 @@ import { jsonBody, parseJson } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
 import { parseMask } from '../http/response-mask.js';
 import { parseInput } from '../http/validate.js';
-import { highlightProduct } from '../../domains/search/highlight.js';
 import { offensiveCheck } from '../../domains/search/offensive-terms.js';
 import { hitJson } from '../../domains/search/search-response.js';
 import { normalizeQuery } from '../../domains/search/search-queries.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SearchItem, SearchResponse, SuggestGroup, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
-import { MaskedTexts, maskedHitJson, metadataJson } from './response-text.js';
+import { facetsJson, itemsJson, MaskedTexts, maskedHitJson, metadataJson } from './response-text.js';
+import type { ThreadAnswer, ThreadSearch } from './search-thread-protocol.js';
+import { DomainError } from '../../platform/domain-error.js';
 
 export { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 
@@ -33,6 +34,11 @@ function configurationOf(token: SearchTokenConfig, id: string | undefined): Sear
   const found = token.configurations.find((c) => c.id === wanted);
   if (found === undefined) throw new HttpError(400, 'invalid_parameter', `No configuration ${wanted} exists for this search token.`, { field: 'configurationId' });
   return found;
+}
+
+/** The product fields `options.highlight` asks to highlight: `true` means the title. */
+function highlightFields(highlight: boolean | string[] | undefined): string[] {
+  return highlight === true ? ['title'] : highlight === false || highlight === undefined ? [] : highlight;
 }
 
 /** The `encoded` query parameter of the GET forms: a URL-encoded JSON object of the request's parameters. */
@@ -61,14 +67,13 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const ref = deps.registry.searchToken(input.token);
     const configuration = configurationOf(ref.token, input.configurationId);
     const mask = parseMask(input.options.customResponseMask ?? '');
-    const disabled = new Set([...input.options.disable, ...input.disable].map((d) => d.name));
-    // A sort order or a column nobody asked for yet is built in slices while this request waits (search-service.ts).
-    const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter });
-    if (waiting !== undefined) await waiting;
-    const result = search.search({
+    const disabled = [...new Set([...input.options.disable, ...input.disable].map((d) => d.name))];
+    const maskText = input.options.customResponseMask ?? '';
+    const request: ThreadSearch = {
       tenantId: ref.tenant.id,
       environmentId: ref.environment.id,
-      configuration,
+      token: input.token,
+      configurationId: configuration.id,
       query: input.query,
       offset: input.options.offset,
       limit: input.options.limit,
@@ -76,40 +81,48 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       facets: input.options.facets,
       filter: input.options.filter,
       disabled,
-    });
+      highlight: highlightFields(input.options.highlight),
+      maskText,
+    };
+    // A search thread in step with this thread's index answers it (search-threads.ts); else, or if the
+    // thread fails otherwise than refusing the request, this thread does.
+    let found: ThreadAnswer | undefined;
+    const threaded = deps.services.searchThreads?.answer(request);
+    if (threaded !== undefined) found = await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
+    if (found === undefined) {
+      // A sort order or a column nobody asked for yet is built in slices while this request waits (search-service.ts).
+      const waiting = search.whenReady({ ...request, configuration });
+      if (waiting !== undefined) await waiting;
+      const result = search.search({ ...request, configuration, disabled: new Set(disabled) });
+      // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
+      // made once, not per response (the same bytes `JSON.stringify` of the object would give).
+      const itemsText = itemsJson(result.items, request.highlight, result.highlight, mask, maskText, maskedTexts);
+      found = { ...result, facetsText: facetsJson(result.facets), itemsText };
+    }
     const id = randomUUID();
     if (input.query.trim() !== '') {
-      deps.services.queryStatistics.recordSearch(ref.tenant.id, input.query, result.matched, result.spelling);
-      deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id, query: normalizeQuery(input.query), count: result.matched, corrected: result.corrected, relaxed: result.relaxed });
+      deps.services.queryStatistics.recordSearch(ref.tenant.id, input.query, found.matched, found.spelling);
+      deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id, query: normalizeQuery(input.query), count: found.matched, corrected: found.corrected, relaxed: found.relaxed });
     }
     const { token, ...rest } = raw as Record<string, unknown>;
     const url = `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`;
     ctx.set('Cache-Control', 'no-store');
-    const metadata: SearchResponse['metadata'] = {
-      count: result.count,
-      exactCount: result.exact,
+    const metadata: Omit<SearchResponse['metadata'], 'facets'> = {
+      count: found.count,
+      exactCount: found.exact,
       time: Math.round((performance.now() - started) * 1000) / 1000,
       token: input.token,
       url,
       offset: input.options.offset,
       limit: input.options.limit,
-      facets: result.facets,
       id,
       configurationId: configuration.id,
       defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
-      ...(result.corrected === undefined ? {} : { correctedQuery: result.corrected }),
-      ...(result.relaxed ? { relaxed: true as const } : {}),
+      ...(found.corrected === undefined ? {} : { correctedQuery: found.corrected }),
+      ...(found.relaxed ? { relaxed: true as const } : {}),
     };
-    const { highlight } = input.options;
-    const fields = highlight === true ? ['title'] : highlight === false || highlight === undefined ? [] : highlight;
-    // Highlights are per request (cached answers are shared), and only for the page's items.
-    const items: SearchItem[] = fields.length === 0 ? result.items : result.items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, result.highlight) }));
-    // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
-    // made once, not per response (the same bytes `JSON.stringify` of the object would give).
-    const maskText = input.options.customResponseMask ?? '';
-    const itemTexts = mask === undefined ? items.map(hitJson) : items.map((item) => maskedHitJson(item, mask, maskText, maskedTexts));
     ctx.type = 'application/json';
-    ctx.body = `{"items":[${itemTexts.join(',')}],"metadata":${metadataJson(metadata)}}`;
+    ctx.body = `{"items":${found.itemsText},"metadata":${metadataJson(metadata, found.facetsText)}}`;
   };
 
   router.post('/search', limits.byAddress, jsonBody(), bodyToken, (ctx) => answer(ctx, ctx.request.body));

@@ -30,8 +30,16 @@ export interface ActiveIndex {
   cache: ResultCache<SearchResult>;
 }
 
+/**
+ * What the indexes read of the catalog: its activations, its item changes, its items, its active
+ * versions. A search thread (apis/search/search-thread.ts) answers these from what the main thread sends.
+ */
+export type IndexedCatalog = Pick<CatalogService, 'onActivate' | 'onItemsChanged' | 'onItemsChangedElsewhere' | 'allItems'> & {
+  catalogs: { active(tenantId: string, environmentId: string): Promise<{ version: number } | undefined> };
+};
+
 export interface SearchIndexesDeps {
-  catalog: CatalogService;
+  catalog: IndexedCatalog;
   registry: ConfigRegistry;
   logger: Logger;
   /** Where index snapshots are kept; without it every start builds. */

@@ -4,7 +4,6 @@
  * search-pipeline.ts, response shaping in search-response.ts; this file adds the per-request caches
  * (answers per index, parsed filters) and the questions autocomplete and recommendations ask.
  */
-import type { CatalogService } from '../catalog/catalog-service.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
@@ -15,7 +14,7 @@ import { queryWords } from './matcher.js';
 import { similarDocuments } from './wordless-match.js';
 import { ParsedFilters } from './parsed-filters.js';
 import { relaxedMatch, spellingOf } from './relaxed-match.js';
-import { SearchIndexes } from './search-indexes.js';
+import { SearchIndexes, type IndexedCatalog } from './search-indexes.js';
 import { emptyResult, runSearch, type SearchQuery, type SearchResult } from './search-pipeline.js';
 import { roundScore } from './search-response.js';
 
@@ -43,7 +42,7 @@ export class SearchService {
   /** Entries each environment's result cache holds; the benchmark sets 0 to measure the engine alone. */
   resultCacheSize = RESULT_CACHE_SIZE;
 
-  constructor(deps: { catalog: CatalogService; registry: ConfigRegistry; logger: Logger; blobs?: BlobStore; onIndexBuilt?: (seconds: number) => void }) {
+  constructor(deps: { catalog: IndexedCatalog; registry: ConfigRegistry; logger: Logger; blobs?: BlobStore; onIndexBuilt?: (seconds: number) => void }) {
     this.indexes = new SearchIndexes({ ...deps, resultCacheSize: () => this.resultCacheSize });
   }
 
@@ -66,6 +65,11 @@ export class SearchService {
   indexStats(tenantId: string, environmentId: string): { documents: number; keptColumns: number } | undefined {
     const active = this.indexes.active(tenantId, environmentId);
     return active === undefined ? undefined : { documents: active.index.size, keptColumns: active.index.keptColumns };
+  }
+
+  /** The catalog version the environment's live index holds, or undefined before its first is built. */
+  activeVersion(tenantId: string, environmentId: string): number | undefined {
+    return this.indexes.active(tenantId, environmentId)?.version;
   }
 
   /** Waits until queued item changes have reached the index, so tests read an index that includes their writes. */

@@ -28,6 +28,14 @@ export class ConfigRegistry {
     for (const map of [this.tenants, this.trackerKeys, this.searchTokens, this.widgets, this.accounts]) map.clear();
     this.config = config;
     this.index(config);
+    for (const listener of this.replaced) listener(config);
+  }
+
+  private readonly replaced: ((config: LoadedConfig) => void)[] = [];
+
+  /** Calls `listener` after every `replace` (search threads keep a copy of the configuration). */
+  onReplace(listener: (config: LoadedConfig) => void): void {
+    this.replaced.push(listener);
   }
 
   private index(config: LoadedConfig): void {

@@ -253,6 +253,12 @@ export const configSchema = z.strictObject({
         .default({ enabled: true, everyRecords: 200_000, everyMinutes: 15 }),
     })
     .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024, historyInMemory: 250_000, snapshots: { enabled: true, everyRecords: 200_000, everyMinutes: 15 } }),
+  /**
+   * Worker threads that answer searches beside the main thread, each with a copy of every search index
+   * (docs/operations.md, "Search threads"): uncached search throughput on more than one core, for the
+   * memory of one more set of indexes per thread. 0 (the default): the main thread answers every search.
+   */
+  searchThreads: z.number().int().min(0).max(16).default(0),
   /** The trained item-to-item model behind `personalized` (docs/recommendations.md). */
   recommendationModel: z
     .strictObject({

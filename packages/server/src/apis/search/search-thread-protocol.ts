@@ -1,0 +1,57 @@
+/**
+ * The messages between the main thread and a search thread (search-threads.ts, search-thread.ts).
+ * Every message about one environment's catalog carries that environment's sequence number, so the
+ * main thread knows when a thread has applied everything it was sent (and only then routes to it).
+ */
+import type { LoadedConfig } from '../../platform/config/load.js';
+import type { DomainErrorKind, DomainErrorOptions } from '../../platform/domain-error.js';
+import type { ItemsChanged, StoredItem } from '../../domains/catalog/types.js';
+import type { QuerySpelling } from '../../domains/search/search-queries.js';
+import type { SearchQuery } from '../../domains/search/search-pipeline.js';
+
+/** A search as the main thread validated it: the thread resolves the configuration by token and id. */
+export interface ThreadSearch extends Pick<SearchQuery, 'tenantId' | 'environmentId' | 'query' | 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter'> {
+  token: string;
+  configurationId: string;
+  disabled: string[];
+  /** Product fields to highlight (none: no highlighting). */
+  highlight: string[];
+  /** `options.customResponseMask` as sent ('' for none). */
+  maskText: string;
+}
+
+/** What the search answer needs from the engine, its pieces already JSON text. */
+export interface ThreadAnswer {
+  count: number;
+  exact: boolean;
+  facetsText: string;
+  itemsText: string;
+  matched: number;
+  spelling: QuerySpelling;
+  corrected: string | undefined;
+  relaxed: boolean;
+}
+
+/** A DomainError's fields (the main thread throws the same error, so the same answer goes out), or why the thread could not answer. */
+export type ThreadFailure = ({ kind: DomainErrorKind; message: string } & DomainErrorOptions) | { unexpected: string };
+
+export type ToThread =
+  | { type: 'config'; seq: number; config: LoadedConfig }
+  | { type: 'cache'; size: number }
+  /** Part of an environment's catalog; the `activate` after it makes the parts one version's items. */
+  | { type: 'items'; key: string; items: StoredItem[] }
+  | { type: 'activate'; key: string; seq: number; tenantId: string; environmentId: string; version: number }
+  | { type: 'changed'; key: string; seq: number; change: ItemsChanged }
+  | { type: 'search'; id: number; request: ThreadSearch };
+
+export type FromThread =
+  | { type: 'config-applied'; seq: number }
+  /** The thread applied the environment's messages up to `seq`; its live index holds `version`. */
+  | { type: 'applied'; key: string; seq: number; version: number | undefined }
+  | { type: 'answer'; id: number; answer: ThreadAnswer }
+  | { type: 'failed'; id: number; failure: ThreadFailure };
+
+/** The key of an environment in these messages. */
+export function environmentKey(tenantId: string, environmentId: string): string {
+  return `${tenantId}\u0000${environmentId}`;
+}

@@ -1,0 +1,319 @@
+/**
+ * Search threads (`searchThreads` in the configuration, 0 by default): replicas of the search indexes
+ * in worker threads (search-thread.ts), so that uncached searches use more than one core. The main
+ * thread keeps the HTTP work: it reads and validates each request as before, then hands the search
+ * itself (matching, filters, facets, ordering, the page's JSON) to a thread, and writes its answer.
+ *
+ * Each thread is sent the configuration, every environment's active catalog (its items in parts of a
+ * few milliseconds each, so the main thread never stalls on a copy) and every change to it, in order.
+ * A search goes to a thread only while that thread has applied everything it was sent about the
+ * environment and holds the same catalog version as the main thread's index; otherwise (a promotion
+ * or a write still on its way, a thread starting or gone) the main thread answers it as it always did.
+ * A refusal from a thread (a malformed filter, too many new sort orders) is thrown again here, so the
+ * answer is the one the main thread would give; any other failure is answered by the main thread.
+ *
+ * The cost is memory: each thread holds a copy of every index (docs/operations.md).
+ */
+import type { Worker } from 'node:worker_threads';
+import type { CatalogService } from '../../domains/catalog/catalog-service.js';
+import type { ItemsChanged, StoredItem } from '../../domains/catalog/types.js';
+import type { SearchService } from '../../domains/search/search-service.js';
+import type { ConfigRegistry } from '../../platform/config/registry.js';
+import { DomainError } from '../../platform/domain-error.js';
+import type { Logger } from '../../platform/logger.js';
+import { startWorker } from '../../platform/worker-entry.js';
+import { environmentKey, type FromThread, type ThreadAnswer, type ThreadSearch, type ToThread } from './search-thread-protocol.js';
+
+/** A search a thread has not answered after this long is answered by the main thread. */
+const ANSWER_TIMEOUT_MS = 15_000;
+/** A catalog is sent in parts of this many items, the main thread yielding after each few milliseconds of copying. */
+const ITEMS_PER_PART = 500;
+const PART_SLICE_MS = 4;
+/** A thread that stopped is started again after this long, doubling up to a minute while it keeps stopping. */
+const RESTART_MS = 1_000;
+const RESTART_MAX_MS = 60_000;
+
+interface Replica {
+  worker: Worker;
+  alive: boolean;
+  configSent: number;
+  configApplied: number;
+  /** Per environment: the sequence number of the last message sent, and what the thread reported applied. */
+  sent: Map<string, number>;
+  applied: Map<string, { seq: number; version: number | undefined }>;
+  pending: Map<number, { resolve: (answer: ThreadAnswer) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>;
+}
+
+/** One environment's outgoing messages, sent in order (a catalog's parts take several turns). */
+interface Outbox {
+  tenantId: string;
+  environmentId: string;
+  /** The catalog version last sent (changes to other versions do not concern search). */
+  version: number | undefined;
+  tasks: (() => Promise<void>)[];
+  running: boolean;
+}
+
+export interface SearchThreadsDeps {
+  count: number;
+  catalog: CatalogService;
+  registry: ConfigRegistry;
+  search: SearchService;
+  logger: Logger;
+}
+
+export class SearchThreads {
+  private readonly replicas: Replica[] = [];
+  private readonly outboxes = new Map<string, Outbox>();
+  private nextId = 0;
+  private next = 0;
+  private closed = false;
+  private restartMs = RESTART_MS;
+  private cacheSize: number | undefined;
+  /** Searches answered by a thread, and by the main thread because no thread was in step (or one failed). */
+  readonly counts = { threads: 0, main: 0, failures: 0 };
+  /** Routes nothing to the threads while set (the bench measures the main thread alone this way). */
+  paused = false;
+
+  constructor(private readonly deps: SearchThreadsDeps) {
+    deps.catalog.onActivate(async (tenantId, environmentId, version, items) => this.sendCatalog(tenantId, environmentId, version, items));
+    deps.catalog.onItemsChanged((change) => this.sendChange(change));
+    // Another process wrote to an active catalog: the main thread's index is rebuilt from the store, and so is each thread's.
+    deps.catalog.onItemsChangedElsewhere((scope) => {
+      if (scope.api !== 'catalog') return;
+      const timer = setTimeout(() => void this.resend(scope.tenantId, scope.environmentId, scope.version), 250);
+      timer.unref();
+    });
+    deps.registry.onReplace(() => {
+      for (const replica of this.replicas) this.sendConfig(replica);
+    });
+  }
+
+  /** Starts the threads and sends each the configuration and every active catalog. */
+  async start(): Promise<void> {
+    for (let i = 0; i < this.deps.count; i++) this.replicas.push(this.startReplica());
+    for (const tenant of this.deps.registry.tenantList) {
+      for (const environment of tenant.environments) {
+        const active = await this.deps.catalog.catalogs.active(tenant.id, environment.id);
+        if (active !== undefined) await this.resend(tenant.id, environment.id, active.version);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.replicas.map((replica) => replica.worker.terminate()));
+  }
+
+  /** Sets the result cache size of every thread's search service (the bench turns caches off). */
+  setResultCacheSize(size: number): void {
+    this.cacheSize = size;
+    for (const replica of this.replicas) if (replica.alive) this.post(replica, { type: 'cache', size });
+  }
+
+  /**
+   * The search answered by a thread in step with this thread's index for the environment, or undefined
+   * when none is (the caller answers it itself). Rejects with the DomainError the search raised (a
+   * refusal to pass on as it is) or another error (the thread failed: the caller answers it itself).
+   */
+  answer(request: ThreadSearch): Promise<ThreadAnswer> | undefined {
+    if (this.paused || this.replicas.length === 0) return undefined;
+    const replica = this.inStep(request.tenantId, request.environmentId);
+    if (replica === undefined) {
+      this.counts.main++;
+      return undefined;
+    }
+    const id = this.nextId++;
+    return new Promise<ThreadAnswer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        replica.pending.delete(id);
+        reject(new Error('the search thread did not answer in time'));
+      }, ANSWER_TIMEOUT_MS);
+      replica.pending.set(id, { resolve, reject, timer });
+      this.post(replica, { type: 'search', id, request });
+    });
+  }
+
+  /** Whether some thread is in step with the main thread's index for the environment (tests, the bench). */
+  inStepFor(tenantId: string, environmentId: string): boolean {
+    return this.inStep(tenantId, environmentId) !== undefined;
+  }
+
+  private inStep(tenantId: string, environmentId: string): Replica | undefined {
+    const key = environmentKey(tenantId, environmentId);
+    const outbox = this.outboxes.get(key);
+    if (outbox === undefined || outbox.running || outbox.tasks.length > 0) return undefined;
+    const version = this.deps.search.activeVersion(tenantId, environmentId);
+    if (version === undefined) return undefined;
+    for (let tries = 0; tries < this.replicas.length; tries++) {
+      const replica = this.replicas[this.next++ % this.replicas.length]!;
+      if (!replica.alive || replica.configApplied !== replica.configSent) continue;
+      const applied = replica.applied.get(key);
+      if (applied !== undefined && applied.seq === replica.sent.get(key) && applied.version === version) return replica;
+    }
+    return undefined;
+  }
+
+  private startReplica(): Replica {
+    const worker = startWorker('search-thread', new URL('./search-thread.ts', import.meta.url), { workerData: { logLevel: this.deps.logger.level } });
+    const replica: Replica = { worker, alive: true, configSent: 0, configApplied: 0, sent: new Map(), applied: new Map(), pending: new Map() };
+    worker.on('message', (message: FromThread) => this.receive(replica, message));
+    worker.on('error', (error) => this.deps.logger.error({ err: error }, 'search thread failed'));
+    worker.on('exit', (code) => this.stopped(replica, code));
+    this.sendConfig(replica);
+    if (this.cacheSize !== undefined) this.post(replica, { type: 'cache', size: this.cacheSize });
+    return replica;
+  }
+
+  private stopped(replica: Replica, code: number): void {
+    replica.alive = false;
+    for (const { reject, timer } of replica.pending.values()) {
+      clearTimeout(timer);
+      reject(new Error(`the search thread stopped (exit code ${code})`));
+    }
+    replica.pending.clear();
+    if (this.closed) return;
+    this.deps.logger.warn({ code, restartInMs: this.restartMs }, 'search thread stopped: the main thread answers its searches until it is back');
+    const timer = setTimeout(() => {
+      const at = this.replicas.indexOf(replica);
+      if (this.closed || at < 0) return;
+      const fresh = this.startReplica();
+      this.replicas[at] = fresh;
+      for (const outbox of this.outboxes.values()) {
+        if (outbox.version !== undefined) this.enqueue(outbox, () => this.readAndSend(outbox, outbox.version!, [fresh]));
+      }
+    }, this.restartMs);
+    timer.unref();
+    this.restartMs = Math.min(RESTART_MAX_MS, this.restartMs * 2);
+  }
+
+  private receive(replica: Replica, message: FromThread): void {
+    switch (message.type) {
+      case 'config-applied':
+        replica.configApplied = message.seq;
+        return;
+      case 'applied': {
+        const before = replica.applied.get(message.key)?.version;
+        replica.applied.set(message.key, { seq: message.seq, version: message.version });
+        if (message.version !== undefined && message.version !== before) {
+          const [tenantId, environmentId] = message.key.split('\u0000');
+          this.deps.logger.info({ tenantId, environmentId, version: message.version }, 'search thread holds the catalog');
+        }
+        // A thread in step again is trusted again: its next stop waits the shortest time.
+        this.restartMs = RESTART_MS;
+        return;
+      }
+      case 'answer':
+      case 'failed': {
+        const waiting = replica.pending.get(message.id);
+        if (waiting === undefined) return;
+        replica.pending.delete(message.id);
+        clearTimeout(waiting.timer);
+        if (message.type === 'answer') {
+          this.counts.threads++;
+          waiting.resolve(message.answer);
+          return;
+        }
+        const { failure } = message;
+        if ('unexpected' in failure) {
+          this.counts.failures++;
+          waiting.reject(new Error(failure.unexpected));
+          return;
+        }
+        this.counts.threads++;
+        const { kind, message: text, ...options } = failure;
+        waiting.reject(new DomainError(kind, text, options));
+        return;
+      }
+    }
+  }
+
+  private post(replica: Replica, message: ToThread): void {
+    if (replica.alive) replica.worker.postMessage(message);
+  }
+
+  private sendConfig(replica: Replica): void {
+    replica.configSent++;
+    this.post(replica, { type: 'config', seq: replica.configSent, config: this.deps.registry.config });
+  }
+
+  private outbox(tenantId: string, environmentId: string): Outbox {
+    const key = environmentKey(tenantId, environmentId);
+    let outbox = this.outboxes.get(key);
+    if (outbox === undefined) this.outboxes.set(key, (outbox = { tenantId, environmentId, version: undefined, tasks: [], running: false }));
+    return outbox;
+  }
+
+  private enqueue(outbox: Outbox, task: () => Promise<void>): void {
+    outbox.tasks.push(task);
+    if (outbox.running) return;
+    outbox.running = true;
+    void (async () => {
+      try {
+        for (let next = outbox.tasks.shift(); next !== undefined; next = outbox.tasks.shift()) {
+          await next().catch((error: unknown) => this.deps.logger.error({ err: error, tenantId: outbox.tenantId, environmentId: outbox.environmentId }, 'sending a catalog to the search threads failed'));
+        }
+      } finally {
+        outbox.running = false;
+      }
+    })();
+  }
+
+  /** A promoted catalog (or one built again) goes to every thread, after what was queued before it. */
+  private sendCatalog(tenantId: string, environmentId: string, version: number, items: readonly StoredItem[]): void {
+    if (this.closed) return;
+    const outbox = this.outbox(tenantId, environmentId);
+    outbox.version = version;
+    this.enqueue(outbox, () => this.sendItems(outbox, version, items, this.replicas));
+  }
+
+  /** The environment's active catalog read from the store and sent (start, a thread back, another process's writes). */
+  private async resend(tenantId: string, environmentId: string, version: number): Promise<void> {
+    if (this.closed) return;
+    const outbox = this.outbox(tenantId, environmentId);
+    outbox.version = version;
+    this.enqueue(outbox, () => this.readAndSend(outbox, version, this.replicas));
+  }
+
+  private async readAndSend(outbox: Outbox, version: number, replicas: readonly Replica[]): Promise<void> {
+    // Changes made while the store is read are queued behind this task and sent after the items: applied twice at worst.
+    const items = await this.deps.catalog.allItems(outbox.tenantId, outbox.environmentId, version);
+    await this.sendItems(outbox, version, items, replicas);
+  }
+
+  private async sendItems(outbox: Outbox, version: number, items: readonly StoredItem[], replicas: readonly Replica[]): Promise<void> {
+    const key = environmentKey(outbox.tenantId, outbox.environmentId);
+    let sliceStart = performance.now();
+    for (let start = 0; start < items.length; start += ITEMS_PER_PART) {
+      const part = items.slice(start, start + ITEMS_PER_PART) as StoredItem[];
+      for (const replica of replicas) this.post(replica, { type: 'items', key, items: part });
+      if (performance.now() - sliceStart > PART_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    for (const replica of replicas) {
+      const seq = (replica.sent.get(key) ?? 0) + 1;
+      replica.sent.set(key, seq);
+      this.post(replica, { type: 'activate', key, seq, tenantId: outbox.tenantId, environmentId: outbox.environmentId, version });
+    }
+  }
+
+  private sendChange(change: ItemsChanged): void {
+    const { scope } = change;
+    if (this.closed || scope.api !== 'catalog') return;
+    const outbox = this.outboxes.get(environmentKey(scope.tenantId, scope.environmentId));
+    // Only the active catalog's changes concern search (a catalog being loaded before its promotion does not).
+    if (outbox === undefined || outbox.version !== scope.version) return;
+    const send = (): void => {
+      const key = environmentKey(scope.tenantId, scope.environmentId);
+      for (const replica of this.replicas) {
+        const seq = (replica.sent.get(key) ?? 0) + 1;
+        replica.sent.set(key, seq);
+        this.post(replica, { type: 'changed', key, seq, change });
+      }
+    };
+    if (outbox.running || outbox.tasks.length > 0) this.enqueue(outbox, async () => send());
+    else send();
+  }
+}
