@@ -124,6 +124,27 @@ describe('search threads', () => {
     assert.equal(threads.counts.threads, served + 1);
   });
 
+  it('answers suggestions exactly as the main thread does', async () => {
+    const suggest = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${base}/search/suggest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: SEARCH_TOKEN, ...body }) });
+      assert.equal(res.status, 200);
+      return (await res.json()) as { groups: { value: string; items: unknown[] }[]; metadata: Record<string, unknown> };
+    };
+    for (const body of [
+      { query: 'lamp', options: { groupBy: { attribute: 'brand', size: 3 } } },
+      { query: 'ba', options: { groupBy: { attribute: 'color', size: 2, values: ['red', 'green'] }, filter: 'price < 2000', customResponseMask: 'id,product(title)' } },
+      { query: '', options: { groupBy: { attribute: 'brand' } } },
+    ]) {
+      threads.paused = true;
+      const main = await suggest(body);
+      threads.paused = false;
+      const served = threads.counts.threads;
+      const thread = await suggest(body);
+      assert.equal(threads.counts.threads, served + 1);
+      assert.deepEqual(comparable(thread), comparable(main), JSON.stringify(body));
+    }
+  });
+
   it('refuses what the main thread refuses, with the same answer', async () => {
     for (const options of [{ filter: 'brand =' }, { filter: "price < 'x' AND" }]) {
       const { main, thread } = await bothWays({ query: 'lamp', options });

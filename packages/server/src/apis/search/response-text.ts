@@ -5,7 +5,7 @@
  * gives for the same object (response-text.test.ts compares them); product views' unmasked texts are
  * search-response.ts `hitJson`'s.
  */
-import type { SearchFacet, SearchItem, SearchResponse } from '@discovery-kit/protocol';
+import type { SearchFacet, SearchItem, SearchResponse, SuggestGroup } from '@discovery-kit/protocol';
 import type { ProductView } from '../../domains/catalog/product-view.js';
 import { highlightProduct, type HighlightTerms } from '../../domains/search/highlight.js';
 import { hitJson } from '../../domains/search/search-response.js';
@@ -96,4 +96,10 @@ export function itemsJson(items: readonly SearchItem[], fields: readonly string[
   const shown = fields.length === 0 ? items : items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, terms) }));
   const texts = mask === undefined ? shown.map(hitJson) : shown.map((item) => maskedHitJson(item, mask, maskText, memo));
   return `[${texts.join(',')}]`;
+}
+
+/** Suggest's `groups` array as text, each item unmasked through its view's kept JSON or masked per mask. */
+export function groupsJson(groups: readonly SuggestGroup[], mask: MaskTree | undefined, maskText: string, memo: MaskedTexts): string {
+  const itemText = mask === undefined ? hitJson : (item: SearchItem) => maskedHitJson(item, mask, maskText, memo);
+  return `[${groups.map((g) => `{"value":${JSON.stringify(g.value)},"count":${g.count},"items":[${g.items.map(itemText).join(',')}]}`).join(',')}]`;
 }

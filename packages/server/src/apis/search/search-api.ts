@@ -12,12 +12,11 @@ import { HttpError } from '../http/errors.js';
 import { parseMask } from '../http/response-mask.js';
 import { parseInput } from '../http/validate.js';
 import { offensiveCheck } from '../../domains/search/offensive-terms.js';
-import { hitJson } from '../../domains/search/search-response.js';
 import { normalizeQuery } from '../../domains/search/search-queries.js';
-import type { AutocompleteResponse, AutocompleteSuggestion, SearchItem, SearchResponse, SuggestGroup, SuggestResponse } from '@discovery-kit/protocol';
+import type { AutocompleteResponse, AutocompleteSuggestion, SearchResponse, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
-import { facetsJson, itemsJson, MaskedTexts, maskedHitJson, metadataJson } from './response-text.js';
+import { facetsJson, groupsJson, itemsJson, MaskedTexts, metadataJson } from './response-text.js';
 import type { ThreadAnswer, ThreadSearch } from './search-thread-protocol.js';
 import { DomainError } from '../../platform/domain-error.js';
 
@@ -97,7 +96,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
       // made once, not per response (the same bytes `JSON.stringify` of the object would give).
       const itemsText = itemsJson(result.items, request.highlight, result.highlight, mask, maskText, maskedTexts);
-      found = { ...result, facetsText: facetsJson(result.facets), itemsText };
+      found = { ...result, facetsText: facetsJson(result.facets), itemsText, groupsText: '[]' };
     }
     const id = randomUUID();
     if (input.query.trim() !== '') {
@@ -134,22 +133,35 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const configuration = configurationOf(ref.token, input.configurationId);
     const mask = parseMask(input.options.customResponseMask ?? '');
     const { groupBy } = input.options;
-    const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter, groupBy });
-    if (waiting !== undefined) await waiting;
-    const result = search.search({
+    const maskText = input.options.customResponseMask ?? '';
+    const request: ThreadSearch = {
       tenantId: ref.tenant.id,
       environmentId: ref.environment.id,
-      configuration,
+      token: input.token,
+      configurationId: configuration.id,
       query: input.query,
       offset: 0,
       limit: 0,
       sortBy: input.options.sortBy,
       facets: [],
       filter: input.options.filter,
-      disabled: new Set(['facet', 'redirect']),
+      disabled: ['facet', 'redirect'],
       groupBy,
-    });
-    const groups: SuggestGroup[] = result.groups;
+      highlight: [],
+      maskText,
+    };
+    // As search: a search thread in step answers it, else this thread does.
+    let groupsText: string | undefined;
+    const threaded = deps.services.searchThreads?.answer(request);
+    if (threaded !== undefined) groupsText = (await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined)))?.groupsText;
+    if (groupsText === undefined) {
+      const waiting = search.whenReady({ ...request, configuration });
+      if (waiting !== undefined) await waiting;
+      const result = search.search({ ...request, configuration, disabled: new Set(request.disabled) });
+      // As search's answer: written as text with each product view's JSON (masked: per mask) made once (a
+      // suggest answer holds up to `size` items per group, often a hundred views).
+      groupsText = groupsJson(result.groups, mask, maskText, maskedTexts);
+    }
     const { token, ...rest } = raw as Record<string, unknown>;
     ctx.set('Cache-Control', 'no-store');
     const metadata: SuggestResponse['metadata'] = {
@@ -159,13 +171,8 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       id: randomUUID(),
       configurationId: configuration.id,
     };
-    // As search's answer: written as text with each product view's JSON (masked: per mask) made once (a
-    // suggest answer holds up to `size` items per group, often a hundred views).
-    const maskText = input.options.customResponseMask ?? '';
-    const itemText = mask === undefined ? hitJson : (item: SearchItem) => maskedHitJson(item, mask, maskText, maskedTexts);
     ctx.type = 'application/json';
-    const groupTexts = groups.map((g) => `{"value":${JSON.stringify(g.value)},"count":${g.count},"items":[${g.items.map(itemText).join(',')}]}`);
-    ctx.body = `{"groups":[${groupTexts.join(',')}],"metadata":${JSON.stringify(metadata)}}`;
+    ctx.body = `{"groups":${groupsText},"metadata":${JSON.stringify(metadata)}}`;
   };
 
   router.post('/search/suggest', limits.byAddress, jsonBody(), bodyToken, (ctx) => suggest(ctx, ctx.request.body));

@@ -10,7 +10,7 @@ import type { QuerySpelling } from '../../domains/search/search-queries.js';
 import type { SearchQuery } from '../../domains/search/search-pipeline.js';
 
 /** A search as the main thread validated it: the thread resolves the configuration by token and id. */
-export interface ThreadSearch extends Pick<SearchQuery, 'tenantId' | 'environmentId' | 'query' | 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter'> {
+export interface ThreadSearch extends Pick<SearchQuery, 'tenantId' | 'environmentId' | 'query' | 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter' | 'groupBy'> {
   token: string;
   configurationId: string;
   disabled: string[];
@@ -26,6 +26,8 @@ export interface ThreadAnswer {
   exact: boolean;
   facetsText: string;
   itemsText: string;
+  /** Suggest's groups (a request with `groupBy`), else '[]'. */
+  groupsText: string;
   matched: number;
   spelling: QuerySpelling;
   corrected: string | undefined;
