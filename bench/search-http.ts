@@ -1,7 +1,9 @@
 /**
  * The search benchmark's HTTP figures for one catalog, side by side in one run: uncached and cached
  * POST /search, suggest and autocomplete (req/s, p50/p99 at 50 connections, the server's CPU per
- * request), and a bare Koa endpoint measured right after, with each figure's share of it.
+ * request, every thread of the process counted), answered by the main thread alone and, for uncached
+ * search and suggest, with the server's search threads; and a bare Koa endpoint measured right after
+ * (one thread), with each figure's share of it.
  */
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import type { BenchResult } from './run.js';
@@ -21,6 +23,11 @@ export interface HttpTarget {
   /** The search service's result cache size, set to 0 for the uncached figures and restored after. */
   setCacheSize(size: number): void;
   cacheSize: number;
+  /**
+   * The server's search threads (`searchThreads`), when it has some: paused, the main thread answers
+   * every search (the rows without threads); `inStep` resolves once a thread holds this tenant's catalog.
+   */
+  threads?: { setPaused(paused: boolean): void; inStep(): Promise<void>; count: number };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
@@ -66,12 +73,23 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   const suggests = post('/search/suggest', (query) => ({ token: target.token, query, options: { groupBy: { attribute: 'brand', size: 5 } } }));
   const autocompletes = post('/search/autocomplete', (query) => ({ token: target.token, query: query.slice(0, 4), options: { numberOfSuggestions: 8, categories: true } }));
 
+  // A thread still building its copy of the catalog would take a core from the main thread's rows.
+  await target.threads?.inStep();
   target.setCacheSize(0);
+  target.threads?.setPaused(true);
   const uncached = await measured(target.url, searches);
   const suggest = await measured(target.url, suggests);
   const autocomplete = await measured(target.url, autocompletes);
+  target.threads?.setPaused(false);
+  // The same with the server's search threads answering searches and suggestions (the main thread keeps HTTP).
+  let threaded: { uncached: Awaited<ReturnType<typeof measured>>; suggest: Awaited<ReturnType<typeof measured>> } | undefined;
+  if (target.threads !== undefined) {
+    threaded = { uncached: await measured(target.url, searches), suggest: await measured(target.url, suggests) };
+  }
+  target.threads?.setPaused(true);
   target.setCacheSize(target.cacheSize);
   const cached = await measured(target.url, searches);
+  target.threads?.setPaused(false);
   const bare = await measured(target.bareUrl, [{ method: 'GET' as const, path: '/' }]);
   // The same bare endpoint costing what an uncached search costs: the p50/p99 any Node server of that
   // CPU per request gets from this machine and load generator at 50 connections.
@@ -92,10 +110,13 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
     gcMs: r.gcMs,
     non2xx: r.non2xx,
   });
+  const threads = target.threads === undefined ? '' : `${target.threads.count} search thread${target.threads.count === 1 ? '' : 's'}`;
   return [
     row(`POST /search uncached, ${target.queries.length} rotating queries, facets and a filter`, uncached),
+    ...(threaded === undefined ? [] : [row(`POST /search uncached, same, ${threads} and the main thread`, threaded.uncached)]),
     row(`POST /search, same, result cache of ${target.cacheSize}`, cached),
     row('POST /search/suggest, result cache off, grouped by brand', suggest),
+    ...(threaded === undefined ? [] : [row(`POST /search/suggest, same, ${threads} and the main thread`, threaded.suggest)]),
     row('POST /search/autocomplete, 4-letter prefixes, with categories', autocomplete),
     { step: `${label}: HTTP bare Koa, same run`, requestsPerSecond: bare.requestsPerSecond, p50Ms: bare.p50Ms, p99Ms: bare.p99Ms, cpuMs: bare.cpuMs },
     { step: `${label}: bare Koa spinning ${busyMs} ms a request (uncached search's CPU), same run`, requestsPerSecond: busy.requestsPerSecond, p50Ms: busy.p50Ms, p99Ms: busy.p99Ms, cpuMs: busy.cpuMs },

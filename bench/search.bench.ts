@@ -43,6 +43,8 @@ setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
 const TOTAL = 100_000;
+/** Search threads of the server (`searchThreads`); the HTTP rows show searches with and without them. */
+const SEARCH_THREADS = 1;
 const BATCH = 5_000;
 const TENANT = 'bench';
 const ENV = 'prod';
@@ -72,7 +74,8 @@ const benchmark: Benchmark = async () => {
   const statusAccount = { clientId: 'bench-status', realm: 'tenant', clientSecretHash: `sha256:${createHash('sha256').update(STATUS_SECRET).digest('hex')}` };
   const config = validateConfig(
     // One load generator plays every shopper from one address: the public rate limits would measure themselves.
-    { tenants: [{ ...generated.tenants[0], serviceAccounts: [statusAccount] }, other.tenants[0], retail.tenants[0]], publicRateLimits: { enabled: false } },
+    // One search thread beside the main thread: what this 2-core machine takes (the load generator needs the rest).
+    { tenants: [{ ...generated.tenants[0], serviceAccounts: [statusAccount] }, other.tenants[0], retail.tenants[0]], publicRateLimits: { enabled: false }, searchThreads: SEARCH_THREADS },
     '(bench)',
     dataDir,
   );
@@ -248,10 +251,22 @@ const benchmark: Benchmark = async () => {
     const newOrdersLoop = { p99Ms: round(loopDelay.percentile(99) / 1e6, 1), maxMs: round(loopDelay.max / 1e6, 1) };
 
     search.resultCacheSize = cacheSize;
-    const httpTarget = { url, bareUrl: bare.url, setBareBusyMs: bare.setBusyMs, cacheSize, setCacheSize: (size: number) => (search.resultCacheSize = size) };
-    const generatedHttp = await httpFigures('generated', { ...httpTarget, token: TOKEN, queries });
+    const threads = server.deps.services.searchThreads!;
+    const setCacheSize = (size: number) => {
+      search.resultCacheSize = size;
+      threads.setResultCacheSize(size);
+    };
+    const threadsOf = (tenantId: string) => ({
+      count: SEARCH_THREADS,
+      setPaused: (paused: boolean) => void (threads.paused = paused),
+      inStep: async () => {
+        while (!threads.inStepFor(tenantId, ENV)) await new Promise((resolve) => setTimeout(resolve, 100));
+      },
+    });
+    const httpTarget = { url, bareUrl: bare.url, setBareBusyMs: bare.setBusyMs, cacheSize, setCacheSize };
+    const generatedHttp = await httpFigures('generated', { ...httpTarget, token: TOKEN, queries, threads: threadsOf(TENANT) });
     const retailConfiguration = server.deps.registry.searchToken(RETAIL_TOKEN).token.configurations[0]!;
-    const realistic = await realisticFigures(catalog, search, { ...httpTarget, token: RETAIL_TOKEN }, (query) => ({ ...request(query), tenantId: RETAIL_TENANT, configuration: retailConfiguration }));
+    const realistic = await realisticFigures(catalog, search, { ...httpTarget, token: RETAIL_TOKEN, threads: threadsOf(RETAIL_TENANT) }, (query) => ({ ...request(query), tenantId: RETAIL_TENANT, configuration: retailConfiguration }));
 
     const rows: BenchResult['rows'] = [
       { step: `promote ${TOTAL} items (${documents} documents), index build included`, seconds: round(promoteMs / 1000, 2) },
@@ -274,7 +289,9 @@ const benchmark: Benchmark = async () => {
       { step: 'server event-loop delay, meanwhile', ...newOrdersLoop },
       ...generatedHttp,
       ...realistic,
-      { step: 'heap used at the end', mb: heapUsedMb() },
+      { step: 'heap used at the end (main thread, after a full collection)', mb: (collectGarbage(), heapUsedMb()) },
+      { step: `heap used at the end (${SEARCH_THREADS === 1 ? 'the search thread' : 'each search thread'}, after a full collection: its copies of the three tenants' indexes and items)`, mb: (await threads.memory()).map((bytes) => round(bytes / 1048576, 1)).join(' / ') },
+      { step: `resident memory at the end (main thread and ${SEARCH_THREADS} search thread${SEARCH_THREADS === 1 ? '' : 's'})`, mb: round(process.memoryUsage().rss / 1048576, 1) },
     ];
     const demo = await demoRelevance();
     rows.push({ step: `relevance on the demo catalog, ${DEMO_QUERIES.length} judged queries, mean first-page precision`, precision: demo.mean, empty: demo.empty.length });

@@ -122,6 +122,10 @@ describe('search threads', () => {
     assert.equal(res.status, 200);
     assert.ok(((await res.json()) as { items: unknown[] }).items.length > 0);
     assert.equal(threads.counts.threads, served + 1);
+    // The operator sees who answered in /metrics.
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const answered = /discovery_search_thread_answers_total\{answered_by="thread"\} (\d+)/.exec(metrics);
+    assert.ok(answered !== null && Number(answered[1]) >= REQUESTS.length + 1, metrics.slice(0, 200));
   });
 
   it('answers suggestions exactly as the main thread does', async () => {

@@ -70,7 +70,8 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   // Search threads read the active catalogs and build their copies after the main thread's indexes are up.
   let searchThreads: SearchThreads | undefined;
   if (deps.config.searchThreads > 0) {
-    const threads = (searchThreads = new SearchThreads({ count: deps.config.searchThreads, catalog, registry: deps.registry, search, logger: deps.logger }));
+    const onRouted = (by: 'thread' | 'main') => metrics.searchThreadAnswers.inc({ answered_by: by });
+    const threads = (searchThreads = new SearchThreads({ count: deps.config.searchThreads, catalog, registry: deps.registry, search, logger: deps.logger, onRouted }));
     deps.onClose(() => threads.close());
     threads.start().catch((error: unknown) => deps.logger.error({ err: error }, 'starting the search threads failed'));
   }

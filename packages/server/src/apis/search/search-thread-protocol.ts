@@ -44,14 +44,17 @@ export type ToThread =
   | { type: 'items'; key: string; items: StoredItem[] }
   | { type: 'activate'; key: string; seq: number; tenantId: string; environmentId: string; version: number }
   | { type: 'changed'; key: string; seq: number; change: ItemsChanged }
-  | { type: 'search'; id: number; request: ThreadSearch };
+  | { type: 'search'; id: number; request: ThreadSearch }
+  | { type: 'memory' };
 
 export type FromThread =
   | { type: 'config-applied'; seq: number }
   /** The thread applied the environment's messages up to `seq`; its live index holds `version`. */
   | { type: 'applied'; key: string; seq: number; version: number | undefined }
   | { type: 'answer'; id: number; answer: ThreadAnswer }
-  | { type: 'failed'; id: number; failure: ThreadFailure };
+  | { type: 'failed'; id: number; failure: ThreadFailure }
+  /** The thread's own heap (`process.memoryUsage` in a worker counts its isolate), in bytes. */
+  | { type: 'memory'; heapUsed: number; external: number };
 
 /** The key of an environment in these messages. */
 export function environmentKey(tenantId: string, environmentId: string): string {

@@ -165,6 +165,13 @@ function receive(message: ToThread): void {
     case 'search':
       void answer(message.id, message.request);
       return;
+    case 'memory': {
+      // Live data only where collections can be asked for (the bench sets --expose-gc for every isolate).
+      (globalThis as { gc?: () => void }).gc?.();
+      const { heapUsed, external } = process.memoryUsage();
+      send({ type: 'memory', heapUsed, external });
+      return;
+    }
   }
 }
 

@@ -60,6 +60,8 @@ export interface SearchThreadsDeps {
   registry: ConfigRegistry;
   search: SearchService;
   logger: Logger;
+  /** Each search or suggestion routed: answered by a thread, or left to the main thread (metrics). */
+  onRouted?: (by: 'thread' | 'main') => void;
 }
 
 export class SearchThreads {
@@ -121,6 +123,7 @@ export class SearchThreads {
     const replica = this.inStep(request.tenantId, request.environmentId);
     if (replica === undefined) {
       this.counts.main++;
+      this.deps.onRouted?.('main');
       return undefined;
     }
     const id = this.nextId++;
@@ -132,6 +135,26 @@ export class SearchThreads {
       replica.pending.set(id, { resolve, reject, timer });
       this.post(replica, { type: 'search', id, request });
     });
+  }
+
+  /** Each live thread's heap in bytes (the bench; `process.memoryUsage` counts only the main thread's). */
+  memory(): Promise<number[]> {
+    return Promise.all(
+      this.replicas
+        .filter((replica) => replica.alive)
+        .map(
+          (replica) =>
+            new Promise<number>((resolve) => {
+              const listen = (message: FromThread) => {
+                if (message.type !== 'memory') return;
+                replica.worker.off('message', listen);
+                resolve(message.heapUsed + message.external);
+              };
+              replica.worker.on('message', listen);
+              this.post(replica, { type: 'memory' });
+            }),
+        ),
+    );
   }
 
   /** Whether some thread is in step with the main thread's index for the environment (tests, the bench). */
@@ -203,6 +226,8 @@ export class SearchThreads {
         this.restartMs = RESTART_MS;
         return;
       }
+      case 'memory':
+        return;
       case 'answer':
       case 'failed': {
         const waiting = replica.pending.get(message.id);
@@ -211,16 +236,19 @@ export class SearchThreads {
         clearTimeout(waiting.timer);
         if (message.type === 'answer') {
           this.counts.threads++;
+          this.deps.onRouted?.('thread');
           waiting.resolve(message.answer);
           return;
         }
         const { failure } = message;
         if ('unexpected' in failure) {
           this.counts.failures++;
+          this.deps.onRouted?.('main');
           waiting.reject(new Error(failure.unexpected));
           return;
         }
         this.counts.threads++;
+        this.deps.onRouted?.('thread');
         const { kind, message: text, ...options } = failure;
         waiting.reject(new DomainError(kind, text, options));
         return;

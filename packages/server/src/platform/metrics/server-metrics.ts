@@ -13,6 +13,7 @@ export class ServerMetrics {
   readonly logAppendSeconds: Histogram;
   readonly indexBuildSeconds: Histogram;
   readonly modelTrainingSeconds: Histogram;
+  readonly searchThreadAnswers: Counter<'answered_by'>;
 
   constructor() {
     const registers = [this.registry];
@@ -36,6 +37,12 @@ export class ServerMetrics {
       name: 'discovery_search_index_build_seconds',
       help: 'Time to build a search index over an active catalog.',
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    this.searchThreadAnswers = new Counter({
+      name: 'discovery_search_thread_answers_total',
+      help: 'With search threads configured: searches and suggestions by who answered them, a search thread or the main thread (no thread in step with its index, or the thread failed).',
+      labelNames: ['answered_by'],
       registers,
     });
     this.modelTrainingSeconds = new Histogram({
