@@ -2,7 +2,7 @@
  * The search benchmark's HTTP figures for one catalog, side by side in one run: uncached and cached
  * POST /search, suggest and autocomplete (req/s, p50/p99 at 50 connections, the server's CPU per
  * request, every thread of the process counted), answered by the main thread alone and, for uncached
- * search and suggest, with the server's search threads; and a bare Koa endpoint measured right after
+ * search, with the server's search threads; and a bare Koa endpoint measured right after
  * (one thread), with each figure's share of it.
  */
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
@@ -81,11 +81,8 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   const suggest = await measured(target.url, suggests);
   const autocomplete = await measured(target.url, autocompletes);
   target.threads?.setPaused(false);
-  // The same with the server's search threads answering searches and suggestions (the main thread keeps HTTP).
-  let threaded: { uncached: Awaited<ReturnType<typeof measured>>; suggest: Awaited<ReturnType<typeof measured>> } | undefined;
-  if (target.threads !== undefined) {
-    threaded = { uncached: await measured(target.url, searches), suggest: await measured(target.url, suggests) };
-  }
+  // The same with the server's search threads answering the searches (the main thread keeps HTTP).
+  const threaded = target.threads === undefined ? undefined : await measured(target.url, searches);
   target.threads?.setPaused(true);
   target.setCacheSize(target.cacheSize);
   const cached = await measured(target.url, searches);
@@ -113,10 +110,9 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   const threads = target.threads === undefined ? '' : `${target.threads.count} search thread${target.threads.count === 1 ? '' : 's'}`;
   return [
     row(`POST /search uncached, ${target.queries.length} rotating queries, facets and a filter`, uncached),
-    ...(threaded === undefined ? [] : [row(`POST /search uncached, same, ${threads} and the main thread`, threaded.uncached)]),
+    ...(threaded === undefined ? [] : [row(`POST /search uncached, same, ${threads} and the main thread`, threaded)]),
     row(`POST /search, same, result cache of ${target.cacheSize}`, cached),
     row('POST /search/suggest, result cache off, grouped by brand', suggest),
-    ...(threaded === undefined ? [] : [row(`POST /search/suggest, same, ${threads} and the main thread`, threaded.suggest)]),
     row('POST /search/autocomplete, 4-letter prefixes, with categories', autocomplete),
     { step: `${label}: HTTP bare Koa, same run`, requestsPerSecond: bare.requestsPerSecond, p50Ms: bare.p50Ms, p99Ms: bare.p99Ms, cpuMs: bare.cpuMs },
     { step: `${label}: bare Koa spinning ${busyMs} ms a request (uncached search's CPU), same run`, requestsPerSecond: busy.requestsPerSecond, p50Ms: busy.p50Ms, p99Ms: busy.p99Ms, cpuMs: busy.cpuMs },

@@ -125,7 +125,7 @@ describe('compiled build', () => {
     const searcher = new Worker(join(out, 'search-thread.js'), { env: { ...process.env, NODE_OPTIONS: '' }, workerData: { logLevel: 'silent' } });
     try {
       const config = validateConfig({ tenants: [{ id: 't', environments: [{ id: 'prod', searchTokens: [{ token: 'tok', configurations: [{ id: 'default' }] }] }] }] });
-      const messages: { type: string; answer?: { count: number; itemsText: string } }[] = [];
+      const messages: { type: string; answer?: { count: number; items: Uint8Array } }[] = [];
       searcher.on('message', (message) => messages.push(message));
       const key = 't\u0000prod';
       const items = ['red lamp', 'blue bowl'].map((title, n) => ({ id: `p${n}`, type: 'product', catalogVersion: 1, attributes: { title } }));
@@ -138,7 +138,7 @@ describe('compiled build', () => {
       const answer = messages.find((m) => m.type === 'answer')?.answer;
       assert.ok(answer !== undefined, `the compiled search thread did not answer: ${JSON.stringify(messages)}`);
       assert.equal(answer.count, 1);
-      assert.match(answer.itemsText, /"id":"p0"/);
+      assert.match(new TextDecoder().decode(answer.items), /"id":"p0"/);
     } finally {
       await searcher.terminate();
     }

@@ -61,3 +61,24 @@ describe('search answers as text', () => {
     assert.equal(maskedHitJson(first, mask, 'product(title,brand)', memo), JSON.stringify(applyMask(first, mask)));
   });
 });
+
+describe('search answers as bytes (a search thread\'s)', () => {
+  it('are the UTF-8 of the text answers, with and without masks and highlights, buffer growth included', async () => {
+    const { JsonBytes, itemsBytes } = await import('../src/apis/search/json-bytes.js');
+    const { itemsJson } = await import('../src/apis/search/response-text.js');
+    const terms = { terms: ['lamp'], typing: undefined };
+    // A small start forces the buffer to grow mid-answer.
+    const out = new JsonBytes(64);
+    const memo = new MaskedTexts();
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    const many = Array.from({ length: 400 }, (_, n) => hits[n % 3]!);
+    for (const maskText of ['', ...MASKS]) {
+      const mask = parseMask(maskText);
+      for (const fields of [[], ['title']]) {
+        for (const list of [hits, [], many]) {
+          assert.equal(decode(itemsBytes(out, list, fields, terms, mask, maskText, memo)), itemsJson(list, fields, terms, mask, maskText, memo), `${maskText} ${fields.join()} ${list.length}`);
+        }
+      }
+    }
+  });
+});

@@ -128,25 +128,12 @@ describe('search threads', () => {
     assert.ok(answered !== null && Number(answered[1]) >= REQUESTS.length + 1, metrics.slice(0, 200));
   });
 
-  it('answers suggestions exactly as the main thread does', async () => {
-    const suggest = async (body: Record<string, unknown>) => {
-      const res = await fetch(`${base}/search/suggest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: SEARCH_TOKEN, ...body }) });
-      assert.equal(res.status, 200);
-      return (await res.json()) as { groups: { value: string; items: unknown[] }[]; metadata: Record<string, unknown> };
-    };
-    for (const body of [
-      { query: 'lamp', options: { groupBy: { attribute: 'brand', size: 3 } } },
-      { query: 'ba', options: { groupBy: { attribute: 'color', size: 2, values: ['red', 'green'] }, filter: 'price < 2000', customResponseMask: 'id,product(title)' } },
-      { query: '', options: { groupBy: { attribute: 'brand' } } },
-    ]) {
-      threads.paused = true;
-      const main = await suggest(body);
-      threads.paused = false;
-      const served = threads.counts.threads;
-      const thread = await suggest(body);
-      assert.equal(threads.counts.threads, served + 1);
-      assert.deepEqual(comparable(thread), comparable(main), JSON.stringify(body));
-    }
+  it('leaves suggestions to the main thread', async () => {
+    const served = threads.counts.threads;
+    const res = await fetch(`${base}/search/suggest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: SEARCH_TOKEN, query: 'lamp', options: { groupBy: { attribute: 'brand', size: 3 } } }) });
+    assert.equal(res.status, 200);
+    assert.ok(((await res.json()) as { groups: unknown[] }).groups.length > 0);
+    assert.equal(threads.counts.threads, served);
   });
 
   it('refuses what the main thread refuses, with the same answer', async () => {

@@ -35,6 +35,12 @@ function configurationOf(token: SearchTokenConfig, id: string | undefined): Sear
   return found;
 }
 
+/** An answer's pieces joined: a string, or bytes when a search thread handed over part of it as UTF-8. */
+function jsonText(parts: (string | Uint8Array)[]): string | Buffer {
+  if (parts.every((part) => typeof part === 'string')) return parts.join('');
+  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part.buffer, part.byteOffset, part.byteLength))));
+}
+
 /** The product fields `options.highlight` asks to highlight: `true` means the title. */
 function highlightFields(highlight: boolean | string[] | undefined): string[] {
   return highlight === true ? ['title'] : highlight === false || highlight === undefined ? [] : highlight;
@@ -85,7 +91,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     };
     // A search thread in step with this thread's index answers it (search-threads.ts); else, or if the
     // thread fails otherwise than refusing the request, this thread does.
-    let found: ThreadAnswer | undefined;
+    let found: (Omit<ThreadAnswer, 'items' | 'groups'> & { items: string | Uint8Array }) | undefined;
     const threaded = deps.services.searchThreads?.answer(request);
     if (threaded !== undefined) found = await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
     if (found === undefined) {
@@ -96,7 +102,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
       // made once, not per response (the same bytes `JSON.stringify` of the object would give).
       const itemsText = itemsJson(result.items, request.highlight, result.highlight, mask, maskText, maskedTexts);
-      found = { ...result, facetsText: facetsJson(result.facets), itemsText, groupsText: '[]' };
+      found = { ...result, facetsText: facetsJson(result.facets), items: itemsText };
     }
     const id = randomUUID();
     if (input.query.trim() !== '') {
@@ -121,7 +127,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       ...(found.relaxed ? { relaxed: true as const } : {}),
     };
     ctx.type = 'application/json';
-    ctx.body = `{"items":${found.itemsText},"metadata":${metadataJson(metadata, found.facetsText)}}`;
+    ctx.body = jsonText(['{"items":', found.items, `,"metadata":${metadataJson(metadata, found.facetsText)}}`]);
   };
 
   router.post('/search', limits.byAddress, jsonBody(), bodyToken, (ctx) => answer(ctx, ctx.request.body));
@@ -133,35 +139,26 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const configuration = configurationOf(ref.token, input.configurationId);
     const mask = parseMask(input.options.customResponseMask ?? '');
     const { groupBy } = input.options;
-    const maskText = input.options.customResponseMask ?? '';
-    const request: ThreadSearch = {
+    const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter, groupBy });
+    if (waiting !== undefined) await waiting;
+    // Answered here, not by search threads: a suggest answer is a hundred product views, and handing
+    // those over doubled its p99 on the bench machine for a tenth more throughput (docs/performance.md).
+    const result = search.search({
       tenantId: ref.tenant.id,
       environmentId: ref.environment.id,
-      token: input.token,
-      configurationId: configuration.id,
+      configuration,
       query: input.query,
       offset: 0,
       limit: 0,
       sortBy: input.options.sortBy,
       facets: [],
       filter: input.options.filter,
-      disabled: ['facet', 'redirect'],
+      disabled: new Set(['facet', 'redirect']),
       groupBy,
-      highlight: [],
-      maskText,
-    };
-    // As search: a search thread in step answers it, else this thread does.
-    let groupsText: string | undefined;
-    const threaded = deps.services.searchThreads?.answer(request);
-    if (threaded !== undefined) groupsText = (await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined)))?.groupsText;
-    if (groupsText === undefined) {
-      const waiting = search.whenReady({ ...request, configuration });
-      if (waiting !== undefined) await waiting;
-      const result = search.search({ ...request, configuration, disabled: new Set(request.disabled) });
-      // As search's answer: written as text with each product view's JSON (masked: per mask) made once (a
-      // suggest answer holds up to `size` items per group, often a hundred views).
-      groupsText = groupsJson(result.groups, mask, maskText, maskedTexts);
-    }
+    });
+    // As search's answer: written as text with each product view's JSON (masked: per mask) made once (a
+    // suggest answer holds up to `size` items per group, often a hundred views).
+    const groupsText = groupsJson(result.groups, mask, input.options.customResponseMask ?? '', maskedTexts);
     const { token, ...rest } = raw as Record<string, unknown>;
     ctx.set('Cache-Control', 'no-store');
     const metadata: SuggestResponse['metadata'] = {

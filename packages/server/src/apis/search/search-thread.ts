@@ -1,6 +1,6 @@
 /**
  * A search thread (`searchThreads` in the configuration; search-threads.ts starts it): a replica of the
- * search indexes on a core of its own, answering searches and suggestions for the main thread, which keeps
+ * search indexes on a core of its own, answering POST and GET /search for the main thread, which keeps
  * the HTTP work, validation and everything else.
  *
  * It holds the same SearchService as the main thread, fed through a catalog of its own (`ThreadCatalog`)
@@ -19,7 +19,8 @@ import { ConfigRegistry } from '../../platform/config/registry.js';
 import { DomainError } from '../../platform/domain-error.js';
 import { createLogger } from '../../platform/logger.js';
 import { parseMask } from '../http/response-mask.js';
-import { facetsJson, groupsJson, itemsJson, MaskedTexts } from './response-text.js';
+import { itemsBytes, JsonBytes } from './json-bytes.js';
+import { facetsJson, MaskedTexts } from './response-text.js';
 import type { FromThread, ThreadFailure, ThreadSearch, ToThread } from './search-thread-protocol.js';
 
 /** The catalog as the main thread describes it: activations, changes, and the items of each active version. */
@@ -59,6 +60,7 @@ if (port === null) throw new Error('search-thread.ts runs as a worker thread (se
 const logger = createLogger((workerData as { logLevel?: LevelWithSilent } | undefined)?.logLevel ?? 'info').child({ thread: 'search' });
 const catalog = new ThreadCatalog();
 const maskedTexts = new MaskedTexts();
+const bytes = new JsonBytes();
 let registry: ConfigRegistry | undefined;
 let search: SearchService | undefined;
 /** Items received for each environment since its last activation. */
@@ -83,25 +85,27 @@ async function answer(id: number, request: ThreadSearch): Promise<void> {
     const configuration = ref.token.configurations.find((c) => c.id === request.configurationId);
     if (configuration === undefined) throw new Error(`configuration ${request.configurationId} is not in this thread's copy`);
     const { tenantId, environmentId, sortBy, filter } = request;
-    const waiting = search.whenReady({ tenantId, environmentId, configuration, sortBy, filter, groupBy: request.groupBy });
+    const waiting = search.whenReady({ tenantId, environmentId, configuration, sortBy, filter });
     if (waiting !== undefined) await waiting;
     const result = search.search({ ...request, configuration, disabled: new Set(request.disabled) });
     const mask = parseMask(request.maskText);
-    send({
+    const items = itemsBytes(bytes, result.items, request.highlight, result.highlight, mask, request.maskText, maskedTexts);
+    const message: FromThread = {
       type: 'answer',
       id,
       answer: {
         count: result.count,
         exact: result.exact,
         facetsText: facetsJson(result.facets),
-        itemsText: itemsJson(result.items, request.highlight, result.highlight, mask, request.maskText, maskedTexts),
-        groupsText: request.groupBy === undefined ? '[]' : groupsJson(result.groups, mask, request.maskText, maskedTexts),
+        items,
         matched: result.matched,
         spelling: result.spelling,
         corrected: result.corrected,
         relaxed: result.relaxed,
       },
-    });
+    };
+    // The bytes have a buffer of their own (JsonBytes.take), so it can be handed over.
+    port!.postMessage(message, [items.buffer as ArrayBuffer]);
   } catch (error) {
     const failure: ThreadFailure =
       error instanceof DomainError

@@ -196,15 +196,33 @@ const viewTexts = new WeakMap<ProductView, string>();
  * spliced in, since the same views come back request after request and are most of a response's bytes.
  */
 export function hitJson(hit: SearchHit): string {
+  const view = hitView(hit);
+  if (view === undefined) return JSON.stringify(hit);
+  return `${hitHead(hit)}${view}${hitTail(hit)}`;
+}
+
+/**
+ * The kept text of a hit's product view, or undefined when the hit is not exactly hitOf's shape (four
+ * keys: strings and a finite score, then `product`), whose text is then `JSON.stringify(hit)`.
+ */
+export function hitView(hit: SearchHit): string | undefined {
   const { product } = hit;
-  // A product hit is exactly hitOf's shape: four keys (strings, a finite score) and then `product`.
   if (product === undefined || hit.redirect !== undefined || typeof hit.id !== 'string' || typeof hit.kind !== 'string' || typeof hit.context !== 'string' || !Number.isFinite(hit.score)) {
-    return JSON.stringify(hit);
+    return undefined;
   }
   let text = viewTexts.get(product);
   if (text === undefined) viewTexts.set(product, (text = JSON.stringify(product)));
-  const highlights = hit.highlights === undefined ? '' : `,"highlights":${JSON.stringify(hit.highlights)}`;
-  return `{"id":${JSON.stringify(hit.id)},"score":${JSON.stringify(hit.score)},"kind":${JSON.stringify(hit.kind)},"context":${JSON.stringify(hit.context)},"product":${text}${highlights}}`;
+  return text;
+}
+
+/** A hitOf-shaped hit's text before its product view's (`hitView`). */
+export function hitHead(hit: SearchHit): string {
+  return `{"id":${JSON.stringify(hit.id)},"score":${JSON.stringify(hit.score)},"kind":${JSON.stringify(hit.kind)},"context":${JSON.stringify(hit.context)},"product":`;
+}
+
+/** A hitOf-shaped hit's text after its product view's. */
+export function hitTail(hit: SearchHit): string {
+  return hit.highlights === undefined ? '}' : `,"highlights":${JSON.stringify(hit.highlights)}}`;
 }
 
 /** Scores travel with three decimals. */
