@@ -178,6 +178,18 @@ describe('search threads', () => {
     assert.ok(old.body.items.length > 0 && old.body.items.every((item) => item.id.startsWith('newp')));
   });
 
+  it('after a runtime configuration change that weighs a new field, answers by the new configuration on both threads', async () => {
+    const before = await post({ query: 'red' });
+    const { admin } = shop.server.deps.services;
+    const actor = { id: 'console:test', tenantId: SEARCH_TENANT, role: 'edit' as const };
+    await admin.putSearchConfiguration(actor, { tenantId: SEARCH_TENANT, environmentId: SEARCH_ENV }, SEARCH_TOKEN, 'default', { ...CONFIGURATION, fields: [...CONFIGURATION.fields, { attribute: 'color', weight: 5 }] });
+    await until(() => threads.inStepFor(SEARCH_TENANT, SEARCH_ENV), 'the thread rebuilt its index with the new field');
+    const { main, thread } = await bothWays({ query: 'red' });
+    // The colour now weighs in: the scores changed, and the thread agrees with the main thread.
+    assert.notDeepEqual(thread.body.items.map((item) => (item as { score?: number }).score), before.body.items.map((item) => (item as { score?: number }).score));
+    assert.deepEqual(comparable(thread.body), comparable(main.body));
+  });
+
   it('when a thread stops, the main thread answers meanwhile and a new thread takes over', async () => {
     const replicas = (threads as unknown as { replicas: { worker: Worker }[] }).replicas;
     await replicas[0]!.worker.terminate();
