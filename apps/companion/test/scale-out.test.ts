@@ -30,8 +30,8 @@ let configFile: string;
 const companions: CompanionProcess[] = [];
 
 /** Starts a companion process on the shared engines; resolves once its /ready answers 200. */
-async function startCompanion(demo: boolean): Promise<CompanionProcess> {
-  const companion = await startCompanionProcess(['--config', configFile, '--store', postgres.url, '--redis', redis.url], {
+async function startCompanion(demo: boolean, config = configFile): Promise<CompanionProcess> {
+  const companion = await startCompanionProcess(['--config', config, '--store', postgres.url, '--redis', redis.url], {
     DEMO: demo ? 'on' : 'off',
     DATA_DIR: join(dir, `unused-${companions.length}`),
   });
@@ -120,9 +120,12 @@ before(async () => {
   }
   configFile = join(dir, 'shop.json');
   await writeFile(configFile, JSON.stringify(demo));
+  // B answers searches on a search thread too: what A writes must reach B's thread, or B's main thread answer.
+  const threadedConfig = join(dir, 'shop-threads.json');
+  await writeFile(threadedConfig, JSON.stringify({ ...demo, searchThreads: 1 }));
   // The first seeds the demo catalog; the second starts on what the first stored.
   await startCompanion(true);
-  await startCompanion(false);
+  await startCompanion(false, threadedConfig);
 });
 
 after(async () => {
@@ -172,6 +175,15 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     const patched = await post(`${a!.url}/catalog/items?${q}`, [{ id: 'zx-3', catalogVersion: version, type: 'scaleout', attributes: { title: 'Platypus kettle' } }], token);
     assert.ok(patched.ok, await patched.clone().text());
     await eventually(async () => assert.deepEqual(await search(b!.url, 'platypus'), ['zx-3']));
+    // B's search thread follows A's writes too: once it has read the catalog again it answers, and the same.
+    await eventually(async () => {
+      assert.deepEqual(await search(b!.url, 'platypus'), ['zx-3']);
+      const metrics = await (await fetch(`${b!.url}/metrics`)).text();
+      const before = Number(/discovery_search_thread_answers_total\{answered_by="thread"\} (\d+)/.exec(metrics)?.[1] ?? 0);
+      assert.deepEqual(await search(b!.url, 'platypus'), ['zx-3']);
+      const after = Number(/discovery_search_thread_answers_total\{answered_by="thread"\} (\d+)/.exec(await (await fetch(`${b!.url}/metrics`)).text())?.[1] ?? 0);
+      assert.equal(after, before + 1, 'B\'s search thread answered');
+    }, 10_000);
   });
 
   it("shows on B, within 2 s, a shopper's activity collected on A, and the profile A identified", async () => {

@@ -50,6 +50,8 @@ interface Outbox {
   environmentId: string;
   /** The catalog version last sent (changes to other versions do not concern search). */
   version: number | undefined;
+  /** A resend after another process's writes is queued and has not started reading yet. */
+  resendQueued: boolean;
   tasks: (() => Promise<void>)[];
   running: boolean;
 }
@@ -80,11 +82,20 @@ export class SearchThreads {
   constructor(private readonly deps: SearchThreadsDeps) {
     deps.catalog.onActivate(async (tenantId, environmentId, version, items) => this.sendCatalog(tenantId, environmentId, version, items));
     deps.catalog.onItemsChanged((change) => this.sendChange(change));
-    // Another process wrote to an active catalog: the main thread's index is rebuilt from the store, and so is each thread's.
+    // Another process wrote to an active catalog: the main thread's index is rebuilt from the store, and
+    // so is each thread's. The resend is queued at once, so the threads stop answering for the
+    // environment now (their copy is stale) rather than when the store is read again.
     deps.catalog.onItemsChangedElsewhere((scope) => {
-      if (scope.api !== 'catalog') return;
-      const timer = setTimeout(() => void this.resend(scope.tenantId, scope.environmentId, scope.version), 250);
-      timer.unref();
+      if (scope.api !== 'catalog' || this.closed) return;
+      const outbox = this.outboxes.get(environmentKey(scope.tenantId, scope.environmentId));
+      if (outbox === undefined || outbox.version !== scope.version || outbox.resendQueued) return;
+      outbox.resendQueued = true;
+      this.enqueue(outbox, async () => {
+        // A burst of notices is one resend: the main thread rebuilds after 200 ms of them, this after 250.
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        outbox.resendQueued = false;
+        if (outbox.version === scope.version) await this.readAndSend(outbox, scope.version, this.replicas);
+      });
     });
     deps.registry.onReplace(() => {
       for (const replica of this.replicas) this.sendConfig(replica);
@@ -268,7 +279,7 @@ export class SearchThreads {
   private outbox(tenantId: string, environmentId: string): Outbox {
     const key = environmentKey(tenantId, environmentId);
     let outbox = this.outboxes.get(key);
-    if (outbox === undefined) this.outboxes.set(key, (outbox = { tenantId, environmentId, version: undefined, tasks: [], running: false }));
+    if (outbox === undefined) this.outboxes.set(key, (outbox = { tenantId, environmentId, version: undefined, resendQueued: false, tasks: [], running: false }));
     return outbox;
   }
 
