@@ -59,10 +59,12 @@ await load(url, requests, 3);
 // PROFILE=0 measures the same load without the profiler (its sampling costs the server some CPU).
 const profiling = process.env.PROFILE !== '0';
 const session = new Session(); session.connect(); if (profiling) { await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); await session.post('Profiler.start'); }
+await threads?.stats();
 const cpu0 = process.cpuUsage();
 const res = await load(url, requests, Number(process.env.SECONDS ?? 8));
 const cpu = process.cpuUsage(cpu0);
 if (profiling) { const { profile } = await session.post('Profiler.stop'); writeFileSync(process.env.OUT ?? '/tmp/s21/prof.cpuprofile', JSON.stringify(profile)); }
 console.error(JSON.stringify(res), 'requests', res.requestsPerSecond * Number(process.env.SECONDS ?? 8), 'cpu ms/req', (cpu.user + cpu.system) / 1000 / (res.requestsPerSecond * Number(process.env.SECONDS ?? 8)));
+if (threads !== undefined) console.error('search threads meanwhile (loop and collections):', JSON.stringify(await threads.stats()));
 await server.close();
 process.exit(0);

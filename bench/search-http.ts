@@ -27,7 +27,7 @@ export interface HttpTarget {
    * The server's search threads (`searchThreads`), when it has some: paused, the main thread answers
    * every search (the rows without threads); `inStep` resolves once a thread holds this tenant's catalog.
    */
-  threads?: { setPaused(paused: boolean): void; inStep(): Promise<void>; count: number };
+  threads?: { setPaused(paused: boolean): void; inStep(): Promise<void>; count: number; stats(): Promise<{ loopMaxMs: number; gcMaxMs: number; gcMs: number }[]> };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
@@ -82,7 +82,14 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   const autocomplete = await measured(target.url, autocompletes);
   target.threads?.setPaused(false);
   // The same with the server's search threads answering the searches (the main thread keeps HTTP).
-  const threaded = target.threads === undefined ? undefined : await measured(target.url, searches);
+  // The thread's own loop and collections during that load (the row's loopMaxMs and gc figures are the main thread's).
+  let threaded: Awaited<ReturnType<typeof measured>> | undefined;
+  let threadStats: { loopMaxMs: number; gcMaxMs: number; gcMs: number }[] = [];
+  if (target.threads !== undefined) {
+    await target.threads.stats();
+    threaded = await measured(target.url, searches);
+    threadStats = await target.threads.stats();
+  }
   target.threads?.setPaused(true);
   target.setCacheSize(target.cacheSize);
   const cached = await measured(target.url, searches);
@@ -111,6 +118,7 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   return [
     row(`POST /search uncached, ${target.queries.length} rotating queries, facets and a filter`, uncached),
     ...(threaded === undefined ? [] : [row(`POST /search uncached, same, ${threads} and the main thread`, threaded)]),
+    ...threadStats.map((stats, i) => ({ step: `${label}: meanwhile, search thread ${i + 1}'s own event loop and collections`, loopMaxMs: round(stats.loopMaxMs, 1), gcMaxMs: round(stats.gcMaxMs, 1), gcMs: round(stats.gcMs, 0) })),
     row(`POST /search, same, result cache of ${target.cacheSize}`, cached),
     row('POST /search/suggest, result cache off, grouped by brand', suggest),
     row('POST /search/autocomplete, 4-letter prefixes, with categories', autocomplete),

@@ -259,6 +259,7 @@ const benchmark: Benchmark = async () => {
     const threadsOf = (tenantId: string) => ({
       count: SEARCH_THREADS,
       setPaused: (paused: boolean) => void (threads.paused = paused),
+      stats: () => threads.stats(),
       inStep: async () => {
         while (!threads.inStepFor(tenantId, ENV)) await new Promise((resolve) => setTimeout(resolve, 100));
       },
@@ -290,7 +291,7 @@ const benchmark: Benchmark = async () => {
       ...generatedHttp,
       ...realistic,
       { step: 'heap used at the end (main thread, after a full collection)', mb: (collectGarbage(), heapUsedMb()) },
-      { step: `heap used at the end (${SEARCH_THREADS === 1 ? 'the search thread' : 'each search thread'}, after a full collection: its copies of the three tenants' indexes and items)`, mb: (await threads.memory()).map((bytes) => round(bytes / 1048576, 1)).join(' / ') },
+      { step: `heap used at the end (${SEARCH_THREADS === 1 ? 'the search thread' : 'each search thread'}, after a full collection: its copies of the three tenants' indexes and items)`, mb: (await threads.stats(true)).map((stats) => round(stats.heapBytes / 1048576, 1)).join(' / ') },
       { step: `resident memory at the end (main thread and ${SEARCH_THREADS} search thread${SEARCH_THREADS === 1 ? '' : 's'})`, mb: round(process.memoryUsage().rss / 1048576, 1) },
     ];
     const demo = await demoRelevance();

@@ -47,7 +47,8 @@ export type ToThread =
   | { type: 'activate'; key: string; seq: number; tenantId: string; environmentId: string; version: number }
   | { type: 'changed'; key: string; seq: number; change: ItemsChanged }
   | { type: 'search'; id: number; request: ThreadSearch }
-  | { type: 'memory' };
+  /** The thread's figures (`stats`), its loop and collection maxima reset after; `collect` first runs a full collection where one can be asked for. */
+  | { type: 'stats'; collect: boolean };
 
 export type FromThread =
   | { type: 'config-applied'; seq: number }
@@ -55,8 +56,19 @@ export type FromThread =
   | { type: 'applied'; key: string; seq: number; version: number | undefined }
   | { type: 'answer'; id: number; answer: ThreadAnswer }
   | { type: 'failed'; id: number; failure: ThreadFailure }
-  /** The thread's own heap (`process.memoryUsage` in a worker counts its isolate), in bytes. */
-  | { type: 'memory'; heapUsed: number; external: number };
+  | { type: 'stats'; stats: ThreadStats };
+
+/**
+ * A thread's own figures: its heap (`process.memoryUsage` in a worker counts its isolate), and since
+ * the previous ask (the first ask starts the count) the longest its event loop was held and its
+ * longest and total garbage collection.
+ */
+export interface ThreadStats {
+  heapBytes: number;
+  loopMaxMs: number;
+  gcMaxMs: number;
+  gcMs: number;
+}
 
 /** The key of an environment in these messages. */
 export function environmentKey(tenantId: string, environmentId: string): string {

@@ -10,6 +10,7 @@
  * After each, the thread reports how far it got (`applied`), and the main thread routes an environment's
  * searches here only while the thread has applied everything it was sent about it.
  */
+import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LevelWithSilent } from 'pino';
 import type { ActivationBuilder, ItemsChangedListener, StoredItem } from '../../domains/catalog/types.js';
@@ -21,7 +22,7 @@ import { createLogger } from '../../platform/logger.js';
 import { parseMask } from '../http/response-mask.js';
 import { itemsBytes, JsonBytes } from './json-bytes.js';
 import { facetsJson, MaskedTexts } from './response-text.js';
-import type { FromThread, ThreadFailure, ThreadSearch, ToThread } from './search-thread-protocol.js';
+import type { FromThread, ThreadFailure, ThreadSearch, ThreadStats, ToThread } from './search-thread-protocol.js';
 
 /** The catalog as the main thread describes it: activations, changes, and the items of each active version. */
 class ThreadCatalog implements IndexedCatalog {
@@ -67,6 +68,30 @@ let search: SearchService | undefined;
 const parts = new Map<string, StoredItem[]>();
 /** Each environment's messages, applied one after the other. */
 const chains = new Map<string, Promise<void>>();
+
+/** The loop and collection figures `stats` reports, counted from the first ask. */
+let loop: IntervalHistogram | undefined;
+let gcMaxMs = 0;
+let gcMs = 0;
+
+function takeStats(): ThreadStats {
+  if (loop === undefined) {
+    loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        gcMs += entry.duration;
+        gcMaxMs = Math.max(gcMaxMs, entry.duration);
+      }
+    }).observe({ entryTypes: ['gc'] });
+  }
+  const { heapUsed, external } = process.memoryUsage();
+  const stats = { heapBytes: heapUsed + external, loopMaxMs: loop.max / 1e6, gcMaxMs, gcMs };
+  loop.reset();
+  gcMaxMs = 0;
+  gcMs = 0;
+  return stats;
+}
 
 function send(message: FromThread): void {
   port!.postMessage(message);
@@ -169,11 +194,10 @@ function receive(message: ToThread): void {
     case 'search':
       void answer(message.id, message.request);
       return;
-    case 'memory': {
+    case 'stats': {
       // Live data only where collections can be asked for (the bench sets --expose-gc for every isolate).
-      (globalThis as { gc?: () => void }).gc?.();
-      const { heapUsed, external } = process.memoryUsage();
-      send({ type: 'memory', heapUsed, external });
+      if (message.collect) (globalThis as { gc?: () => void }).gc?.();
+      send({ type: 'stats', stats: takeStats() });
       return;
     }
   }

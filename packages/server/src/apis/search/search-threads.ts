@@ -22,7 +22,7 @@ import type { ConfigRegistry } from '../../platform/config/registry.js';
 import { DomainError } from '../../platform/domain-error.js';
 import type { Logger } from '../../platform/logger.js';
 import { startWorker } from '../../platform/worker-entry.js';
-import { environmentKey, type FromThread, type ThreadAnswer, type ThreadSearch, type ToThread } from './search-thread-protocol.js';
+import { environmentKey, type FromThread, type ThreadAnswer, type ThreadSearch, type ThreadStats, type ToThread } from './search-thread-protocol.js';
 
 /** A search a thread has not answered after this long is answered by the main thread. */
 const ANSWER_TIMEOUT_MS = 15_000;
@@ -148,21 +148,24 @@ export class SearchThreads {
     });
   }
 
-  /** Each live thread's heap in bytes (the bench; `process.memoryUsage` counts only the main thread's). */
-  memory(): Promise<number[]> {
+  /**
+   * Each live thread's figures (`ThreadStats`: heap, and since the previous ask its loop's longest hold
+   * and its collections); `collect` runs a full collection first where one can be asked for (the bench).
+   */
+  stats(collect = false): Promise<ThreadStats[]> {
     return Promise.all(
       this.replicas
         .filter((replica) => replica.alive)
         .map(
           (replica) =>
-            new Promise<number>((resolve) => {
+            new Promise<ThreadStats>((resolve) => {
               const listen = (message: FromThread) => {
-                if (message.type !== 'memory') return;
+                if (message.type !== 'stats') return;
                 replica.worker.off('message', listen);
-                resolve(message.heapUsed + message.external);
+                resolve(message.stats);
               };
               replica.worker.on('message', listen);
-              this.post(replica, { type: 'memory' });
+              this.post(replica, { type: 'stats', collect });
             }),
         ),
     );
@@ -237,7 +240,7 @@ export class SearchThreads {
         this.restartMs = RESTART_MS;
         return;
       }
-      case 'memory':
+      case 'stats':
         return;
       case 'answer':
       case 'failed': {
