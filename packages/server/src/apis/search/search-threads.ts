@@ -62,7 +62,7 @@ export interface SearchThreadsDeps {
   registry: ConfigRegistry;
   search: SearchService;
   logger: Logger;
-  /** Each search or suggestion routed: answered by a thread, or left to the main thread (metrics). */
+  /** Each search routed: answered by a thread, or left to the main thread (metrics). */
   onRouted?: (by: 'thread' | 'main') => void;
 }
 

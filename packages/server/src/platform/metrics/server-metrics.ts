@@ -41,7 +41,7 @@ export class ServerMetrics {
     });
     this.searchThreadAnswers = new Counter({
       name: 'discovery_search_thread_answers_total',
-      help: 'With search threads configured: searches and suggestions by who answered them, a search thread or the main thread (no thread in step with its index, or the thread failed).',
+      help: 'With search threads configured: searches by who answered them, a search thread or the main thread (no thread in step with its index, or the thread failed).',
       labelNames: ['answered_by'],
       registers,
     });
