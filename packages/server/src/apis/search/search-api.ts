@@ -91,7 +91,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     };
     // A search thread in step with this thread's index answers it (search-threads.ts); else, or if the
     // thread fails otherwise than refusing the request, this thread does.
-    let found: (Omit<ThreadAnswer, 'items' | 'groups'> & { items: string | Uint8Array }) | undefined;
+    let found: (Omit<ThreadAnswer, 'items'> & { items: string | Uint8Array }) | undefined;
     const threaded = deps.services.searchThreads?.answer(request);
     if (threaded !== undefined) found = await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
     if (found === undefined) {
