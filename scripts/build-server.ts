@@ -23,7 +23,7 @@ export const WORKER_ENTRIES = [
 const WORKSPACE_SCOPE = '@discovery-kit/';
 
 /** npm packages load from node_modules at run time; our own TypeScript packages are compiled in. */
-export const externalNpmPackages: Plugin = {
+const externalNpmPackages: Plugin = {
   name: 'external-npm-packages',
   setup(builder) {
     builder.onResolve({ filter: /^[^./]/ }, (args) => {
@@ -40,7 +40,7 @@ export const externalNpmPackages: Plugin = {
  * run time: the build stays relocatable (a container copies the tree elsewhere) and the data files
  * stay where they are in the repository.
  */
-export function sourceLocations(outDir: string): Plugin {
+function sourceLocations(outDir: string): Plugin {
   return {
     name: 'source-import-meta-url',
     setup(builder) {
@@ -56,23 +56,32 @@ export function sourceLocations(outDir: string): Plugin {
   };
 }
 
-export async function buildServer(outDir = resolve('dist/server')): Promise<string[]> {
+/**
+ * Compiles `entries` (paths relative to the checkout, each with its output name) and the worker
+ * threads' entries into a fresh `outDir`, as production runs them: the server's build and the
+ * benchmarks' (build-bench.ts) share these settings.
+ */
+export async function compileForNode(entries: readonly { in: string; out: string }[], outDir: string): Promise<void> {
   await rm(outDir, { recursive: true, force: true });
-  const entryPoints = [...SERVER_ENTRIES.map((name) => ({ in: resolve('apps/companion/src', `${name}.ts`), out: name })), ...WORKER_ENTRIES.map((entry) => ({ in: resolve(entry.in), out: entry.out }))];
   await build({
-    entryPoints,
+    entryPoints: [...entries, ...WORKER_ENTRIES].map((entry) => ({ in: resolve(entry.in), out: entry.out })),
     outdir: outDir,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // Shared code goes to chunks instead of being copied into each tool.
+    // Shared code goes to chunks instead of being copied into each entry; beside the entries, since
+    // `sourceLocations` computes each module's URL from the output directory.
     splitting: true,
     chunkNames: '[name]-[hash]',
     sourcemap: true,
     logLevel: 'warning',
     plugins: [externalNpmPackages, sourceLocations(outDir)],
   });
+}
+
+export async function buildServer(outDir = resolve('dist/server')): Promise<string[]> {
+  await compileForNode(SERVER_ENTRIES.map((name) => ({ in: `apps/companion/src/${name}.ts`, out: name })), outDir);
   return SERVER_ENTRIES.map((name) => resolve(outDir, `${name}.js`));
 }
 

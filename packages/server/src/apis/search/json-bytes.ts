@@ -6,10 +6,10 @@
  * compares them.
  */
 import type { SearchItem } from '@discovery-kit/protocol';
-import { highlightProduct, type HighlightTerms } from '../../domains/search/highlight.js';
+import type { HighlightTerms } from '../../domains/search/highlight.js';
 import { hitHead, hitTail, hitView } from '../../domains/search/search-response.js';
 import type { MaskTree } from '../http/response-mask.js';
-import { maskedHitJson, type MaskedTexts } from './response-text.js';
+import { highlighted, maskedHitJson, type MaskedTexts } from './response-text.js';
 
 /** The buffer's size to start with, and past which it is let go after an answer (one outsized answer does not keep it). */
 const START_BYTES = 256 * 1024;
@@ -58,11 +58,11 @@ export class JsonBytes {
 
 /** `itemsJson`'s text as UTF-8. */
 export function itemsBytes(out: JsonBytes, items: readonly SearchItem[], fields: readonly string[], terms: HighlightTerms, mask: MaskTree | undefined, maskText: string, memo: MaskedTexts): Uint8Array {
+  const shown = highlighted(items, fields, terms);
   out.write('[');
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
+  for (let i = 0; i < shown.length; i++) {
     if (i > 0) out.write(',');
-    out.hit(fields.length === 0 || item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, terms) }, mask, maskText, memo);
+    out.hit(shown[i]!, mask, maskText, memo);
   }
   out.write(']');
   return out.take();

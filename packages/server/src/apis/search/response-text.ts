@@ -93,7 +93,7 @@ export function maskedHitJson(hit: SearchItem, mask: MaskTree, maskText: string,
  * Highlights are per request (cached answers are shared), and only for the page's items.
  */
 export function itemsJson(items: readonly SearchItem[], fields: readonly string[], terms: HighlightTerms, mask: MaskTree | undefined, maskText: string, memo: MaskedTexts): string {
-  const shown = fields.length === 0 ? items : items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, terms) }));
+  const shown = highlighted(items, fields, terms);
   const texts = mask === undefined ? shown.map(hitJson) : shown.map((item) => maskedHitJson(item, mask, maskText, memo));
   return `[${texts.join(',')}]`;
 }
@@ -102,4 +102,9 @@ export function itemsJson(items: readonly SearchItem[], fields: readonly string[
 export function groupsJson(groups: readonly SuggestGroup[], mask: MaskTree | undefined, maskText: string, memo: MaskedTexts): string {
   const itemText = mask === undefined ? hitJson : (item: SearchItem) => maskedHitJson(item, mask, maskText, memo);
   return `[${groups.map((g) => `{"value":${JSON.stringify(g.value)},"count":${g.count},"items":[${g.items.map(itemText).join(',')}]}`).join(',')}]`;
+}
+
+/** The page's items with the highlights of `fields` (none: the items as they are). */
+export function highlighted(items: readonly SearchItem[], fields: readonly string[], terms: HighlightTerms): readonly SearchItem[] {
+  return fields.length === 0 ? items : items.map((item) => (item.product === undefined ? item : { ...item, highlights: highlightProduct(item.product, fields, terms) }));
 }

@@ -74,8 +74,8 @@ export class SearchThreads {
   private closed = false;
   private restartMs = RESTART_MS;
   private cacheSize: number | undefined;
-  /** Searches answered by a thread, and by the main thread because no thread was in step (or one failed). */
-  readonly counts = { threads: 0, main: 0, failures: 0 };
+  /** Searches answered by a thread, and left to the main thread (no thread in step, or the thread failed). */
+  readonly counts = { threads: 0, main: 0 };
   /** Routes nothing to the threads while set (the bench measures the main thread alone this way). */
   paused = false;
 
@@ -108,7 +108,7 @@ export class SearchThreads {
     for (const tenant of this.deps.registry.tenantList) {
       for (const environment of tenant.environments) {
         const active = await this.deps.catalog.catalogs.active(tenant.id, environment.id);
-        if (active !== undefined) await this.resend(tenant.id, environment.id, active.version);
+        if (active !== undefined) this.resend(tenant.id, environment.id, active.version);
       }
     }
   }
@@ -133,8 +133,7 @@ export class SearchThreads {
     if (this.paused || this.replicas.length === 0) return undefined;
     const replica = this.inStep(request.tenantId, request.environmentId);
     if (replica === undefined) {
-      this.counts.main++;
-      this.deps.onRouted?.('main');
+      this.routed('main');
       return undefined;
     }
     const id = this.nextId++;
@@ -249,25 +248,28 @@ export class SearchThreads {
         replica.pending.delete(message.id);
         clearTimeout(waiting.timer);
         if (message.type === 'answer') {
-          this.counts.threads++;
-          this.deps.onRouted?.('thread');
+          this.routed('thread');
           waiting.resolve(message.answer);
           return;
         }
         const { failure } = message;
         if ('unexpected' in failure) {
-          this.counts.failures++;
-          this.deps.onRouted?.('main');
+          this.routed('main');
           waiting.reject(new Error(failure.unexpected));
           return;
         }
-        this.counts.threads++;
-        this.deps.onRouted?.('thread');
+        this.routed('thread');
         const { kind, message: text, ...options } = failure;
         waiting.reject(new DomainError(kind, text, options));
         return;
       }
     }
+  }
+
+  private routed(by: 'thread' | 'main'): void {
+    if (by === 'thread') this.counts.threads++;
+    else this.counts.main++;
+    this.deps.onRouted?.(by);
   }
 
   private post(replica: Replica, message: ToThread): void {
@@ -310,7 +312,7 @@ export class SearchThreads {
   }
 
   /** The environment's active catalog read from the store and sent (start, a thread back, another process's writes). */
-  private async resend(tenantId: string, environmentId: string, version: number): Promise<void> {
+  private resend(tenantId: string, environmentId: string, version: number): void {
     if (this.closed) return;
     const outbox = this.outbox(tenantId, environmentId);
     outbox.version = version;

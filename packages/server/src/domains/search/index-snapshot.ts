@@ -61,10 +61,10 @@ function mix(hash: number, text: string): number {
   return h;
 }
 
-/** One term map in binary form, a few hundred terms per step; the postings array is sized exactly by a first pass. */
 /** Postings copied per step of `encodeTermMap` (about a millisecond's work). */
 const POSTINGS_STEP = 65_536;
 
+/** One term map in binary form, a few hundred terms per step; the postings array is sized exactly by a first pass. */
 export function* encodeTermMap(map: TermMap): Generator<unknown, { terms: string; postings: Uint32Array }> {
   let size = 0;
   let n = 0;
