@@ -7,12 +7,18 @@
  * THREADS=n serves with n search threads (`searchThreads`), measured once they hold the catalog.
  * PROFILE=0 runs the same load without the profiler: its sampling costs code with many calls more, so
  * compare throughput (req/s, CPU per request) between two versions that way.
+ * Printed after the load: the main thread's longest event-loop delay and how busy its loop was, and each
+ * search thread's busy share, loop and collections.
+ * HEAP_GROWTH=p sets the heap growth `npm start` sets (--heap-growth, platform/heap-growth.ts).
+ * HEAPSAMPLE=file writes a sampling heap profile of what the load allocated and a scavenge did not
+ * free (promoted objects, and what is still live): what makes the main thread's full collections.
  *   npx tsx bench/profile-search.ts
  */
 import { writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { load } from './harness.js';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
@@ -22,6 +28,7 @@ import { createLogger } from '../packages/server/src/platform/logger.js';
 import { realisticCatalog, retailTitles } from './realistic-catalog.js';
 import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, generatedSearchConfig, pick, rng } from './relevance/generated-catalog.js';
 
+if (process.env.HEAP_GROWTH) (await import('../packages/server/src/platform/heap-growth.js')).limitHeapGrowth(Number(process.env.HEAP_GROWTH));
 const SIZE = Number(process.env.SIZE ?? 100000);
 const dataDir = await mkdtemp(join(tmpdir(), 'prof-'));
 const config = validateConfig({ ...generatedSearchConfig('b', 'p', 'tok'), publicRateLimits: { enabled: false }, searchThreads: Number(process.env.THREADS ?? 0) }, 'x', dataDir);
@@ -60,11 +67,18 @@ await load(url, requests, 3);
 const profiling = process.env.PROFILE !== '0';
 const session = new Session(); session.connect(); if (profiling) { await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); await session.post('Profiler.start'); }
 await threads?.stats();
+if (process.env.HEAPSAMPLE) { await session.post('HeapProfiler.enable'); await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false }); }
 const cpu0 = process.cpuUsage();
+const elu0 = performance.eventLoopUtilization();
+const loopDelay = monitorEventLoopDelay({ resolution: 2 }); loopDelay.enable();
 const res = await load(url, requests, Number(process.env.SECONDS ?? 8));
 const cpu = process.cpuUsage(cpu0);
+const elu = performance.eventLoopUtilization(elu0);
+if (process.env.HEAPSAMPLE) { (globalThis as { gc?: (o: unknown) => void }).gc?.({ type: 'minor' }); const { profile } = await session.post('HeapProfiler.getSamplingProfile'); writeFileSync(process.env.HEAPSAMPLE, JSON.stringify(profile)); }
 if (profiling) { const { profile } = await session.post('Profiler.stop'); writeFileSync(process.env.OUT ?? '/tmp/s21/prof.cpuprofile', JSON.stringify(profile)); }
 console.error(JSON.stringify(res), 'requests', res.requestsPerSecond * Number(process.env.SECONDS ?? 8), 'cpu ms/req', (cpu.user + cpu.system) / 1000 / (res.requestsPerSecond * Number(process.env.SECONDS ?? 8)));
+loopDelay.disable(); console.error('main loop delay max', loopDelay.max / 1e6, 'p99', loopDelay.percentile(99) / 1e6, 'p99.9', loopDelay.percentile(99.9) / 1e6);
+console.error('main thread busy', Math.round(elu.utilization * 100), '%,', elu.active / (res.requestsPerSecond * Number(process.env.SECONDS ?? 8)), 'ms per request');
 if (threads !== undefined) console.error('search threads meanwhile (loop and collections):', JSON.stringify(await threads.stats()));
 await server.close();
 process.exit(0);

@@ -5,7 +5,7 @@
  * search, with the server's search threads; and a bare Koa endpoint measured right after
  * (one thread), with each figure's share of it.
  */
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import type { BenchResult } from './run.js';
 import { load, round, type LoadResult } from './harness.js';
 
@@ -27,18 +27,19 @@ export interface HttpTarget {
    * The server's search threads (`searchThreads`), when it has some: paused, the main thread answers
    * every search (the rows without threads); `inStep` resolves once a thread holds this tenant's catalog.
    */
-  threads?: { setPaused(paused: boolean): void; inStep(): Promise<void>; count: number; stats(): Promise<{ loopMaxMs: number; gcMaxMs: number; gcMs: number }[]> };
+  threads?: { setPaused(paused: boolean): void; inStep(): Promise<void>; count: number; stats(): Promise<{ loopMaxMs: number; gcMaxMs: number; gcMs: number; utilization: number }[]> };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
 
 /**
  * One load, with the server's CPU per answered request (this process serves; autocannon is another)
- * and the longest the server's event loop was held meanwhile, with the longest garbage collection and
+ * and the longest the server's event loop was held meanwhile, how busy that loop was (its event loop
+ * utilisation: the share of the time it was not waiting for input), with the longest garbage collection and
  * their total (a p99 far above the p50 is either such a hold, a collection or other work holding every
  * queued request, or the load generator).
  */
-async function measured(url: string, requests: Parameters<typeof load>[1]): Promise<LoadResult & { cpuMs: number; loopMaxMs: number; gcMaxMs: number; gcMs: number }> {
+async function measured(url: string, requests: Parameters<typeof load>[1]): Promise<LoadResult & { cpuMs: number; loopMaxMs: number; mainBusy: string; gcMaxMs: number; gcMs: number }> {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   // The collections meanwhile: the longest pause and their total, beside the longest hold of the loop.
   let gcMaxMs = 0;
@@ -52,9 +53,11 @@ async function measured(url: string, requests: Parameters<typeof load>[1]): Prom
   const collections = new PerformanceObserver((list) => count(list.getEntries()));
   collections.observe({ entryTypes: ['gc'] });
   loop.enable();
+  const busyBefore = performance.eventLoopUtilization();
   const before = process.cpuUsage();
   const result = await load(url, requests, SECONDS, CONNECTIONS);
   const cpu = process.cpuUsage(before);
+  const busy = performance.eventLoopUtilization(busyBefore);
   loop.disable();
   count(collections.takeRecords());
   collections.disconnect();
@@ -62,6 +65,7 @@ async function measured(url: string, requests: Parameters<typeof load>[1]): Prom
     ...result,
     cpuMs: round((cpu.user + cpu.system) / 1000 / Math.max(1, result.requestsPerSecond * SECONDS), 3),
     loopMaxMs: round(loop.max / 1e6, 1),
+    mainBusy: `${Math.round(100 * busy.utilization)}%`,
     gcMaxMs: round(gcMaxMs, 1),
     gcMs: round(gcMs, 0),
   };
@@ -84,7 +88,7 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   // The same with the server's search threads answering the searches (the main thread keeps HTTP).
   // The thread's own loop and collections during that load (the row's loopMaxMs and gc figures are the main thread's).
   let threaded: Awaited<ReturnType<typeof measured>> | undefined;
-  let threadStats: { loopMaxMs: number; gcMaxMs: number; gcMs: number }[] = [];
+  let threadStats: { loopMaxMs: number; gcMaxMs: number; gcMs: number; utilization: number }[] = [];
   if (target.threads !== undefined) {
     await target.threads.stats();
     threaded = await measured(target.url, searches);
@@ -102,7 +106,7 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   const busy = await measured(target.bareUrl, [{ method: 'GET' as const, path: '/' }]);
   target.setBareBusyMs(0);
 
-  const row = (step: string, r: LoadResult & { cpuMs: number; loopMaxMs: number; gcMaxMs: number; gcMs: number }) => ({
+  const row = (step: string, r: LoadResult & { cpuMs: number; loopMaxMs: number; mainBusy: string; gcMaxMs: number; gcMs: number }) => ({
     step: `${label}: ${step}`,
     requestsPerSecond: r.requestsPerSecond,
     ofBareKoa: `${round((100 * r.requestsPerSecond) / Math.max(1, bare.requestsPerSecond), 1)}%`,
@@ -110,6 +114,7 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
     p99Ms: r.p99Ms,
     cpuMs: r.cpuMs,
     loopMaxMs: r.loopMaxMs,
+    mainBusy: r.mainBusy,
     gcMaxMs: r.gcMaxMs,
     gcMs: r.gcMs,
     non2xx: r.non2xx,
@@ -118,7 +123,7 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   return [
     row(`POST /search uncached, ${target.queries.length} rotating queries, facets and a filter`, uncached),
     ...(threaded === undefined ? [] : [row(`POST /search uncached, same, ${threads} and the main thread`, threaded)]),
-    ...threadStats.map((stats, i) => ({ step: `${label}: meanwhile, search thread ${i + 1}'s own event loop and collections`, loopMaxMs: round(stats.loopMaxMs, 1), gcMaxMs: round(stats.gcMaxMs, 1), gcMs: round(stats.gcMs, 0) })),
+    ...threadStats.map((stats, i) => ({ step: `${label}: meanwhile, search thread ${i + 1}'s own event loop and collections`, threadBusy: `${Math.round(100 * stats.utilization)}%`, loopMaxMs: round(stats.loopMaxMs, 1), gcMaxMs: round(stats.gcMaxMs, 1), gcMs: round(stats.gcMs, 0) })),
     row(`POST /search, same, result cache of ${target.cacheSize}`, cached),
     row('POST /search/suggest, result cache off, grouped by brand', suggest),
     row('POST /search/autocomplete, 4-letter prefixes, with categories', autocomplete),

@@ -61,13 +61,16 @@ export type FromThread =
 /**
  * A thread's own figures: its heap (`process.memoryUsage` in a worker counts its isolate), and since
  * the previous ask (the first ask starts the count) the longest its event loop was held and its
- * longest and total garbage collection.
+ * longest and total garbage collection, and how busy it was.
  */
 export interface ThreadStats {
   heapBytes: number;
   loopMaxMs: number;
   gcMaxMs: number;
   gcMs: number;
+  /** Milliseconds the thread's loop was busy since the previous ask, and that as a share of the time (its event loop utilisation). */
+  busyMs: number;
+  utilization: number;
 }
 
 /** The key of an environment in these messages. */

@@ -10,7 +10,7 @@
  * After each, the thread reports how far it got (`applied`), and the main thread routes an environment's
  * searches here only while the thread has applied everything it was sent about it.
  */
-import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LevelWithSilent } from 'pino';
 import type { ActivationBuilder, ItemsChangedListener, StoredItem } from '../../domains/catalog/types.js';
@@ -73,6 +73,7 @@ const chains = new Map<string, Promise<void>>();
 let loop: IntervalHistogram | undefined;
 let gcMaxMs = 0;
 let gcMs = 0;
+let utilization: EventLoopUtilization | undefined;
 
 function takeStats(): ThreadStats {
   if (loop === undefined) {
@@ -86,7 +87,9 @@ function takeStats(): ThreadStats {
     }).observe({ entryTypes: ['gc'] });
   }
   const { heapUsed, external } = process.memoryUsage();
-  const stats = { heapBytes: heapUsed + external, loopMaxMs: loop.max / 1e6, gcMaxMs, gcMs };
+  const since = performance.eventLoopUtilization(utilization);
+  utilization = performance.eventLoopUtilization();
+  const stats = { heapBytes: heapUsed + external, loopMaxMs: loop.max / 1e6, gcMaxMs, gcMs, busyMs: since.active, utilization: since.utilization };
   loop.reset();
   gcMaxMs = 0;
   gcMs = 0;
