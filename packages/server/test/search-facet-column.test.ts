@@ -7,6 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FacetColumn, FacetScratch, countFacets } from '../src/domains/search/facets.js';
+import { filterAndCountFacets } from '../src/domains/search/facet-pass.js';
 import type { StoredItem } from '../src/domains/catalog/types.js';
 import type { FacetConfig } from '../src/platform/config/schema.js';
 
@@ -49,5 +50,90 @@ describe('a facet with more than 32,767 values', () => {
     assert.deepEqual(values.find((v) => v.value === 'c7'), { value: 'c7', count: 1, selected: true });
     // Item 5 left code c5: ticked, it is listed with no items.
     assert.deepEqual(values.find((v) => v.value === 'c5'), { value: 'c5', count: 0, selected: true });
+  });
+});
+
+/**
+ * A facet whose items hold one value each (a colour, a brand, a price range) also keeps a byte per slot
+ * (`FacetColumn.singles`), which the one-pass facet work reads instead of the value pairs; the answers
+ * must be the pairs' own, and the byte column must go as soon as a slot stops fitting in it.
+ */
+describe('a facet of one value per item', () => {
+  const COLOUR = { id: 'colour', title: 'Colour', attribute: 'colour', type: 'value', size: 10 } as FacetConfig;
+  const colours = ['red', 'blue', 'green', 'black', 'white', 'pink'];
+  const coloured = (n: number, colour: string | string[] | undefined): StoredItem => ({
+    ...item(n, `c${n}`),
+    attributes: colour === undefined ? { code: `c${n}` } : { code: `c${n}`, colour },
+  });
+
+  /** The one-pass answer for every doc in a scrambled order, a filter passing two slots in three, `selected` ticked. */
+  function onePass(column: FacetColumn, slots: number, selected: string[]) {
+    const order = Array.from({ length: slots }, (_, i) => (i * 7919) % slots);
+    const docs = Int32Array.from(order);
+    const scores = Float32Array.from(order, (slot) => slot / 10);
+    const bits = new Uint32Array((slots >>> 5) + 1);
+    for (let slot = 0; slot < slots; slot++) if (slot % 3 !== 0) bits[slot >>> 5]! |= 1 << (slot & 31);
+    const selections = new Map(selected.length === 0 ? [] : [['colour', new Set(selected)]]);
+    const answer = filterAndCountFacets(new FacetScratch(), [column], selections, bits, docs, scores, slots, true)!;
+    return { results: answer.results, kept: [...docs.subarray(0, answer.length)], scores: [...scores.subarray(0, answer.length)] };
+  }
+
+  /** The same with the byte column set aside: the pairs' answer. */
+  function byPairs(column: FacetColumn, slots: number, selected: string[]) {
+    const singles = column.singles;
+    column.singles = undefined;
+    try {
+      return onePass(column, slots, selected);
+    } finally {
+      column.singles = singles;
+    }
+  }
+
+  it('answers as the value pairs do, with and without a selection, items without a value included', () => {
+    const slots = 5_003;
+    const items = Array.from({ length: slots }, (_, n) => coloured(n, n % 11 === 0 ? undefined : colours[n % colours.length]));
+    const column = new FacetColumn(COLOUR, items.map((i) => ({ item: i })));
+    assert.ok(column.singles instanceof Uint8Array);
+    for (const selected of [[], ['red'], ['blue', 'pink'], ['purple']]) {
+      const fast = onePass(column, slots, selected);
+      assert.deepEqual(fast, byPairs(column, slots, selected), `selected ${selected.join(',')}`);
+    }
+    const red = onePass(column, slots, ['red']);
+    // Slots holding red pass the filter (not a multiple of 3) and hold a colour (not a multiple of 11).
+    const expected = Array.from({ length: slots }, (_, n) => n).filter((n) => n % 3 !== 0 && n % 11 !== 0 && n % colours.length === 0).length;
+    assert.equal(red.kept.length, expected);
+    assert.ok(red.kept.every((slot) => slot % colours.length === 0));
+  });
+
+  it('gives the byte column up when an item takes two values, and still counts right', () => {
+    const slots = 600;
+    const items = Array.from({ length: slots }, (_, n) => coloured(n, colours[n % colours.length]));
+    const column = new FacetColumn(COLOUR, items.map((i) => ({ item: i })));
+    const before = onePass(column, slots, ['green']);
+    column.update(13, coloured(13, ['blue', 'green']));
+    assert.equal(column.singles, undefined);
+    const after = onePass(column, slots, ['green']);
+    // Slot 13 (which the filter passes) was blue; now it is green as well: one more green, blue unchanged.
+    const count = (answer: typeof before, value: string) => answer.results[0]!.values.find((v) => v.value === value)?.count;
+    assert.equal(count(after, 'green'), count(before, 'green')! + 1);
+    assert.equal(count(after, 'blue'), count(before, 'blue'));
+    assert.ok(after.kept.includes(13));
+    assert.deepEqual(after, byPairs(column, slots, ['green']));
+  });
+
+  it('gives it up at the 256th value, and follows removals and new slots until then', () => {
+    const items = Array.from({ length: 300 }, (_, n) => coloured(n, `shade ${n}`));
+    const column = new FacetColumn(COLOUR, items.slice(0, 250).map((i) => ({ item: i })));
+    assert.ok(column.singles instanceof Uint8Array);
+    // Removed: no value; new slots past the build's end (the byte column grows): their values.
+    column.update(3, undefined);
+    for (let n = 250; n < 255; n++) column.update(n, items[n]);
+    assert.ok(column.singles instanceof Uint8Array);
+    assert.deepEqual(onePass(column, 255, ['shade 3', 'shade 254']), byPairs(column, 255, ['shade 3', 'shade 254']));
+    assert.equal(onePass(column, 255, ['shade 3']).kept.length, 0);
+    assert.deepEqual(onePass(column, 255, ['shade 254']).kept, [254]);
+    for (let n = 255; n < 300; n++) column.update(n, items[n]);
+    assert.equal(column.singles, undefined);
+    assert.deepEqual(onePass(column, 300, ['shade 299']).kept, [299]);
   });
 });

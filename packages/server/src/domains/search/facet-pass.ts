@@ -3,7 +3,7 @@
  * and the general count): a repeated filter's bits, at most one ticked facet.
  */
 import { keepBits } from './filter-bits.js';
-import { countComplement, countValues, facetResults, uncountValues, type FacetColumn, type FacetResult, type FacetScratch } from './facets.js';
+import { countComplement, countValues, facetResults, NO_SINGLE, uncountValues, type FacetColumn, type FacetResult, type FacetScratch } from './facets.js';
 
 /**
  * The usual storefront request in one pass over the matches: a repeated filter's bits (filter-bits.ts,
@@ -56,10 +56,7 @@ export function filterAndCountFacets(
       if (2 * filtered > base.passing) {
         const missing = filtered === base.passing ? 0 : notKept(scratch, bits, docs, filtered, column.capacity);
         countFromBase(column, counts[at]!, base.counts(column), scratch.missing, missing, filtered);
-      } else {
-        const { pairs, more } = column;
-        for (let i = 0; i < filtered; i++) countValues(pairs, more, more.size > 0, docs[i]!, counts[at]!);
-      }
+      } else countAll(column, docs, filtered, counts[at]!);
     }
     totals[at] = filtered;
     kept = keepSelected(column, column.selection(selections.get(column.facet.id)!), docs, scores, filtered);
@@ -86,13 +83,26 @@ export function filterAndCountFacets(
       if (generation < 0) generation = scratch.markSlots(docs, kept, column.capacity);
       totals[c] = countComplement(column, counts[c]!, scratch.passingSlots, generation, kept);
     } else {
-      const { pairs, more } = column;
-      const extra = more.size > 0;
-      for (let i = 0; i < kept; i++) countValues(pairs, more, extra, docs[i]!, counts[c]!);
+      countAll(column, docs, kept, counts[c]!);
       totals[c] = kept;
     }
   }
   return { results: facetResults(columns, selections, counts, totals), length: kept };
+}
+
+/** Adds the values of the first `length` slots of `docs` to `counted`: a byte a slot where the column has one (`singles`). */
+function countAll(column: FacetColumn, docs: Int32Array, length: number, counted: Int32Array): void {
+  const singles = column.singles;
+  if (singles !== undefined) {
+    for (let i = 0; i < length; i++) {
+      const id = singles[docs[i]!]!;
+      if (id !== NO_SINGLE) counted[id]!++;
+    }
+    return;
+  }
+  const { pairs, more } = column;
+  const extra = more.size > 0;
+  for (let i = 0; i < length; i++) countValues(pairs, more, extra, docs[i]!, counted);
 }
 
 /**
@@ -176,6 +186,18 @@ function selectedBits(column: FacetColumn, mask: Uint8Array): Uint32Array {
  * last value id, which `mask` has and never sets (FacetColumn.selection).
  */
 function keepSelected(column: FacetColumn, mask: Uint8Array, docs: Int32Array, scores: Float32Array, length: number): number {
+  const singles = column.singles;
+  if (singles !== undefined) {
+    // A byte a slot; no value reads mask[NO_SINGLE], never set.
+    let n = 0;
+    for (let i = 0; i < length; i++) {
+      const doc = docs[i]!;
+      docs[n] = doc;
+      scores[n] = scores[i]!;
+      n += mask[singles[doc]!]!;
+    }
+    return n;
+  }
   const { pairs, more } = column;
   const extra = more.size > 0;
   // Added to -1 (no value), it gives the id past the last; the sign bit picks it without a branch.
@@ -201,6 +223,24 @@ function keepSelected(column: FacetColumn, mask: Uint8Array, docs: Int32Array, s
  * filter (the facet's total) and how many were kept.
  */
 function filterAndSelect(column: FacetColumn, mask: Uint8Array, counted: Int32Array | undefined, bits: Uint32Array | undefined, docs: Int32Array, scores: Float32Array, length: number): { filtered: number; kept: number } {
+  const singles = column.singles;
+  if (singles !== undefined) {
+    // The same pass reading a byte a slot (FacetColumn.singles).
+    let filtered = 0;
+    let n = 0;
+    for (let i = 0; i < length; i++) {
+      const doc = docs[i]!;
+      if (bits !== undefined && ((bits[doc >>> 5]! >>> (doc & 31)) & 1) === 0) continue;
+      filtered++;
+      const id = singles[doc]!;
+      if (id === NO_SINGLE) continue;
+      if (counted !== undefined) counted[id]!++;
+      docs[n] = doc;
+      scores[n] = scores[i]!;
+      n += mask[id]!;
+    }
+    return { filtered, kept: n };
+  }
   const { pairs, more } = column;
   const extra = more.size > 0;
   let filtered = 0;

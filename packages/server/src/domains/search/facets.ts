@@ -13,6 +13,9 @@ import { attributeValues } from './attribute-values.js';
 /** A facet as the search API answers it in `metadata.facets` (the protocol's wire type). */
 export type FacetResult = SearchFacet;
 
+/** `FacetColumn.singles`' entry for a slot without a value; also the first value id it cannot hold. */
+export const NO_SINGLE = 255;
+
 export class FacetColumn {
   /** Value id → the value as first seen (range facets: the range label). */
   readonly labels: string[] = [];
@@ -30,6 +33,13 @@ export class FacetColumn {
   /** Slot → its value ids past the second, for the rare items with more. */
   readonly more = new Map<number, number[]>();
   /**
+   * Slot → its only value id (NO_SINGLE for none), while no slot holds two values and none a value id
+   * past 254: a colour, a brand, a price range. One byte a slot (100 KB for 100,000 slots, where
+   * `pairs` takes 400 KB), so the per-match passes (facet-pass.ts), which read it in no useful order,
+   * find more of it in the processor's caches. Dropped for good (undefined) when a slot stops fitting.
+   */
+  singles: Uint8Array | undefined;
+  /**
    * Value id → how many slots hold it over the whole index, kept with every update: a match set holding
    * most of the catalog is counted as these totals minus the slots it lacks (countFacets).
    */
@@ -41,6 +51,7 @@ export class FacetColumn {
   ) {
     if (facet.type === 'range') for (const range of facet.ranges ?? []) this.idOf(range.label);
     this.pairs = new Int16Array(2 * Math.max(16, docs.length)).fill(-1);
+    this.singles = new Uint8Array(Math.max(16, docs.length)).fill(NO_SINGLE);
     docs.forEach((doc, slot) => this.update(slot, doc?.item));
   }
 
@@ -48,6 +59,7 @@ export class FacetColumn {
   static *building(facet: FacetConfig, docs: readonly ({ item: StoredItem } | undefined)[]): Generator<unknown, FacetColumn> {
     const column = new FacetColumn(facet, []);
     column.pairs = new Int16Array(2 * Math.max(16, docs.length)).fill(-1);
+    column.singles = new Uint8Array(Math.max(16, docs.length)).fill(NO_SINGLE);
     for (let slot = 0; slot < docs.length; slot++) {
       column.update(slot, docs[slot]?.item);
       if ((slot & 511) === 511) yield;
@@ -68,6 +80,17 @@ export class FacetColumn {
     if (ids.length > 2) this.more.set(slot, ids.slice(2));
     else this.more.delete(slot);
     this.adjustTotals(slot, 1);
+    if (this.singles !== undefined) {
+      if (ids.length > 1 || (ids[0] ?? 0) >= NO_SINGLE) this.singles = undefined;
+      else {
+        if (slot >= this.singles.length) {
+          const grown = new Uint8Array(this.pairs.length >> 1).fill(NO_SINGLE);
+          grown.set(this.singles);
+          this.singles = grown;
+        }
+        this.singles[slot] = ids[0] ?? NO_SINGLE;
+      }
+    }
   }
 
   /** Slots the column has room for (some past the index's last slot, holding no value). */
@@ -109,8 +132,9 @@ export class FacetColumn {
 
   /** A mask over value ids of the values a shopper selected (compared without case or accents). */
   selection(values: ReadonlySet<string>): Uint8Array {
-    // One entry past the values, never set: where a slot without a value is sent (facet-pass.ts).
-    const mask = new Uint8Array(this.labels.length + 1);
+    // Entries past the values, never set: where a slot without a value is sent (facet-pass.ts), the
+    // id past the last in `pairs`, NO_SINGLE in `singles`.
+    const mask = new Uint8Array(Math.max(this.labels.length + 1, NO_SINGLE + 1));
     for (let id = 0; id < this.folded.length; id++) if (values.has(this.folded[id]!)) mask[id] = 1;
     return mask;
   }
