@@ -9,6 +9,7 @@
  * compare throughput (req/s, CPU per request) between two versions that way.
  * Printed after the load: the main thread's longest event-loop delay and how busy its loop was, and each
  * search thread's busy share, loop and collections.
+ * HEALTH=1 loads GET /health instead: the HTTP stack and middleware alone.
  * HEAP_GROWTH=p sets the heap growth `npm start` sets (--heap-growth, platform/heap-growth.ts).
  * HEAPSAMPLE=file writes a sampling heap profile of what the load allocated and a scavenge did not
  * free (promoted objects, and what is still live): what makes the main thread's full collections.
@@ -60,12 +61,12 @@ for (let i = 0; retail === undefined && i < 1000; i++) {
 const body = (query: string) => JSON.stringify({ token: 'tok', query, options: { facets: [{ id: 'color', values: ['red', 'blue'] }], filter: 'in_stock = 1 AND price < 4000' } });
 // SUGGEST=1 profiles POST /search/suggest grouped by brand instead (the search bench's suggest row).
 const suggestBody = (query: string) => JSON.stringify({ token: 'tok', query, options: { groupBy: { attribute: 'brand', size: 5 } } });
-const requests = queries.map((q) => ({ method: 'POST' as const, path: process.env.SUGGEST === '1' ? '/search/suggest' : '/search', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: process.env.SUGGEST === '1' ? suggestBody(q) : body(q) }));
+const requests = process.env.HEALTH ? [{ method: 'GET' as const, path: '/health' }] : queries.map((q) => ({ method: 'POST' as const, path: process.env.SUGGEST === '1' ? '/search/suggest' : '/search', headers: { 'content-type': 'application/json; charset=UTF-8' }, body: process.env.SUGGEST === '1' ? suggestBody(q) : body(q) }));
 await load(url, requests, 3);
 // The inspector's sampling profiler, started after the warm-up, so the profile holds the measured requests only.
 // PROFILE=0 measures the same load without the profiler (its sampling costs the server some CPU).
 const profiling = process.env.PROFILE !== '0';
-const session = new Session(); session.connect(); if (profiling) { await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); await session.post('Profiler.start'); }
+const session = new Session(); if (profiling || process.env.HEAPSAMPLE) session.connect(); if (profiling) { await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); await session.post('Profiler.start'); }
 await threads?.stats();
 if (process.env.HEAPSAMPLE) { await session.post('HeapProfiler.enable'); await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false }); }
 const cpu0 = process.cpuUsage();
@@ -74,7 +75,7 @@ const loopDelay = monitorEventLoopDelay({ resolution: 2 }); loopDelay.enable();
 const res = await load(url, requests, Number(process.env.SECONDS ?? 8));
 const cpu = process.cpuUsage(cpu0);
 const elu = performance.eventLoopUtilization(elu0);
-if (process.env.HEAPSAMPLE) { (globalThis as { gc?: (o: unknown) => void }).gc?.({ type: 'minor' }); const { profile } = await session.post('HeapProfiler.getSamplingProfile'); writeFileSync(process.env.HEAPSAMPLE, JSON.stringify(profile)); }
+if (process.env.HEAPSAMPLE) { (globalThis as { gc?: (o: unknown) => void }).gc?.({ type: 'minor' }); (globalThis as { gc?: (o: unknown) => void }).gc?.({ type: 'minor' }); const { profile } = await session.post('HeapProfiler.getSamplingProfile'); writeFileSync(process.env.HEAPSAMPLE, JSON.stringify(profile)); }
 if (profiling) { const { profile } = await session.post('Profiler.stop'); writeFileSync(process.env.OUT ?? '/tmp/s21/prof.cpuprofile', JSON.stringify(profile)); }
 console.error(JSON.stringify(res), 'requests', res.requestsPerSecond * Number(process.env.SECONDS ?? 8), 'cpu ms/req', (cpu.user + cpu.system) / 1000 / (res.requestsPerSecond * Number(process.env.SECONDS ?? 8)));
 loopDelay.disable(); console.error('main loop delay max', loopDelay.max / 1e6, 'p99', loopDelay.percentile(99) / 1e6, 'p99.9', loopDelay.percentile(99.9) / 1e6);

@@ -26,6 +26,7 @@ describe('log privacy', () => {
       await call(`${url}/tracker/tenant-a-tracker/profiles/p_secretprofile/activities`);
       await call(`${url}/nothing-here/jane.doe@example.com`, { headers: { 'x-request-id': 'trace-me-123' } });
       await postForm(tokenUrl(url, 'tenant-a'), assertionForm('my-secret-password-in-the-id-field', 'a.b.c'));
+      await postForm(tokenUrl(url, 'tenant-a'), 'grant_type=client_credentials&client_id=nobody-here&client_secret=wrong', { 'x-request-id': 'token-req-7' });
       await server.close();
       const log = lines.join('');
       assert.ok(log.includes('/widget/:widgetId/recommendations'), log);
@@ -34,6 +35,9 @@ describe('log privacy', () => {
       const requests = log.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as { msg?: string; requestId?: string; route?: string; status?: number });
       const own = requests.filter((line) => line.msg === 'request' && line.requestId === 'trace-me-123');
       assert.deepEqual(own.map((line) => [line.route, line.status]), [['/nothing-here/…', 404]]);
+      // A handler's own lines (ctx.state.log) carry the request's id too.
+      const token = requests.filter((line) => line.requestId === 'token-req-7').map((line) => line.msg);
+      assert.deepEqual(token.sort(), ['request', 'token request refused'], JSON.stringify(token));
     } finally {
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
