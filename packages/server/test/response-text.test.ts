@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SearchItem, SearchResponse } from '@discovery-kit/protocol';
-import { MaskedTexts, maskedHitJson, metadataJson } from '../src/apis/search/response-text.js';
+import { facetsJson, MaskedTexts, maskedHitJson, metadataParts } from '../src/apis/search/response-text.js';
 import { applyMask, parseMask } from '../src/apis/http/response-mask.js';
 import { toProductView } from '../src/domains/catalog/product-view.js';
 import type { StoredItem } from '../src/domains/catalog/types.js';
@@ -40,12 +40,15 @@ describe('search answers as text', () => {
     }
   });
 
-  it('write metadata exactly as JSON.stringify, with and without the optional fields, facets reused', () => {
+  it('write metadata exactly as JSON.stringify, with and without the optional fields, the facets as text or as UTF-8', () => {
     const facets = [{ id: 'brand', title: 'Brand "B"', attribute: 'brand', count: 3, values: [{ value: 'Acme', count: 2, selected: true }] }];
     const base: SearchResponse['metadata'] = { count: 3, exactCount: true, time: 0.25, token: 'tok', url: 'http://x/search/tok?encoded=%7B%7D', offset: 0, limit: 10, facets, id: 'id-1', configurationId: 'default', defaultConfigurationId: 'default' };
     for (const metadata of [base, { ...base, correctedQuery: 'lamp "x"' }, { ...base, relaxed: true as const }, { ...base, correctedQuery: 'a', relaxed: true as const, facets: [] }]) {
-      assert.equal(metadataJson(metadata), JSON.stringify(metadata));
-      assert.equal(metadataJson({ ...metadata, time: 9 }), JSON.stringify({ ...metadata, time: 9 }));
+      const { facets: listed, ...rest } = metadata;
+      assert.equal(metadataParts(rest, facetsJson(listed)).join(''), JSON.stringify(metadata));
+      assert.equal(metadataParts({ ...rest, time: 9 }, facetsJson(listed)).join(''), JSON.stringify({ ...metadata, time: 9 }));
+      const [head, bytes, tail] = metadataParts(rest, new TextEncoder().encode(facetsJson(listed)));
+      assert.equal(head + new TextDecoder().decode(bytes) + tail, JSON.stringify(metadata));
     }
   });
 

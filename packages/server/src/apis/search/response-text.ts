@@ -22,15 +22,14 @@ export function facetsJson(facets: readonly SearchFacet[]): string {
 }
 
 /**
- * `JSON.stringify(metadata)`, its facets' text made once per facet list, or given as text (a search
- * thread's answer: search-threads.ts).
+ * `JSON.stringify` of a search answer's metadata, in three parts around its facets' JSON (`facetsJson`),
+ * given as text or as UTF-8 (a search thread's answer): search-api.ts writes the parts as they are.
  */
-export function metadataJson(metadata: Omit<SearchResponse['metadata'], 'facets'> & { facets?: readonly SearchFacet[] }, facetsText?: string): string {
-  const { count, exactCount, time, token, url, offset, limit, facets, ...tail } = metadata;
-  const facetText = facetsText ?? facetsJson(facets ?? []);
+export function metadataParts<F extends string | Uint8Array>(metadata: Omit<SearchResponse['metadata'], 'facets'>, facets: F): [string, F, string] {
+  const { count, exactCount, time, token, url, offset, limit, ...tail } = metadata;
   const head = JSON.stringify({ count, exactCount, time, token, url, offset, limit });
   const rest = JSON.stringify(tail);
-  return `${head.slice(0, -1)},"facets":${facetText}${rest === '{}' ? '}' : `,${rest.slice(1)}`}`;
+  return [`${head.slice(0, -1)},"facets":`, facets, rest === '{}' ? '}' : `,${rest.slice(1)}`];
 }
 
 /** Masked product texts kept at most, in bytes of text: past it the least recently added views' go first. */

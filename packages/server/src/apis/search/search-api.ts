@@ -16,7 +16,7 @@ import { normalizeQuery } from '../../domains/search/search-queries.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SearchResponse, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
-import { facetsJson, groupsJson, itemsJson, MaskedTexts, metadataJson } from './response-text.js';
+import { facetsJson, groupsJson, itemsJson, MaskedTexts, metadataParts } from './response-text.js';
 import type { ThreadAnswer, ThreadSearch } from './search-thread-protocol.js';
 import { DomainError } from '../../platform/domain-error.js';
 
@@ -91,7 +91,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     };
     // A search thread in step with this thread's index answers it (search-threads.ts); else, or if the
     // thread fails otherwise than refusing the request, this thread does.
-    let found: (Omit<ThreadAnswer, 'items'> & { items: string | Uint8Array }) | undefined;
+    let found: (Omit<ThreadAnswer, 'items' | 'facets'> & { items: string | Uint8Array; facets: string | Uint8Array }) | undefined;
     const threaded = deps.services.searchThreads?.answer(request);
     if (threaded !== undefined) found = await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
     if (found === undefined) {
@@ -102,7 +102,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
       // made once, not per response (the same bytes `JSON.stringify` of the object would give).
       const itemsText = itemsJson(result.items, request.highlight, result.highlight, mask, maskText, maskedTexts);
-      found = { ...result, facetsText: facetsJson(result.facets), items: itemsText };
+      found = { ...result, facets: facetsJson(result.facets), items: itemsText };
     }
     const id = randomUUID();
     if (input.query.trim() !== '') {
@@ -127,7 +127,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       ...(found.relaxed ? { relaxed: true as const } : {}),
     };
     ctx.type = 'application/json';
-    ctx.body = jsonText(['{"items":', found.items, `,"metadata":${metadataJson(metadata, found.facetsText)}}`]);
+    ctx.body = jsonText(['{"items":', found.items, ',"metadata":', ...metadataParts(metadata, found.facets), '}']);
   };
 
   router.post('/search', limits.byAddress, jsonBody(), bodyToken, (ctx) => answer(ctx, ctx.request.body));

@@ -24,7 +24,8 @@ export interface ThreadSearch extends Pick<SearchQuery, 'tenantId' | 'environmen
 export interface ThreadAnswer {
   count: number;
   exact: boolean;
-  facetsText: string;
+  /** The facets' JSON text as UTF-8 (a view over the same handed-over buffer as `items`). */
+  facets: Uint8Array;
   /**
    * The page's items as UTF-8 JSON, handed over, not copied: as strings in both heaps, answers of many
    * products (up to 10,000 a page) made the main thread collect garbage a third of its time.

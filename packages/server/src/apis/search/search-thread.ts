@@ -20,7 +20,7 @@ import { ConfigRegistry } from '../../platform/config/registry.js';
 import { DomainError } from '../../platform/domain-error.js';
 import { createLogger } from '../../platform/logger.js';
 import { parseMask } from '../http/response-mask.js';
-import { itemsBytes, JsonBytes } from './json-bytes.js';
+import { answerBytes, JsonBytes } from './json-bytes.js';
 import { facetsJson, MaskedTexts } from './response-text.js';
 import type { FromThread, ThreadFailure, ThreadSearch, ThreadStats, ToThread } from './search-thread-protocol.js';
 
@@ -117,14 +117,14 @@ async function answer(id: number, request: ThreadSearch): Promise<void> {
     if (waiting !== undefined) await waiting;
     const result = search.search({ ...request, configuration, disabled: new Set(request.disabled) });
     const mask = parseMask(request.maskText);
-    const items = itemsBytes(bytes, result.items, request.highlight, result.highlight, mask, request.maskText, maskedTexts);
+    const { items, facets } = answerBytes(bytes, result.items, request.highlight, result.highlight, mask, request.maskText, maskedTexts, facetsJson(result.facets));
     const message: FromThread = {
       type: 'answer',
       id,
       answer: {
         count: result.count,
         exact: result.exact,
-        facetsText: facetsJson(result.facets),
+        facets,
         items,
         matched: result.matched,
         spelling: result.spelling,
@@ -132,7 +132,7 @@ async function answer(id: number, request: ThreadSearch): Promise<void> {
         relaxed: result.relaxed,
       },
     };
-    // The bytes have a buffer of their own (JsonBytes.take), so it can be handed over.
+    // The items and facets share a buffer of their own (JsonBytes.take), so it can be handed over.
     port!.postMessage(message, [items.buffer as ArrayBuffer]);
   } catch (error) {
     const failure: ThreadFailure =
