@@ -6,7 +6,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FacetColumn, FacetScratch, countFacets } from '../src/domains/search/facets.js';
+import { FacetColumn } from '../src/domains/search/facet-column.js';
+import { FacetScratch, countFacets } from '../src/domains/search/facets.js';
 import { filterAndCountFacets } from '../src/domains/search/facet-pass.js';
 import type { StoredItem } from '../src/domains/catalog/types.js';
 import type { FacetConfig } from '../src/platform/config/schema.js';

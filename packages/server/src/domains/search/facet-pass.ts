@@ -3,7 +3,8 @@
  * and the general count): a repeated filter's bits, at most one ticked facet.
  */
 import { keepBits } from './filter-bits.js';
-import { countComplement, countValues, facetResults, NO_SINGLE, uncountValues, type FacetColumn, type FacetResult, type FacetScratch } from './facets.js';
+import { NO_SINGLE, type FacetColumn } from './facet-column.js';
+import { countComplement, countValues, facetResults, uncountValues, type FacetResult, type FacetScratch } from './facets.js';
 
 /**
  * The usual storefront request in one pass over the matches: a repeated filter's bits (filter-bits.ts,

@@ -12,7 +12,8 @@
 import type { FilterNode } from '../../platform/filter-language/filter-tree.js';
 import { compileBatchFilter } from './filter-batch.js';
 import { compileFilter, type AttributeColumn } from './filter-evaluation.js';
-import { countValues, type FacetColumn } from './facets.js';
+import type { FacetColumn } from './facet-column.js';
+import { countValues } from './facets.js';
 
 /** Filters whose bits an index keeps. */
 const CAPACITY = 32;
