@@ -9,7 +9,8 @@
  * compare throughput (req/s, CPU per request) between two versions that way.
  * Printed after the load: the main thread's longest event-loop delay and how busy its loop was, and each
  * search thread's busy share, loop and collections.
- * HEALTH=1 loads GET /health instead: the HTTP stack and middleware alone.
+ * HEALTH=1 loads GET /health instead: the HTTP stack and middleware alone. EXTRA=1 adds a second
+ * tenant holding the other catalog (as the search bench's process holds both; unsearched).
  * HEAP_GROWTH=p sets the heap growth `npm start` sets (--heap-growth, platform/heap-growth.ts).
  * HEAPSAMPLE=file writes a sampling heap profile of what the load allocated and a scavenge did not
  * free (promoted objects, and what is still live): what makes the main thread's full collections.
@@ -32,7 +33,9 @@ import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, generate
 if (process.env.HEAP_GROWTH) (await import('../packages/server/src/platform/heap-growth.js')).limitHeapGrowth(Number(process.env.HEAP_GROWTH));
 const SIZE = Number(process.env.SIZE ?? 100000);
 const dataDir = await mkdtemp(join(tmpdir(), 'prof-'));
-const config = validateConfig({ ...generatedSearchConfig('b', 'p', 'tok'), publicRateLimits: { enabled: false }, searchThreads: Number(process.env.THREADS ?? 0) }, 'x', dataDir);
+// EXTRA=1: a second tenant holding the other catalog (generated beside realistic, or the reverse), as the search bench's process holds both.
+const tenants = [generatedSearchConfig('b', 'p', 'tok'), ...(process.env.EXTRA === '1' ? [generatedSearchConfig('c', 'p', 'tok2')] : [])].flatMap((c) => c.tenants as unknown[]);
+const config = validateConfig({ tenants, publicRateLimits: { enabled: false }, searchThreads: Number(process.env.THREADS ?? 0) }, 'x', dataDir);
 const server = await createDiscoveryServer({ config, dataDir, logger: createLogger('silent') });
 const { url } = await server.listen(0);
 const catalog = server.deps.services.catalog;
@@ -43,12 +46,19 @@ if (process.env.CATALOG === 'realistic' && titles === undefined) throw new Error
 const retail = titles === undefined ? undefined : realisticCatalog(titles);
 for (let s = 0; s < SIZE; s += 5000) await catalog.items.load('b', 'p', parseItemBatch((retail?.batchOf ?? batchOf)(s, version, 5000)));
 await (await catalog.catalogs.promote('b', 'p', version)).activation;
+if (process.env.EXTRA === '1') {
+  const other = retail === undefined ? realisticCatalog(retailTitles()!) : undefined;
+  const extraSchema = await catalog.schemas.create('c', 'p', parseSchemaRequest(GENERATED_SCHEMA));
+  const extra = await catalog.catalogs.create('c', 'p', { catalogItemSchemas: [{ name: extraSchema.name, version: extraSchema.version }] });
+  for (let s = 0; s < SIZE; s += 5000) await catalog.items.load('c', 'p', parseItemBatch((other?.batchOf ?? batchOf)(s, extra.version, 5000)));
+  await (await catalog.catalogs.promote('c', 'p', extra.version)).activation;
+}
 if (process.env.CACHE !== "1") {
   server.deps.services.search.resultCacheSize = 0;
   server.deps.services.searchThreads?.setResultCacheSize(0);
 }
 const threads = server.deps.services.searchThreads;
-while (threads !== undefined && !threads.inStepFor('b', 'p')) await new Promise((resolve) => setTimeout(resolve, 100));
+while (threads !== undefined && (!threads.inStepFor('b', 'p') || (process.env.EXTRA === '1' && !threads.inStepFor('c', 'p')))) await new Promise((resolve) => setTimeout(resolve, 100));
 const r = rng(42);
 const queries: string[] = retail?.queries(1000, 42) ?? [];
 for (let i = 0; retail === undefined && i < 1000; i++) {
