@@ -11,13 +11,20 @@ import { highlightProduct, type HighlightTerms } from '../../domains/search/high
 import { hitJson } from '../../domains/search/search-response.js';
 import { applyMask, type MaskTree } from '../http/response-mask.js';
 
-/** A facet list's text, by list: a cached answer hands the same list to every request it answers. */
-const facetTexts = new WeakMap<readonly SearchFacet[], string>();
+/**
+ * Where a facet list keeps its text: a cached answer hands the same list to every request it answers.
+ * A property of the list, not a WeakMap entry: every uncached search makes a new list, and a WeakMap
+ * grows with each until a full collection clears the dead ones.
+ */
+const FACETS_TEXT = Symbol('facets text');
 
 /** A facet list's text, made once per list. */
 export function facetsJson(facets: readonly SearchFacet[]): string {
-  let text = facetTexts.get(facets);
-  if (text === undefined) facetTexts.set(facets, (text = JSON.stringify(facets)));
+  const kept = (facets as { [FACETS_TEXT]?: string })[FACETS_TEXT];
+  if (kept !== undefined) return kept;
+  const text = JSON.stringify(facets);
+  // Not enumerable: the list compares and copies as it did.
+  Reflect.defineProperty(facets, FACETS_TEXT, { value: text });
   return text;
 }
 
