@@ -30,9 +30,11 @@ export interface RankSource {
   valuing(attribute: string): Generator<unknown, FilterValue[][]>;
 }
 
+/** Where a sort order's array keeps its key (`SortRanks.keyOf`). */
+const SORT_KEY = Symbol('sort key');
+
 export class SortRanks {
   private readonly ranks = new Map<string, { sortBy: readonly SortKey[]; ranks: Int32Array; stale: boolean }>();
-  private readonly keys = new WeakMap<readonly SortKey[], string>();
 
   constructor(private readonly source: RankSource) {}
 
@@ -77,11 +79,12 @@ export class SortRanks {
 
   private keyOf(sortBy: readonly SortKey[]): string {
     // Configured orders are the same array at every request; a request's own sortBy is keyed by its text.
-    let key = this.keys.get(sortBy);
-    if (key === undefined) {
-      key = JSON.stringify(sortBy);
-      this.keys.set(sortBy, key);
-    }
+    // Kept on the array (not enumerable), not in a WeakMap: each request naming an order brings a new
+    // array, and a WeakMap would grow with each until a full collection.
+    const kept = (sortBy as { [SORT_KEY]?: string })[SORT_KEY];
+    if (kept !== undefined) return kept;
+    const key = JSON.stringify(sortBy);
+    Reflect.defineProperty(sortBy, SORT_KEY, { value: key });
     return key;
   }
 
