@@ -67,7 +67,7 @@ describe('search answers as text', () => {
 
 describe('search answers as bytes (a search thread\'s)', () => {
   it('are the UTF-8 of the text answers, with and without masks and highlights, buffer growth included', async () => {
-    const { JsonBytes, itemsBytes } = await import('../src/apis/search/json-bytes.js');
+    const { JsonBytes, answerBytes } = await import('../src/apis/search/json-bytes.js');
     const { itemsJson } = await import('../src/apis/search/response-text.js');
     const terms = { terms: ['lamp'], typing: undefined };
     // A small start forces the buffer to grow mid-answer.
@@ -79,7 +79,7 @@ describe('search answers as bytes (a search thread\'s)', () => {
       const mask = parseMask(maskText);
       for (const fields of [[], ['title']]) {
         for (const list of [hits, [], many]) {
-          assert.equal(decode(itemsBytes(out, list, fields, terms, mask, maskText, memo)), itemsJson(list, fields, terms, mask, maskText, memo), `${maskText} ${fields.join()} ${list.length}`);
+          assert.equal(decode(answerBytes(out, list, fields, terms, mask, maskText, memo, '[]').items), itemsJson(list, fields, terms, mask, maskText, memo), `${maskText} ${fields.join()} ${list.length}`);
         }
       }
     }

@@ -61,27 +61,12 @@ export class JsonBytes {
   }
 }
 
-/** `itemsJson`'s text as UTF-8. */
-export function itemsBytes(out: JsonBytes, items: readonly SearchItem[], fields: readonly string[], terms: HighlightTerms, mask: MaskTree | undefined, maskText: string, memo: MaskedTexts): Uint8Array {
-  writeItems(out, items, fields, terms, mask, maskText, memo);
-  return out.take();
-}
-
 /**
  * A search thread's answer as UTF-8: `itemsJson`'s text, then the facets' JSON text, in one buffer of
  * their own that both views share, so one transfer hands both over. Sent as a string, the facets (a
- * couple of kilobytes an answer) were promoted to the main thread's old generation and made most of
- * its full collections (docs/performance.md, "Seventh round").
+ * couple of kilobytes an answer) were promoted in the main thread (docs/performance.md, "Seventh round").
  */
 export function answerBytes(out: JsonBytes, items: readonly SearchItem[], fields: readonly string[], terms: HighlightTerms, mask: MaskTree | undefined, maskText: string, memo: MaskedTexts, facetsText: string): { items: Uint8Array; facets: Uint8Array } {
-  writeItems(out, items, fields, terms, mask, maskText, memo);
-  const split = out.written;
-  out.write(facetsText);
-  const both = out.take();
-  return { items: both.subarray(0, split), facets: both.subarray(split) };
-}
-
-function writeItems(out: JsonBytes, items: readonly SearchItem[], fields: readonly string[], terms: HighlightTerms, mask: MaskTree | undefined, maskText: string, memo: MaskedTexts): void {
   const shown = highlighted(items, fields, terms);
   out.write('[');
   for (let i = 0; i < shown.length; i++) {
@@ -89,4 +74,8 @@ function writeItems(out: JsonBytes, items: readonly SearchItem[], fields: readon
     out.hit(shown[i]!, mask, maskText, memo);
   }
   out.write(']');
+  const split = out.written;
+  out.write(facetsText);
+  const both = out.take();
+  return { items: both.subarray(0, split), facets: both.subarray(split) };
 }
