@@ -125,20 +125,22 @@ describe('compiled build', () => {
     const searcher = new Worker(join(out, 'search-thread.js'), { env: { ...process.env, NODE_OPTIONS: '' }, workerData: { logLevel: 'silent' } });
     try {
       const config = validateConfig({ tenants: [{ id: 't', environments: [{ id: 'prod', searchTokens: [{ token: 'tok', configurations: [{ id: 'default' }] }] }] }] });
-      const messages: { type: string; answer?: { count: number; items: Uint8Array } }[] = [];
+      const messages: { type: string; answer?: { body: ArrayBuffer; length: number } }[] = [];
       searcher.on('message', (message) => messages.push(message));
       const key = 't\u0000prod';
       const items = ['red lamp', 'blue bowl'].map((title, n) => ({ id: `p${n}`, type: 'product', catalogVersion: 1, attributes: { title } }));
       searcher.postMessage({ type: 'config', seq: 1, config });
       searcher.postMessage({ type: 'items', key, items });
       searcher.postMessage({ type: 'activate', key, seq: 1, tenantId: 't', environmentId: 'prod', version: 1 });
-      searcher.postMessage({ type: 'search', id: 1, request: { tenantId: 't', environmentId: 'prod', token: 'tok', configurationId: 'default', query: 'lamp', offset: 0, limit: 10, sortBy: [], facets: [], filter: undefined, disabled: [], highlight: [], maskText: '' } });
+      searcher.postMessage({ type: 'search', id: 1, request: { tenantId: 't', environmentId: 'prod', token: 'tok', configurationId: 'default', query: 'lamp', offset: 0, limit: 10, sortBy: [], facets: [], filter: undefined, disabled: [], highlight: [], maskText: '', head: { id: 'search-1', url: 'http://x/search/tok', defaultConfigurationId: 'default', startedAt: performance.timeOrigin + performance.now() } } });
       const deadline = Date.now() + 10_000;
       while (!messages.some((m) => m.type === 'answer' || m.type === 'failed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const answer = messages.find((m) => m.type === 'answer')?.answer;
       assert.ok(answer !== undefined, `the compiled search thread did not answer: ${JSON.stringify(messages)}`);
-      assert.equal(answer.count, 1);
-      assert.match(new TextDecoder().decode(answer.items), /"id":"p0"/);
+      const body = JSON.parse(new TextDecoder().decode(new Uint8Array(answer.body, 0, answer.length))) as { items: { id: string }[]; metadata: { count: number; id: string } };
+      assert.deepEqual(body.items.map((item) => item.id), ['p0']);
+      assert.equal(body.metadata.count, 1);
+      assert.equal(body.metadata.id, 'search-1');
     } finally {
       await searcher.terminate();
     }

@@ -66,22 +66,49 @@ describe('search answers as text', () => {
 });
 
 describe('search answers as bytes (a search thread\'s)', () => {
-  it('are the UTF-8 of the text answers, with and without masks and highlights, buffer growth included', async () => {
-    const { JsonBytes, answerBytes } = await import('../src/apis/search/json-bytes.js');
-    const { itemsJson } = await import('../src/apis/search/response-text.js');
+  const facets = [{ id: 'brand', title: 'Marque « B »', attribute: 'brand', count: 3, values: [{ value: 'Acmé', count: 2, selected: true }] }];
+  const metadata: Omit<SearchResponse['metadata'], 'facets'> = { count: 3, exactCount: true, time: 0.25, token: 'tok', url: 'http://x/search/tok?encoded=%7B%7D', offset: 0, limit: 10, id: 'id-1', configurationId: 'default', defaultConfigurationId: 'default', correctedQuery: 'lampé' };
+
+  it('are the UTF-8 of the text answers, with and without masks and highlights, pooled or not, buffer growth included', async () => {
+    const { AnswerBuffers, JsonBytes, POOLED_BYTES, answerBody } = await import('../src/apis/search/json-bytes.js');
+    const { answerParts, itemsJson } = await import('../src/apis/search/response-text.js');
     const terms = { terms: ['lamp'], typing: undefined };
     // A small start forces the buffer to grow mid-answer.
     const out = new JsonBytes(64);
+    const pool = new AnswerBuffers();
     const memo = new MaskedTexts();
-    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
     const many = Array.from({ length: 400 }, (_, n) => hits[n % 3]!);
+    let outsized = 0;
     for (const maskText of ['', ...MASKS]) {
       const mask = parseMask(maskText);
       for (const fields of [[], ['title']]) {
         for (const list of [hits, [], many]) {
-          assert.equal(decode(answerBytes(out, list, fields, terms, mask, maskText, memo, '[]').items), itemsJson(list, fields, terms, mask, maskText, memo), `${maskText} ${fields.join()} ${list.length}`);
+          for (const from of [pool, undefined]) {
+            const { body, length, pooled } = answerBody(out, from, { items: list, fields, terms, mask, maskText, memo }, metadata, facetsJson(facets));
+            const text = answerParts(itemsJson(list, fields, terms, mask, maskText, memo), metadata, facetsJson(facets)).join('');
+            assert.equal(new TextDecoder().decode(new Uint8Array(body, 0, length)), text, `${maskText} ${fields.join()} ${list.length}`);
+            // Pooled exactly when it fits a pooled buffer; otherwise a buffer of the answer's own size.
+            assert.equal(pooled, from !== undefined && length <= POOLED_BYTES);
+            assert.equal(body.byteLength, pooled ? POOLED_BYTES : length);
+            if (length > POOLED_BYTES) outsized++;
+          }
         }
       }
     }
+    assert.ok(outsized > 0, 'some answers were larger than a pooled buffer');
+  });
+
+  it('reuse the buffers handed back, and keep no buffer of another size', async () => {
+    const { AnswerBuffers, JsonBytes, answerBody } = await import('../src/apis/search/json-bytes.js');
+    const pool = new AnswerBuffers();
+    const out = new JsonBytes();
+    const page = { items: hits, fields: [], terms: { terms: [], typing: undefined }, mask: undefined, maskText: '', memo: new MaskedTexts() };
+    const first = answerBody(out, pool, page, metadata, '[]');
+    pool.give([first.body, new ArrayBuffer(100)]);
+    assert.equal(pool.size, 1);
+    const second = answerBody(out, pool, page, metadata, '[]');
+    assert.equal(second.body, first.body, 'the buffer handed back answers again');
+    assert.equal(pool.size, 0);
+    assert.notEqual(answerBody(out, pool, page, metadata, '[]').body, first.body, 'an empty pool makes a new buffer');
   });
 });

@@ -128,6 +128,32 @@ describe('search threads', () => {
     assert.ok(answered !== null && Number(answered[1]) >= REQUESTS.length + 1, metrics.slice(0, 200));
   });
 
+  it('writes its answers into buffers the main thread hands back once sent, and a page too large for one into its own', async () => {
+    const made = async () => (await threads.stats())[0]!.answerBuffers;
+    const start = (await made()).made;
+    const served = threads.counts.threads;
+    for (let i = 0; i < 30; i++) {
+      const { status, body } = await post({ query: NOUNS[i % NOUNS.length]! });
+      assert.equal(status, 200);
+      assert.ok(body.items.length > 0);
+    }
+    // HEAD of the GET form: headers only, and the buffer goes back all the same.
+    for (let i = 0; i < 5; i++) {
+      const head = await fetch(`${base}/search/${SEARCH_TOKEN}?encoded=${encodeURIComponent(JSON.stringify({ query: 'red lamp' }))}`, { method: 'HEAD' });
+      assert.equal(head.status, 200);
+      assert.ok(Number(head.headers.get('content-length')) > 100);
+      assert.equal(await head.text(), '');
+    }
+    assert.equal(threads.counts.threads, served + 35, 'the thread answered every one');
+    const pool = await made();
+    // One request at a time: each answer's buffer is back in the pool before the next request arrives.
+    assert.ok(pool.made - start <= 2, `${pool.made - start} buffers made for 35 answers`);
+    assert.ok(pool.free >= 1);
+    const large = await bothWays({ query: 'lamp', options: { limit: 1000 } });
+    assert.ok(large.thread.body.items.length > 300, String(large.thread.body.items.length));
+    assert.deepEqual(comparable(large.thread.body), comparable(large.main.body));
+  });
+
   it('leaves suggestions to the main thread', async () => {
     const served = threads.counts.threads;
     const res = await fetch(`${base}/search/suggest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: SEARCH_TOKEN, query: 'lamp', options: { groupBy: { attribute: 'brand', size: 3 } } }) });

@@ -39,6 +39,46 @@ export function metadataParts<F extends string | Uint8Array>(metadata: Omit<Sear
   return [`${head.slice(0, -1)},"facets":`, facets, rest === '{}' ? '}' : `,${rest.slice(1)}`];
 }
 
+/**
+ * A search answer's body in parts, `{"items":…,"metadata":{…}}` as `JSON.stringify` writes it: the items'
+ * and the facets' JSON as text (the main thread) or as UTF-8 (a search thread, json-bytes.ts `answerBody`).
+ */
+export function answerParts<F extends string | Uint8Array>(items: F, metadata: Omit<SearchResponse['metadata'], 'facets'>, facets: F): (string | F)[] {
+  return ['{"items":', items, ',"metadata":', ...metadataParts(metadata, facets), '}'];
+}
+
+/** What the main thread decides of a search answer's metadata before the search runs, wherever it runs. */
+export interface AnswerHead {
+  /** The answer's unique id (`metadata.id`), also the query analytics' search id. */
+  id: string;
+  url: string;
+  defaultConfigurationId: string;
+  /** When the request arrived, in milliseconds since the Unix epoch (`performance.timeOrigin + performance.now()`): `metadata.time` counts from it, in either thread. */
+  startedAt: number;
+}
+
+/** A search answer's metadata (without its facets), in the order the interface's examples show it. */
+export function answerMetadata(
+  found: { count: number; exact: boolean; corrected: string | undefined; relaxed: boolean },
+  request: { token: string; offset: number; limit: number; configurationId: string },
+  head: AnswerHead,
+): Omit<SearchResponse['metadata'], 'facets'> {
+  return {
+    count: found.count,
+    exactCount: found.exact,
+    time: Math.max(0, Math.round((performance.timeOrigin + performance.now() - head.startedAt) * 1000) / 1000),
+    token: request.token,
+    url: head.url,
+    offset: request.offset,
+    limit: request.limit,
+    id: head.id,
+    configurationId: request.configurationId,
+    defaultConfigurationId: head.defaultConfigurationId,
+    ...(found.corrected === undefined ? {} : { correctedQuery: found.corrected }),
+    ...(found.relaxed ? { relaxed: true as const } : {}),
+  };
+}
+
 /** Masked product texts kept at most, in bytes of text: past it the least recently added views' go first. */
 const MASKED_BUDGET = 8 * 1024 * 1024;
 

@@ -16,7 +16,7 @@ import { normalizeQuery } from '../../domains/search/search-queries.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SearchResponse, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
-import { facetsJson, groupsJson, itemsJson, MaskedTexts, metadataParts } from './response-text.js';
+import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from './response-text.js';
 import type { ThreadAnswer, ThreadSearch } from './search-thread-protocol.js';
 import { DomainError } from '../../platform/domain-error.js';
 
@@ -33,12 +33,6 @@ function configurationOf(token: SearchTokenConfig, id: string | undefined): Sear
   const found = token.configurations.find((c) => c.id === wanted);
   if (found === undefined) throw new HttpError(400, 'invalid_parameter', `No configuration ${wanted} exists for this search token.`, { field: 'configurationId' });
   return found;
-}
-
-/** An answer's pieces joined: a string, or bytes when a search thread handed over part of it as UTF-8. */
-function jsonText(parts: (string | Uint8Array)[]): string | Buffer {
-  if (parts.every((part) => typeof part === 'string')) return parts.join('');
-  return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part.buffer, part.byteOffset, part.byteLength))));
 }
 
 /** The product fields `options.highlight` asks to highlight: `true` means the title. */
@@ -66,7 +60,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
   const maskedTexts = new MaskedTexts();
 
   const answer = async (ctx: Context, raw: unknown): Promise<void> => {
-    const started = performance.now();
+    const startedAt = performance.timeOrigin + performance.now();
     // The common shape is read without zod; anything else (every refusal among it) goes through the schema.
     const input = readSearchInput(raw) ?? parseInput(searchSchema, raw);
     const ref = deps.registry.searchToken(input.token);
@@ -74,6 +68,13 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const mask = parseMask(input.options.customResponseMask ?? '');
     const disabled = [...new Set([...input.options.disable, ...input.disable].map((d) => d.name))];
     const maskText = input.options.customResponseMask ?? '';
+    const { token, ...rest } = raw as Record<string, unknown>;
+    const head: AnswerHead = {
+      id: randomUUID(),
+      url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`,
+      defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
+      startedAt,
+    };
     const request: ThreadSearch = {
       tenantId: ref.tenant.id,
       environmentId: ref.environment.id,
@@ -88,46 +89,36 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       disabled,
       highlight: highlightFields(input.options.highlight),
       maskText,
+      head,
     };
-    // A search thread in step with this thread's index answers it (search-threads.ts); else, or if the
-    // thread fails otherwise than refusing the request, this thread does.
-    let found: (Omit<ThreadAnswer, 'items' | 'facets'> & { items: string | Uint8Array; facets: string | Uint8Array }) | undefined;
-    const threaded = deps.services.searchThreads?.answer(request);
-    if (threaded !== undefined) found = await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
-    if (found === undefined) {
+    // A search thread in step with this thread's index answers it (search-threads.ts), its answer written
+    // whole as UTF-8; else, or if the thread fails otherwise than refusing the request, this thread does.
+    const threads = deps.services.searchThreads;
+    const threaded = threads?.answer(request);
+    const fromThread = threaded === undefined ? undefined : await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
+    let found: Pick<ThreadAnswer, 'matched' | 'spelling' | 'corrected' | 'relaxed'>;
+    if (fromThread !== undefined) {
+      found = fromThread;
+      ctx.body = Buffer.from(fromThread.body, 0, fromThread.length);
+      // The buffer goes back to the thread once the socket has taken all of it (not on a connection closed before).
+      if (fromThread.pooled) ctx.res.once('finish', () => threads!.release(fromThread));
+    } else {
       // A sort order or a column nobody asked for yet is built in slices while this request waits (search-service.ts).
       const waiting = search.whenReady({ ...request, configuration });
       if (waiting !== undefined) await waiting;
       const result = search.search({ ...request, configuration, disabled: new Set(disabled) });
+      found = result;
       // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
       // made once, not per response (the same bytes `JSON.stringify` of the object would give).
       const itemsText = itemsJson(result.items, request.highlight, result.highlight, mask, maskText, maskedTexts);
-      found = { ...result, facets: facetsJson(result.facets), items: itemsText };
+      ctx.body = answerParts(itemsText, answerMetadata(result, request, head), facetsJson(result.facets)).join('');
     }
-    const id = randomUUID();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'application/json';
     if (input.query.trim() !== '') {
       deps.services.queryStatistics.recordSearch(ref.tenant.id, input.query, found.matched, found.spelling);
-      deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id, query: normalizeQuery(input.query), count: found.matched, corrected: found.corrected, relaxed: found.relaxed });
+      deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id: head.id, query: normalizeQuery(input.query), count: found.matched, corrected: found.corrected, relaxed: found.relaxed });
     }
-    const { token, ...rest } = raw as Record<string, unknown>;
-    const url = `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`;
-    ctx.set('Cache-Control', 'no-store');
-    const metadata: Omit<SearchResponse['metadata'], 'facets'> = {
-      count: found.count,
-      exactCount: found.exact,
-      time: Math.round((performance.now() - started) * 1000) / 1000,
-      token: input.token,
-      url,
-      offset: input.options.offset,
-      limit: input.options.limit,
-      id,
-      configurationId: configuration.id,
-      defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
-      ...(found.corrected === undefined ? {} : { correctedQuery: found.corrected }),
-      ...(found.relaxed ? { relaxed: true as const } : {}),
-    };
-    ctx.type = 'application/json';
-    ctx.body = jsonText(['{"items":', found.items, ',"metadata":', ...metadataParts(metadata, found.facets), '}']);
   };
 
   router.post('/search', limits.byAddress, jsonBody(), bodyToken, (ctx) => answer(ctx, ctx.request.body));

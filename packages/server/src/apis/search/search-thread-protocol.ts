@@ -8,6 +8,7 @@ import type { DomainErrorKind, DomainErrorOptions } from '../../platform/domain-
 import type { ItemsChanged, StoredItem } from '../../domains/catalog/types.js';
 import type { QuerySpelling } from '../../domains/search/search-queries.js';
 import type { SearchQuery } from '../../domains/search/search-pipeline.js';
+import type { AnswerHead } from './response-text.js';
 
 /** A search as the main thread validated it: the thread resolves the configuration by token and id. */
 export interface ThreadSearch extends Pick<SearchQuery, 'tenantId' | 'environmentId' | 'query' | 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter'> {
@@ -18,19 +19,23 @@ export interface ThreadSearch extends Pick<SearchQuery, 'tenantId' | 'environmen
   highlight: string[];
   /** `options.customResponseMask` as sent ('' for none). */
   maskText: string;
+  /** The answer's metadata the main thread decided (its id, url, default configuration and start). */
+  head: AnswerHead;
 }
 
-/** What the search answer needs from the engine, its pieces already JSON text. */
+/** A search answer written whole by a thread, and what the main thread's query analytics need of it. */
 export interface ThreadAnswer {
-  count: number;
-  exact: boolean;
-  /** The facets' JSON text as UTF-8 (a view over the same handed-over buffer as `items`). */
-  facets: Uint8Array;
   /**
-   * The page's items as UTF-8 JSON, handed over, not copied: as strings in both heaps, answers of many
-   * products (up to 10,000 a page) made the main thread collect garbage a third of its time.
+   * The response body as UTF-8 in `body`'s first `length` bytes, handed over, not copied: as strings in
+   * both heaps, answers of many products (up to 10,000 a page) made the main thread collect garbage a
+   * third of its time.
    */
-  items: Uint8Array;
+  body: ArrayBuffer;
+  length: number;
+  /** `body` is one of the thread's pooled buffers: hand it back once the response is written (`buffers`). */
+  pooled: boolean;
+  /** The thread that wrote it (`worker_threads.threadId`), to hand its buffer back to. */
+  thread: number;
   matched: number;
   spelling: QuerySpelling;
   corrected: string | undefined;
@@ -48,6 +53,8 @@ export type ToThread =
   | { type: 'activate'; key: string; seq: number; tenantId: string; environmentId: string; version: number }
   | { type: 'changed'; key: string; seq: number; change: ItemsChanged }
   | { type: 'search'; id: number; request: ThreadSearch }
+  /** Answer buffers (`ThreadAnswer.pooled`) whose responses are written: the thread reuses them. */
+  | { type: 'buffers'; buffers: ArrayBuffer[] }
   /** The thread's figures (`stats`), its loop and collection maxima reset after; `collect` first runs a full collection where one can be asked for. */
   | { type: 'stats'; collect: boolean };
 
@@ -72,6 +79,8 @@ export interface ThreadStats {
   /** Milliseconds the thread's loop was busy since the previous ask, and that as a share of the time (its event loop utilisation). */
   busyMs: number;
   utilization: number;
+  /** Answer buffers made since the thread started, and free in its pool now (json-bytes.ts `AnswerBuffers`). */
+  answerBuffers: { made: number; free: number };
 }
 
 /** The key of an environment in these messages. */

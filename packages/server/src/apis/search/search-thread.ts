@@ -11,7 +11,7 @@
  * searches here only while the thread has applied everything it was sent about it.
  */
 import { monitorEventLoopDelay, performance, PerformanceObserver, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import type { LevelWithSilent } from 'pino';
 import type { ActivationBuilder, ItemsChangedListener, StoredItem } from '../../domains/catalog/types.js';
 import { SearchService } from '../../domains/search/search-service.js';
@@ -20,8 +20,8 @@ import { ConfigRegistry } from '../../platform/config/registry.js';
 import { DomainError } from '../../platform/domain-error.js';
 import { createLogger } from '../../platform/logger.js';
 import { parseMask } from '../http/response-mask.js';
-import { answerBytes, JsonBytes } from './json-bytes.js';
-import { facetsJson, MaskedTexts } from './response-text.js';
+import { AnswerBuffers, answerBody, JsonBytes } from './json-bytes.js';
+import { answerMetadata, facetsJson, MaskedTexts } from './response-text.js';
 import type { FromThread, ThreadFailure, ThreadSearch, ThreadStats, ToThread } from './search-thread-protocol.js';
 
 /** The catalog as the main thread describes it: activations, changes, and the items of each active version. */
@@ -62,6 +62,7 @@ const logger = createLogger((workerData as { logLevel?: LevelWithSilent } | unde
 const catalog = new ThreadCatalog();
 const maskedTexts = new MaskedTexts();
 const bytes = new JsonBytes();
+const buffers = new AnswerBuffers();
 let registry: ConfigRegistry | undefined;
 let search: SearchService | undefined;
 /** Items received for each environment since its last activation. */
@@ -89,7 +90,7 @@ function takeStats(): ThreadStats {
   const { heapUsed, external } = process.memoryUsage();
   const since = performance.eventLoopUtilization(utilization);
   utilization = performance.eventLoopUtilization();
-  const stats = { heapBytes: heapUsed + external, loopMaxMs: loop.max / 1e6, gcMaxMs, gcMs, busyMs: since.active, utilization: since.utilization };
+  const stats = { heapBytes: heapUsed + external, loopMaxMs: loop.max / 1e6, gcMaxMs, gcMs, busyMs: since.active, utilization: since.utilization, answerBuffers: { made: buffers.made, free: buffers.size } };
   loop.reset();
   gcMaxMs = 0;
   gcMs = 0;
@@ -117,23 +118,16 @@ async function answer(id: number, request: ThreadSearch): Promise<void> {
     if (waiting !== undefined) await waiting;
     const result = search.search({ ...request, configuration, disabled: new Set(request.disabled) });
     const mask = parseMask(request.maskText);
-    const { items, facets } = answerBytes(bytes, result.items, request.highlight, result.highlight, mask, request.maskText, maskedTexts, facetsJson(result.facets));
+    const metadata = answerMetadata(result, request, request.head);
+    const page = { items: result.items, fields: request.highlight, terms: result.highlight, mask, maskText: request.maskText, memo: maskedTexts };
+    const { body, length, pooled } = answerBody(bytes, buffers, page, metadata, facetsJson(result.facets));
     const message: FromThread = {
       type: 'answer',
       id,
-      answer: {
-        count: result.count,
-        exact: result.exact,
-        facets,
-        items,
-        matched: result.matched,
-        spelling: result.spelling,
-        corrected: result.corrected,
-        relaxed: result.relaxed,
-      },
+      answer: { body, length, pooled, thread: threadId, matched: result.matched, spelling: result.spelling, corrected: result.corrected, relaxed: result.relaxed },
     };
-    // The items and facets share a buffer of their own (JsonBytes.take), so it can be handed over.
-    port!.postMessage(message, [items.buffer as ArrayBuffer]);
+    // The body's buffer is handed over, and handed back once written when it is a pooled one.
+    port!.postMessage(message, [body]);
   } catch (error) {
     const failure: ThreadFailure =
       error instanceof DomainError
@@ -196,6 +190,9 @@ function receive(message: ToThread): void {
     }
     case 'search':
       void answer(message.id, message.request);
+      return;
+    case 'buffers':
+      buffers.give(message.buffers);
       return;
     case 'stats': {
       // Live data only where collections can be asked for (the bench sets --expose-gc for every isolate).

@@ -42,6 +42,8 @@ interface Replica {
   sent: Map<string, number>;
   applied: Map<string, { seq: number; version: number | undefined }>;
   pending: Map<number, { resolve: (answer: ThreadAnswer) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>;
+  /** Answer buffers whose responses are written, handed back together at the end of the loop's turn (`release`). */
+  returning: ArrayBuffer[];
 }
 
 /** One environment's outgoing messages, sent in order (a catalog's parts take several turns). */
@@ -148,6 +150,22 @@ export class SearchThreads {
   }
 
   /**
+   * Hands an answer's pooled buffer (`ThreadAnswer.pooled`) back to the thread that wrote it, once its
+   * response is written (the socket holds no part of it any more). The buffers of one turn of the event
+   * loop go back in one message. A buffer never released (a connection closed mid-answer) is collected.
+   */
+  release(answer: Pick<ThreadAnswer, 'body' | 'pooled' | 'thread'>): void {
+    if (!answer.pooled) return;
+    const replica = this.replicas.find((r) => r.alive && r.worker.threadId === answer.thread);
+    if (replica === undefined || replica.returning.push(answer.body) > 1) return;
+    setImmediate(() => {
+      const buffers = replica.returning;
+      replica.returning = [];
+      if (replica.alive) replica.worker.postMessage({ type: 'buffers', buffers } satisfies ToThread, buffers);
+    });
+  }
+
+  /**
    * Each live thread's figures (`ThreadStats`: heap, and since the previous ask its loop's longest hold
    * and its collections); `collect` runs a full collection first where one can be asked for (the bench).
    */
@@ -192,7 +210,7 @@ export class SearchThreads {
 
   private startReplica(): Replica {
     const worker = startWorker('search-thread', new URL('./search-thread.ts', import.meta.url), { workerData: { logLevel: this.deps.logger.level } });
-    const replica: Replica = { worker, alive: true, configSent: 0, configApplied: 0, sent: new Map(), applied: new Map(), pending: new Map() };
+    const replica: Replica = { worker, alive: true, configSent: 0, configApplied: 0, sent: new Map(), applied: new Map(), pending: new Map(), returning: [] };
     worker.on('message', (message: FromThread) => this.receive(replica, message));
     worker.on('error', (error) => this.deps.logger.error({ err: error }, 'search thread failed'));
     worker.on('exit', (code) => this.stopped(replica, code));
