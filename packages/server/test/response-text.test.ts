@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SearchItem, SearchResponse } from '@discovery-kit/protocol';
+import type { SearchFacet, SearchItem, SearchResponse } from '@discovery-kit/protocol';
 import { facetsJson, MaskedTexts, maskedHitJson, metadataParts } from '../src/apis/search/response-text.js';
 import { applyMask, parseMask } from '../src/apis/http/response-mask.js';
 import { toProductView } from '../src/domains/catalog/product-view.js';
@@ -84,7 +84,7 @@ describe('search answers as bytes (a search thread\'s)', () => {
       for (const fields of [[], ['title']]) {
         for (const list of [hits, [], many]) {
           for (const from of [pool, undefined]) {
-            const { body, length, pooled } = answerBody(out, from, { items: list, fields, terms, mask, maskText, memo }, metadata, facetsJson(facets));
+            const { body, length, pooled } = answerBody(out, from, { items: list, fields, terms, mask, maskText, memo }, metadata, facets);
             const text = answerParts(itemsJson(list, fields, terms, mask, maskText, memo), metadata, facetsJson(facets)).join('');
             assert.equal(new TextDecoder().decode(new Uint8Array(body, 0, length)), text, `${maskText} ${fields.join()} ${list.length}`);
             // Pooled exactly when it fits a pooled buffer; otherwise a buffer of the answer's own size.
@@ -98,17 +98,42 @@ describe('search answers as bytes (a search thread\'s)', () => {
     assert.ok(outsized > 0, 'some answers were larger than a pooled buffer');
   });
 
+  it('write facets exactly as JSON.stringify: escapes, non-Latin text, counts of every size, selections, lists of none', async () => {
+    const { JsonBytes } = await import('../src/apis/search/json-bytes.js');
+    // A small start forces the buffer to grow mid-list.
+    const out = new JsonBytes(16);
+    const labels = ['red', 'Ölfarbe', 'say "hi"', 'back\\slash', 'tab\there', 'line\nbreak', '日本', '🙂 smile', '', '\u2028', 'x'.repeat(300)];
+    const counts = [0, 1, 9, 10, 99, 100, 999, 1000, 99_999, 100_000, 2_147_483_647, 2_147_483_648, 1.5];
+    const lists: SearchFacet[][] = [[], [{ id: 'empty', title: 'Nothing', attribute: 'none', count: 0, values: [] }]];
+    for (let n = 0; n < 40; n++) {
+      lists.push(
+        Array.from({ length: 1 + (n % 4) }, (_, f) => ({
+          id: labels[(n + f) % labels.length]!,
+          title: labels[(n + 2 * f + 1) % labels.length]!,
+          attribute: `attr_${f}`,
+          count: counts[(n + f) % counts.length]!,
+          values: Array.from({ length: (n * 7 + f) % 12 }, (_, v) => ({ value: labels[(n + v) % labels.length]!, count: counts[(n * 3 + v) % counts.length]!, selected: (n + v) % 3 === 0 })),
+        })),
+      );
+    }
+    for (const list of lists) {
+      out.facets(list);
+      const { body, length } = out.take();
+      assert.equal(new TextDecoder().decode(new Uint8Array(body, 0, length)), JSON.stringify(list));
+    }
+  });
+
   it('reuse the buffers handed back, and keep no buffer of another size', async () => {
     const { AnswerBuffers, JsonBytes, answerBody } = await import('../src/apis/search/json-bytes.js');
     const pool = new AnswerBuffers();
     const out = new JsonBytes();
     const page = { items: hits, fields: [], terms: { terms: [], typing: undefined }, mask: undefined, maskText: '', memo: new MaskedTexts() };
-    const first = answerBody(out, pool, page, metadata, '[]');
+    const first = answerBody(out, pool, page, metadata, []);
     pool.give([first.body, new ArrayBuffer(100)]);
     assert.equal(pool.size, 1);
-    const second = answerBody(out, pool, page, metadata, '[]');
+    const second = answerBody(out, pool, page, metadata, []);
     assert.equal(second.body, first.body, 'the buffer handed back answers again');
     assert.equal(pool.size, 0);
-    assert.notEqual(answerBody(out, pool, page, metadata, '[]').body, first.body, 'an empty pool makes a new buffer');
+    assert.notEqual(answerBody(out, pool, page, metadata, []).body, first.body, 'an empty pool makes a new buffer');
   });
 });

@@ -138,3 +138,37 @@ describe('a facet of one value per item', () => {
     assert.deepEqual(onePass(column, 300, ['shade 299']).kept, [299]);
   });
 });
+
+/**
+ * The listed values of a facet (`facetResults`): the top `size` by count, ties by label, then any
+ * selected value outside them, then any selected value no item has. Checked against the plain
+ * definition over many random counts, sizes and selections.
+ */
+describe('the values a facet lists', () => {
+  it('are the top values by count then label, plus the selected ones, whatever the counts and selections', async () => {
+    const { facetResults } = await import('../src/domains/search/facets.js');
+    let seed = 7;
+    const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    const names = Array.from({ length: 60 }, (_, n) => `v${String.fromCharCode(97 + (n % 26))}${n}`);
+    const items = names.map((name, n) => item(n, name));
+    for (let round = 0; round < 200; round++) {
+      const size = 1 + Math.floor(random() * 12);
+      const type = round % 5 === 0 ? 'range' : 'value';
+      const column = new FacetColumn({ ...FACET, size, type } as FacetConfig, items.map((i) => ({ item: i })));
+      const counted = Int32Array.from(column.labels, () => (random() < 0.3 ? 0 : Math.floor(random() * 6)));
+      const chosen = new Set(names.filter(() => random() < 0.08).map((name) => name.toLowerCase()));
+      if (round % 3 === 0) chosen.add('missing value');
+      const [result] = facetResults([column], new Map([['code', chosen]]), [counted], Int32Array.of(99));
+      // The plain definition: every listed value as an object, sorted whole.
+      let expected = column.labels.map((value, id) => ({ value, count: counted[id]!, selected: chosen.has(column.folded[id]!) })).filter((v) => v.count > 0 || v.selected);
+      if (type === 'value') {
+        const order = (x: { value: string; count: number }, y: { value: string; count: number }) => y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0);
+        const top = [...expected].sort(order).slice(0, size);
+        expected = [...top, ...expected.filter((v) => v.selected && !top.includes(v)).sort(order)];
+      }
+      for (const value of chosen) if (!column.folded.includes(value)) expected.push({ value, count: 0, selected: true });
+      assert.deepEqual(result!.values, expected, `round ${round}`);
+      assert.equal(result!.count, 99);
+    }
+  });
+});

@@ -5,7 +5,7 @@
  * collector, in both threads. The bytes are exactly those of the main thread's text answer
  * (response-text.ts `answerParts`) encoded; response-text.test.ts compares them.
  */
-import type { SearchItem, SearchResponse } from '@discovery-kit/protocol';
+import type { SearchFacet, SearchItem, SearchResponse } from '@discovery-kit/protocol';
 import type { HighlightTerms } from '../../domains/search/highlight.js';
 import { hitHead, hitTail, hitView } from '../../domains/search/search-response.js';
 import type { MaskTree } from '../http/response-mask.js';
@@ -14,6 +14,14 @@ import { answerParts, highlighted, maskedHitJson, type MaskedTexts } from './res
 /** The buffer's size to start with, and past which it is let go after an answer (one outsized answer does not keep it). */
 const START_BYTES = 256 * 1024;
 const KEEP_BYTES = 4 * 1024 * 1024;
+
+/** Strings' JSON as UTF-8, for `JsonBytes.facets`: cleared when it holds this many (a catalog's facet labels number far fewer). */
+const ENCODED_MOST = 10_000;
+const encodedJson = new Map<string, Uint8Array>();
+const ascii = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
+const [OPEN, CLOSE, FACET_ID, NEXT_FACET_ID, TITLE, ATTRIBUTE, COUNT, VALUES, VALUE, NEXT_VALUE, SELECTED, UNSELECTED, CLOSE_FACET] = [
+  '[', ']', '{"id":', ',{"id":', ',"title":', ',"attribute":', ',"count":', ',"values":[', '{"value":', ',{"value":', ',"selected":true}', ',"selected":false}', ']}',
+].map(ascii);
 
 export class JsonBytes {
   private buffer: Uint8Array;
@@ -39,6 +47,76 @@ export class JsonBytes {
     this.write(hitHead(item));
     this.write(view);
     this.write(hitTail(item));
+  }
+
+  /**
+   * `JSON.stringify(facets)` written straight as UTF-8 (the same bytes; response-text.test.ts compares
+   * them). Made as a string, a page's facets (2 KB, some forty small objects) cost more than writing its
+   * ten products: here every string's JSON is kept encoded (`encodedJson`: facet ids, titles and value
+   * labels recur in every answer) and the counts are written digit by digit.
+   */
+  facets(facets: readonly SearchFacet[]): void {
+    this.bytes(OPEN);
+    for (let f = 0; f < facets.length; f++) {
+      const { id, title, attribute, count, values } = facets[f]!;
+      this.bytes(f === 0 ? FACET_ID : NEXT_FACET_ID);
+      this.json(id);
+      if (title !== undefined) {
+        this.bytes(TITLE);
+        this.json(title);
+      }
+      if (attribute !== undefined) {
+        this.bytes(ATTRIBUTE);
+        this.json(attribute);
+      }
+      this.bytes(COUNT);
+      this.number(count);
+      this.bytes(VALUES);
+      for (let v = 0; v < values.length; v++) {
+        const value = values[v]!;
+        this.bytes(v === 0 ? VALUE : NEXT_VALUE);
+        this.json(value.value);
+        this.bytes(COUNT);
+        this.number(value.count);
+        this.bytes(value.selected ? SELECTED : UNSELECTED);
+      }
+      this.bytes(CLOSE_FACET);
+    }
+    this.bytes(CLOSE);
+  }
+
+  /** Bytes copied in: short ones one by one (`set` costs more than the copy below a few dozen). */
+  private bytes(bytes: Uint8Array): void {
+    const length = bytes.length;
+    if (this.at + length > this.buffer.length) this.grow(this.at + length);
+    const { buffer } = this;
+    if (length > 48) buffer.set(bytes, this.at);
+    else for (let i = 0, at = this.at; i < length; i++) buffer[at++] = bytes[i]!;
+    this.at += length;
+  }
+
+  /** A string as JSON (quoted and escaped), its bytes made once while the cache has room. */
+  private json(text: string): void {
+    let bytes = encodedJson.get(text);
+    if (bytes === undefined) {
+      bytes = this.encoder.encode(JSON.stringify(text));
+      if (encodedJson.size >= ENCODED_MOST) encodedJson.clear();
+      encodedJson.set(text, bytes);
+    }
+    this.bytes(bytes);
+  }
+
+  /** A number as JSON writes it: a count digit by digit, anything else through `JSON.stringify`. */
+  private number(n: number): void {
+    if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) return this.write(JSON.stringify(n));
+    if (this.at + 10 > this.buffer.length) this.grow(this.at + 10);
+    const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : String(n).length;
+    let at = this.at + digits;
+    this.at = at;
+    do {
+      this.buffer[--at] = 48 + (n % 10);
+      n = Math.floor(n / 10);
+    } while (n > 0);
   }
 
   /** Bytes written since the last `take`. */
@@ -114,24 +192,25 @@ export function answerBody(
   pool: AnswerBuffers | undefined,
   page: { items: readonly SearchItem[]; fields: readonly string[]; terms: HighlightTerms; mask: MaskTree | undefined; maskText: string; memo: MaskedTexts },
   metadata: Omit<SearchResponse['metadata'], 'facets'>,
-  facetsText: string,
+  facets: readonly SearchFacet[],
 ): { body: ArrayBuffer; length: number; pooled: boolean } {
   const { items, fields, terms, mask, maskText, memo } = page;
-  for (const part of answerParts(ITEMS, metadata, facetsText)) {
-    if (part !== ITEMS) {
-      out.write(part);
-      continue;
+  for (const part of answerParts(ITEMS, metadata, FACETS)) {
+    if (part === FACETS) out.facets(facets);
+    else if (part !== ITEMS) out.write(part);
+    else {
+      const shown = highlighted(items, fields, terms);
+      out.write('[');
+      for (let i = 0; i < shown.length; i++) {
+        if (i > 0) out.write(',');
+        out.hit(shown[i]!, mask, maskText, memo);
+      }
+      out.write(']');
     }
-    const shown = highlighted(items, fields, terms);
-    out.write('[');
-    for (let i = 0; i < shown.length; i++) {
-      if (i > 0) out.write(',');
-      out.hit(shown[i]!, mask, maskText, memo);
-    }
-    out.write(']');
   }
   return out.take(pool);
 }
 
-/** Where the items go among `answerParts`' parts (no JSON text is this string). */
+/** Where the items and the facets go among `answerParts`' parts (no JSON text is either string). */
 const ITEMS = '\u0000items';
+const FACETS = '\u0000facets';

@@ -21,7 +21,7 @@ import { DomainError } from '../../platform/domain-error.js';
 import { createLogger } from '../../platform/logger.js';
 import { parseMask } from '../http/response-mask.js';
 import { AnswerBuffers, answerBody, JsonBytes } from './json-bytes.js';
-import { answerMetadata, facetsJson, MaskedTexts } from './response-text.js';
+import { answerMetadata, MaskedTexts } from './response-text.js';
 import type { FromThread, ThreadFailure, ThreadSearch, ThreadStats, ToThread } from './search-thread-protocol.js';
 
 /** The catalog as the main thread describes it: activations, changes, and the items of each active version. */
@@ -120,7 +120,7 @@ async function answer(id: number, request: ThreadSearch): Promise<void> {
     const mask = parseMask(request.maskText);
     const metadata = answerMetadata(result, request, request.head);
     const page = { items: result.items, fields: request.highlight, terms: result.highlight, mask, maskText: request.maskText, memo: maskedTexts };
-    const { body, length, pooled } = answerBody(bytes, buffers, page, metadata, facetsJson(result.facets));
+    const { body, length, pooled } = answerBody(bytes, buffers, page, metadata, result.facets);
     const message: FromThread = {
       type: 'answer',
       id,

@@ -135,27 +135,24 @@ export function facetResults(columns: readonly FacetColumn[], selections: Readon
   return columns.map((column, c) => {
     const facet = column.facet;
     const chosen = selections.get(facet.id);
-    let values: { value: string; count: number; selected: boolean }[] = [];
+    const { labels, folded } = column;
     const counted = counts[c]!;
-    for (let id = 0; id < column.labels.length; id++) {
-      const count = counted[id]!;
-      const isSelected = chosen !== undefined && chosen.has(column.folded[id]!);
-      if (count > 0 || isSelected) values.push({ value: column.labels[id]!, count, selected: isSelected });
-    }
-    if (facet.type === 'value') {
-      const order = (a: number, b: number): number => {
-        const x = values[a]!;
-        const y = values[b]!;
-        return y.count - x.count || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0);
-      };
-      const top = firstInOrder(values.length, facet.size, order);
+    const isSelected = (id: number): boolean => chosen !== undefined && chosen.has(folded[id]!);
+    // The values listed, by id: the ones some item has, and the selected ones.
+    let ids: number[] = [];
+    for (let id = 0; id < labels.length; id++) if (counted[id]! > 0 || isSelected(id)) ids.push(id);
+    if (facet.type === 'value' && ids.length > 0) {
+      // The top `size` by count, then by label; only those become objects (a brand facet has hundreds).
+      const order = (a: number, b: number): number => counted[b]! - counted[a]! || (labels[a]! < labels[b]! ? -1 : labels[a]! > labels[b]! ? 1 : 0);
+      const top = firstInOrder(ids.length, facet.size, order, Int32Array.from(ids));
       const shown = new Set(top);
       // A selected value stays listed even when it falls outside the top `size`, so it can be unticked.
-      const extra = values.flatMap((v, i) => (v.selected && !shown.has(i) ? [i] : [])).sort(order);
-      values = [...top, ...extra].map((i) => values[i]!);
+      const extra = chosen === undefined ? [] : ids.filter((id) => !shown.has(id) && isSelected(id)).sort(order);
+      ids = extra.length === 0 ? top : [...top, ...extra];
     }
+    const values = ids.map((id) => ({ value: labels[id]!, count: counted[id]!, selected: isSelected(id) }));
     // A selection naming a value no item has is still answered, so the shopper can untick it.
-    for (const value of chosen ?? []) if (!column.folded.includes(value)) values.push({ value, count: 0, selected: true });
+    for (const value of chosen ?? []) if (!folded.includes(value)) values.push({ value, count: 0, selected: true });
     return { id: facet.id, title: facet.title, attribute: facet.attribute, count: totals[c]!, values };
   });
 }
