@@ -118,6 +118,20 @@ describe('search analytics', () => {
     assert.equal(bad.status, 400);
     assert.match(JSON.stringify(bad.body), /from/);
   });
+
+  it('keeps a day to its first 1,000 queries per token, counting the later new ones together, and the kept ones still', async () => {
+    clock.advance(10 * 24 * 60 * 60 * 1000);
+    const day = dayOf(clock.now());
+    for (let n = 0; n < 1_000; n++) await search(`query ${n}`);
+    for (const query of ['late one', 'late two', 'late one', 'query 5', 'query 5']) await search(query);
+    const { body } = await report(`?from=${day}&to=${day}&limit=1000`);
+    assert.equal(body.days[0].searches, 1_005);
+    const counted = new Map(body.days[0].topQueries.map((q: { query: string; searches: number }) => [q.query, q.searches]));
+    assert.equal(counted.get('(other queries)'), 3);
+    assert.equal(counted.get('query 5'), 3);
+    assert.equal(counted.get('late one'), undefined);
+    assert.equal(counted.get('late two'), undefined);
+  });
 });
 
 describe('the day a search counts in', () => {

@@ -26,6 +26,8 @@ import { environmentKey, type FromThread, type ThreadAnswer, type ThreadSearch, 
 
 /** A search a thread has not answered after this long is answered by the main thread. */
 const ANSWER_TIMEOUT_MS = 15_000;
+/** How often searches past that are looked for. */
+const SWEEP_MS = 1_000;
 /** A catalog is sent in parts of this many items, the main thread yielding after each few milliseconds of copying. */
 const ITEMS_PER_PART = 500;
 const PART_SLICE_MS = 4;
@@ -41,7 +43,8 @@ interface Replica {
   /** Per environment: the sequence number of the last message sent, and what the thread reported applied. */
   sent: Map<string, number>;
   applied: Map<string, { seq: number; version: number | undefined }>;
-  pending: Map<number, { resolve: (answer: ThreadAnswer) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>;
+  /** Searches sent and not answered yet, in the order sent, each with the time past which the main thread answers it. */
+  pending: Map<number, { resolve: (answer: ThreadAnswer) => void; reject: (error: Error) => void; deadline: number }>;
   /** Answer buffers whose responses are written, handed back together at the end of the loop's turn (`release`). */
   returning: ArrayBuffer[];
 }
@@ -75,6 +78,8 @@ export class SearchThreads {
   private next = 0;
   private closed = false;
   private restartMs = RESTART_MS;
+  /** The once-a-second look for searches not answered in time, started by the first search. */
+  private sweeping: NodeJS.Timeout | undefined;
   private cacheSize: number | undefined;
   /** Searches answered by a thread, and left to the main thread (no thread in step, or the thread failed). */
   readonly counts = { threads: 0, main: 0 };
@@ -117,6 +122,7 @@ export class SearchThreads {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.sweeping);
     await Promise.all(this.replicas.map((replica) => replica.worker.terminate()));
   }
 
@@ -140,13 +146,24 @@ export class SearchThreads {
     }
     const id = this.nextId++;
     return new Promise<ThreadAnswer>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        replica.pending.delete(id);
-        reject(new Error('the search thread did not answer in time'));
-      }, ANSWER_TIMEOUT_MS);
-      replica.pending.set(id, { resolve, reject, timer });
+      // No timer per search: `sweep` rejects the searches past their deadline once a second.
+      replica.pending.set(id, { resolve, reject, deadline: performance.now() + ANSWER_TIMEOUT_MS });
+      this.sweeping ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
       this.post(replica, { type: 'search', id, request });
     });
+  }
+
+  /** Rejects the searches a thread has not answered in time (the caller then answers them itself). */
+  private sweep(): void {
+    const now = performance.now();
+    for (const replica of this.replicas) {
+      // In the order sent: the first search still in time ends the look.
+      for (const [id, waiting] of replica.pending) {
+        if (waiting.deadline > now) break;
+        replica.pending.delete(id);
+        waiting.reject(new Error('the search thread did not answer in time'));
+      }
+    }
   }
 
   /**
@@ -221,8 +238,7 @@ export class SearchThreads {
 
   private stopped(replica: Replica, code: number): void {
     replica.alive = false;
-    for (const { reject, timer } of replica.pending.values()) {
-      clearTimeout(timer);
+    for (const { reject } of replica.pending.values()) {
       reject(new Error(`the search thread stopped (exit code ${code})`));
     }
     replica.pending.clear();
@@ -264,7 +280,6 @@ export class SearchThreads {
         const waiting = replica.pending.get(message.id);
         if (waiting === undefined) return;
         replica.pending.delete(message.id);
-        clearTimeout(waiting.timer);
         if (message.type === 'answer') {
           this.routed('thread');
           waiting.resolve(message.answer);

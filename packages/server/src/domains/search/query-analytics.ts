@@ -99,6 +99,9 @@ export class QueryAnalytics {
   /** Handed to tracking with the other aggregates so that an erasure reaches the clicks remembered here (new activities come through `recordActivity`). */
   readonly erasure: ActivityAggregate = { fold: () => undefined, forgetProfiles: (tenantId, profileIds) => this.forgetProfiles(tenantId, profileIds), snapshot: statelessPart('search-analytics') };
 
+  /** The day records known to hold MAX_QUERIES_PER_DAY queries (`full`). */
+  private readonly fullRecords = new WeakSet<object>();
+
   private constructor(private readonly deps: { store: DocumentStore; clock: Clock; logger: Logger }) {}
 
   static async open(deps: { store: DocumentStore; clock: Clock; logger: Logger; tenantIds: readonly string[] }): Promise<QueryAnalytics> {
@@ -130,7 +133,7 @@ export class QueryAnalytics {
     const queries = ownEntry(tokens, outcome.token, () => ({}));
     // A query is kept to its first MAX_QUERY_CHARS characters: a 1,000-character query costs no more.
     let key = outcome.query.slice(0, MAX_QUERY_CHARS);
-    if (!Object.hasOwn(queries, key) && Object.keys(queries).length >= MAX_QUERIES_PER_DAY) key = OTHER_QUERIES;
+    if (!Object.hasOwn(queries, key) && this.full(queries)) key = OTHER_QUERIES;
     const stats = ownEntry<QueryDayStats>(queries, key, () => ({ searches: 0, zeroResults: 0, corrected: 0, relaxed: 0, clicks: 0, conversions: 0 }));
     stats.searches++;
     if (outcome.count === 0) stats.zeroResults++;
@@ -143,6 +146,18 @@ export class QueryAnalytics {
     stats.lastAt = this.deps.clock.now();
     remember(this.recentSearches, outcome.id, { tenantId: outcome.tenantId, day, stats, clicked: false, converted: false }, RECENT_SEARCHES);
     this.touch(outcome.tenantId, day);
+  }
+
+  /**
+   * Whether a token's queries of a day number MAX_QUERIES_PER_DAY. A record only grows (days go whole),
+   * so a full one is remembered: counting its keys again for every later new query made an array of
+   * a thousand keys per search on a busy day.
+   */
+  private full(queries: Record<string, QueryDayStats>): boolean {
+    if (this.fullRecords.has(queries)) return true;
+    if (Object.keys(queries).length < MAX_QUERIES_PER_DAY) return false;
+    this.fullRecords.add(queries);
+    return true;
   }
 
   /** Folds one newly recorded activity (the activity service calls it once the activity is durable). */
