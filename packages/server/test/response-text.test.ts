@@ -123,6 +123,21 @@ describe('search answers as bytes (a search thread\'s)', () => {
     }
   });
 
+  it('keep no long string a request sent (a selected value is listed back), and still write it right', async () => {
+    const { JsonBytes, ENCODED_LONGEST, encodedStrings } = await import('../src/apis/search/json-bytes.js');
+    const out = new JsonBytes();
+    const kept = encodedStrings();
+    for (let n = 0; n < 50; n++) {
+      const value = `${n} ${'é"'.repeat(ENCODED_LONGEST)}`;
+      const list: SearchFacet[] = [{ id: 'brand', title: 'Brand', attribute: 'brand', count: 0, values: [{ value, count: 0, selected: true }] }];
+      out.facets(list);
+      const { body, length } = out.take();
+      assert.equal(new TextDecoder().decode(new Uint8Array(body, 0, length)), JSON.stringify(list));
+    }
+    // The short strings ('brand', 'Brand') may join the kept ones; none of the fifty long values did.
+    assert.ok(encodedStrings() <= kept + 2, `${encodedStrings() - kept} strings kept`);
+  });
+
   it('reuse the buffers handed back, and keep no buffer of another size', async () => {
     const { AnswerBuffers, JsonBytes, answerBody } = await import('../src/apis/search/json-bytes.js');
     const pool = new AnswerBuffers();

@@ -15,9 +15,20 @@ import { answerParts, highlighted, maskedHitJson, type MaskedTexts } from './res
 const START_BYTES = 256 * 1024;
 const KEEP_BYTES = 4 * 1024 * 1024;
 
-/** Strings' JSON as UTF-8, for `JsonBytes.facets`: cleared when it holds this many (a catalog's facet labels number far fewer). */
+/**
+ * Strings' JSON as UTF-8, for `JsonBytes.facets`: cleared when it holds ENCODED_MOST (a catalog's facet
+ * labels number far fewer), and only strings of up to ENCODED_LONGEST characters: a selected value
+ * comes from the request and is listed back, so a long one would otherwise stay in memory (10,000 of
+ * 100,000 characters each is a gigabyte); a longer string is encoded each time.
+ */
 const ENCODED_MOST = 10_000;
+export const ENCODED_LONGEST = 200;
 const encodedJson = new Map<string, Uint8Array>();
+
+/** Strings whose JSON bytes are kept now (tests). */
+export function encodedStrings(): number {
+  return encodedJson.size;
+}
 const ascii = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const [OPEN, CLOSE, FACET_ID, NEXT_FACET_ID, TITLE, ATTRIBUTE, COUNT, VALUES, VALUE, NEXT_VALUE, SELECTED, UNSELECTED, CLOSE_FACET] = [
   '[', ']', '{"id":', ',{"id":', ',"title":', ',"attribute":', ',"count":', ',"values":[', '{"value":', ',{"value":', ',"selected":true}', ',"selected":false}', ']}',
@@ -95,8 +106,9 @@ export class JsonBytes {
     this.at += length;
   }
 
-  /** A string as JSON (quoted and escaped), its bytes made once while the cache has room. */
+  /** A string as JSON (quoted and escaped), a short one's bytes made once while the cache has room. */
   private json(text: string): void {
+    if (text.length > ENCODED_LONGEST) return this.write(JSON.stringify(text));
     let bytes = encodedJson.get(text);
     if (bytes === undefined) {
       bytes = this.encoder.encode(JSON.stringify(text));
