@@ -63,7 +63,7 @@ export class JsonBytes {
   /**
    * `JSON.stringify(facets)` written straight as UTF-8 (the same bytes; response-text.test.ts compares
    * them). Made as a string, a page's facets (2 KB, some forty small objects) cost more than writing its
-   * ten products: here every string's JSON is kept encoded (`encodedJson`: facet ids, titles and value
+   * ten products: here a short string's JSON is kept encoded (`encodedJson`: facet ids, titles and value
    * labels recur in every answer) and the counts are written digit by digit.
    */
   facets(facets: readonly SearchFacet[]): void {
@@ -129,11 +129,6 @@ export class JsonBytes {
       this.buffer[--at] = 48 + (n % 10);
       n = Math.floor(n / 10);
     } while (n > 0);
-  }
-
-  /** Bytes written since the last `take`. */
-  get written(): number {
-    return this.at;
   }
 
   /**
