@@ -1,5 +1,6 @@
 /** Shared pieces of `npm run bench`: latency statistics, HTTP load with autocannon, and a bare Koa baseline. */
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -120,4 +121,23 @@ export async function probe<T>(targets: ProbeTarget[], during: () => Promise<T>)
   }
   const [probes] = (await once(child, 'message')) as [ProbeResult[]];
   return { result, probes };
+}
+
+/**
+ * CPU time (user and system, in milliseconds, at the kernel's 10 ms tick) of each OS thread of this
+ * process by thread id, from /proc (Linux; empty elsewhere): the main thread's id is the process id,
+ * so its own cost shows apart from a search thread's and the collector's helpers'.
+ */
+export function threadTimes(): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      // Fields after the command name (which may hold spaces, inside parentheses): utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10);
+    }
+  } catch {
+    // Not Linux, or a thread ended while read: no per-thread figures.
+  }
+  return out;
 }

@@ -12,6 +12,7 @@
  * HEALTH=1 loads GET /health instead: the HTTP stack and middleware alone. EXTRA=1 adds a second
  * tenant holding the other catalog (as the search bench's process holds both; unsearched).
  * HEAP_GROWTH=p sets the heap growth `npm start` sets (--heap-growth, platform/heap-growth.ts).
+ * Also printed: each OS thread's CPU per request (Linux /proc): the main thread's and a search thread's own cost, apart.
  * HEAPSAMPLE=file writes a sampling heap profile of what the load allocated and a scavenge did not
  * free (promoted objects, and what is still live): what makes the main thread's full collections.
  *   npx tsx bench/profile-search.ts
@@ -22,7 +23,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { load } from './harness.js';
+import { load, threadTimes } from './harness.js';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
 import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
@@ -79,17 +80,22 @@ const profiling = process.env.PROFILE !== '0';
 const session = new Session(); if (profiling || process.env.HEAPSAMPLE) session.connect(); if (profiling) { await session.post('Profiler.enable'); await session.post('Profiler.setSamplingInterval', { interval: 200 }); await session.post('Profiler.start'); }
 await threads?.stats();
 if (process.env.HEAPSAMPLE) { await session.post('HeapProfiler.enable'); await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false }); }
+const tasks0 = threadTimes();
 const cpu0 = process.cpuUsage();
 const elu0 = performance.eventLoopUtilization();
 const loopDelay = monitorEventLoopDelay({ resolution: 2 }); loopDelay.enable();
 const res = await load(url, requests, Number(process.env.SECONDS ?? 8));
 const cpu = process.cpuUsage(cpu0);
+const tasks = threadTimes();
 const elu = performance.eventLoopUtilization(elu0);
 if (process.env.HEAPSAMPLE) { (globalThis as { gc?: (o: unknown) => void }).gc?.({ type: 'minor' }); (globalThis as { gc?: (o: unknown) => void }).gc?.({ type: 'minor' }); const { profile } = await session.post('HeapProfiler.getSamplingProfile'); writeFileSync(process.env.HEAPSAMPLE, JSON.stringify(profile)); }
 if (profiling) { const { profile } = await session.post('Profiler.stop'); writeFileSync(process.env.OUT ?? '/tmp/s21/prof.cpuprofile', JSON.stringify(profile)); }
 console.error(JSON.stringify(res), 'requests', res.requestsPerSecond * Number(process.env.SECONDS ?? 8), 'cpu ms/req', (cpu.user + cpu.system) / 1000 / (res.requestsPerSecond * Number(process.env.SECONDS ?? 8)));
 loopDelay.disable(); console.error('main loop delay max', loopDelay.max / 1e6, 'p99', loopDelay.percentile(99) / 1e6, 'p99.9', loopDelay.percentile(99.9) / 1e6);
 console.error('main thread busy', Math.round(elu.utilization * 100), '%,', elu.active / (res.requestsPerSecond * Number(process.env.SECONDS ?? 8)), 'ms per request');
+const perThread = [...tasks].map(([tid, ms]) => ({ tid, ms: ms - (tasks0.get(tid) ?? 0) })).filter((t) => t.ms > 0).sort((a, b) => b.ms - a.ms);
+console.error('CPU ms per request by OS thread (main first):', perThread.map((t) => `${t.tid === process.pid ? 'main' : t.tid} ${(t.ms / (res.requestsPerSecond * Number(process.env.SECONDS ?? 8))).toFixed(3)}`).join(', '));
 if (threads !== undefined) console.error('search threads meanwhile (loop and collections):', JSON.stringify(await threads.stats()));
 await server.close();
 process.exit(0);
+

@@ -1,13 +1,13 @@
 /**
  * The search benchmark's HTTP figures for one catalog, side by side in one run: uncached and cached
  * POST /search, suggest and autocomplete (req/s, p50/p99 at 50 connections, the server's CPU per
- * request, every thread of the process counted), answered by the main thread alone and, for uncached
+ * request, every thread of the process counted, and the main thread's own share), answered by the main thread alone and, for uncached
  * search, with the server's search threads; and a bare Koa endpoint measured right after
  * (one thread), with each figure's share of it.
  */
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import type { BenchResult } from './run.js';
-import { load, round, type LoadResult } from './harness.js';
+import { load, round, threadTimes, type LoadResult } from './harness.js';
 
 /** Concurrent connections of every HTTP figure: a storefront's busy minute, and the issue's bar. */
 export const CONNECTIONS = 50;
@@ -41,7 +41,7 @@ const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
  * their total (a p99 far above the p50 is either such a hold, a collection or other work holding every
  * queued request, or the load generator).
  */
-async function measured(url: string, requests: Parameters<typeof load>[1]): Promise<LoadResult & { cpuMs: number; loopMaxMs: number; mainBusy: string; gcMaxMs: number; gcMs: number }> {
+async function measured(url: string, requests: Parameters<typeof load>[1]): Promise<LoadResult & { cpuMs: number; mainCpuMs: number | undefined; loopMaxMs: number; mainBusy: string; gcMaxMs: number; gcMs: number }> {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   // The collections meanwhile: the longest pause and their total, beside the longest hold of the loop.
   let gcMaxMs = 0;
@@ -57,15 +57,20 @@ async function measured(url: string, requests: Parameters<typeof load>[1]): Prom
   loop.enable();
   const busyBefore = performance.eventLoopUtilization();
   const before = process.cpuUsage();
+  const mainBefore = threadTimes().get(process.pid);
   const result = await load(url, requests, SECONDS, CONNECTIONS);
   const cpu = process.cpuUsage(before);
+  const mainAfter = threadTimes().get(process.pid);
+  const answered = Math.max(1, result.requestsPerSecond * SECONDS);
   const busy = performance.eventLoopUtilization(busyBefore);
   loop.disable();
   count(collections.takeRecords());
   collections.disconnect();
   return {
     ...result,
-    cpuMs: round((cpu.user + cpu.system) / 1000 / Math.max(1, result.requestsPerSecond * SECONDS), 3),
+    cpuMs: round((cpu.user + cpu.system) / 1000 / answered, 3),
+    // The main thread's own share (Linux only): with a search thread, the rest is mostly that thread's.
+    mainCpuMs: mainBefore === undefined || mainAfter === undefined ? undefined : round((mainAfter - mainBefore) / answered, 3),
     loopMaxMs: round(loop.max / 1e6, 1),
     mainBusy: `${Math.round(100 * busy.utilization)}%`,
     gcMaxMs: round(gcMaxMs, 1),
@@ -111,13 +116,14 @@ export async function httpFigures(label: string, target: HttpTarget): Promise<Be
   const busy = await measured(target.bareUrl, [{ method: 'GET' as const, path: '/' }]);
   target.setBareBusyMs(0);
 
-  const row = (step: string, r: LoadResult & { cpuMs: number; loopMaxMs: number; mainBusy: string; gcMaxMs: number; gcMs: number }) => ({
+  const row = (step: string, r: LoadResult & { cpuMs: number; mainCpuMs: number | undefined; loopMaxMs: number; mainBusy: string; gcMaxMs: number; gcMs: number }) => ({
     step: `${label}: ${step}`,
     requestsPerSecond: r.requestsPerSecond,
     ofBareKoa: `${round((100 * r.requestsPerSecond) / Math.max(1, bare.requestsPerSecond), 1)}%`,
     p50Ms: r.p50Ms,
     p99Ms: r.p99Ms,
     cpuMs: r.cpuMs,
+    ...(r.mainCpuMs === undefined ? {} : { mainCpuMs: r.mainCpuMs }),
     loopMaxMs: r.loopMaxMs,
     mainBusy: r.mainBusy,
     gcMaxMs: r.gcMaxMs,
