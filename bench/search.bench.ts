@@ -138,17 +138,7 @@ const benchmark: Benchmark = async () => {
     const warm = { languages: ['english' as const], facets: [], attributes: [], sorts: [] };
     // Step by step, as the server writes it in slices: its longest step is what a request waits at most for it.
     const snapshotStart = performance.now();
-    const snapshotWork = index.snapshot(version);
-    let snapshotSteps = 0;
-    let longestSnapshotStepMs = 0;
-    let snapshotStep: IteratorResult<unknown, Uint8Array>;
-    do {
-      const stepStart = performance.now();
-      snapshotStep = snapshotWork.next();
-      longestSnapshotStepMs = Math.max(longestSnapshotStepMs, performance.now() - stepStart);
-      snapshotSteps++;
-    } while (snapshotStep.done !== true);
-    const snapshotBytes = snapshotStep.value;
+    const { bytes: snapshotBytes, steps: snapshotSteps, longestMs: longestSnapshotStepMs } = stepped(index.snapshot(version));
     const snapshotMs = performance.now() - snapshotStart;
     index = undefined;
     collectGarbage();
@@ -318,6 +308,19 @@ const benchmark: Benchmark = async () => {
     await rm(dataDir, { recursive: true, force: true });
   }
 };
+
+/** Runs `work` to its end a step at a time, timing each step (in a function of its own, so the finished generator, which still holds the index, is let go). */
+function stepped<T>(work: Generator<unknown, T>): { bytes: T; steps: number; longestMs: number } {
+  let steps = 0;
+  let longestMs = 0;
+  for (;;) {
+    const stepStart = performance.now();
+    const step = work.next();
+    longestMs = Math.max(longestMs, performance.now() - stepStart);
+    steps++;
+    if (step.done === true) return { bytes: step.value, steps, longestMs };
+  }
+}
 
 /**
  * The realistic-vocabulary catalog (realistic-catalog.ts) in its own tenant of the same server: loaded,
