@@ -96,15 +96,22 @@ describe('the kept popular list through falls and time', () => {
   const manyClock = new ManualClock(Date.parse('2026-11-21T10:00:00Z'));
   let shop: TestServer;
   let recomputed = 0;
+  let recomputedAtOnce = 0;
   before(async () => {
     shop = await startTestServer({ config: recommendationConfig(), clock: manyClock });
     await loadCatalog(shop.server, many);
-    // Counts the whole recomputations (each walks every item of every day in the window).
+    // Counts the whole recomputations (each walks every item of every day in the window), in slices
+    // or at once (`popularity` runs the same ranking at once).
     const aggregates = shop.server.deps.services.recommendations.aggregates;
-    const whole = aggregates.popularity.bind(aggregates);
-    aggregates.popularity = (...args: Parameters<typeof whole>) => {
+    const whole = aggregates.popularityRanking.bind(aggregates);
+    aggregates.popularityRanking = (...args: Parameters<typeof whole>) => {
       recomputed++;
       return whole(...args);
+    };
+    const atOnce = aggregates.popularity.bind(aggregates);
+    aggregates.popularity = (...args: Parameters<typeof atOnce>) => {
+      recomputedAtOnce++;
+      return atOnce(...args);
     };
     const views = many.flatMap((p, i) => Array.from({ length: 1 + Math.floor(i / 40) }, (_, k) => ({ action: 'view', target: { product: p.id }, user: { sessionId: `v-${i}-${k}` } })));
     for (let start = 0; start < views.length; start += 500) await send(views.slice(start, start + 500));
@@ -122,9 +129,9 @@ describe('the kept popular list through falls and time', () => {
   }
   const exact = () => {
     const aggregates = shop.server.deps.services.recommendations.aggregates;
-    const before = recomputed;
+    const [before, beforeAtOnce] = [recomputed, recomputedAtOnce];
     const list = aggregates.popularity(TENANT, { limit: 10 }).map((p) => p.itemId);
-    recomputed = before;
+    [recomputed, recomputedAtOnce] = [before, beforeAtOnce];
     return list;
   };
   const removals = (ids: string[], times: number) => ids.flatMap((id) => Array.from({ length: times }, (_, k) => ({ action: 'remove-from-cart', target: { product: id }, user: { sessionId: `r-${id}-${k}` } })));
@@ -148,10 +155,18 @@ describe('the kept popular list through falls and time', () => {
     await send(removals(many.slice(40).map((p) => p.id), 1));
     assert.deepEqual(await popular(), exact());
     assert.equal(recomputed, afterFirst + 1, 'recomputed once the falls reach into what is read');
-    // A new day: the window moved, a whole pass.
+    // A new day: the window moved, a whole pass, in slices before the request's strategies run.
+    const atOnceBefore = recomputedAtOnce;
     manyClock.advance(24 * 60 * 60_000);
     assert.deepEqual(await popular(), exact());
     assert.equal(recomputed, afterFirst + 2, 'a new day recomputes');
+    assert.equal(recomputedAtOnce, atOnceBefore, 'the new day\'s list was prepared in slices, not recomputed at once');
+    // So many activities that merging costs more than a pass: recomputed in slices too, and exact.
+    const late = many.slice(0, 300).flatMap((p) => Array.from({ length: 8 }, (_, k) => ({ action: 'view', target: { product: p.id }, user: { sessionId: `late-${p.id}-${k}` } })));
+    for (let start = 0; start < late.length; start += 500) await send(late.slice(start, start + 500));
+    assert.deepEqual(await popular(), exact());
+    assert.equal(recomputed, afterFirst + 3, 'a change log past merging recomputes');
+    assert.equal(recomputedAtOnce, atOnceBefore, 'in slices');
   });
 });
 
@@ -192,5 +207,43 @@ describe('the days popularity keeps', () => {
     popularity.add('view', 'last', newest);
     assert.deepEqual(popularity.top(window(newest)).map((p) => p.itemId).sort(), ['inside', 'last']);
     assert.equal(popularity.count('view', 'early'), 0);
+  });
+});
+
+describe('a whole popularity pass in steps', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const today = Date.parse('2026-11-21T10:00:00Z');
+  const window = { verbs: ['view', 'purchase'], weights: { view: 1, purchase: 5 }, sinceDays: 30, now: today, limit: 25 };
+
+  it('yields between steps, gives what the pass at once gives, and takes activities counted meanwhile', async () => {
+    const { Popularity } = await import('../src/domains/recommendations/popularity.js');
+    const popularity = new Popularity(() => today);
+    // 20 days of 3,000 items viewed, some bought: 60,000 counts and more, several steps' worth.
+    for (let day = 0; day < 20; day++) {
+      for (let item = 0; item < 3_000; item++) {
+        popularity.add('view', `i${item}`, today - day * DAY, 1 + ((item * 7 + day) % 5));
+        if (item % 11 === day % 11) popularity.add('purchase', `i${item}`, today - day * DAY);
+      }
+    }
+    const atOnce = popularity.top(window);
+    const work = popularity.ranking(window);
+    let steps = 0;
+    let step = work.next();
+    while (step.done !== true) {
+      steps++;
+      // Activities keep arriving between steps: a new item and more views of a counted one.
+      if (steps === 2) {
+        popularity.add('view', 'newcomer', today, 1_000);
+        popularity.add('view', 'i5', today, 3);
+      }
+      step = work.next();
+    }
+    assert.ok(steps >= 4, `${steps} steps for about 65,000 counts`);
+    // The walk began before those arrived: the newcomer is not in it (the strategy merges it after), and the
+    // list is otherwise the pass at once's (i5's extra views may or may not have been walked yet).
+    assert.ok(!step.value.some((p) => p.itemId === 'newcomer'));
+    const without = (list: { itemId: string }[]) => list.map((p) => p.itemId).filter((id) => id !== 'i5');
+    assert.deepEqual(without(step.value).slice(0, 20), without(atOnce).slice(0, 20));
+    assert.equal(popularity.top(window)[0]!.itemId, 'newcomer');
   });
 });

@@ -9,6 +9,7 @@
  */
 import type { LoadedConfig } from '../../platform/config/load.js';
 import type { Clock } from '../../platform/clock.js';
+import { runAtOnce } from '../../platform/sliced-work.js';
 import type { ActivityAggregate, SnapshotPart } from '../tracking/activity-aggregate.js';
 import type { LoggedActivity, LogRecord } from '../tracking/activity-record.js';
 import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
@@ -181,8 +182,13 @@ export class RecommendationAggregates implements ActivityAggregate {
 
   /** Items by popularity, weighted with the tenant's verb weights. */
   popularity(tenantId: string, options: { verbs?: readonly string[]; sinceDays?: number; limit?: number } = {}): PopularItem[] {
+    return runAtOnce(this.popularityRanking(tenantId, options));
+  }
+
+  /** `popularity` a step at a time (Popularity.ranking), for runInSlices. */
+  popularityRanking(tenantId: string, options: { verbs?: readonly string[]; sinceDays?: number; limit?: number } = {}): Generator<unknown, PopularItem[]> {
     const weights = this.verbWeights(tenantId);
-    return this.tenant(tenantId).popularity.top({
+    return this.tenant(tenantId).popularity.ranking({
       verbs: options.verbs ?? Object.keys(weights),
       weights,
       sinceDays: options.sinceDays ?? 30,

@@ -2,6 +2,7 @@
 
 import { DAY_MS } from '../../platform/clock.js';
 import { kthLargest } from './ease.js';
+import { runAtOnce } from '../../platform/sliced-work.js';
 import { ChunkReader, ChunkWriter } from '../tracking/snapshot-encoding.js';
 
 export interface PopularItem {
@@ -24,6 +25,8 @@ export interface WindowOptions {
 
 /** Days counted behind the newest: the longest window is 30 days (and one more for safety). */
 export const KEPT_DAYS = 31;
+/** Counts added per step of `ranking` (a fraction of a millisecond). */
+const RANKING_STEP = 16_384;
 /** Items per snapshot chunk of one verb and day: a chunk is one step of the snapshot writer (a few milliseconds). */
 const SAVED_ITEMS = 2_000;
 
@@ -88,16 +91,33 @@ export class Popularity {
 
   /** Items by weighted score over the last `sinceDays` days (counting today), best first. */
   top(options: WindowOptions & { limit: number }): PopularItem[] {
+    return runAtOnce(this.ranking(options));
+  }
+
+  /**
+   * `top` a step at a time (RANKING_STEP counts added per step), for a server that must keep answering
+   * while it runs (runInSlices): over the 30 days of a busy shop it walks millions of counts. The maps
+   * may change between steps (new activities are counted meanwhile); the caller scores the items they
+   * touched again afterwards (strategies.ts), so the list is exact once merged.
+   */
+  *ranking(options: WindowOptions & { limit: number }): Generator<unknown, PopularItem[]> {
     const scores = new Float64Array(this.names.length);
-    this.eachDay(options, (items, weight) => {
-      for (const [item, count] of items) scores[item] += count * weight;
-    });
+    let walked = 0;
+    for (const [items, weight] of this.days(options)) {
+      for (const [item, count] of items) {
+        // An item first counted after the walk began has no place in `scores`: the merge after scores it.
+        if (item < scores.length) scores[item] += count * weight;
+        if (++walked % RANKING_STEP === 0) yield;
+      }
+    }
+    yield;
     // Only the items scoring at least the limit-th best score are sorted: sorting every scored item
     // (100,000 of them, most tied, ties compared by id) was a third of a recomputation.
     const positive = new Float64Array(scores.length);
     let n = 0;
     for (let item = 0; item < scores.length; item++) if (scores[item]! > 0) positive[n++] = scores[item]!;
     const threshold = n > options.limit ? kthLargest(positive, n, options.limit) : 0;
+    yield;
     const kept: PopularItem[] = [];
     for (let item = 0; item < scores.length; item++) {
       const score = scores[item]!;
@@ -119,11 +139,18 @@ export class Popularity {
 
   /** Each day's item counts of each asked verb inside the window, with the verb's weight. */
   private eachDay(options: WindowOptions, visit: (items: Map<number, number>, weight: number) => void): void {
+    for (const [items, weight] of this.days(options)) visit(items, weight);
+  }
+
+  /** The day maps `eachDay` visits, listed first (a walk in steps holds them while days come and go). */
+  private days(options: WindowOptions): Array<[Map<number, number>, number]> {
     const firstDay = Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
+    const out: Array<[Map<number, number>, number]> = [];
     for (const verb of options.verbs) {
       const weight = options.weights[verb] ?? 1;
-      for (const [day, items] of this.counts.get(verb) ?? []) if (day >= firstDay) visit(items, weight);
+      for (const [day, items] of this.counts.get(verb) ?? []) if (day >= firstDay) out.push([items, weight]);
     }
+    return out;
   }
 
   /**

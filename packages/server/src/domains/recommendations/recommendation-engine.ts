@@ -8,7 +8,7 @@ import type { ProductView } from '../catalog/product-view.js';
 import type { StrategyName, WidgetConfig } from '../../platform/config/schema.js';
 import type { CatalogIndex, IndexedItem } from './catalog-index.js';
 import type { ModelTrainer } from './model-trainer.js';
-import { createStrategies, type TextSimilarity } from './strategies.js';
+import { createStrategies, PopularLists, POPULARITY_OPTIONS, type TextSimilarity } from './strategies.js';
 import type { RecommendationAggregates } from './activity-aggregates.js';
 import { compileFilters } from './widget-filters.js';
 
@@ -39,13 +39,28 @@ export class RecommendationEngine {
   private readonly models: ModelTrainer | undefined;
 
   private readonly aggregates: RecommendationAggregates;
-  private readonly strategies = createStrategies();
+  private readonly popular = new PopularLists();
+  private readonly strategies = createStrategies(this.popular);
 
   constructor(deps: { activities: ActivityService; aggregates: RecommendationAggregates; textSimilarity?: TextSimilarity; models?: ModelTrainer }) {
     this.activities = deps.activities;
     this.aggregates = deps.aggregates;
     this.textSimilarity = deps.textSimilarity;
     this.models = deps.models;
+  }
+
+  /**
+   * Brings the popularity lists the widget's strategies and fallback read up to date in slices
+   * (PopularLists.prepare), so that `recommend`, which runs at once, does not recompute one whole.
+   */
+  async prepare(request: { tenantId: string; widget: WidgetConfig }): Promise<void> {
+    const names = new Set<StrategyName>(request.widget.strategies);
+    if (fallbackOf(request.widget) !== 'none') names.add('popular');
+    for (const name of names) {
+      const options = POPULARITY_OPTIONS[name];
+      // The strategies are asked for three times the widget's size (`recommend`).
+      if (options !== undefined) await this.popular.prepare(request.tenantId, this.aggregates, options, request.widget.maxResults * 3);
+    }
   }
 
   /** The widget's whole list (at most `maxResults` items), best first. */

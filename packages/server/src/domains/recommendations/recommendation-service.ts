@@ -74,6 +74,7 @@ export class RecommendationService {
   async recommend(query: RecommendationQuery): Promise<RecommendationResponse> {
     const { tenant, environment, widget } = query.ref;
     const index = await this.indexes.active(tenant.id, environment.id);
+    await this.engine.prepare({ tenantId: tenant.id, widget });
     const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan });
     const id = await this.ids.issue(tenant.id);
     const page = list.slice(query.offset, query.offset + (query.limit ?? widget.maxResults));
