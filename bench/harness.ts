@@ -141,3 +141,16 @@ export function threadTimes(): Map<number, number> {
   }
   return out;
 }
+
+/** Runs `work` (a generator the server runs in slices) to its end a step at a time, timing each step: its longest is what a request waits at most for it. In a function of its own, so the finished generator, which may hold what it walked (an index), is let go. */
+export function stepped<T>(work: Generator<unknown, T>): { value: T; steps: number; longestMs: number } {
+  let steps = 0;
+  let longestMs = 0;
+  for (;;) {
+    const stepStart = performance.now();
+    const step = work.next();
+    longestMs = Math.max(longestMs, performance.now() - stepStart);
+    steps++;
+    if (step.done === true) return { value: step.value, steps, longestMs };
+  }
+}

@@ -14,7 +14,7 @@ import { runInNewContext } from 'node:vm';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
 import type { Benchmark, BenchResult } from './run.js';
-import { heapUsedMb, measure, round } from './harness.js';
+import { heapUsedMb, measure, round, stepped } from './harness.js';
 import { createDiscoveryServer, type DiscoveryServer } from '../packages/server/src/app/server.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
@@ -205,14 +205,7 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   }
   const wholeMs = `${round(Math.min(...wholeRuns), 1)}-${round(Math.max(...wholeRuns), 1)}`;
   // As a server runs it (a new day, a change log past merging): in slices, before the request's strategies.
-  let longestStepMs = 0;
-  let steps = 0;
-  const work = server.deps.services.recommendations.aggregates.popularityRanking('bench', { limit: 300 });
-  for (let done = false; !done; steps++) {
-    const stepStarted = performance.now();
-    done = work.next().done === true;
-    longestStepMs = Math.max(longestStepMs, performance.now() - stepStarted);
-  }
+  const { steps, longestMs: longestStepMs } = stepped(server.deps.services.recommendations.aggregates.popularityRanking('bench', { limit: 300 }));
   rows.push({
     case: 'latency popular, an activity before each call',
     'median ms': round(afterActivity[150]!, 3),

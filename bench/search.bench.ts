@@ -18,7 +18,7 @@ import { runInNewContext } from 'node:vm';
 import type { Benchmark, BenchResult } from './run.js';
 import { httpFigures, type HttpTarget } from './search-http.js';
 import { realisticCatalog, retailTitles, RETAIL_DATA } from './realistic-catalog.js';
-import { heapUsedMb, measure, probe, round, startBareKoa, type ProbeTarget } from './harness.js';
+import { heapUsedMb, measure, probe, round, startBareKoa, stepped, type ProbeTarget } from './harness.js';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
 import { parseItemBatch, parseSchemaRequest } from '../packages/server/src/apis/catalog/catalog-requests.js';
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
@@ -138,7 +138,7 @@ const benchmark: Benchmark = async () => {
     const warm = { languages: ['english' as const], facets: [], attributes: [], sorts: [] };
     // Step by step, as the server writes it in slices: its longest step is what a request waits at most for it.
     const snapshotStart = performance.now();
-    const { bytes: snapshotBytes, steps: snapshotSteps, longestMs: longestSnapshotStepMs } = stepped(index.snapshot(version));
+    const { value: snapshotBytes, steps: snapshotSteps, longestMs: longestSnapshotStepMs } = stepped(index.snapshot(version));
     const snapshotMs = performance.now() - snapshotStart;
     index = undefined;
     collectGarbage();
@@ -308,19 +308,6 @@ const benchmark: Benchmark = async () => {
     await rm(dataDir, { recursive: true, force: true });
   }
 };
-
-/** Runs `work` to its end a step at a time, timing each step (in a function of its own, so the finished generator, which still holds the index, is let go). */
-function stepped<T>(work: Generator<unknown, T>): { bytes: T; steps: number; longestMs: number } {
-  let steps = 0;
-  let longestMs = 0;
-  for (;;) {
-    const stepStart = performance.now();
-    const step = work.next();
-    longestMs = Math.max(longestMs, performance.now() - stepStart);
-    steps++;
-    if (step.done === true) return { bytes: step.value, steps, longestMs };
-  }
-}
 
 /**
  * The realistic-vocabulary catalog (realistic-catalog.ts) in its own tenant of the same server: loaded,

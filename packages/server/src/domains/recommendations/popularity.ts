@@ -131,18 +131,11 @@ export class Popularity {
     const item = this.numbers.get(itemId);
     if (item === undefined) return 0;
     let score = 0;
-    this.eachDay(options, (items, weight) => {
-      score += (items.get(item) ?? 0) * weight;
-    });
+    for (const [items, weight] of this.days(options)) score += (items.get(item) ?? 0) * weight;
     return score;
   }
 
-  /** Each day's item counts of each asked verb inside the window, with the verb's weight. */
-  private eachDay(options: WindowOptions, visit: (items: Map<number, number>, weight: number) => void): void {
-    for (const [items, weight] of this.days(options)) visit(items, weight);
-  }
-
-  /** The day maps `eachDay` visits, listed first (a walk in steps holds them while days come and go). */
+  /** Each day's item counts of each asked verb inside the window, with the verb's weight (listed first: a walk in steps holds them while days come and go). */
   private days(options: WindowOptions): Array<[Map<number, number>, number]> {
     const firstDay = Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
     const out: Array<[Map<number, number>, number]> = [];
