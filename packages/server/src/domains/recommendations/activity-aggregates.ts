@@ -171,13 +171,29 @@ export class RecommendationAggregates implements ActivityAggregate {
 
   /** Items whose aggregates changed after `revision`, or undefined when that revision is too old to know (recompute from scratch). */
   changedItemsSince(tenantId: string, revision: number): string[] | undefined {
+    const log = this.changeLogSince(tenantId, revision);
+    if (log === undefined) return undefined;
+    const items: string[] = [];
+    for (const change of log) if (change.revision > revision) items.push(...change.items);
+    return items;
+  }
+
+  /** How many items `changedItemsSince` would list (an item changed twice counts twice), without listing them. */
+  changedCountSince(tenantId: string, revision: number): number | undefined {
+    const log = this.changeLogSince(tenantId, revision);
+    if (log === undefined) return undefined;
+    let n = 0;
+    for (const change of log) if (change.revision > revision) n += change.items.length;
+    return n;
+  }
+
+  /** The tenant's change log when it reaches back to `revision` (empty when nothing changed since), else undefined. */
+  private changeLogSince(tenantId: string, revision: number): readonly { revision: number; items: string[] }[] | undefined {
     const state = this.tenant(tenantId);
     if (revision === state.revision) return [];
     const log = state.changes;
     if (revision > state.revision || log.length === 0 || log[0]!.revision > revision + 1) return undefined;
-    const items: string[] = [];
-    for (const change of log) if (change.revision > revision) items.push(...change.items);
-    return items;
+    return log;
   }
 
   /** Items by popularity, weighted with the tenant's verb weights. */

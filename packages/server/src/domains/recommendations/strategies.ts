@@ -43,14 +43,7 @@ export function createStrategies(popular = new PopularLists()): Record<StrategyN
  * window, a lost change log, or more requested than is exact recomputes it whole. (Scores count whole
  * days: until 2026-11-27 every new minute recomputed it, a stall of the server each minute.)
  */
-interface KeptList {
-  revision: number;
-  day: number;
-  exact: number;
-  depth: number;
-  candidates: Candidate[];
-}
-type PopularityCache = Map<string, KeptList>;
+type PopularityCache = Map<string, { revision: number; day: number; exact: number; depth: number; candidates: Candidate[] }>;
 const POPULARITY_DEPTH = 300;
 /** Past this many changed items a whole recomputation is as cheap as merging. */
 const MAX_MERGED = 2_000;
@@ -69,12 +62,20 @@ export class PopularLists {
   /** The list, kept, merged or (rarely, when `prepare` did not run or could not cover it) recomputed at once. */
   list(input: StrategyInput, options: PopularityOptions): Candidate[] {
     const { tenantId, aggregates } = input;
-    const kept = this.merged(tenantId, aggregates, options);
-    if (kept !== undefined && kept.exact >= input.want) return kept.candidates;
-    const depth = Math.max(POPULARITY_DEPTH, input.want);
+    const key = keyOf(tenantId, options);
     const revision = aggregates.revision(tenantId);
+    // The window ends now, or at the newest activity when the data is older: a new day of either recomputes.
+    const day = Math.floor(aggregates.windowEnd(tenantId) / DAY_MS);
+    let cached = this.cache.get(key);
+    if (cached !== undefined && cached.day === day && cached.revision !== revision) {
+      const merged = mergeChanges(aggregates, tenantId, options, cached);
+      cached = merged === undefined ? undefined : { ...cached, revision, candidates: merged.candidates, exact: cached.exact - merged.fell };
+      if (cached !== undefined) this.cache.set(key, cached);
+    }
+    if (cached !== undefined && cached.day === day && cached.exact >= input.want) return cached.candidates;
+    const depth = Math.max(POPULARITY_DEPTH, input.want);
     const candidates = toCandidates(aggregates.popularity(tenantId, { ...options, limit: depth }));
-    this.cache.set(keyOf(tenantId, options), { revision, day: dayOf(tenantId, aggregates), exact: depth, depth, candidates });
+    this.cache.set(key, { revision, day, exact: depth, depth, candidates });
     return candidates;
   }
 
@@ -84,17 +85,20 @@ export class PopularLists {
    * server keeps answering. On a busy shop's 30 days a whole pass walks millions of counts: at once it
    * held the event loop 8-36 ms per list on 1,000,000 activities, more on more. Activities counted while
    * it runs are merged by `list` afterwards (their items scored again, exactly), as after any activity.
-   * Otherwise it merges the latest activities itself, so `list` finds nothing left to merge.
    */
   async prepare(tenantId: string, aggregates: RecommendationAggregates, options: PopularityOptions, want: number): Promise<void> {
-    const kept = this.merged(tenantId, aggregates, options);
-    if (kept !== undefined && kept.exact >= want) return;
     const key = keyOf(tenantId, options);
+    const day = Math.floor(aggregates.windowEnd(tenantId) / DAY_MS);
+    const cached = this.cache.get(key);
+    if (cached !== undefined && cached.day === day && cached.exact >= want) {
+      // Counted, not listed: `list` lists them when it merges.
+      const changed = aggregates.changedCountSince(tenantId, cached.revision);
+      if (changed !== undefined && changed <= MAX_MERGED) return;
+    }
     let pending = this.preparing.get(key);
     if (pending === undefined) {
       const depth = Math.max(POPULARITY_DEPTH, want);
       const revision = aggregates.revision(tenantId);
-      const day = dayOf(tenantId, aggregates);
       pending = runInSlices(aggregates.popularityRanking(tenantId, { ...options, limit: depth }))
         .then((items) => {
           this.cache.set(key, { revision, day, exact: depth, depth, candidates: toCandidates(items) });
@@ -104,29 +108,6 @@ export class PopularLists {
     }
     await pending;
   }
-
-  /**
-   * The kept list of this day with the activities since it was computed merged in (kept merged), or
-   * undefined when only a whole pass can give it: none kept, one of another day of the window, or a
-   * change log that no longer reaches back or holds more than merging is worth.
-   */
-  private merged(tenantId: string, aggregates: RecommendationAggregates, options: PopularityOptions): KeptList | undefined {
-    const key = keyOf(tenantId, options);
-    const cached = this.cache.get(key);
-    // The window ends now, or at the newest activity when the data is older: a new day of either recomputes.
-    if (cached === undefined || cached.day !== dayOf(tenantId, aggregates)) return undefined;
-    const revision = aggregates.revision(tenantId);
-    if (cached.revision === revision) return cached;
-    const merged = mergeChanges(aggregates, tenantId, options, cached);
-    if (merged === undefined) return undefined;
-    const kept = { ...cached, revision, candidates: merged.candidates, exact: cached.exact - merged.fell };
-    this.cache.set(key, kept);
-    return kept;
-  }
-}
-
-function dayOf(tenantId: string, aggregates: RecommendationAggregates): number {
-  return Math.floor(aggregates.windowEnd(tenantId) / DAY_MS);
 }
 
 function keyOf(tenantId: string, options: PopularityOptions): string {
