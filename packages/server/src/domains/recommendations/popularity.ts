@@ -131,13 +131,18 @@ export class Popularity {
     const item = this.numbers.get(itemId);
     if (item === undefined) return 0;
     let score = 0;
-    for (const [items, weight] of this.days(options)) score += (items.get(item) ?? 0) * weight;
+    // Walked in place, not through `days`' list: this runs for every item new activities touch.
+    const firstDay = firstDayOf(options);
+    for (const verb of options.verbs) {
+      const weight = options.weights[verb] ?? 1;
+      for (const [day, items] of this.counts.get(verb) ?? []) if (day >= firstDay) score += (items.get(item) ?? 0) * weight;
+    }
     return score;
   }
 
   /** Each day's item counts of each asked verb inside the window, with the verb's weight (listed first: a walk in steps holds them while days come and go). */
   private days(options: WindowOptions): Array<[Map<number, number>, number]> {
-    const firstDay = Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
+    const firstDay = firstDayOf(options);
     const out: Array<[Map<number, number>, number]> = [];
     for (const verb of options.verbs) {
       const weight = options.weights[verb] ?? 1;
@@ -204,4 +209,9 @@ export class Popularity {
     if (item !== undefined) for (const items of this.counts.get(verb)?.values() ?? []) total += items.get(item) ?? 0;
     return total;
   }
+}
+
+/** The first day number a window counts (it counts `sinceDays` days, the day of `now` included). */
+function firstDayOf(options: WindowOptions): number {
+  return Math.floor(options.now / DAY_MS) - options.sinceDays + 1;
 }
