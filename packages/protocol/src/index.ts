@@ -85,3 +85,15 @@ export type {
   QueryAnalyticsResponse,
   ActivitiesPerMinuteResponse,
 } from './admin-analytics.js';
+export type {
+  ExperimentStatus,
+  ExperimentMetric,
+  ExperimentVariant,
+  ExperimentRequest,
+  Experiment,
+  ExperimentListResponse,
+  ExperimentStamp,
+  ExperimentVariantResult,
+  ExperimentComparison,
+  ExperimentResults,
+} from './experiments.js';

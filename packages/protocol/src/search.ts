@@ -4,6 +4,7 @@
  * fails when the two drift; the elements read answers through them. Field names follow the interface spec.
  */
 import type { ProductView } from './public-apis.js';
+import type { ExperimentStamp } from './experiments.js';
 
 export interface SortKey {
   attribute: string;
@@ -73,6 +74,8 @@ export interface SearchResponse {
     correctedQuery?: string;
     /** Only when no item matched every word and a looser match was served instead of nothing. */
     relaxed?: true;
+    /** Only when a running experiment served this response (the shopper named by `context.session`). */
+    experiment?: ExperimentStamp;
   };
 }
 
@@ -95,7 +98,7 @@ export interface AutocompleteSuggestion {
 
 export interface AutocompleteResponse {
   suggestions: AutocompleteSuggestion[];
-  metadata: { time: number; token: string; id: string; configurationId: string };
+  metadata: { time: number; token: string; id: string; configurationId: string; experiment?: ExperimentStamp };
 }
 
 /** `POST /search/suggest` (and `GET /search/suggest?encoded=`): the matches grouped by one attribute. */
@@ -121,5 +124,5 @@ export interface SuggestGroup {
 
 export interface SuggestResponse {
   groups: SuggestGroup[];
-  metadata: { time: number; token: string; url: string; id: string; configurationId: string };
+  metadata: { time: number; token: string; url: string; id: string; configurationId: string; experiment?: ExperimentStamp };
 }

@@ -5,7 +5,7 @@
  * gives for the same object (response-text.test.ts compares them); product views' unmasked texts are
  * search-response.ts `hitJson`'s.
  */
-import type { SearchFacet, SearchItem, SearchResponse, SuggestGroup } from '@discovery-kit/protocol';
+import type { ExperimentStamp, SearchFacet, SearchItem, SearchResponse, SuggestGroup } from '@discovery-kit/protocol';
 import type { ProductView } from '../../domains/catalog/product-view.js';
 import { highlightProduct, type HighlightTerms } from '../../domains/search/highlight.js';
 import { hitJson } from '../../domains/search/search-response.js';
@@ -55,6 +55,8 @@ export interface AnswerHead {
   defaultConfigurationId: string;
   /** When the request arrived, in milliseconds since the Unix epoch (`performance.timeOrigin + performance.now()`): `metadata.time` counts from it, in either thread. */
   startedAt: number;
+  /** The experiment that served this answer, when one did (`metadata.experiment`). */
+  experiment?: ExperimentStamp;
 }
 
 /** A search answer's metadata (without its facets), in the order the interface's examples show it. */
@@ -76,6 +78,7 @@ export function answerMetadata(
     defaultConfigurationId: head.defaultConfigurationId,
     ...(found.corrected === undefined ? {} : { correctedQuery: found.corrected }),
     ...(found.relaxed ? { relaxed: true as const } : {}),
+    ...(head.experiment === undefined ? {} : { experiment: head.experiment }),
   };
 }
 

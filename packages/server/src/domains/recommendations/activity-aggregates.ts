@@ -119,6 +119,7 @@ export class RecommendationAggregates implements ActivityAggregate {
       state.ledger.fold(record);
       return;
     }
+    if (record.kind !== 'activity') return;
     const activity: LoggedActivity = record;
     if (activity.timestamp > state.newest) state.newest = activity.timestamp;
     // A page view is not about a product; a widget impression says nothing about the products on it.

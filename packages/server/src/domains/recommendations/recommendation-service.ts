@@ -20,12 +20,15 @@ import { RecommendationEngine, type RecommendedItem } from './recommendation-eng
 import { ModelTrainer } from './model-trainer.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DiscoveryConfig } from '../../platform/config/schema.js';
+import type { Experiments } from '../experiments/experiments.js';
+import type { ExperimentStamp } from '@discovery-kit/protocol';
 
 export interface RecommendationResponse {
   id: string;
   recommendations: Array<{ id: string; strategy: string; score: number; distribution: number; product: RecommendedItem['product'] }>;
   pagination: { total: number };
   widget: { title: string; attributes: WidgetConfig['attributes']; minResults: number };
+  experiment?: ExperimentStamp;
 }
 
 export interface RecommendationQuery {
@@ -35,6 +38,8 @@ export interface RecommendationQuery {
   idsToBan: readonly string[];
   offset: number;
   limit: number | undefined;
+  /** The id an experiment draws the variant for (the path's profile or user id); none: the control, uncounted. */
+  shopperId?: string;
 }
 
 /** What an e-mail's links read: the response id and the product at each 1-based position (index 0 is slot 1). */
@@ -51,10 +56,12 @@ export class RecommendationService {
   private readonly clock: Clock;
   private readonly emailLists: EmailLists;
   private readonly ids: RecommendationIds;
+  private readonly experiments: Experiments | undefined;
   /** Each tenant's trained item-to-item model: trained off the request path, persisted, swapped in whole. */
   readonly models: ModelTrainer;
 
-  constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig }) {
+  constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig; experiments?: Experiments }) {
+    this.experiments = deps.experiments;
     this.aggregates = deps.aggregates;
     this.emailLists = new EmailLists(deps.store);
     this.ids = new RecommendationIds(deps);
@@ -72,11 +79,14 @@ export class RecommendationService {
   }
 
   async recommend(query: RecommendationQuery): Promise<RecommendationResponse> {
-    const { tenant, environment, widget } = query.ref;
+    const { tenant, environment } = query.ref;
+    const touched = this.experiments?.forWidget(tenant.id, environment.id, query.ref.widget, query.shopperId, query.profileId);
+    const widget = touched?.settings ?? query.ref.widget;
     const index = await this.indexes.active(tenant.id, environment.id);
     await this.engine.prepare({ tenantId: tenant.id, widget });
     const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan });
     const id = await this.ids.issue(tenant.id);
+    touched?.expose(id);
     const page = list.slice(query.offset, query.offset + (query.limit ?? widget.maxResults));
     // Distribution is over the page returned, so a carousel showing the page can size or weight its slots.
     const pageTotal = page.reduce((sum, r) => sum + r.score, 0);
@@ -85,6 +95,7 @@ export class RecommendationService {
       recommendations: page.map((r, i) => ({ id: `${id}-${query.offset + i + 1}`, strategy: r.strategy, score: r.score, distribution: distribution(r.score, pageTotal), product: r.product })),
       pagination: { total: list.length },
       widget: { title: widget.title, attributes: widget.attributes, minResults: widget.minResults },
+      ...(touched === undefined ? {} : { experiment: touched.stamp }),
     };
   }
 
