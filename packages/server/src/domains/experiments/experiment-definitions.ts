@@ -28,7 +28,7 @@ export const experimentRequestSchema = z.strictObject({
     .array(
       z.strictObject({
         id: identifier,
-        weight: z.number().int().min(1).max(99),
+        weight: z.number().int().min(1).max(100),
         widget: overrides.optional(),
         configuration: overrides.optional(),
       }),

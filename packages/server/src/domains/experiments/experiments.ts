@@ -111,7 +111,8 @@ export class Experiments {
       const before = this.require(experiments, id);
       if (before.status !== 'draft') throw new DomainError('conflict', `Experiment "${id}" is ${before.status}: only a draft starts.`, { field: 'status' });
       // The surface may have changed since the draft was saved: its variants must still fit.
-      checkDefinition(id, before, environment);
+      const { name, widget, searchToken, configurationId, primaryMetric, variants } = before;
+      checkDefinition(id, { name, widget, searchToken, configurationId, primaryMetric, variants }, environment);
       const key = surfaceKey(before, environment);
       const other = Object.values(experiments).find((e) => e.status === 'running' && surfaceKey(e, environment) === key);
       if (other !== undefined) throw new DomainError('conflict', `Experiment "${other.id}" is already running on this ${before.widget !== undefined ? 'widget' : 'search configuration'}.`, { field: before.widget !== undefined ? 'widget' : 'searchToken' });
