@@ -10,6 +10,7 @@ export type {
   SortKey,
   DisableName,
   SearchRequest,
+  SearchContext,
   SearchFacet,
   SearchItem,
   SearchResponse,

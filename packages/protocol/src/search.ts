@@ -31,6 +31,12 @@ export interface SearchRequest {
     highlight?: true | string[];
   };
   disable?: { name: DisableName }[];
+  context?: SearchContext;
+}
+
+/** Who is searching: `session` names the shopper (its `sessionId` entry, else its first); experiments draw by it. */
+export interface SearchContext {
+  session?: Record<string, string>;
 }
 
 /** Half-open `[start, end)` UTF-16 offsets into a string as the product carries it. */
@@ -86,6 +92,7 @@ export interface AutocompleteRequest {
   configurationId?: string;
   /** `categories`: also suggest "query in <facet value>" from the query's results (see docs/search.md). */
   options?: { numberOfSuggestions?: number; categories?: boolean };
+  context?: SearchContext;
 }
 
 export interface AutocompleteSuggestion {
