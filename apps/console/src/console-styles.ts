@@ -32,5 +32,6 @@ figure.chart { margin: 0; background: var(--discovery-surface); border: 1px soli
 figure.chart figcaption { font-weight: 600; margin-bottom: .25rem; }
 figure.chart svg { width: 100%; height: auto; font-size: 11px; fill: var(--discovery-muted); }
 .grid { stroke: #e2e5ea; } .bar { fill: var(--discovery-accent); } .line { fill: none; stroke: var(--discovery-accent); stroke-width: 2; }
+.verdict { font-size: 1.1rem; font-weight: 600; }
 pre.item { background: var(--discovery-surface); border: 1px solid var(--discovery-border); padding: .5rem; overflow: auto; }
 `;
