@@ -87,7 +87,7 @@ function simulate(scenario: Scenario, random: () => number): ExperimentResults {
     for (let e = 0; e < exposures; e++) {
       at += 1_000;
       const responseId = `r-${responses++}`;
-      const exposure: LoggedExposure = { kind: 'exposure', tenant: 't', receivedAt: at, experiment: experiment.id, variant: variantId, shopper, responseId };
+      const exposure: LoggedExposure = { kind: 'exposure', tenant: 't', receivedAt: at, experiment: experiment.id, variant: variantId, shopper, profileId: shopper, responseId };
       ledger.fold('t', exposure, undefined);
       if (random() < rates.click) ledger.fold('t', activity(shopper, 'click', at + 500, { sourceId: responseId }), shopper);
     }

@@ -20,6 +20,8 @@ const DEFINITION = {
     { id: 'b', weight: 50, widget: { strategies: ['trending'] } },
   ],
 };
+/** The derived rates, which follow from the counts compared beside them. */
+const pick = (v: Record<string, unknown>) => ({ clickThroughRate: v.clickThroughRate, addToCartRate: v.addToCartRate, conversionRate: v.conversionRate, revenuePerUser: v.revenuePerUser });
 const AB = { id: 'home-trending', variations: DEFINITION.variants.map(({ id, weight }) => ({ id, weight })) };
 
 describe('experiments', () => {
@@ -157,7 +159,26 @@ describe('experiments', () => {
     assert.deepEqual(again.comparisons, results.comparisons);
   });
 
+  it('forgets an erased shopper in the results, at once and after a restart', async () => {
+    clock.advance(1000);
+    editor = { authorization: `Bearer ${await adminToken(server, clock.now(), 'client-a')}` };
+    reader = { authorization: `Bearer ${await adminToken(server, clock.now(), 'reader-a')}` };
+    const variant = drawAbTestVariationForUser('buyer-0', AB).variationId;
+    const figures = async () => ((await api('/experiments/home-trending/results', reader)).body.variants as Array<{ variant: string; users: number; exposures: number; clicks: number; conversions: number; revenue: number }>).find((v) => v.variant === variant)!;
+    const before = await figures();
+    const profile = server.server.deps.services.activities.findProfile('tenant-a', { sessionId: 'buyer-0' })!;
+    const erased = await api(`/profiles?profileId=${encodeURIComponent(profile.id)}`, editor, { method: 'DELETE' });
+    assert.equal(erased.status, 200, JSON.stringify(erased.body));
+    const after = await figures();
+    // buyer-0 was served once, clicked and bought one item for 9000.
+    assert.deepEqual(after, { ...before, users: before.users - 1, exposures: before.exposures - 1, clicks: before.clicks - 1, conversions: before.conversions - 1, revenue: before.revenue - 9000, ...pick(after) });
+    await server.close();
+    server = await startTestServer({ config, clock, dataDir });
+    assert.deepEqual(await figures(), after);
+  });
+
   it('applies the winner to the widget once stopped, and records it in the audit log', async () => {
+    clock.advance(1000);
     editor = { authorization: `Bearer ${await adminToken(server, clock.now(), 'client-a')}` };
     reader = { authorization: `Bearer ${await adminToken(server, clock.now(), 'reader-a')}` };
     const stopped = await api('/experiments/home-trending/stop', editor, { method: 'POST' });

@@ -106,7 +106,7 @@ export class ExperimentLedger implements ActivityAggregate {
     }
     user.exposures++;
     figures.day(record.receivedAt, user.variant).exposures++;
-    if (record.profileId !== undefined && record.profileId !== record.shopper) figures.profiles.set(record.profileId, record.shopper);
+    if (record.profileId !== record.shopper) figures.profiles.set(record.profileId, record.shopper);
     figures.responses.set(record.responseId, { shopper: record.shopper, at: record.receivedAt, clicked: false });
     for (const [id, entry] of figures.responses) {
       if (figures.responses.size <= MAX_RESPONSES && entry.at >= record.receivedAt - ATTRIBUTION_MS) break;
@@ -161,8 +161,12 @@ export class ExperimentLedger implements ActivityAggregate {
   private userOf(figures: ExperimentFigures, activity: LoggedActivity, profileId: string | undefined): UserFigures | undefined {
     for (const key of [profileId, activity.profileId, activity.sessionId]) {
       if (key === undefined || key === '') continue;
-      const user = figures.users.get(key) ?? figures.users.get(figures.profiles.get(key) ?? '');
-      if (user !== undefined) return user;
+      const shopper = figures.users.has(key) ? key : figures.profiles.get(key);
+      const user = shopper === undefined ? undefined : figures.users.get(shopper);
+      if (user === undefined) continue;
+      // A session first served before it had a profile: the profile now finds the shopper (merges, erasure).
+      if (profileId !== undefined && profileId !== shopper && !figures.profiles.has(profileId)) figures.profiles.set(profileId, shopper!);
+      return user;
     }
     return undefined;
   }

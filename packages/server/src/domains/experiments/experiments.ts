@@ -172,7 +172,10 @@ export class Experiments {
   forSearch(tenantId: string, environmentId: string, token: string, configuration: SearchConfiguration, shopperId: string | undefined): Touched<SearchConfiguration> | undefined {
     const experiment = this.running.get(tenantId)?.get(`${environmentId}|search:${token}/${configuration.id}`);
     if (experiment === undefined || shopperId === undefined) return undefined;
-    return this.touch(tenantId, experiment, shopperId, undefined, configuration, variantConfiguration);
+    // The session entry is usually the tracker's profile id (the elements send it) or a session the tracker saw: its profile, when known, ties later activities and erasure to the exposure.
+    const activities = this.deps.activities();
+    const profileId = activities.findProfile(tenantId, { profileId: shopperId })?.id ?? activities.findProfile(tenantId, { sessionId: shopperId })?.id;
+    return this.touch(tenantId, experiment, shopperId, profileId, configuration, variantConfiguration);
   }
 
   private touch<T>(tenantId: string, experiment: Experiment, shopperId: string, profileId: string | undefined, base: T, merge: (base: T, variant: ExperimentVariant) => T): Touched<T> | undefined {
@@ -192,7 +195,7 @@ export class Experiments {
       expose: (responseId) => {
         this.deps
           .activities()
-          .logExposures(tenantId, [{ experiment: experiment.id, variant: variant.id, shopper: shopperId, profileId, responseId }])
+          .logExposures(tenantId, [{ experiment: experiment.id, variant: variant.id, shopper: shopperId, profileId: profileId ?? shopperId, responseId }])
           .catch((error: unknown) => this.deps.logger.error({ err: error, tenant: tenantId }, 'logging an experiment exposure failed'));
       },
     };

@@ -69,8 +69,11 @@ export interface LoggedExposure {
   variant: string;
   /** The id the variant was drawn for (a profile id, a user id of the path, a search's session entry). */
   shopper: string;
-  /** The profile the shopper resolved to when the response was made, so later activities find their exposure. */
-  profileId?: string;
+  /**
+   * The profile the shopper resolved to when the response was made (so later activities find their
+   * exposure), else the shopper id itself (a session not seen yet): erasing the person removes the record either way.
+   */
+  profileId: string;
   responseId: string;
 }
 
