@@ -152,8 +152,11 @@ describe('experiments', () => {
     assert.ok(results.comparisons.every((c: { pValue: number; adjustedPValue: number }) => c.pValue >= 0 && c.pValue <= 1 && c.adjustedPValue >= c.pValue));
     assert.equal(typeof results.srm.flagged, 'boolean');
 
+    // Restored from a snapshot of the folded figures, plus the log after it.
+    await server.server.deps.services.activities.snapshotNow();
     await server.close();
     server = await startTestServer({ config, clock, dataDir });
+    assert.notEqual(server.server.deps.services.activities.rebuildStats('tenant-a')?.snapshotTakenAt, undefined, 'the restart used the snapshot');
     const again = (await api('/experiments/home-trending/results', reader)).body;
     assert.deepEqual(again.variants, results.variants);
     assert.deepEqual(again.comparisons, results.comparisons);

@@ -80,9 +80,10 @@ export class ExperimentLedger implements ActivityAggregate {
     return this.tenants.get(tenantId)?.get(experimentId);
   }
 
-  /** A deleted experiment's figures are dropped. */
-  forget(tenantId: string, experimentId: string): void {
-    this.tenants.get(tenantId)?.delete(experimentId);
+  /** Keeps only the figures of these experiments (the others were deleted). */
+  retain(tenantId: string, experimentIds: ReadonlySet<string>): void {
+    const experiments = this.tenants.get(tenantId);
+    for (const id of experiments?.keys() ?? []) if (!experimentIds.has(id)) experiments!.delete(id);
   }
 
   fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {
@@ -91,6 +92,8 @@ export class ExperimentLedger implements ActivityAggregate {
   }
 
   private expose(tenantId: string, record: LoggedExposure): void {
+    // Exposures of an experiment deleted since (still in the log until retention drops them) are not kept.
+    if (this.windowOf(tenantId, record.experiment) === undefined) return;
     let experiments = this.tenants.get(tenantId);
     if (experiments === undefined) this.tenants.set(tenantId, (experiments = new Map()));
     let figures = experiments.get(record.experiment);
@@ -210,6 +213,7 @@ export class ExperimentLedger implements ActivityAggregate {
   }
 
   private restore(tenantId: string, chunk: SavedChunk): void {
+    if (this.windowOf(tenantId, chunk.experiment) === undefined) return;
     let experiments = this.tenants.get(tenantId);
     if (experiments === undefined) this.tenants.set(tenantId, (experiments = new Map()));
     let figures = experiments.get(chunk.experiment);

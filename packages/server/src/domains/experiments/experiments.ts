@@ -101,7 +101,6 @@ export class Experiments {
       delete experiments[id];
       return { before, after: null };
     });
-    this.ledger.forget(scope.tenantId, id);
   }
 
   async start(actor: AdminActor, scope: AdminScope, id: string): Promise<Experiment> {
@@ -230,7 +229,7 @@ export class Experiments {
     const doc = await this.document(scope.tenantId);
     const { before, after } = await doc.update((data) => mutate((data.environments[scope.environmentId] ??= {})));
     this.index(scope.tenantId);
-    await this.deps.admin.audit.append(scope.tenantId, { at: this.isoNow(), actor: actor.id, action, environment: scope.environmentId, target: `experiment:${id}`, before: structuredClone(before) as never, after: structuredClone(after) as never });
+    await this.deps.admin.audit.append(scope.tenantId, { at: this.isoNow(), actor: actor.id, action, environment: scope.environmentId, target: `experiment:${id}`, before: structuredClone(before), after: structuredClone(after) });
     return doc.data.environments[scope.environmentId]?.[id] ?? (after as Experiment);
   }
 
@@ -258,6 +257,9 @@ export class Experiments {
       for (const experiment of Object.values(experiments)) if (experiment.status === 'running') byKey.set(`${environmentId}|${surfaceKey(experiment, environment)}`, experiment);
     }
     this.running.set(tenantId, byKey);
+    // An experiment deleted through another process: its figures go here too.
+    const defined = new Set(Object.values(this.loaded.get(tenantId)?.data.environments ?? {}).flatMap((experiments) => Object.keys(experiments)));
+    this.ledger.retain(tenantId, defined);
   }
 
   private isoNow(): string {
