@@ -162,15 +162,20 @@ export class Experiments {
    * else the widget itself (and no stamp). Without a shopper id the control is served and not counted.
    */
   forWidget(tenantId: string, environmentId: string, widget: WidgetConfig, shopperId: string | undefined, profileId: string | undefined): Touched<WidgetConfig> | undefined {
-    const experiment = this.running.get(tenantId)?.get(`${environmentId}|widget:${widget.id}`);
-    if (experiment === undefined || shopperId === undefined) return undefined;
+    const running = this.running.get(tenantId);
+    // Nearly always: nothing runs, and the request pays one lookup.
+    if (running === undefined || running.size === 0 || shopperId === undefined) return undefined;
+    const experiment = running.get(`${environmentId}|widget:${widget.id}`);
+    if (experiment === undefined) return undefined;
     return this.touch(tenantId, experiment, shopperId, profileId, widget, variantWidget);
   }
 
   /** As `forWidget`, for a search, suggest or autocomplete request on a token's configuration. */
   forSearch(tenantId: string, environmentId: string, token: string, configuration: SearchConfiguration, shopperId: string | undefined): Touched<SearchConfiguration> | undefined {
-    const experiment = this.running.get(tenantId)?.get(`${environmentId}|search:${token}/${configuration.id}`);
-    if (experiment === undefined || shopperId === undefined) return undefined;
+    const running = this.running.get(tenantId);
+    if (running === undefined || running.size === 0 || shopperId === undefined) return undefined;
+    const experiment = running.get(`${environmentId}|search:${token}/${configuration.id}`);
+    if (experiment === undefined) return undefined;
     // The session entry is usually the tracker's profile id (the elements send it) or a session the tracker saw: its profile, when known, ties later activities and erasure to the exposure.
     const activities = this.deps.activities();
     const profileId = activities.findProfile(tenantId, { profileId: shopperId })?.id ?? activities.findProfile(tenantId, { sessionId: shopperId })?.id;
