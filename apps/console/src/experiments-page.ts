@@ -161,14 +161,16 @@ export class ExperimentsPage extends ConsoleElement {
         )}</tbody>
       </table>
       <div class="charts">
-        ${results.variants.map((v) =>
-          barChart({
-            id: `experiment-${v.variant}`,
-            title: `${METRIC_NAMES[metric]} by day, ${v.variant}`,
-            bars: results.days.map((d) => ({ label: d.date, value: rateOf(d.variants[v.variant] ?? { users: 0, exposures: 0, clicks: 0, conversions: 0, revenue: 0 }) * (metric === 'revenuePerUser' ? 1 : 100) })),
-            format: (n) => (metric === 'revenuePerUser' ? n.toFixed(2) : `${n.toFixed(1)}%`),
-          }),
-        )}
+        ${results.variants.map((v) => {
+          // Each day's bar is the rate from the start up to that day: where it settles is the answer.
+          const total = { users: 0, exposures: 0, clicks: 0, conversions: 0, revenue: 0 };
+          const bars = results.days.map((d) => {
+            const day = d.variants[v.variant];
+            if (day !== undefined) for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += day[key];
+            return { label: d.date, value: rateOf(total) * (metric === 'revenuePerUser' ? 1 : 100) };
+          });
+          return barChart({ id: `experiment-${v.variant}`, title: `${METRIC_NAMES[metric]} so far, by day, ${v.variant}`, bars, format: (n) => (metric === 'revenuePerUser' ? n.toFixed(2) : `${n.toFixed(1)}%`) });
+        })}
       </div>`;
   }
 
