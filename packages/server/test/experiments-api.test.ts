@@ -218,6 +218,13 @@ describe('experiments', () => {
       seen.add(variant);
     }
     assert.equal(seen.size, 2);
+    // Suggest and autocomplete name the shopper the same way, and say so in their metadata.
+    const context = { session: { sessionId: 'searcher-0' } };
+    const stamp = { id: 'search-pin', variant: drawAbTestVariationForUser('searcher-0', ab).variationId };
+    const suggested = await call(`${server.url}/search/suggest`, { json: { token: 'tenant-a-search', query: 'shoes', options: { groupBy: { attribute: 'brand' } }, context } });
+    assert.deepEqual(suggested.body.metadata.experiment, stamp);
+    const completed = await call(`${server.url}/search/autocomplete`, { json: { token: 'tenant-a-search', query: 'sho', context } });
+    assert.deepEqual(completed.body.metadata.experiment, stamp);
     const plain = await call(`${server.url}/search`, { json: { token: 'tenant-a-search', query: 'shoes' } });
     assert.equal(plain.body.metadata.experiment, undefined);
     assert.notEqual(plain.body.items[0].id, 'sock-1');
