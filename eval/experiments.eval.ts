@@ -9,6 +9,7 @@
  * Options: `--tests N` (EVAL_TESTS, default 400) A/A tests and power runs each, `--seed N` (EVAL_SEED, default 7).
  */
 import type { EvalResult } from './run.js';
+import { seededRandom } from './seeded-shuffle.js';
 import { drawVariant } from '../packages/server/src/domains/experiments/assignment.js';
 import { ExperimentLedger } from '../packages/server/src/domains/experiments/experiment-ledger.js';
 import { experimentResults } from '../packages/server/src/domains/experiments/experiment-results.js';
@@ -22,18 +23,6 @@ function option(name: string, env: string, fallback: number): number {
   const raw = at >= 0 ? process.argv[at + 1] : process.env[env];
   const value = Number(raw);
   return raw !== undefined && Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
-/** mulberry32: a small seeded generator, so a seed always gives the same shoppers. */
-function generator(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface TrueRates {
@@ -106,7 +95,7 @@ const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
 export default async function evaluate(): Promise<EvalResult> {
   const tests = option('tests', 'EVAL_TESTS', 400);
   const seed = option('seed', 'EVAL_SEED', 7);
-  const random = generator(seed);
+  const random = seededRandom(seed);
   const aaUsers = 4_000;
 
   // A/A: both variants share the true rates; every significant difference is a false positive.
