@@ -229,5 +229,11 @@ describe('experiments', () => {
     assert.equal(plain.body.metadata.experiment, undefined);
     assert.notEqual(plain.body.items[0].id, 'sock-1');
     await resultsWith('search-pin', 12);
+    assert.equal((await api('/experiments/search-pin/stop', editor, { method: 'POST' })).status, 200);
+    assert.equal((await api('/experiments/search-pin/apply', editor, { method: 'POST', json: { variant: 'pinned' } })).status, 200);
+    const configuration = (await api('/search-tokens/tenant-a-search', reader)).body.configurations.find((c: { id: string }) => c.id === 'default');
+    assert.deepEqual(configuration.rules.map((r: { query: string; pin: string[] }) => [r.query, r.pin]), [['shoes', ['sock-1']]]);
+    const everyone = await call(`${server.url}/search`, { json: { token: 'tenant-a-search', query: 'shoes' } });
+    assert.equal(everyone.body.items[0].id, 'sock-1', 'the applied rule serves every shopper');
   });
 });
