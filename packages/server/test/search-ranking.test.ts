@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstInOrder } from '../src/domains/search/ranking.js';
+import { firstInOrder } from '../src/domains/search/order/ranking.js';
 
 function rng(seed: number): () => number {
   let x = seed;
@@ -85,7 +85,7 @@ describe('sort orders after catalog writes', () => {
 
 describe('folding', () => {
   it('lowers case and drops accents, the same for plain ASCII and for text with marks', async () => {
-    const { fold } = await import('../src/domains/search/analyzer.js');
+    const { fold } = await import('../src/domains/search/index/analyzer.js');
     assert.equal(fold('Red LANTERN 12'), 'red lantern 12');
     assert.equal(fold('Crème Brûlée'), 'creme brulee');
     assert.equal(fold('ÜBER Straße'), 'uber straße');

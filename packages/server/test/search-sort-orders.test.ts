@@ -8,12 +8,12 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { composing, keyRanking } from '../src/domains/search/key-ranks.js';
-import { fold } from '../src/domains/search/analyzer.js';
+import { composing, keyRanking } from '../src/domains/search/order/key-ranks.js';
+import { fold } from '../src/domains/search/index/analyzer.js';
 import { runAtOnce } from '../src/platform/sliced-work.js';
-import { SearchIndex, type SortKey } from '../src/domains/search/search-index.js';
-import { FacetColumn } from '../src/domains/search/facet-column.js';
-import { attributeValues } from '../src/domains/search/attribute-values.js';
+import { SearchIndex, type SortKey } from '../src/domains/search/index/search-index.js';
+import { FacetColumn } from '../src/domains/search/facets/facet-column.js';
+import { attributeValues } from '../src/domains/search/index/attribute-values.js';
 import type { StoredItem } from '../src/domains/catalog/types.js';
 import { DomainError } from '../src/platform/domain-error.js';
 

@@ -9,8 +9,8 @@ import type * as Wire from '@discovery-kit/protocol';
 import type { ServerDeps } from '../api-module.js';
 import { DAY_MS } from '../../platform/clock.js';
 import { emptyWidgetCounts, type WidgetCounts } from '../../domains/analytics/widget-analytics.js';
-import type { QuerySummary } from '../../domains/search/query-analytics.js';
-import { queryWords } from '../../domains/search/matcher.js';
+import type { QuerySummary } from '../../domains/search/analytics/query-analytics.js';
+import { queryWords } from '../../domains/search/query/matcher.js';
 import { adminScope } from './admin-auth.js';
 
 type IntParam = (ctx: Context, name: string, min: number, max: number, fallback: number) => number;

@@ -9,15 +9,15 @@ import { mountedPath, publicBaseUrl, type ApiModule, type ServerDeps } from '../
 import type { SearchConfiguration, SearchTokenConfig } from '../../platform/config/schema.js';
 import { jsonBody, parseJson } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
-import { parseMask } from '../http/response-mask.js';
+import { parseMask } from '../../platform/response-mask.js';
 import { parseInput } from '../http/validate.js';
-import { offensiveCheck } from '../../domains/search/offensive-terms.js';
-import { normalizeQuery } from '../../domains/search/search-queries.js';
+import { offensiveCheck } from '../../domains/search/query/offensive-terms.js';
+import { normalizeQuery } from '../../domains/search/analytics/search-queries.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SearchResponse, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
-import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from './response-text.js';
-import type { ThreadAnswer, ThreadSearch } from './search-thread-protocol.js';
+import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from '../../domains/search/response/response-text.js';
+import type { ThreadAnswer, ThreadSearch } from '../../domains/search/threads/search-thread-protocol.js';
 import { DomainError } from '../../platform/domain-error.js';
 
 export { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';

@@ -17,9 +17,9 @@ import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
-import { decodeSnapshot } from './index-snapshot.js';
+import { decodeSnapshot } from './index/index-snapshot.js';
 import { ResultCache } from './result-cache.js';
-import { SearchIndex, type IndexWarmUp } from './search-index.js';
+import { SearchIndex, type IndexWarmUp } from './index/search-index.js';
 import { runInSlices, SLICE_MS } from '../../platform/sliced-work.js';
 import type { SearchResult } from './search-pipeline.js';
 
