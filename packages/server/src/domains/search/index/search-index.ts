@@ -31,9 +31,7 @@ import type { Language } from './language.js';
 import { SortRanks, type SortKey } from '../order/sort-ranks.js';
 import { TitleFingerprints } from './title-key.js';
 import { TypoVocabulary } from './typo-vocabulary.js';
-
-/** FlexSearch's word-position slots: a word early in a field scores a little above a late one. */
-export const RESOLUTION = 9;
+import { RESOLUTION } from '../scoring.js';
 
 export type { SortKey } from '../order/sort-ranks.js';
 

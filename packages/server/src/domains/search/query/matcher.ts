@@ -7,7 +7,8 @@
  *   results are intersected across words (FlexSearch intersects only within one field);
  * - one typo in long words: the vocabulary corrects a word before FlexSearch is asked for the correction;
  * - configured synonyms, and field weights per configuration (one index serves every configuration);
- * - relevance: whole words before completions before typos, a title equal to the query first;
+ * - relevance: whole words before completions before typos, a title equal to the query first, as
+ *   ../scoring.ts writes it;
  * - cost: words are visited rarest first and only documents still matching are kept, in typed arrays
  *   reused across queries, so a very common word costs one pass over its list, not a sort or a Set.
  */
@@ -17,12 +18,7 @@ import type { PlannedWord } from './query-plan.js';
 import type { MatchScratch } from './match-scratch.js';
 import type { SearchIndex, Slots } from '../index/search-index.js';
 import { containsPhrase, TITLE_PAIRS, TITLE_PAIRS_OVERFLOW, titleKey } from '../index/title-key.js';
-
-/** A completion of the last word (likely still being typed), and of an earlier word. */
-const COMPLETION_LAST = 0.7;
-const COMPLETION_OTHER = 0.56;
-/** Each later FlexSearch position slot (word further into the field) loses this much. */
-const POSITION_STEP = 0.02;
+import { COMPLETION_LAST, completionFactor, EXACT_TITLE, termScore, TITLE_PHRASE } from '../scoring.js';
 
 /** A query's matches, in arrays reused by the next query on the same index: read (or copy) them first. */
 export interface Matches {
@@ -127,7 +123,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
   let alive = -1;
   for (let w = 0; w < perWord.length; w++) {
     const { alts, last } = perWord[w]!;
-    const completing = last ? COMPLETION_LAST : COMPLETION_OTHER;
+    const completing = completionFactor(last);
     const generation = s.next();
     let touched = 0;
     // The documents this word reaches get their bit for the next word as they are reached.
@@ -142,7 +138,7 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
         for (let position = 0; position < slots.length; position++) {
           const list = slots[position];
           if (list === undefined) continue;
-          const base = weight * alt.factor * (1 - POSITION_STEP * position);
+          const base = termScore(weight, alt.factor, position);
           const inTitle = title && phraseable;
           touched = accumulate(s, list, { base, completion, whole, marked: alt.whole.length > 0, wholeOnly: alt.wholeOnly, generation, alive: w === 0 ? -1 : alive, second: w === 1, typo: alt.typo ? 1 : 0, typos, inTitle, phrase: phraseable, nextBits }, spare, touched);
         }
@@ -182,9 +178,9 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
       // (a one-word query has no total: its documents were only ever reached by that word).
       let score = single ? best[doc]! : total[doc]! + best[doc]!;
       // A shopper typing a product's name expects that product first, then titles holding the whole phrase.
-      if (pairCounts[doc] === phrasePairCount && keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= 2;
+      if (pairCounts[doc] === phrasePairCount && keys[doc] === phraseKey && index.docs[doc]!.title === phrase) score *= EXACT_TITLE;
       // Only a title holding every word can hold the phrase: most candidates skip the string search.
-      else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && index.titles.hasPairs(doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= 1.5;
+      else if (words > 0 && titleWords[doc]! + (titleStamp[doc] === alive ? 1 : 0) === words && index.titles.hasPairs(doc, phrasePairs) && containsPhrase(index.docs[doc]!.title, phrase)) score *= TITLE_PHRASE;
       scores[i] = score;
       // Without typo corrections every match is spelt right (its flags were not kept).
       if (!typos || typo[doc] === 0) spelledRight = true;
@@ -215,7 +211,7 @@ function matchOneTerm(index: SearchIndex, s: MatchScratch, alt: Alternative, wor
     const before = lists.length;
     for (let position = 0; position < slots.length; position++) {
       const list = slots[position];
-      if (list !== undefined && list.length > 0) lists.push({ base: weight * alt.factor * (1 - POSITION_STEP * position), list });
+      if (list !== undefined && list.length > 0) lists.push({ base: termScore(weight, alt.factor, position), list });
     }
     if (lists.length > before) fields++;
   }
@@ -233,7 +229,7 @@ function matchOneTerm(index: SearchIndex, s: MatchScratch, alt: Alternative, wor
       for (let i = 0; i < list.length; i++) {
         const doc = list[i]!;
         docs[n] = doc;
-        scores[n++] = pairCounts[doc] === 0 && keys[doc] === wordKey && index.docs[doc]!.title === word ? 2 * partial : partial;
+        scores[n++] = pairCounts[doc] === 0 && keys[doc] === wordKey && index.docs[doc]!.title === word ? EXACT_TITLE * partial : partial;
       }
       continue;
     }
@@ -244,7 +240,7 @@ function matchOneTerm(index: SearchIndex, s: MatchScratch, alt: Alternative, wor
         if (stamp[doc] === generation) continue;
         stamp[doc] = generation;
         docs[n] = doc;
-        scores[n++] = pairCounts[doc] === 0 && keys[doc] === wordKey && index.docs[doc]!.title === word ? 2 * partial : partial;
+        scores[n++] = pairCounts[doc] === 0 && keys[doc] === wordKey && index.docs[doc]!.title === word ? EXACT_TITLE * partial : partial;
       }
       continue;
     }
@@ -257,7 +253,7 @@ function matchOneTerm(index: SearchIndex, s: MatchScratch, alt: Alternative, wor
       const score = isWhole ? base : partial;
       docs[n] = doc;
       // A shopper typing a product's name expects that product first.
-      scores[n++] = pairCounts[doc] === 0 && keys[doc] === wordKey && index.docs[doc]!.title === word ? 2 * score : score;
+      scores[n++] = pairCounts[doc] === 0 && keys[doc] === wordKey && index.docs[doc]!.title === word ? EXACT_TITLE * score : score;
     }
   }
   return { docs: docs.subarray(0, n), scores: scores.subarray(0, n), spelledRight: n > 0 };
@@ -273,7 +269,7 @@ function scoreOneWord(index: SearchIndex, best: Float32Array, docs: Int32Array, 
   for (let i = 0; i < count; i++) {
     const doc = docs[i]!;
     const score = best[doc]!;
-    scores[i] = pairCounts[doc] === phrasePairCount && keys[doc] === phraseKey && index.docs[doc]!.title === phrase ? 2 * score : score;
+    scores[i] = pairCounts[doc] === phrasePairCount && keys[doc] === phraseKey && index.docs[doc]!.title === phrase ? EXACT_TITLE * score : score;
   }
 }
 

@@ -5,26 +5,18 @@
  * and the query as understood is written back for `metadata.correctedQuery`.
  *
  * Everything here reads the index's vocabulary only (maps, no FlexSearch calls), so a plan costs
- * microseconds; matcher.ts then asks FlexSearch for each term.
+ * microseconds; matcher.ts then asks FlexSearch for each term. Each term's factor is one of
+ * ../scoring.ts's term factors.
  */
 import type { SearchConfiguration } from '../../../platform/config/schema.js';
 import { words } from '../index/analyzer.js';
 import { inflectionBases, isStopWord } from '../index/language.js';
 import type { TypoVocabulary } from '../index/typo-vocabulary.js';
+import { AS_TYPED, COMPOUND, OTHER_FORM, SYNONYM, TYPO, TYPO_OVER_COMPLETION } from '../scoring.js';
 
 /** Words of a query beyond this are ignored: 200 one-letter words must still answer in milliseconds. */
 export const MAX_QUERY_WORDS = 12;
 
-/** Score multipliers per way a term answers a word (matcher.ts multiplies by field weight). */
-export const AS_TYPED = 1;
-export const OTHER_FORM = 0.95;
-/** A compound is the same thing as its parts ("teacup", "tea cup"): it scores as typed. */
-export const COMPOUND = 1;
-/** A synonym answers the word less surely than its own forms: "tea cup" finds teacups before tea mugs. */
-export const SYNONYM = 0.8;
-export const TYPO = 0.5;
-/** A correction of a finished word that also begins longer catalog words: above such a completion (0.56). */
-export const TYPO_OVER_COMPLETION = 0.6;
 /** A word that begins catalog words is corrected only from this length on. */
 const SAFE_FINISHED_TYPO = 5;
 

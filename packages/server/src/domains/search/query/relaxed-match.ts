@@ -6,7 +6,8 @@ import type { SearchConfiguration } from '../../../platform/config/schema.js';
 import type { QuerySpelling } from '../analytics/search-queries.js';
 import type { HighlightTerms } from '../response/highlight.js';
 import { matchQuery, wordReach, type Matches } from './matcher.js';
-import { planQuery, TYPO, type PlannedWord, type PlanOptions, type QueryPlan } from './query-plan.js';
+import { TYPO } from '../scoring.js';
+import { planQuery, type PlannedWord, type PlanOptions, type QueryPlan } from './query-plan.js';
 import type { SearchIndex } from '../index/search-index.js';
 
 export interface MatchRun {
