@@ -1,4 +1,6 @@
 /**
+ * Fast path of facets.ts `countFacets` after filter-bits.ts `keepBits`: must equal them (search-facet-pass.test.ts).
+ *
  * The usual storefront request's facet work in one pass over the matches (facets.ts holds the columns
  * and the general count): a repeated filter's bits, at most one ticked facet.
  */

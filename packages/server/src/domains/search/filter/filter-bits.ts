@@ -1,4 +1,6 @@
 /**
+ * Fast path of filter-batch.ts (the filter evaluated over the matches): must equal it (search-filter-bits.test.ts).
+ *
  * The filters a storefront repeats ("in_stock = 1", "price < 4000"), kept per index as one bit per
  * slot: whether the slot passes. Checking a match then reads a bit from an array of a few kilobytes that
  * stays in the processor's nearest cache, instead of one attribute column of megabytes per comparison

@@ -11,6 +11,8 @@
  *   ../scoring.ts writes it;
  * - cost: words are visited rarest first and only documents still matching are kept, in typed arrays
  *   reused across queries, so a very common word costs one pass over its list, not a sort or a Set.
+ *
+ * matchOneTerm is the fast path of the general path for one word answered by one term (below).
  */
 import type { SearchConfiguration } from '../../../platform/config/schema.js';
 import { words } from '../index/analyzer.js';
@@ -190,6 +192,8 @@ export function matchQuery(index: SearchIndex, config: SearchConfiguration, plan
 }
 
 /**
+ * Fast path of matchQuery's general path (accumulate, then scoreOneWord): must equal it (search-one-term.test.ts).
+ *
  * A one-word query with one term and no typo correction, in one pass and without `best`: the term's
  * lists are walked from the highest score to the lowest, so the first list reaching a document gives
  * its best score, written straight into the answer. A document's whole-word mark changes its score by a

@@ -1,4 +1,6 @@
 /**
+ * Fast path of response-text.ts `answerParts`, UTF-8 encoded: must equal it byte for byte (response-text.test.ts).
+ *
  * A search thread's answer written as UTF-8 straight into one reused buffer, then copied into a pooled
  * one handed to the main thread (search-thread.ts). Built as strings, a page of many products is
  * hundreds of kilobytes: past V8's large-object size every such string is collected by the full

@@ -1,4 +1,6 @@
 /**
+ * Fast path of `JSON.stringify` of the answer (masked by platform/response-mask.ts): must equal it (response-text.test.ts).
+ *
  * The search API's answers written as JSON text, with the pieces that repeat from answer to answer
  * made once: a cached answer's facets (the same array for every request the cache answers), and the
  * masked JSON of a product view per response mask. The text is byte for byte what `JSON.stringify`
