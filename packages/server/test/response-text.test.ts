@@ -1,5 +1,5 @@
 /**
- * The search API writes its answers as text (apis/search/response-text.ts), reusing the texts of a
+ * The search API writes its answers as text (domains/search/response/response-text.ts), reusing the texts of a
  * cached answer's facets and of product views under a response mask: every text must be exactly what
  * `JSON.stringify` gives for the same object, and the masked texts kept must stay within their budget.
  */

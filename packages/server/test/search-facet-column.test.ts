@@ -1,6 +1,6 @@
 /**
  * Facet columns keep value ids in 16 bits while a facet has fewer than 32,767 values and widen to 32
- * bits past that (domains/search/facets.ts): a facet with more values than that (a per-product code,
+ * bits past that (domains/search/facets/facets.ts): a facet with more values than that (a per-product code,
  * say) still counts every value right, whether the values were there at the build or came with later
  * writes.
  */

@@ -1,5 +1,5 @@
 /**
- * The first page of a match set without sorting it all (domains/search/ranking.ts `firstInOrder`):
+ * The first page of a match set without sorting it all (domains/search/order/ranking.ts `firstInOrder`):
  * whatever shortcuts it takes on scores and their ties, its first k must be the first k of the whole
  * set sorted in the search pipeline's order (score, then the default order's rank, then the slot; or a
  * requested sort's rank first).

@@ -1,6 +1,6 @@
 /**
  * Sort orders of any kind (text, several keys, mixed values) are ranked in steps that yield
- * (domains/search/key-ranks.ts, sort-ranks.ts), and the attribute and group columns a request's
+ * (domains/search/order/key-ranks.ts, sort-ranks.ts), and the attribute and group columns a request's
  * filter and groupBy read first are built in steps too, so a request naming one nobody asked for yet
  * waits for it while the server answers others. Ranks are checked against a comparator sort written
  * here, columns against ones built at once; the index is a real SearchIndex; the HTTP cases go to a

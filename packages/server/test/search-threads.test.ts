@@ -1,5 +1,5 @@
 /**
- * Search threads (`searchThreads`, apis/search/search-threads.ts): a real server with one thread, its
+ * Search threads (`searchThreads`, domains/search/threads/search-threads.ts): a real server with one thread, its
  * answers compared with the main thread's own for the same requests, refusals, writes, a promotion and
  * a thread that stops.
  */

@@ -29,7 +29,7 @@ export interface Services {
   searchThreads: SearchThreads | undefined;
   /** Autocomplete's query statistics: searches counted here, results-page views folded from the activity log. */
   queryStatistics: QueryStatistics;
-  /** Query analytics per search token and day (search/query-analytics.ts): the search-analytics API and the console's both read it. */
+  /** Query analytics per search token and day (search/analytics/query-analytics.ts): the search-analytics API and the console's both read it. */
   searchAnalytics: QueryAnalytics;
   /** Widgets' recommendations over the active catalog and the live activity aggregates. */
   recommendations: RecommendationService;

@@ -1,6 +1,6 @@
 /**
  * `GET /search-analytics/{token}?from=YYYY-MM-DD&to=YYYY-MM-DD&limit=20`: a search token's query
- * analytics per UTC day (search/query-analytics.ts), for the merchandiser's console. Private: the
+ * analytics per UTC day (search/analytics/query-analytics.ts), for the merchandiser's console. Private: the
  * tenant's bearer token, and a token of another tenant is answered as unknown.
  */
 import Router from '@koa/router';

@@ -32,7 +32,7 @@ export interface ActiveIndex {
 
 /**
  * What the indexes read of the catalog: its activations, its item changes, its items, its active
- * versions. A search thread (apis/search/search-thread.ts) answers these from what the main thread sends.
+ * versions. A search thread (threads/search-thread.ts) answers these from what the main thread sends.
  */
 export type IndexedCatalog = Pick<CatalogService, 'onActivate' | 'onItemsChanged' | 'onItemsChangedElsewhere' | 'allItems'> & {
   catalogs: { active(tenantId: string, environmentId: string): Promise<{ version: number } | undefined> };

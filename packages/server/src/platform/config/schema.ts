@@ -111,7 +111,7 @@ export const searchConfigurationSchema = z.strictObject({
   defaultSort: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
   /** Words or phrases autocomplete never suggests, on top of its built-in list of offensive words. */
   offensiveTerms: z.array(z.string().min(1).max(200)).max(10_000).default([]),
-  /** How words fold into their other forms (mugs → mug): see search/language.ts and docs/search.md. */
+  /** How words fold into their other forms (mugs → mug): see domains/search/index/language.ts and docs/search.md. */
   language: z.enum(LANGUAGES).default('english'),
   /** Words never folded with their other forms ("glasses" stays apart from "glass"). */
   keepApart: z.array(z.string().min(1).max(100)).max(1_000).default([]),
