@@ -53,6 +53,10 @@ export interface AdminWidget {
   filters: WidgetFilter[];
   excludePurchased?: boolean;
   popularityWeight?: number;
+  /** `personalized`: order its best candidates by the learned ranking stage (default true). */
+  learnedRanking?: boolean;
+  /** At most this many items of one family (a title's last two words, else its first category). */
+  diversityCap?: number;
   fallback?: 'popular' | 'none';
   emailCacheMinutes: number;
   fallbackUrl?: string;

@@ -8,7 +8,7 @@ import type { SparseWeights } from './ease.js';
 
 export const MODEL_FORMAT = 'discovery-kit/item-model';
 /** Bump when the file layout or the meaning of the weights changes: older files are then retrained. */
-export const MODEL_VERSION = 2;
+export const MODEL_VERSION = 3;
 
 export interface ModelInfo {
   trainedAt: number;
@@ -71,15 +71,15 @@ export class ItemModel {
 }
 
 /** The model as the bytes of its file (stored through the blob port, see model-trainer.ts). */
-export function encodeModel(model: StoredModel): Buffer {
+export function encodeModel(model: StoredModel, tenantId: string): Buffer {
   const { rowItems, rowOffsets, columns, values } = model.weights;
-  const header = { format: MODEL_FORMAT, version: MODEL_VERSION, ...model.info, items: model.itemIds.length, rows: rowItems.length, weights: columns.length };
+  const header = { format: MODEL_FORMAT, version: MODEL_VERSION, tenant: tenantId, ...model.info, items: model.itemIds.length, rows: rowItems.length, weights: columns.length };
   const parts = [Buffer.from(`${JSON.stringify(header)}\n${JSON.stringify(model.itemIds)}\n`), bytes(rowItems), bytes(rowOffsets), bytes(columns), bytes(values)];
   return Buffer.concat(parts);
 }
 
-/** The stored model, or the reason its file's bytes cannot be used. */
-export function decodeModel(data: Buffer): StoredModel | { problem: string } {
+/** The stored model, or the reason its file's bytes cannot be used (by this tenant). */
+export function decodeModel(data: Buffer, tenantId: string): StoredModel | { problem: string } {
   try {
     const firstLine = data.indexOf(10);
     const secondLine = firstLine < 0 ? -1 : data.indexOf(10, firstLine + 1);
@@ -87,6 +87,7 @@ export function decodeModel(data: Buffer): StoredModel | { problem: string } {
     const header = JSON.parse(data.subarray(0, firstLine).toString('utf8')) as Record<string, unknown>;
     if (header.format !== MODEL_FORMAT) return { problem: 'not a model file' };
     if (header.version !== MODEL_VERSION) return { problem: `model file of version ${String(header.version)}, this server reads ${MODEL_VERSION}` };
+    if (header.tenant !== tenantId) return { problem: 'model file of another tenant' };
     const itemIds = JSON.parse(data.subarray(firstLine + 1, secondLine).toString('utf8')) as unknown;
     const rows = Number(header.rows);
     const weights = Number(header.weights);

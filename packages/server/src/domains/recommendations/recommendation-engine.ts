@@ -8,9 +8,10 @@ import type { ProductView } from '../catalog/product-view.js';
 import type { StrategyName, WidgetConfig } from '../../platform/config/schema.js';
 import type { CatalogIndex, IndexedItem } from './catalog-index.js';
 import type { ModelTrainer } from './model-trainer.js';
-import { createStrategies, PopularLists, POPULARITY_OPTIONS, type TextSimilarity } from './strategies.js';
+import { createStrategies, PopularLists, POPULARITY_OPTIONS, type Candidate, type TextSimilarity } from './strategies.js';
 import type { RecommendationAggregates } from './activity-aggregates.js';
 import { compileFilters } from './widget-filters.js';
+import type { Explanation } from './learned-ranker.js';
 
 /** What a recommendation's `strategy` says when neither a configured strategy nor popularity could fill a slot. */
 export const FALLBACK_STRATEGY = 'fallback';
@@ -24,6 +25,8 @@ export interface RecommendRequest {
   /** `$`-prefixed request variables. */
   variables: Record<string, unknown>;
   idsToBan: readonly string[];
+  /** Attach the learned ranking's explanation to the items it placed (the admin preview). */
+  explain?: boolean;
 }
 
 export interface RecommendedItem {
@@ -31,6 +34,7 @@ export interface RecommendedItem {
   strategy: string;
   score: number;
   product: ProductView;
+  explanation?: Explanation;
 }
 
 export class RecommendationEngine {
@@ -77,13 +81,14 @@ export class RecommendationEngine {
       for (const itemId of this.aggregates.interactions(request.tenantId).boughtBy(profileId)) excluded.add(itemId);
     }
     const model = this.models?.model(request.tenantId);
-    const chosen: Array<{ itemId: string; strategy: string; score: number; product: ProductView }> = [];
+    const ranker = this.models?.ranker(request.tenantId);
+    const chosen: RecommendedItem[] = [];
     const want = widget.maxResults;
 
-    const tiers: Array<{ strategy: string; run: () => Iterable<{ itemId: string; score: number }> }> = widget.strategies.map((name: StrategyName) => ({
+    const tiers: Array<{ strategy: string; run: () => Iterable<Candidate> }> = widget.strategies.map((name: StrategyName) => ({
       strategy: name,
       run: () =>
-        this.strategies[name]({ tenantId: request.tenantId, activities: this.activities, aggregates: this.aggregates, index, productIds, profileId: request.profileId, want: want * 3, textSimilarity: this.textSimilarity, model, widget }),
+        this.strategies[name]({ tenantId: request.tenantId, activities: this.activities, aggregates: this.aggregates, index, productIds, profileId: request.profileId, want: want * 3, textSimilarity: this.textSimilarity, model, ranker, widget, explain: request.explain }),
     }));
     const fallback = fallbackOf(widget);
     if (fallback !== 'none') {
@@ -96,7 +101,7 @@ export class RecommendationEngine {
       // Fallbacks only top up to minResults; configured strategies fill up to maxResults.
       const target = isFallback ? widget.minResults : want;
       if (chosen.length >= target) continue;
-      const picked: Array<{ itemId: string; boosted: number; rank: number; entry: IndexedItem; view: ProductView | undefined }> = [];
+      const picked: Array<{ itemId: string; boosted: number; rank: number; entry: IndexedItem; view: ProductView | undefined; explanation?: Explanation }> = [];
       const needed = target - chosen.length;
       for (const candidate of tier.run()) {
         // Candidates come best first; a few spares leave room for boosters to reorder.
@@ -108,7 +113,7 @@ export class RecommendationEngine {
         const view = filtered ? entry.view : undefined;
         if (view !== undefined && !keep(view)) continue;
         excluded.add(candidate.itemId);
-        picked.push({ itemId: candidate.itemId, boosted: candidate.score * boostFactor(entry.booster), rank: picked.length, entry, view });
+        picked.push({ itemId: candidate.itemId, boosted: candidate.score * boostFactor(entry.booster), rank: picked.length, entry, view, explanation: candidate.explanation });
       }
       // Equal scores keep the strategy's order: it breaks ties by what it knows (bought-together by purchases).
       picked.sort((a, b) => b.boosted - a.boosted || a.rank - b.rank);
@@ -116,7 +121,7 @@ export class RecommendationEngine {
       for (const unused of picked.slice(needed)) excluded.delete(unused.itemId);
       const tierBase = tiers.length - tierNumber - 1;
       for (const p of picked.slice(0, needed)) {
-        chosen.push({ itemId: p.itemId, strategy: tier.strategy, score: round(tierBase + p.boosted / (p.boosted + 1)), product: p.view ?? p.entry.view });
+        chosen.push({ itemId: p.itemId, strategy: tier.strategy, score: round(tierBase + p.boosted / (p.boosted + 1)), product: p.view ?? p.entry.view, ...(p.explanation === undefined ? {} : { explanation: p.explanation }) });
       }
     }
     return chosen;

@@ -1,0 +1,55 @@
+/**
+ * `personalized`'s last step when a learned ranking stage is trained (and not switched off): the blend's
+ * best candidates, the shopper's bought items left out as in training, are ordered by the ranker's
+ * score; the rest follow in the blend's order, below them. With `explain`, each ranked candidate carries
+ * its features and their contributions.
+ */
+import type { Candidate } from './strategy-input.js';
+import type { CatalogIndex } from './catalog-index.js';
+import type { Interactions, RowView } from './interactions.js';
+import { BOUGHT } from './interactions.js';
+import type { LearnedRanker } from './learned-ranker.js';
+import { shopperFacts } from './ranker-features.js';
+import { DEFAULT_RANKER_OPTIONS } from './ranker-training.js';
+
+/** The latest history items the shopper's facts read, as the model's seeds. */
+const SEEDS = 300;
+
+export interface BlendScores {
+  items: readonly number[];
+  scores: readonly number[];
+  /** The model's share of an item's blend score, scaled so the best is 1 (0: none). */
+  model: (item: number) => number;
+}
+
+export function learnedOrder(ranker: LearnedRanker, blend: BlendScores, row: RowView, interactions: Interactions, index: CatalogIndex, explain: boolean): Candidate[] {
+  const bought = new Set<number>();
+  for (let k = 0; k < row.items.length; k++) if (row.weights[k]! >= BOUGHT) bought.add(row.items[k]!);
+  const order: number[] = [];
+  for (let k = 0; k < blend.items.length; k++) if (!bought.has(blend.items[k]!)) order.push(k);
+  order.sort((a, b) => blend.scores[b]! - blend.scores[a]! || blend.items[a]! - blend.items[b]!);
+  const head = order.slice(0, DEFAULT_RANKER_OPTIONS.candidates);
+  const entryOf = (item: number) => index.byId.get(interactions.itemIds[item]!);
+  const first = Math.max(0, row.items.length - SEEDS);
+  const shopper = shopperFacts(
+    { count: row.items.length - first, item: (k) => row.items[first + k]!, last: (k) => row.first[first + k]! },
+    (item) => entryOf(item)?.family,
+    (item) => entryOf(item)?.price ?? 0,
+    0,
+  );
+  const ranked = head.map((k, rank) => {
+    const item = blend.items[k]!;
+    const entry = entryOf(item);
+    const facts = { rank, model: blend.model(item), item, family: entry?.family, price: entry?.price ?? 0 };
+    const score = ranker.score(facts, shopper);
+    return { item, score, explanation: explain ? { ...ranker.explain(facts, shopper), blendRank: rank + 1 } : undefined };
+  });
+  ranked.sort((a, b) => b.score - a.score || a.item - b.item);
+  const out: Candidate[] = ranked.map((r) => ({ itemId: interactions.itemIds[r.item]!, score: 1 / (1 + Math.exp(-r.score)), ...(r.explanation === undefined ? {} : { explanation: r.explanation }) }));
+  // The rest keep the blend's order, scaled under the last ranked candidate.
+  const floor = out.at(-1)?.score ?? 1;
+  const rest = order.slice(head.length);
+  const top = rest.length === 0 ? 1 : blend.scores[rest[0]!]!;
+  for (const k of rest) out.push({ itemId: interactions.itemIds[blend.items[k]!]!, score: (floor * blend.scores[k]!) / top / 2 });
+  return out;
+}
