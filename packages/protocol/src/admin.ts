@@ -37,7 +37,7 @@ export interface AdminSessionResponse {
 export type WidgetFilter = { sameAs: string } | { where: string };
 
 /** The recommendation strategies a widget can run (docs/recommendations.md). */
-export type WidgetStrategy = 'popular' | 'top-sellers' | 'trending' | 'similar' | 'also-viewed' | 'bought-together' | 'personalized' | 'recently-viewed';
+export type WidgetStrategy = 'popular' | 'top-sellers' | 'trending' | 'similar' | 'also-viewed' | 'bought-together' | 'personalized' | 'recently-viewed' | 'buy-again';
 
 /** How a search configuration folds words into their other forms (docs/search.md). */
 export type SearchLanguage = 'english' | 'danish' | 'dutch' | 'finnish' | 'french' | 'german' | 'italian' | 'norwegian' | 'portuguese' | 'spanish' | 'swedish';

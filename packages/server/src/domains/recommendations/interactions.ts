@@ -77,7 +77,7 @@ export interface InteractionSnapshot {
 }
 
 /** Item chunks and the totals are JSON; rows are binary (per profile: id, length, item numbers, weights). */
-export type InteractionChunk = { items: string[]; recent: Array<number | null>; bought: number[] } | { purchases: number; touches: number } | Buffer;
+export type InteractionChunk = { items: string[]; recent: Array<number | null>; bought: number[]; buyers: number[]; repeaters: number[] } | { purchases: number; touches: number } | Buffer;
 
 export class Interactions {
   private readonly itemNumbers = new Map<string, number>();
@@ -86,6 +86,9 @@ export class Interactions {
   /** Per item number: log2 of the recency-weighted touches (weighted as TOUCH_WEIGHTS), and the all-time purchase count. */
   private recent: Float64Array<ArrayBuffer> = new Float64Array(1024);
   private bought: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  /** Per item number: shoppers who bought it, and those who bought it more than once (`buy-again`'s prior). */
+  private buyers: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private repeaters: Float64Array<ArrayBuffer> = new Float64Array(1024);
   private keptTop: { limit: number; touches: number; items: number[] } | undefined;
   /** Purchases and touches folded so far: the trainer retrains when these have grown enough. */
   purchases = 0;
@@ -104,7 +107,17 @@ export class Interactions {
     let row = this.rows.get(profileId);
     if (row === undefined) this.rows.set(profileId, (row = emptyRow(4)));
     const minute = Math.floor(at / MINUTE_MS);
-    touch(row, item, weight, minute, minute, weight >= BOUGHT ? 1 : 0, minute, minute);
+    const before = touch(row, item, weight, minute, minute, weight >= BOUGHT ? 1 : 0, minute, minute);
+    if (weight >= BOUGHT && before === 0) this.buyers[item]! += 1;
+    if (weight >= BOUGHT && before === 1) this.repeaters[item]! += 1;
+  }
+
+  /**
+   * The share of the item's buyers who bought it again, shrunk toward 1 in 5 for items few bought:
+   * (repeat buyers + 1) / (buyers + 5). Some products are bought once (a gift), others over and over.
+   */
+  repeatRate(item: number): number {
+    return ((this.repeaters[item] ?? 0) + 1) / ((this.buyers[item] ?? 0) + 5);
   }
 
   /** The shopper's touched items (item number → strongest weight, times, purchases), oldest first touch first. */
@@ -182,7 +195,7 @@ export class Interactions {
   *save(): Iterable<InteractionChunk> {
     for (let at = 0; at < this.itemIds.length; at += 5_000) {
       const end = Math.min(at + 5_000, this.itemIds.length);
-      yield { items: this.itemIds.slice(at, end), recent: [...this.recent.subarray(at, end)], bought: [...this.bought.subarray(at, end)] };
+      yield { items: this.itemIds.slice(at, end), recent: [...this.recent.subarray(at, end)], bought: [...this.bought.subarray(at, end)], buyers: [...this.buyers.subarray(at, end)], repeaters: [...this.repeaters.subarray(at, end)] };
     }
     const out = new ChunkWriter();
     for (const [profileId, row] of this.rows) {
@@ -222,6 +235,8 @@ export class Interactions {
         // JSON writes an item never weighted (log2 of nothing, -Infinity) as null.
         this.recent[item] = chunk.recent[i] ?? -Infinity;
         this.bought[item] = chunk.bought[i]!;
+        this.buyers[item] = chunk.buyers[i]!;
+        this.repeaters[item] = chunk.repeaters[i]!;
       });
     } else {
       this.purchases = chunk.purchases;
@@ -257,6 +272,8 @@ export class Interactions {
     if (n >= this.recent.length) {
       this.recent = grow(this.recent);
       this.bought = grow(this.bought);
+      this.buyers = grow(this.buyers);
+      this.repeaters = grow(this.repeaters);
     }
     this.recent[n] = -Infinity;
     return n;
@@ -273,9 +290,10 @@ function emptyRow(capacity: number): Row {
  * touch, purchases added up (their first and last minutes; 0 is "none"). Activities may arrive out of
  * time order (imports, merges), so every time is a min or a max.
  */
-function touch(row: Row, item: number, weight: number, first: number, last: number, buys: number, firstBuy: number, lastBuy: number): void {
+function touch(row: Row, item: number, weight: number, first: number, last: number, buys: number, firstBuy: number, lastBuy: number): number {
   for (let i = row.length - 1; i >= 0; i--) {
     if (row.items[i] !== item) continue;
+    const before = row.buys[i]!;
     if (weight > row.weights[i]!) row.weights[i] = weight;
     if (first < row.first[i]!) row.first[i] = first;
     if (last > row.last[i]!) row.last[i] = last;
@@ -284,7 +302,7 @@ function touch(row: Row, item: number, weight: number, first: number, last: numb
       row.lastBuy[i] = Math.max(row.lastBuy[i]!, lastBuy);
       row.buys[i]! += buys;
     }
-    return;
+    return before;
   }
   if (row.length === row.items.length) {
     const bigger = emptyRow(row.length * 2);
@@ -302,6 +320,7 @@ function touch(row: Row, item: number, weight: number, first: number, last: numb
   row.firstBuy[at] = buys > 0 ? firstBuy : 0;
   row.lastBuy[at] = buys > 0 ? lastBuy : 0;
   row.length++;
+  return 0;
 }
 
 /** log2(2^a + 2^b), without leaving the logarithms. */

@@ -84,6 +84,9 @@ export class RecommendationEngine {
     const ranker = this.models?.ranker(request.tenantId);
     const chosen: RecommendedItem[] = [];
     const want = widget.maxResults;
+    const cap = diversityCapOf(widget);
+    /** Items of each family already in the list (the cap counts across tiers). */
+    const families = new Map<string, number>();
 
     const tiers: Array<{ strategy: string; run: () => Iterable<Candidate> }> = widget.strategies.map((name: StrategyName) => ({
       strategy: name,
@@ -117,10 +120,17 @@ export class RecommendationEngine {
       }
       // Equal scores keep the strategy's order: it breaks ties by what it knows (bought-together by purchases).
       picked.sort((a, b) => b.boosted - a.boosted || a.rank - b.rank);
+      const ordered = cap === undefined ? picked : capFamilies(picked, cap, families);
       // Items picked but not needed go back to the pool: a later tier may still want them.
-      for (const unused of picked.slice(needed)) excluded.delete(unused.itemId);
+      for (const unused of ordered.slice(needed)) excluded.delete(unused.itemId);
       const tierBase = tiers.length - tierNumber - 1;
-      for (const p of picked.slice(0, needed)) {
+      let ceiling = Infinity;
+      for (const p of ordered.slice(0, needed)) {
+        // An item the cap moved down scores no higher than the one before it: scores fall along the list.
+        p.boosted = Math.min(p.boosted, ceiling);
+        ceiling = p.boosted;
+        const family = p.entry.family;
+        if (cap !== undefined && family !== undefined) families.set(family, (families.get(family) ?? 0) + 1);
         chosen.push({ itemId: p.itemId, strategy: tier.strategy, score: round(tierBase + p.boosted / (p.boosted + 1)), product: p.view ?? p.entry.view, ...(p.explanation === undefined ? {} : { explanation: p.explanation }) });
       }
     }
@@ -128,17 +138,51 @@ export class RecommendationEngine {
   }
 }
 
-/** Left out by default where a shop expects discoveries: a widget with `personalized` (see docs/recommendations.md). */
+/** Left out by default where a shop expects discoveries: a widget with `personalized` and without `buy-again` (see docs/recommendations.md). */
 export function excludesPurchased(widget: WidgetConfig): boolean {
-  return widget.excludePurchased ?? widget.strategies.includes('personalized');
+  return widget.excludePurchased ?? (widget.strategies.includes('personalized') && !widget.strategies.includes('buy-again'));
 }
 
 /**
  * What tops a widget up to `minResults`: popularity then catalog order, except for a widget of
- * `recently-viewed` alone, which shows only what the shopper viewed unless its configuration says otherwise.
+ * `recently-viewed` or `buy-again` alone, which shows only the shopper's own items unless its
+ * configuration says otherwise.
  */
 export function fallbackOf(widget: WidgetConfig): 'popular' | 'none' {
-  return widget.fallback ?? (widget.strategies.every((s) => s === 'recently-viewed') ? 'none' : 'popular');
+  return widget.fallback ?? (widget.strategies.every((s) => OWN_ITEMS.has(s)) ? 'none' : 'popular');
+}
+
+const OWN_ITEMS = new Set<StrategyName>(['recently-viewed', 'buy-again']);
+
+/** The widget's variety cap: its own, or 3 for widgets of `personalized`, `similar` or `bought-together`. */
+export function diversityCapOf(widget: WidgetConfig): number | undefined {
+  if (widget.diversityCap !== undefined) return widget.diversityCap < widget.maxResults ? widget.diversityCap : undefined;
+  return widget.strategies.some((s) => CAPPED_BY_DEFAULT.has(s)) ? DEFAULT_DIVERSITY_CAP : undefined;
+}
+
+const DEFAULT_DIVERSITY_CAP = 3;
+const CAPPED_BY_DEFAULT = new Set<StrategyName>(['personalized', 'similar', 'bought-together']);
+
+/**
+ * The candidates best first, but no more than `cap` of one family (counting those already chosen):
+ * the others move below every candidate that fits, in their own order, so they still fill the list when
+ * nothing else can. A re-rank, not a filter: the best-scoring item of each family keeps its place.
+ */
+function capFamilies<T extends { entry: IndexedItem }>(candidates: readonly T[], cap: number, chosen: ReadonlyMap<string, number>): T[] {
+  const counts = new Map(chosen);
+  const fits: T[] = [];
+  const over: T[] = [];
+  for (const candidate of candidates) {
+    const family = candidate.entry.family;
+    const count = family === undefined ? 0 : (counts.get(family) ?? 0);
+    if (count >= cap) {
+      over.push(candidate);
+      continue;
+    }
+    if (family !== undefined) counts.set(family, count + 1);
+    fits.push(candidate);
+  }
+  return [...fits, ...over];
 }
 
 /** A booster of 1 doubles an item's score within its strategy; negative boosters lower it, never below a tenth. */

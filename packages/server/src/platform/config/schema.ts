@@ -16,6 +16,7 @@ export const STRATEGIES = [
   'bought-together',
   'personalized',
   'recently-viewed',
+  'buy-again',
 ] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
@@ -149,7 +150,7 @@ export const widgetSchema = z.strictObject({
   maxResults: z.number().int().min(1).max(100).default(10),
   strategies: z.array(z.enum(STRATEGIES)).min(1),
   filters: z.array(widgetFilterSchema).default([]),
-  /** Leave out items the shopper bought; default: yes when the widget runs `personalized`, else no. */
+  /** Leave out items the shopper bought; default: yes when the widget runs `personalized` (and not `buy-again`), else no. */
   excludePurchased: z.boolean().optional(),
   /** `personalized`: weight of recent popularity against the model's scores (each scaled to at most 1). */
   popularityWeight: z.number().min(0).max(10).optional(),
@@ -161,7 +162,7 @@ export const widgetSchema = z.strictObject({
    * `bought-together` widgets, none for the others.
    */
   diversityCap: z.number().int().min(1).max(100).optional(),
-  /** What tops the widget up to `minResults`: `popular` (then catalog order) or `none`; default `none` for `recently-viewed` alone. */
+  /** What tops the widget up to `minResults`: `popular` (then catalog order) or `none`; default `none` for `recently-viewed` or `buy-again` alone. */
   fallback: z.enum(['popular', 'none']).optional(),
   /** Minutes an e-mail's recommendation list stays fixed for one user (photo.png and redirect.html agree). */
   emailCacheMinutes: z.number().int().min(0).max(60 * 24 * 30).default(60 * 24),
