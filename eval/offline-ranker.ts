@@ -13,7 +13,7 @@ import { Interactions, MINUTE_MS } from '../packages/server/src/domains/recommen
 import { trainEase } from '../packages/server/src/domains/recommendations/ease.js';
 import { DEFAULT_RANKER_OPTIONS, trainRanker } from '../packages/server/src/domains/recommendations/ranker-training.js';
 import { LearnedRanker } from '../packages/server/src/domains/recommendations/learned-ranker.js';
-import { familyOf, shopperFacts } from '../packages/server/src/domains/recommendations/ranker-features.js';
+import { familyOf, shopperFacts, VISIT_MINUTES } from '../packages/server/src/domains/recommendations/ranker-features.js';
 
 const DATA = process.env.EVAL_DATA ?? '/work/shared/data/online-retail.csv.gz';
 const K = 10;
@@ -62,9 +62,18 @@ function lists(customer: string): { blend: number[]; ranked: number[]; pool: num
   for (const item of popular) if (!blend.has(item)) blend.set(item, { model: 0, score: weight * interactions.recentRatio(item, popular[0]!) });
   const bought = new Set(row.items);
   const candidates = [...blend].filter(([item, b]) => b.score > 0 && !bought.has(item)).sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).slice(0, options.candidates);
+  let latest = 0;
+  for (const m of row.first) latest = Math.max(latest, m);
+  const recent = new Map<number, number>();
+  for (let k = 0; k < row.items.length; k++) {
+    const r = rowOf[row.items[k]!]!;
+    if (r < 0 || row.first[k]! < latest - VISIT_MINUTES) continue;
+    for (let j = ease.rowOffsets[r]!; j < ease.rowOffsets[r + 1]!; j++) recent.set(ease.columns[j]!, (recent.get(ease.columns[j]!) ?? 0) + row.weights[k]! * ease.values[j]!);
+  }
+  const recentBest = Math.max(0, ...recent.values());
   const seeds = { count: row.items.length - first, item: (k: number) => row.items[first + k]!, last: (k: number) => row.first[first + k]! };
   const shopper = shopperFacts(seeds, (item) => (families[item] ?? -1) < 0 ? undefined : families[item], (item) => prices[item] ?? 0, now);
-  const scored = candidates.map(([item, b], rank) => ({ item, s: learned.score({ rank, model: b.model, item, family: (families[item] ?? -1) < 0 ? undefined : families[item], price: prices[item] ?? 0 }, shopper) }));
+  const scored = candidates.map(([item, b], rank) => ({ item, s: learned.score({ rank, model: b.model, lastVisit: recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0, item, family: (families[item] ?? -1) < 0 ? undefined : families[item], price: prices[item] ?? 0 }, shopper) }));
   scored.sort((a, b) => b.s - a.s || a.item - b.item);
   return { blend: candidates.slice(0, K).map(([item]) => item), ranked: scored.slice(0, K).map((c) => c.item), pool: candidates.map(([item]) => item) };
 }

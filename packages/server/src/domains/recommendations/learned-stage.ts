@@ -9,7 +9,8 @@ import type { CatalogIndex } from './catalog-index.js';
 import type { Interactions, RowView } from './interactions.js';
 import { BOUGHT } from './interactions.js';
 import type { LearnedRanker } from './learned-ranker.js';
-import { shopperFacts } from './ranker-features.js';
+import { shopperFacts, VISIT_MINUTES } from './ranker-features.js';
+import type { ItemModel } from './item-model.js';
 import { DEFAULT_RANKER_OPTIONS } from './ranker-training.js';
 
 /** The latest history items the shopper's facts read, as the model's seeds. */
@@ -22,7 +23,7 @@ export interface BlendScores {
   model: (item: number) => number;
 }
 
-export function learnedOrder(ranker: LearnedRanker, blend: BlendScores, row: RowView, interactions: Interactions, index: CatalogIndex, explain: boolean): Candidate[] {
+export function learnedOrder(ranker: LearnedRanker, model: ItemModel | undefined, blend: BlendScores, row: RowView, interactions: Interactions, index: CatalogIndex, explain: boolean): Candidate[] {
   const bought = new Set<number>();
   for (let k = 0; k < row.items.length; k++) if (row.weights[k]! >= BOUGHT) bought.add(row.items[k]!);
   const order: number[] = [];
@@ -37,10 +38,11 @@ export function learnedOrder(ranker: LearnedRanker, blend: BlendScores, row: Row
     (item) => entryOf(item)?.price ?? 0,
     0,
   );
+  const lastVisit = lastVisitScores(model, row);
   const ranked = head.map((k, rank) => {
     const item = blend.items[k]!;
     const entry = entryOf(item);
-    const facts = { rank, model: blend.model(item), item, family: entry?.family, price: entry?.price ?? 0 };
+    const facts = { rank, model: blend.model(item), lastVisit: lastVisit(item), item, family: entry?.family, price: entry?.price ?? 0 };
     const score = ranker.score(facts, shopper);
     return { item, score, explanation: explain ? { ...ranker.explain(facts, shopper), blendRank: rank + 1 } : undefined };
   });
@@ -52,4 +54,17 @@ export function learnedOrder(ranker: LearnedRanker, blend: BlendScores, row: Row
   const top = rest.length === 0 ? 1 : blend.scores[rest[0]!]!;
   for (const k of rest) out.push({ itemId: interactions.itemIds[blend.items[k]!]!, score: (floor * blend.scores[k]!) / top / 2 });
   return out;
+}
+
+/** The model's scores from the items of the shopper's last visit alone, scaled so the best is 1. */
+function lastVisitScores(model: ItemModel | undefined, row: RowView): (item: number) => number {
+  if (model === undefined || row.items.length === 0) return () => 0;
+  let latest = 0;
+  for (let k = 0; k < row.first.length; k++) latest = Math.max(latest, row.first[k]!);
+  const scores = new Map<number, number>();
+  const board = { add: (item: number, value: number) => scores.set(item, (scores.get(item) ?? 0) + value) };
+  for (let k = 0; k < row.items.length; k++) if (row.first[k]! >= latest - VISIT_MINUTES) model.accumulate(row.items[k]!, row.weights[k]!, board);
+  let best = 0;
+  for (const v of scores.values()) best = Math.max(best, v);
+  return (item) => (best > 0 ? (scores.get(item) ?? 0) / best : 0);
 }

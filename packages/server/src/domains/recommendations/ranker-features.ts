@@ -22,6 +22,7 @@ export const RANKER_FEATURES = [
   'popularity × history',
   'model × popularity',
   'popularity when last active',
+  'model score, last visit',
 ] as const;
 export const FEATURE_COUNT = RANKER_FEATURES.length;
 
@@ -87,6 +88,8 @@ export interface CandidateFacts {
   family: number | string | undefined;
   /** NaN when unknown. */
   price: number;
+  /** The model's score from the shopper's last visit alone, scaled so the best candidate's is 1 (0: none). */
+  lastVisit: number;
   /** Training only: the week this shopper first touched the candidate, whose touch is not counted as others' popularity. */
   ownWeek?: number;
 }
@@ -118,7 +121,11 @@ export function featuresOf(candidate: CandidateFacts, shopper: ShopperFacts, sta
   out[12] = short * history;
   out[13] = candidate.model * short;
   out[14] = known ? eraShare(i, shopper.lastActive, stats, candidate.ownWeek) : 0;
+  out[15] = candidate.lastVisit;
 }
+
+/** A shopper's last visit: the items first touched within this many minutes of their latest first touch. */
+export const VISIT_MINUTES = 12 * 60;
 
 /**
  * The item's touches in the weeks around the shopper's last activity, as a share of all touches then

@@ -19,7 +19,7 @@
 import type { SparseWeights } from './ease.js';
 import { invertSpdInPlace } from './spd-inverse.js';
 import { kthLargest } from './ease.js';
-import { DAY_MINUTES, FEATURE_COUNT, featuresOf, LONG_HALF_LIFE_DAYS, log2Add, RANKER_FEATURES, SHORT_HALF_LIFE_DAYS, shopperFacts, WEEK_MINUTES, type CandidateFacts, type ItemStats } from './ranker-features.js';
+import { DAY_MINUTES, FEATURE_COUNT, featuresOf, LONG_HALF_LIFE_DAYS, log2Add, RANKER_FEATURES, SHORT_HALF_LIFE_DAYS, shopperFacts, VISIT_MINUTES, WEEK_MINUTES, type CandidateFacts, type ItemStats } from './ranker-features.js';
 
 export interface RankerOptions {
   /** Shoppers whose latest visit becomes an example (the most recent ones). */
@@ -58,7 +58,7 @@ export interface RankerWeights {
 }
 
 /** A visit starts a new example when the shopper's last first touches are this far after the ones before. */
-const VISIT_GAP_MINUTES = 12 * 60;
+const VISIT_GAP_MINUTES = VISIT_MINUTES;
 const POPULAR_POOL = 300;
 /** L2 penalty on the standardised weights. */
 const PENALTY = 1;
@@ -144,6 +144,16 @@ export function trainRanker(rows: RankerRows, trainModel: (rows: RankerRows) => 
     }
     let best = 0;
     for (const c of touched) best = Math.max(best, board[c]!);
+    // The model's score from the last visit before the cut alone (what the shopper was after lately).
+    const lastActive = seeds.length === 0 ? 0 : rows.first[seeds[seeds.length - 1]!]!;
+    const recent = new Map<number, number>();
+    for (const k of seeds) {
+      const r = rowOf[entryItem[k]!]!;
+      if (r < 0 || rows.first[k]! < lastActive - VISIT_MINUTES) continue;
+      for (let j = ease.rowOffsets[r]!; j < ease.rowOffsets[r + 1]!; j++) recent.set(ease.columns[j]!, (recent.get(ease.columns[j]!) ?? 0) + rows.weights[k]! * ease.values[j]!);
+    }
+    let recentBest = 0;
+    for (const v of recent.values()) recentBest = Math.max(recentBest, v);
     const blend = new Map<number, { model: number; score: number }>();
     const popularity = (item: number) => 2 ** (stats.short[item]! - stats.maxShort);
     const weight = best > 0 ? options.popularityWeight : 1;
@@ -153,7 +163,8 @@ export function trainRanker(rows: RankerRows, trainModel: (rows: RankerRows) => 
     if (ranked.some(([item]) => positive[item] === 1)) {
       const facts2 = shopperFacts({ count: seeds.length, item: (k) => entryItem[seeds[k]!]!, last: (k) => rows.first[seeds[k]!]! }, (item) => familyCode(facts, item), (item) => facts.prices[item]!, cut);
       ranked.forEach(([item, b], rank) => {
-        const candidate: CandidateFacts = { rank, model: b.model, item, family: familyCode(facts, item), price: facts.prices[item]!, ownWeek: ownWeek.get(item) };
+        const lastVisit = recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0;
+        const candidate: CandidateFacts = { rank, model: b.model, lastVisit, item, family: familyCode(facts, item), price: facts.prices[item]!, ownWeek: ownWeek.get(item) };
         featuresOf(candidate, facts2, stats, vector);
         for (const v of vector) x.push(v);
         y.push(positive[item]!);
