@@ -248,12 +248,18 @@ async function askAll(cases: TestCase[], address: (c: TestCase) => string): Prom
   return lists;
 }
 
-/** A kept-alive connection the server closed just as a request went out is retried once, as a browser would. */
+/**
+ * A kept-alive connection the server closed just as a request went out is retried, as a browser would;
+ * on a loaded machine (load average 20+ on 2 cores) a reset came twice in a row, so up to three times.
+ */
 async function fetchWithRetry(address: string): Promise<Response> {
-  try {
-    return await fetch(address);
-  } catch {
-    return fetch(address);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(address);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
   }
 }
 
