@@ -94,13 +94,7 @@ export function decodeModel(data: Buffer, tenantId: string): StoredModel | { pro
     if (!Array.isArray(itemIds) || itemIds.length !== header.items || !Number.isInteger(rows) || !Number.isInteger(weights)) return { problem: 'damaged model header' };
     const expected = secondLine + 1 + 4 * (rows + rows + 1 + weights + weights);
     if (data.length !== expected) return { problem: `truncated model file (${data.length} bytes, expected ${expected})` };
-    let at = secondLine + 1;
-    const take = (count: number): ArrayBuffer => {
-      const copy = new Uint8Array(4 * count);
-      copy.set(data.subarray(at, at + 4 * count));
-      at += 4 * count;
-      return copy.buffer;
-    };
+    const take = arrayReader(data, secondLine + 1);
     const stored: StoredModel = {
       info: {
         trainedAt: Number(header.trainedAt),
@@ -119,8 +113,18 @@ export function decodeModel(data: Buffer, tenantId: string): StoredModel | { pro
   }
 }
 
-function bytes(array: Int32Array | Float32Array): Buffer {
+export function bytes(array: Int32Array | Float32Array): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/** Reads `count` 4-byte values at a time from `at` on, each into a buffer of its own (aligned, and not holding the file). */
+export function arrayReader(data: Buffer, at: number): (count: number) => ArrayBuffer {
+  return (count) => {
+    const copy = new Uint8Array(4 * count);
+    copy.set(data.subarray(at, at + 4 * count));
+    at += 4 * count;
+    return copy.buffer;
+  };
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { FEATURE_COUNT, featuresOf, RANKER_FEATURES, type CandidateFacts, type ItemStats, type ShopperFacts } from './ranker-features.js';
 import type { RankerWeights } from './ranker-training.js';
+import { arrayReader, bytes } from './item-model.js';
 
 export const RANKER_FORMAT = 'discovery-kit/ranker';
 export const RANKER_VERSION = 1;
@@ -121,13 +122,8 @@ export function decodeRanker(data: Buffer, tenantId: string): StoredRanker | { p
     if (!numbers(weights.coef, FEATURE_COUNT) || !numbers(weights.mean, FEATURE_COUNT) || !numbers(weights.scale, FEATURE_COUNT) || !Number.isFinite(weights.bias)) return { problem: 'damaged ranker weights' };
     const expected = secondLine + 1 + 4 * (4 * count + count + 1 + 2 * weekCount);
     if (data.length !== expected) return { problem: `truncated ranker file (${data.length} bytes, expected ${expected})` };
-    let at = secondLine + 1;
-    const take = (length = count): ArrayBuffer => {
-      const copy = new Uint8Array(4 * length);
-      copy.set(data.subarray(at, at + 4 * length));
-      at += 4 * length;
-      return copy.buffer;
-    };
+    const read = arrayReader(data, secondLine + 1);
+    const take = (length = count) => read(length);
     const short = new Float32Array(take());
     const long = new Float32Array(take());
     const shoppers = new Float32Array(take());
@@ -154,9 +150,6 @@ export function decodeRanker(data: Buffer, tenantId: string): StoredRanker | { p
   }
 }
 
-function bytes(array: Int32Array | Float32Array): Buffer {
-  return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-}
 
 function round(n: number): number {
   return Math.round(n * 1e4) / 1e4;

@@ -268,25 +268,23 @@ export class ModelTrainer {
   }
 
   /** The stored model, or why there is none to use (the caller retrains). */
-  private async readModel(tenantId: string): Promise<StoredModel | { problem: string }> {
-    let data: Buffer | undefined;
-    try {
-      data = await this.blobs.get(this.blobOf(tenantId));
-    } catch (error) {
-      return { problem: `unreadable model file (${(error as Error).message})` };
-    }
-    return data === undefined ? { problem: 'no model file yet' } : decodeModel(data, tenantId);
+  private readModel(tenantId: string): Promise<StoredModel | { problem: string }> {
+    return this.readBlob(this.blobOf(tenantId), 'model', (data) => decodeModel(data, tenantId));
   }
 
   /** The stored ranker, or why there is none to use for this tenant (the caller retrains). */
-  private async readRanker(tenantId: string): Promise<StoredRanker | { problem: string }> {
+  private readRanker(tenantId: string): Promise<StoredRanker | { problem: string }> {
+    return this.readBlob(this.rankerBlobOf(tenantId), 'ranker', (data) => decodeRanker(data, tenantId));
+  }
+
+  private async readBlob<T>(name: string, what: string, decode: (data: Buffer) => T | { problem: string }): Promise<T | { problem: string }> {
     let data: Buffer | undefined;
     try {
-      data = await this.blobs.get(this.rankerBlobOf(tenantId));
+      data = await this.blobs.get(name);
     } catch (error) {
-      return { problem: `unreadable ranker file (${(error as Error).message})` };
+      return { problem: `unreadable ${what} file (${(error as Error).message})` };
     }
-    return data === undefined ? { problem: 'no ranker file yet' } : decodeRanker(data, tenantId);
+    return data === undefined ? { problem: `no ${what} file yet` } : decode(data);
   }
 
   private rankerBlobOf(tenantId: string): string {
