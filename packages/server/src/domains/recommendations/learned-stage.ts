@@ -23,12 +23,24 @@ export interface BlendScores {
   model: (item: number) => number;
 }
 
-export function learnedOrder(ranker: LearnedRanker, model: ItemModel | undefined, blend: BlendScores, row: RowView, interactions: Interactions, index: CatalogIndex, explain: boolean): Candidate[] {
+export function* learnedOrder(
+  ranker: LearnedRanker,
+  model: ItemModel | undefined,
+  blend: BlendScores,
+  row: RowView,
+  interactions: Interactions,
+  index: CatalogIndex,
+  explain: boolean,
+  threshold: (k: number) => number,
+): Generator<Candidate> {
   const bought = new Set<number>();
   for (let k = 0; k < row.items.length; k++) if (row.weights[k]! >= BOUGHT) bought.add(row.items[k]!);
+  // Only the best (candidates + bought) are sorted: a shopper's neighbourhood holds thousands of items.
+  const floor = threshold(DEFAULT_RANKER_OPTIONS.candidates + bought.size);
+  const byBlend = (a: number, b: number) => blend.scores[b]! - blend.scores[a]! || blend.items[a]! - blend.items[b]!;
   const order: number[] = [];
-  for (let k = 0; k < blend.items.length; k++) if (!bought.has(blend.items[k]!)) order.push(k);
-  order.sort((a, b) => blend.scores[b]! - blend.scores[a]! || blend.items[a]! - blend.items[b]!);
+  for (let k = 0; k < blend.items.length; k++) if (blend.scores[k]! >= floor && !bought.has(blend.items[k]!)) order.push(k);
+  order.sort(byBlend);
   const head = order.slice(0, DEFAULT_RANKER_OPTIONS.candidates);
   const entryOf = (item: number) => index.byId.get(interactions.itemIds[item]!);
   const first = Math.max(0, row.items.length - SEEDS);
@@ -47,13 +59,18 @@ export function learnedOrder(ranker: LearnedRanker, model: ItemModel | undefined
     return { item, score, explanation: explain ? { ...ranker.explain(facts, shopper), blendRank: rank + 1 } : undefined };
   });
   ranked.sort((a, b) => b.score - a.score || a.item - b.item);
-  const out: Candidate[] = ranked.map((r) => ({ itemId: interactions.itemIds[r.item]!, score: 1 / (1 + Math.exp(-r.score)), ...(r.explanation === undefined ? {} : { explanation: r.explanation }) }));
-  // The rest keep the blend's order, scaled under the last ranked candidate.
-  const floor = out.at(-1)?.score ?? 1;
-  const rest = order.slice(head.length);
+  let last = 1;
+  for (const r of ranked) {
+    last = 1 / (1 + Math.exp(-r.score));
+    yield { itemId: interactions.itemIds[r.item]!, score: last, ...(r.explanation === undefined ? {} : { explanation: r.explanation }) };
+  }
+  // The rest (only if the engine reads on) keep the blend's order, scaled under the last ranked candidate.
+  const inHead = new Set(head);
+  const rest: number[] = [];
+  for (let k = 0; k < blend.items.length; k++) if (!inHead.has(k) && !bought.has(blend.items[k]!)) rest.push(k);
+  rest.sort(byBlend);
   const top = rest.length === 0 ? 1 : blend.scores[rest[0]!]!;
-  for (const k of rest) out.push({ itemId: interactions.itemIds[blend.items[k]!]!, score: (floor * blend.scores[k]!) / top / 2 });
-  return out;
+  for (const k of rest) yield { itemId: interactions.itemIds[blend.items[k]!]!, score: (last * blend.scores[k]!) / top / 2 };
 }
 
 /** The model's scores from the items of the shopper's last visit alone, scaled so the best is 1. */

@@ -83,7 +83,7 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
     let best = 0;
     for (const item of board.items()) best = Math.max(best, board.get(item));
     const model = (item: number) => (best > 0 ? board.get(item) / best : 0);
-    return learnedOrder(input.ranker, input.model, { items, scores, model }, row, interactions, input.index, input.explain === true);
+    return learnedOrder(input.ranker, input.model, { items, scores, model }, row, interactions, input.index, input.explain === true, (k) => thresholdOf(scores, k, set.selection));
   }
   const first = input.want * 4;
   return bestFirst(items, scores, (item) => interactions.itemIds[item]!, first, thresholdOf(scores, first, set.selection));
