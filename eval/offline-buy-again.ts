@@ -4,19 +4,13 @@
  * strategy's scoring be compared with the two baselines in seconds (the HTTP evaluation reports the
  * chosen rule). Run: `npx tsx eval/offline-buy-again.ts`; OFFLINE_SEEDS=13,7,1,2,3.
  */
-import { existsSync } from 'node:fs';
-import { readRetail, splitLastOrders } from './retail-data.js';
+import { offlineSplit } from './offline-split.js';
 import { shuffle } from './seeded-shuffle.js';
-import { Interactions, MINUTE_MS } from '../packages/server/src/domains/recommendations/interactions.js';
+import { MINUTE_MS } from '../packages/server/src/domains/recommendations/interactions.js';
 import { buyAgainScore } from '../packages/server/src/domains/recommendations/buy-again.js';
 
-const DATA = process.env.EVAL_DATA ?? '/work/shared/data/online-retail.csv.gz';
 const K = 10;
-if (!existsSync(DATA)) throw new Error(`${DATA} is absent`);
-const data = await readRetail(DATA);
-const { byCustomer, heldOut, training } = splitLastOrders(data.orders);
-const interactions = new Interactions();
-for (const order of training) for (const item of order.items) interactions.add(order.customer, 'purchase', item, order.at);
+const { byCustomer, heldOut, training, interactions } = await offlineSplit();
 const now = Math.floor(training.at(-1)!.at / MINUTE_MS);
 const DAY = 1440;
 

@@ -6,22 +6,16 @@
  * Minutes instead of the HTTP evaluation's quarter hour, for trying features.
  * Run: `npx tsx eval/offline-ranker.ts`; OFFLINE_SEEDS=13,7,1,2,3 (default), OFFLINE_SHOPPERS=3000.
  */
-import { existsSync } from 'node:fs';
-import { readRetail, splitLastOrders } from './retail-data.js';
+import { offlineSplit } from './offline-split.js';
 import { shuffle } from './seeded-shuffle.js';
-import { Interactions, MINUTE_MS } from '../packages/server/src/domains/recommendations/interactions.js';
+import { MINUTE_MS } from '../packages/server/src/domains/recommendations/interactions.js';
 import { trainEase } from '../packages/server/src/domains/recommendations/ease.js';
 import { DEFAULT_RANKER_OPTIONS, trainRanker } from '../packages/server/src/domains/recommendations/ranker-training.js';
 import { LearnedRanker } from '../packages/server/src/domains/recommendations/learned-ranker.js';
 import { familyOf, shopperFacts, VISIT_MINUTES } from '../packages/server/src/domains/recommendations/ranker-features.js';
 
-const DATA = process.env.EVAL_DATA ?? '/work/shared/data/online-retail.csv.gz';
 const K = 10;
-if (!existsSync(DATA)) throw new Error(`${DATA} is absent`);
-const data = await readRetail(DATA);
-const { byCustomer, heldOut, training } = splitLastOrders(data.orders);
-const interactions = new Interactions();
-for (const order of training) for (const item of order.items) interactions.add(order.customer, 'purchase', item, order.at);
+const { data, byCustomer, heldOut, training, interactions } = await offlineSplit();
 const snapshot = interactions.snapshot();
 let started = performance.now();
 const ease = trainEase({ ...snapshot, itemCount: snapshot.itemIds.length }, { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2 });
