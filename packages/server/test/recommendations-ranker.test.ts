@@ -99,7 +99,7 @@ describe('the learned ranking stage of personalized', () => {
     assert.equal((await preview('&explain=maybe')).body.error.field, 'query.explain');
   });
 
-  it('retrains a ranker file of another tenant or a damaged one, with one log line, answering meanwhile', async () => {
+  it('retrains a ranker or item-model file of another tenant or a damaged one, with one log line, answering meanwhile', async () => {
     const file = join(dataDir, 'models', `${TENANT}.ranker`);
     assert.ok((await stat(file)).size > 0);
     const before = ids((await preview('')).body);
