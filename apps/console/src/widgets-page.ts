@@ -4,7 +4,7 @@ import type { AdminWidget, WidgetListResponse, WidgetPreviewResponse, WidgetStra
 import { adminFetch } from './admin-client.js';
 import { ConsoleElement, errorText } from './console-element.js';
 
-const STRATEGIES: readonly WidgetStrategy[] = ['popular', 'top-sellers', 'trending', 'similar', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed'];
+const STRATEGIES: readonly WidgetStrategy[] = ['popular', 'top-sellers', 'trending', 'similar', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed', 'buy-again'];
 
 export class WidgetsPage extends ConsoleElement {
   static override properties = { ...ConsoleElement.properties, widgets: { state: true }, selected: { state: true }, preview: { state: true }, error: { state: true } };

@@ -37,7 +37,7 @@ export interface AdminSessionResponse {
 export type WidgetFilter = { sameAs: string } | { where: string };
 
 /** The recommendation strategies a widget can run (docs/recommendations.md). */
-export type WidgetStrategy = 'popular' | 'top-sellers' | 'trending' | 'similar' | 'also-viewed' | 'bought-together' | 'personalized' | 'recently-viewed';
+export type WidgetStrategy = 'popular' | 'top-sellers' | 'trending' | 'similar' | 'also-viewed' | 'bought-together' | 'personalized' | 'recently-viewed' | 'buy-again';
 
 /** How a search configuration folds words into their other forms (docs/search.md). */
 export type SearchLanguage = 'english' | 'danish' | 'dutch' | 'finnish' | 'french' | 'german' | 'italian' | 'norwegian' | 'portuguese' | 'spanish' | 'swedish';
@@ -53,6 +53,10 @@ export interface AdminWidget {
   filters: WidgetFilter[];
   excludePurchased?: boolean;
   popularityWeight?: number;
+  /** `personalized`: order its best candidates by the learned ranking stage (default true). */
+  learnedRanking?: boolean;
+  /** At most this many items of one family (a title's last two words, else its first category). */
+  diversityCap?: number;
   fallback?: 'popular' | 'none';
   emailCacheMinutes: number;
   fallbackUrl?: string;

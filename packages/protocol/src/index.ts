@@ -21,7 +21,7 @@ export type {
   AutocompleteSuggestion,
   HighlightRange,
 } from './search.js';
-export type { RecommendationQueryParams, Recommendation, RecommendationResponse, MultiRecommendationResponse } from './recommendations.js';
+export type { RecommendationQueryParams, Recommendation, RecommendationResponse, MultiRecommendationResponse, RankingExplanation } from './recommendations.js';
 export type { CollectAction, CollectActivity, CollectRequest, CollectResponse } from './collect.js';
 export type {
   ProfileDatasource,

@@ -87,7 +87,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'admin GET /admin/widgets/{widgetId}': admin('One widget.', { ok: { description: 'The widget.', schema: widgetSchema } }),
   'admin PUT /admin/widgets/{widgetId}': admin('Create or replace a widget (validated as in the configuration file); applies at once.', { body: widgetSchema, ok: { description: 'The stored widget.', schema: widgetSchema } }),
   'admin DELETE /admin/widgets/{widgetId}': admin('Remove a widget.', { ok: { status: 204, description: 'Removed.' } }),
-  'admin GET /admin/widgets/{widgetId}/preview': admin('What the widget recommends now for a product and/or a profile.', { query: { ...env, productId: 'Context product (optional).', profileId: 'Profile (optional).' }, ok: { description: 'A recommendation response.' } }),
+  'admin GET /admin/widgets/{widgetId}/preview': admin('What the widget recommends now for a product and/or a profile.', { query: { ...env, productId: 'Context product (optional).', profileId: 'Profile (optional).', explain: '`true`: each item the learned ranking of `personalized` placed carries `explanation` (its score, each feature\'s value and contribution, the blend\'s rank).' }, ok: { description: 'A recommendation response.' } }),
   'admin GET /admin/search-tokens': admin('List search tokens with their configurations.', { ok: { description: 'Search tokens.', schema: z.object({ searchTokens: z.array(searchTokenSchema) }) } }),
   'admin POST /admin/search-tokens': admin('Create a search token (value generated).', { body: searchTokenSchema, ok: { status: 201, description: 'The token.', schema: searchTokenSchema } }),
   'admin GET /admin/search-tokens/{token}': admin('One search token.', { ok: { description: 'The token.', schema: searchTokenSchema } }),

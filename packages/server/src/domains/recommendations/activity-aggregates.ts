@@ -68,7 +68,7 @@ export class RecommendationAggregates implements ActivityAggregate {
 
   readonly snapshot: SnapshotPart = {
     name: 'recommendations',
-    version: 4,
+    version: 5,
     save: (tenantId) => this.save(tenantId),
     restore: (tenantId, chunk) => {
       const state = this.tenant(tenantId);

@@ -16,6 +16,7 @@ export const STRATEGIES = [
   'bought-together',
   'personalized',
   'recently-viewed',
+  'buy-again',
 ] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
@@ -149,11 +150,19 @@ export const widgetSchema = z.strictObject({
   maxResults: z.number().int().min(1).max(100).default(10),
   strategies: z.array(z.enum(STRATEGIES)).min(1),
   filters: z.array(widgetFilterSchema).default([]),
-  /** Leave out items the shopper bought; default: yes when the widget runs `personalized`, else no. */
+  /** Leave out items the shopper bought; default: yes when the widget runs `personalized` (and not `buy-again`), else no. */
   excludePurchased: z.boolean().optional(),
   /** `personalized`: weight of recent popularity against the model's scores (each scaled to at most 1). */
   popularityWeight: z.number().min(0).max(10).optional(),
-  /** What tops the widget up to `minResults`: `popular` (then catalog order) or `none`; default `none` for `recently-viewed` alone. */
+  /** `personalized`: order its best candidates by the learned ranking stage once one is trained (default true). */
+  learnedRanking: z.boolean().optional(),
+  /**
+   * At most this many items of one family (a title's last two words, else its first category) in the
+   * widget; the rest move below, best-scoring first. Default 3 for `personalized`, `similar` and
+   * `bought-together` widgets, none for the others.
+   */
+  diversityCap: z.number().int().min(1).max(100).optional(),
+  /** What tops the widget up to `minResults`: `popular` (then catalog order) or `none`; default `none` for `recently-viewed` or `buy-again` alone. */
   fallback: z.enum(['popular', 'none']).optional(),
   /** Minutes an e-mail's recommendation list stays fixed for one user (photo.png and redirect.html agree). */
   emailCacheMinutes: z.number().int().min(0).max(60 * 24 * 30).default(60 * 24),
@@ -266,8 +275,10 @@ export const configSchema = z.strictObject({
       maxItems: z.number().int().min(10).max(8_000).default(2_500),
       neighbours: z.number().int().min(10).max(2_000).default(200),
       retrainMinutes: z.number().int().min(1).max(7 * 24 * 60).default(360),
+      /** Train and use the learned ranking stage of `personalized` (false: the EASE and popularity blend alone). */
+      learnedRanking: z.boolean().default(true),
     })
-    .default({ lambda: 300, maxItems: 2_500, neighbours: 200, retrainMinutes: 360 }),
+    .default({ lambda: 300, maxItems: 2_500, neighbours: 200, retrainMinutes: 360, learnedRanking: true }),
   tenants: z.array(tenantSchema).min(1),
 });
 
