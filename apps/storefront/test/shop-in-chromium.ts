@@ -134,5 +134,24 @@ export async function axe(page: Page, rules: string[]): Promise<Array<{ id: stri
   }, rules);
 }
 
+/** Serious and critical axe findings of every rule (the page's CSP must be bypassed before it loads: `setBypassCSP`). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run(document);
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${JSON.stringify(v.nodes.map((node) => node.target))}`);
+  });
+}
+
+/** The elements sticking out past the right edge of the screen, when the page scrolls sideways (none when it does not). */
+export async function horizontalOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    const wide = [...document.body.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > width + 1).slice(0, 5);
+    return wide.length > 0 ? wide.map((el) => `${el.localName}.${el.className}`) : [`the page (${document.documentElement.scrollWidth} px)`];
+  });
+}
+
 /** Evaluates `selector` inside the search results' shadow root. */
 export const inResults = (selector: string) => `discovery-search-results >>> ${selector}`;

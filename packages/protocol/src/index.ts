@@ -81,6 +81,7 @@ export type {
   AnalyticsDay,
   WidgetAnalyticsRow,
   AnalyticsResponse,
+  AnalyticsTotals,
   QueryAnalyticsRow,
   QueryAnalyticsResponse,
   ActivitiesPerMinuteResponse,
