@@ -2,54 +2,36 @@
 import { html, nothing } from 'lit';
 import type { AdminItemResponse, CatalogListResponse, CatalogRecord } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
-import { ConsoleElement, errorText } from './console-element.js';
+import { ConsolePage } from './console-page.js';
 
-export class CatalogPage extends ConsoleElement {
-  static override properties = { ...ConsoleElement.properties, catalogs: { state: true }, item: { state: true }, error: { state: true } };
+export class CatalogPage extends ConsolePage {
+  protected readonly heading = 'Catalog';
+  static override properties = { ...ConsolePage.properties, catalogs: { state: true }, item: { state: true } };
   declare catalogs: CatalogRecord[];
   declare item: AdminItemResponse | undefined;
-  declare error: string;
 
   constructor() {
     super();
     this.catalogs = [];
-    this.error = '';
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
-
-  async load(): Promise<void> {
-    try {
-      this.catalogs = (await adminFetch<CatalogListResponse>('/catalogs')).catalogs;
-    } catch (error) {
-      this.error = errorText(error);
-    }
+  protected async load(): Promise<void> {
+    this.catalogs = (await adminFetch<CatalogListResponse>('/catalogs')).catalogs;
   }
 
   private async promote(version: number): Promise<void> {
-    if (await this.save(() => adminFetch(`/catalogs/${version}/promote`, { method: 'POST' }), `Catalog version ${version} promoted.`)) await this.load();
+    if (await this.save(() => adminFetch(`/catalogs/${version}/promote`, { method: 'POST' }), `Catalog version ${version} promoted.`)) await this.reload();
   }
 
   private async lookUp(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const id = (this.querySelector('#item-id') as HTMLInputElement).value.trim();
-    try {
-      this.item = await adminFetch<AdminItemResponse>(`/items/${encodeURIComponent(id)}`);
-      this.error = '';
-    } catch (error) {
-      this.item = undefined;
-      this.error = errorText(error);
-    }
+    this.item = undefined;
+    await this.attempt(async () => void (this.item = await adminFetch<AdminItemResponse>(`/items/${encodeURIComponent(id)}`)));
   }
 
-  override render() {
+  protected body() {
     return html`
-      <h1>Catalog</h1>
-      ${this.error !== '' ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.statusView()}
       <table>
         <caption>Catalog versions</caption>
         <thead><tr><th scope="col">Version</th><th scope="col">State</th><th scope="col">Action</th></tr></thead>

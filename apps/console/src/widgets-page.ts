@@ -2,36 +2,26 @@
 import { html, nothing } from 'lit';
 import type { AdminWidget, WidgetListResponse, WidgetPreviewResponse, WidgetStrategy } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
-import { ConsoleElement, errorText } from './console-element.js';
+import { ConsolePage } from './console-page.js';
 
 const STRATEGIES: readonly WidgetStrategy[] = ['popular', 'top-sellers', 'trending', 'similar', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed'];
 
-export class WidgetsPage extends ConsoleElement {
-  static override properties = { ...ConsoleElement.properties, widgets: { state: true }, selected: { state: true }, preview: { state: true }, error: { state: true } };
+export class WidgetsPage extends ConsolePage {
+  protected readonly heading = 'Widgets';
+  static override properties = { ...ConsolePage.properties, widgets: { state: true }, selected: { state: true }, preview: { state: true } };
   declare widgets: AdminWidget[];
   declare selected: string;
   declare preview: WidgetPreviewResponse | undefined;
-  declare error: string;
 
   constructor() {
     super();
     this.widgets = [];
     this.selected = '';
-    this.error = '';
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
-
-  async load(): Promise<void> {
-    try {
-      this.widgets = (await adminFetch<WidgetListResponse>('/widgets')).widgets;
-      if (!this.widgets.some((w) => w.id === this.selected)) this.selected = this.widgets[0]?.id ?? '';
-    } catch (error) {
-      this.error = errorText(error);
-    }
+  protected async load(): Promise<void> {
+    this.widgets = (await adminFetch<WidgetListResponse>('/widgets')).widgets;
+    if (!this.widgets.some((w) => w.id === this.selected)) this.selected = this.widgets[0]?.id ?? '';
   }
 
   private async submit(event: SubmitEvent, widget: AdminWidget): Promise<void> {
@@ -52,7 +42,7 @@ export class WidgetsPage extends ConsoleElement {
       maxResults: Number(data.get('maxResults')),
       filters,
     };
-    if (await this.save(() => adminFetch(`/widgets/${encodeURIComponent(widget.id)}`, { method: 'PUT', json: next }), `Widget ${widget.id} saved.`)) await this.load();
+    if (await this.save(() => adminFetch(`/widgets/${encodeURIComponent(widget.id)}`, { method: 'PUT', json: next }), `Widget ${widget.id} saved.`)) await this.reload();
   }
 
   private async create(event: SubmitEvent): Promise<void> {
@@ -62,7 +52,7 @@ export class WidgetsPage extends ConsoleElement {
     if (await this.save(() => adminFetch(`/widgets/${encodeURIComponent(id)}`, { method: 'PUT', json: { title: id, strategies: ['popular'] } }), `Widget ${id} created.`)) {
       this.selected = id;
       input.value = '';
-      await this.load();
+      await this.reload();
     }
   }
 
@@ -74,21 +64,13 @@ export class WidgetsPage extends ConsoleElement {
       const value = String(data.get(name) ?? '').trim();
       if (value !== '') params.set(name, value);
     }
-    try {
-      this.preview = await adminFetch<WidgetPreviewResponse>(`/widgets/${encodeURIComponent(this.selected)}/preview?${params}`);
-      this.error = '';
-    } catch (error) {
-      this.preview = undefined;
-      this.error = errorText(error);
-    }
+    this.preview = undefined;
+    await this.attempt(async () => void (this.preview = await adminFetch<WidgetPreviewResponse>(`/widgets/${encodeURIComponent(this.selected)}/preview?${params}`)));
   }
 
-  override render() {
+  protected body() {
     const widget = this.widgets.find((w) => w.id === this.selected);
     return html`
-      <h1>Widgets</h1>
-      ${this.error !== '' ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.statusView()}
       <p>
         <label for="widget-select">Widget</label>
         <select id="widget-select" @change=${(e: Event) => ((this.selected = (e.target as HTMLSelectElement).value), (this.preview = undefined))}>
