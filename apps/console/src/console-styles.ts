@@ -51,6 +51,7 @@ figure.chart figcaption { font-weight: 600; margin-bottom: .5rem; }
 .bar-label { overflow-wrap: anywhere; } .bar-track { height: .75rem; background: #eef0f4; border-radius: 3px; } .bar-fill { display: block; height: 100%; background: var(--discovery-accent); border-radius: 3px; }
 .bar-value { font-variant-numeric: tabular-nums; }
 .table-scroll { overflow-x: auto; }
+main li, main p { overflow-wrap: anywhere; }
 .hint { color: var(--discovery-muted); font-size: .875rem; margin: 0 0 .35rem; }
 .fix-panel { border: 2px solid var(--discovery-accent); border-radius: 8px; padding: .75rem 1rem; margin-top: .75rem; }
 .fix-panel h3 { margin-top: 0; font-size: 1.05rem; }

@@ -127,7 +127,7 @@ export class OverviewPage extends ConsolePage {
         ${barList({ id: 'revenue-per-widget', title: 'Revenue per widget', bars: widgets.map((w) => ({ label: this.widgetTitle(w.widgetId), value: w.revenue })), format: money })}
         ${barList({ id: 'ctr-per-widget', title: 'Click-through per widget', bars: widgets.map((w) => ({ label: this.widgetTitle(w.widgetId), value: w.clickThrough })), format: percent })}
       </div>
-      <div class="table-scroll">
+      <div class="table-scroll" tabindex="0" role="region" aria-label="Widgets table, scrolls sideways">
         <table>
           <caption>Widgets, ${range}</caption>
           <thead><tr><th scope="col">Widget</th><th scope="col">Impressions</th><th scope="col">Clicks</th><th scope="col">Click-through</th><th scope="col">Add to cart</th><th scope="col">Purchases</th><th scope="col">Revenue</th></tr></thead>

@@ -184,7 +184,7 @@ export class SearchPage extends ConsolePage {
             </section>`}
       <section aria-labelledby="top-heading">
         <h2 id="top-heading">Top queries, last ${QUERY_DAYS} days</h2>
-        <div class="table-scroll">
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Top queries table, scrolls sideways">
           <table class="top-queries">
             <thead><tr><th scope="col">Query</th><th scope="col">Searches</th><th scope="col">Results now</th><th scope="col">Corrected</th><th scope="col">Clicks</th><th scope="col">Click-through</th><th scope="col">Conversion</th></tr></thead>
             <tbody>${this.topQueries.map(
@@ -201,6 +201,7 @@ export class SearchPage extends ConsolePage {
     if (e === undefined) return nothing;
     return html`
       <p class="summary" data-result-count=${e.count}>${e.count} result${e.count === 1 ? '' : 's'}${e.synonyms.length > 0 ? html`, with synonyms ${e.synonyms.map((g) => g.join(' = ')).join('; ')}` : nothing}${e.redirect !== undefined ? html`; redirects to ${e.redirect.url}` : nothing}.</p>
+      <div class="table-scroll" tabindex="0" role="region" aria-label="Results table, scrolls sideways">
       <table class="results">
         <thead><tr><th scope="col">#</th><th scope="col">Item</th><th scope="col">Score</th><th scope="col">Why it matched</th><th scope="col">Placement</th></tr></thead>
         <tbody>
@@ -220,6 +221,7 @@ export class SearchPage extends ConsolePage {
           )}
         </tbody>
       </table>
+      </div>
     `;
   }
 }

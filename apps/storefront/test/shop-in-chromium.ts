@@ -81,6 +81,14 @@ export async function startShop(): Promise<Shop> {
   return shop;
 }
 
+/** Page script (as text: tsx would wrap named functions in a helper the page does not have) that records layout shifts for `layoutShift`. */
+export const RECORD_LAYOUT_SHIFTS = `
+  window.layoutShifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.layoutShifts.push(entry.value);
+  }).observe({ type: 'layout-shift', buffered: true });
+`;
+
 /**
  * A fresh page (own cookies and storage) at `viewport`, recording layout shifts from the first paint
  * (Layout Instability API; shifts right after input do not count, as in CLS) and console errors.
@@ -94,13 +102,7 @@ export async function open(shop: Shop, viewport: typeof DESKTOP | typeof PHONE):
     // The layout-shift script below is offered to every frame; the e-mail preview's sandbox rightly refuses it.
     if (message.type() === 'error' && !message.text().includes("'about:srcdoc'")) shop.problems.push(`console: ${message.text()}`);
   });
-  // Page scripts as text: tsx would wrap named functions in a helper the page does not have.
-  await page.evaluateOnNewDocument(`
-    window.layoutShifts = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.layoutShifts.push(entry.value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  `);
+  await page.evaluateOnNewDocument(RECORD_LAYOUT_SHIFTS);
   return page;
 }
 
