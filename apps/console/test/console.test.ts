@@ -278,9 +278,24 @@ describe('console in Chromium', () => {
   it('keeps the other pages usable and accessible', async () => {
     await open('#widgets', 'dk-widgets-page #w-title');
     assert.deepEqual(await seriousViolations(), [], 'widgets page');
+    // Reorder a widget's strategies with the keyboard: the second moves up, and the saved widget keeps that order.
+    const widgetId = 'demo-top-sellers';
+    await page.select('#widget-select', widgetId);
+    const before = await page.$$eval('.strategies li', (items) => items.map((li) => li.getAttribute('data-strategy')!));
+    assert.ok(before.length >= 2, JSON.stringify(before));
+    await page.focus(`.strategies li[data-strategy="${before[1]}"] button[data-move="-1"]`);
+    await page.keyboard.press('Enter');
+    await page.click('.widget-form > button[type="submit"]');
+    assert.match(await waitForStatus('saved'), new RegExp(`Widget ${widgetId} saved`));
+    const saved = await page.evaluate(async (id) => {
+      const body = (await (await fetch('/admin/widgets?environment=production', { credentials: 'same-origin' })).json()) as { widgets: Array<{ id: string; strategies: string[] }> };
+      return body.widgets.find((w) => w.id === id)!.strategies;
+    }, widgetId);
+    assert.deepEqual(saved, [before[1], before[0], ...before.slice(2)]);
+    // The preview shows product cards with photos.
     await page.click('#p-product');
     await page.click('form.inline button[type="submit"]');
-    await page.waitForSelector('ol.preview li');
+    await page.waitForSelector('ol.preview li img');
     await open('#catalog', 'dk-catalog-page table');
     assert.deepEqual(await seriousViolations(), [], 'catalog page');
     await open('#keys', 'dk-keys-page ul.keys code');
