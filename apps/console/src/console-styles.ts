@@ -69,9 +69,10 @@ main li, main p { overflow-wrap: anywhere; }
 .picker-list li[aria-selected='true'] { background: #e8effd; }
 .picker-meta { color: var(--discovery-muted); font-size: .8rem; }
 .picker-status { min-height: 1.2em; margin: .25rem 0; color: var(--discovery-muted); font-size: .875rem; }
-fieldset { min-width: 0; } .add-strategy select { min-width: 0; flex: 1 1 12rem; }
+fieldset { min-width: 0; }
 .strategies ol { padding-left: 1.5rem; margin: .25rem 0 .5rem; } .strategies li { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .25rem 1rem; padding: .2rem 0; border-bottom: 1px solid var(--discovery-border); }
-.moves, .add-strategy { display: inline-flex; gap: .25rem; flex-wrap: wrap; }
+.moves { display: inline-flex; gap: .25rem; flex-wrap: wrap; }
+.add-strategy { display: flex; gap: .25rem; max-width: 100%; } .add-strategy select { min-width: 0; flex: 1 1 0; width: 100%; }
 ol.preview { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(8.5rem, 1fr)); gap: .75rem; }
 ol.preview li { display: flex; flex-direction: column; gap: .2rem; background: var(--discovery-surface); border: 1px solid var(--discovery-border); border-radius: 8px; padding: .5rem; }
 ol.preview img, ol.preview .no-photo { width: 100%; height: auto; aspect-ratio: 1; border-radius: 6px; background: #eef0f4; }

@@ -338,6 +338,23 @@ describe('console in Chromium', () => {
     assert.ok(titles.some((t) => t.includes('POST') && t.includes('/search')));
     assert.deepEqual(await seriousViolations('nav'), [], 'reference page navigation');
     assert.deepEqual(await seriousViolations('#tag-health'), [], 'reference page, one API');
+    // Laid out as a reference: the list of APIs beside the content on a desktop, above it on a phone; the filter's label on its own line.
+    for (const viewport of [DESKTOP, PHONE]) {
+      // A phone's viewport (isMobile) reloads the page.
+      await page.setViewport(viewport);
+      await page.waitForSelector('section.operation');
+      const layout = await page.evaluate(() => ({
+        nav: document.querySelector('nav')!.getBoundingClientRect().toJSON() as DOMRect,
+        main: document.querySelector('main')!.getBoundingClientRect().toJSON() as DOMRect,
+        label: document.querySelector('label[for="filter"]')!.getBoundingClientRect().bottom,
+        input: document.querySelector('#filter')!.getBoundingClientRect().top,
+      }));
+      if (viewport === DESKTOP) assert.ok(layout.nav.right <= layout.main.left && layout.main.top < 100, JSON.stringify(layout));
+      else assert.ok(layout.nav.bottom <= layout.main.top, JSON.stringify(layout));
+      assert.ok(layout.label <= layout.input, 'the label stands above its input');
+      assert.deepEqual(await horizontalOverflow(page), [], `reference page at ${viewport.width} px`);
+    }
+    await page.setViewport(DESKTOP);
     assert.deepEqual(problems, []);
   });
 });
