@@ -73,6 +73,9 @@ fieldset { min-width: 0; }
 .strategies ol { padding-left: 1.5rem; margin: .25rem 0 .5rem; } .strategies li { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .25rem 1rem; padding: .2rem 0; border-bottom: 1px solid var(--discovery-border); }
 .moves { display: inline-flex; gap: .25rem; flex-wrap: wrap; }
 .add-strategy { display: flex; gap: .25rem; max-width: 100%; } .add-strategy select { min-width: 0; flex: 1 1 0; width: 100%; }
+.filter-rows ol { padding-left: 1.5rem; margin: .25rem 0 .5rem; }
+.filter-rows li { display: flex; flex-wrap: wrap; align-items: end; gap: .25rem .5rem; padding: .35rem 0; border-bottom: 1px solid var(--discovery-border); }
+.filter-rows li label { margin: 0; width: 100%; font-weight: 600; } .filter-rows li input, .filter-rows li select { flex: 1 1 8rem; min-width: 0; }
 ol.preview { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(8.5rem, 1fr)); gap: .75rem; }
 ol.preview li { display: flex; flex-direction: column; gap: .2rem; background: var(--discovery-surface); border: 1px solid var(--discovery-border); border-radius: 8px; padding: .5rem; }
 ol.preview img, ol.preview .no-photo { width: 100%; height: auto; aspect-ratio: 1; border-radius: 6px; background: #eef0f4; }

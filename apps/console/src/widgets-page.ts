@@ -4,6 +4,7 @@ import type { AdminWidget, WidgetListResponse, WidgetPreviewResponse, WidgetStra
 import { adminFetch } from './admin-client.js';
 import { ConsolePage } from './console-page.js';
 import type { PickDetail } from './product-picker.js';
+import { filterRowsView, toFilters, toRows, type FilterRow } from './widget-filters.js';
 
 /** Every strategy with what it does, in words (a Record: a strategy added to the protocol and missing here does not compile). */
 const STRATEGY_LABELS: Record<WidgetStrategy, string> = {
@@ -29,10 +30,12 @@ export function moveStrategy(strategies: readonly WidgetStrategy[], index: numbe
 
 export class WidgetsPage extends ConsolePage {
   protected readonly heading = 'Widgets';
-  static override properties = { ...ConsolePage.properties, widgets: { state: true }, selected: { state: true }, preview: { state: true }, order: { state: true } };
+  static override properties = { ...ConsolePage.properties, widgets: { state: true }, selected: { state: true }, preview: { state: true }, order: { state: true }, filterRows: { state: true } };
   declare widgets: AdminWidget[];
   /** The selected widget's strategies as being edited, in order of preference. */
   declare order: WidgetStrategy[];
+  /** The selected widget's filters as being edited. */
+  declare filterRows: FilterRow[];
   declare selected: string;
   declare preview: WidgetPreviewResponse | undefined;
 
@@ -41,18 +44,21 @@ export class WidgetsPage extends ConsolePage {
     this.widgets = [];
     this.selected = '';
     this.order = [];
+    this.filterRows = [];
   }
 
   protected async load(): Promise<void> {
     this.widgets = (await adminFetch<WidgetListResponse>('/widgets')).widgets;
     if (!this.widgets.some((w) => w.id === this.selected)) this.selected = this.widgets[0]?.id ?? '';
     this.order = [...(this.widgets.find((w) => w.id === this.selected)?.strategies ?? [])];
+    this.filterRows = toRows(this.widgets.find((w) => w.id === this.selected)?.filters ?? []);
   }
 
   private select(id: string): void {
     this.selected = id;
     this.preview = undefined;
     this.order = [...(this.widgets.find((w) => w.id === id)?.strategies ?? [])];
+    this.filterRows = toRows(this.widgets.find((w) => w.id === id)?.filters ?? []);
   }
 
   /** Moves a strategy and keeps the focus on the same strategy's button, so a keyboard user can keep moving it. */
@@ -92,12 +98,15 @@ export class WidgetsPage extends ConsolePage {
   private async submit(event: SubmitEvent, widget: AdminWidget): Promise<void> {
     event.preventDefault();
     const data = new FormData(event.target as HTMLFormElement);
-    let filters: unknown;
-    try {
-      filters = JSON.parse(String(data.get('filters') || '[]'));
-    } catch {
-      this.saveState = { kind: 'failed', text: 'Not saved: filters must be a JSON list, such as [{"sameAs": "brand"}].' };
-      return;
+    // The JSON, when an expert opened it, else the rows.
+    let filters: unknown = toFilters(this.filterRows);
+    if (this.querySelector<HTMLDetailsElement>('details.filters-json')?.open === true) {
+      try {
+        filters = JSON.parse(String(data.get('filters') || '[]'));
+      } catch {
+        this.saveState = { kind: 'failed', text: 'Not saved: filters must be a JSON list, such as [{"sameAs": "brand"}].' };
+        return;
+      }
     }
     const next = {
       ...widget,
@@ -149,7 +158,10 @@ export class WidgetsPage extends ConsolePage {
             ${this.strategiesView()}
             <label for="w-min">Fewest results</label><input id="w-min" name="minResults" type="number" min="0" max="100" .value=${String(widget.minResults)} />
             <label for="w-max">Most results</label><input id="w-max" name="maxResults" type="number" min="1" max="100" .value=${String(widget.maxResults)} />
-            <label for="w-filters">Filters (JSON, for experts), for example [{"sameAs": "brand"}]</label><textarea id="w-filters" name="filters" rows="3" .value=${JSON.stringify(widget.filters)}></textarea>
+            ${filterRowsView(this.filterRows, (rows) => (this.filterRows = rows))}
+            <details class="filters-json"><summary>Filters as JSON, for experts (used instead of the rows while open)</summary>
+              <label for="w-filters">Filters (JSON), for example [{"sameAs": "brand"}, {"where": "price < $price"}]</label><textarea id="w-filters" name="filters" rows="3" .value=${JSON.stringify(toFilters(this.filterRows))}></textarea>
+            </details>
             <button type="submit">Save widget</button>
           </form>
           <section aria-labelledby="preview-heading">

@@ -285,13 +285,25 @@ describe('console in Chromium', () => {
     assert.ok(before.length >= 2, JSON.stringify(before));
     await page.focus(`.strategies li[data-strategy="${before[1]}"] button[data-move="-1"]`);
     await page.keyboard.press('Enter');
+    // And a filter built from an attribute, an operator and a value, without JSON.
+    const rows = await page.$$eval('[data-filter-row]', (list) => list.length);
+    await page.click('.filter-rows > button');
+    const n = rows + 1;
+    await page.select(`#f-kind-${n}`, 'compare');
+    await page.$eval(`#f-attr-${n}`, (el) => ((el as HTMLInputElement).value = ''));
+    await page.type(`#f-attr-${n}`, 'price');
+    await page.select(`#f-op-${n}`, '<');
+    await page.type(`#f-value-${n}`, '500');
+    await page.keyboard.press('Tab');
     await page.click('.widget-form > button[type="submit"]');
     assert.match(await waitForStatus('saved'), new RegExp(`Widget ${widgetId} saved`));
     const saved = await page.evaluate(async (id) => {
-      const body = (await (await fetch('/admin/widgets?environment=production', { credentials: 'same-origin' })).json()) as { widgets: Array<{ id: string; strategies: string[] }> };
-      return body.widgets.find((w) => w.id === id)!.strategies;
+      const body = (await (await fetch('/admin/widgets?environment=production', { credentials: 'same-origin' })).json()) as { widgets: Array<{ id: string; strategies: string[]; filters: unknown[] }> };
+      const widget = body.widgets.find((w) => w.id === id)!;
+      return { strategies: widget.strategies, filters: widget.filters };
     }, widgetId);
-    assert.deepEqual(saved, [before[1], before[0], ...before.slice(2)]);
+    assert.deepEqual(saved.strategies, [before[1], before[0], ...before.slice(2)]);
+    assert.deepEqual(saved.filters.at(-1), { where: 'price < 500' });
     // The preview shows product cards with photos.
     await page.click('#p-product');
     await page.click('form.inline button[type="submit"]');
