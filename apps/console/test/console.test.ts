@@ -309,6 +309,10 @@ describe('console in Chromium', () => {
     await page.click('form.inline button[type="submit"]');
     await page.waitForSelector('ol.preview li img');
     await open('#catalog', 'dk-catalog-page table');
+    // The active version with its number of items: the demo catalog's products and their variants.
+    const demo = JSON.parse(readFileSync(new URL('../../companion/demo/data/catalog.json', import.meta.url), 'utf8')) as Array<{ variants?: unknown[] }>;
+    const items = demo.reduce((n, product) => n + 1 + (product.variants?.length ?? 0), 0);
+    assert.equal(await page.$eval('tr[data-version="1"] [data-items]', (el) => el.textContent!.replace(/\D/g, '')), String(items));
     assert.deepEqual(await seriousViolations(), [], 'catalog page');
     await open('#keys', 'dk-keys-page ul.keys code');
     assert.deepEqual(await seriousViolations(), [], 'keys page');

@@ -43,6 +43,7 @@ export type {
   ItemBatchResponse,
   CatalogState,
   CatalogRecord,
+  AdminCatalogListResponse,
   CatalogListResponse,
   CatalogItemResponse,
   LegacyVersionResponse,

@@ -101,7 +101,7 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'admin POST /admin/tracker-keys/{trackerKey}/rotate': admin('Replace a tracker key with a new one.', { ok: { description: 'The new key.', schema: responses.trackerKeyResponse } }),
   'admin DELETE /admin/tracker-keys/{trackerKey}': admin('Revoke a tracker key.', { ok: { status: 204, description: 'Revoked.' } }),
   'admin GET /admin/audit': admin('The audit log, newest first: who changed what, when, before and after.', { query: { ...env, limit: '1 to 500 (default 100).' }, ok: { description: 'Entries.', schema: responses.auditResponse } }),
-  'admin GET /admin/catalogs': admin('Catalog versions and states.', { ok: { description: 'Catalogs.' } }),
+  'admin GET /admin/catalogs': admin('Catalog versions with their states, dates and item counts.', { ok: { description: 'Catalogs.' } }),
   'admin POST /admin/catalogs/{version}/promote': admin('Promote a catalog version.', { ok: { description: 'Active (200) or being built (202).' } }),
   'admin GET /admin/items/{id}': admin('Look up an item of the active (or given) catalog version.', { query: { ...env, catalogVersion: 'Catalog version (optional).' }, ok: { description: 'The item.' } }),
   'admin GET /admin/analytics': admin('Per day: activities, searches, zero-result searches, clicks, conversions and revenue from search; per widget: impressions, clicks, add-to-carts, purchases, revenue, click-through; the key figures of the period and of the period before; the purchases\' currency.', { query: { ...env, days: '1 to 90 (default 7).' }, ok: { description: 'Analytics.', schema: responses.analyticsResponse } }),
