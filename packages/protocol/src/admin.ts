@@ -160,6 +160,11 @@ export interface ExplainedHit {
   id: string;
   score: number;
   title: string;
+  /** Photo URL (http(s), site-relative or an inline image), empty when the item has none. */
+  photo: string;
+  /** Minor units (cents), when the item has a price. */
+  price?: number;
+  currency?: string;
   /** Present when a rule of this query moved the item. */
   rule?: 'pinned' | 'boosted' | 'buried';
   /** Weighted fields that contain a word of the query (as typed, as a prefix, or as a synonym). */

@@ -88,6 +88,8 @@ describe('admin analytics', () => {
     assert.deepEqual(body.zeroResult.map((q: { query: string }) => q.query), ['unicorn']);
     const days = await get('/analytics?days=1');
     assert.deepEqual({ searches: days.days[0].searches, zero: days.days[0].zeroResultSearches }, { searches: 3, zero: 1 });
+    // The purchase of the clicked result is search's revenue.
+    assert.deepEqual({ clicks: days.days[0].searchClicks, conversions: days.days[0].searchConversions, revenue: days.days[0].searchRevenue }, { clicks: 2, conversions: 1, revenue: 8000 });
     // The search-analytics API reads the same counts: no search is counted twice by two copies.
     const report = await call(`${server.url}/search-analytics/tenant-a-search`, { headers });
     assert.equal(report.status, 200, JSON.stringify(report.body));
@@ -125,5 +127,33 @@ describe('admin analytics', () => {
     const res = await call(`${server.url}/admin/search-tokens/tenant-a-search/configurations/default?environment=prod`, { method: 'PUT', headers, json: { ...current, redirects } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual((await get('/analytics/queries')).zeroResult, []);
+  });
+
+  it('counts activities per minute by when they happened, so an imported history does not spike the last hour', async () => {
+    const lastHour = async () => ((await get('/analytics/activities-per-minute?minutes=60')).minutes as Array<{ count: number }>).reduce((n, m) => n + m.count, 0);
+    const before = await lastHour();
+    const yesterday = new Date(clock.now() - 86_400_000).toISOString();
+    for (const product of ['shoe-1', 'shoe-2', 'sock-1']) await collect({ action: 'view', target: { product }, timestamp: yesterday }, 'importer');
+    assert.equal(await lastHour(), before, 'yesterday\'s activities are not counted as now');
+    await collect({ action: 'view', target: { product: 'shoe-1' } }, 'importer');
+    assert.equal(await lastHour(), before + 1);
+  });
+
+  it("gives the period's key figures beside the period before's, with the purchases' currency", async () => {
+    const found = await search('shoes');
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: found.body.id }, 'buyer');
+    await collect({ action: 'purchase', target: { product: 'shoe-1' }, sourceId: found.body.id, metadata: { price: 2500, quantity: 2, currency: 'EUR', orderId: 'o9' } }, 'buyer');
+    const today = await get('/analytics?days=1');
+    assert.equal(today.currency, 'EUR');
+    assert.equal(today.totals.current.searchRevenue, today.days[0].searchRevenue);
+    assert.equal(today.totals.current.widgetRevenue, today.widgets.reduce((sum: number, w: { revenue: number }) => sum + w.revenue, 0));
+    assert.ok(today.totals.current.searchRevenue >= 5000, JSON.stringify(today.totals));
+    // A day later, today's figures are the previous period's, and the new day starts at zero.
+    clock.advance(86_400_000);
+    headers = { authorization: `Bearer ${await adminToken(server, clock.now(), 'client-a')}` };
+    const tomorrow = await get('/analytics?days=1');
+    assert.deepEqual(tomorrow.totals.previous, today.totals.current);
+    assert.deepEqual({ searches: tomorrow.totals.current.searches, revenue: tomorrow.totals.current.searchRevenue }, { searches: 0, revenue: 0 });
+    assert.equal(tomorrow.currency, 'EUR', 'the latest currency, from the day before');
   });
 });

@@ -159,7 +159,10 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
 
   router.get('/catalogs', guard, async (ctx) => {
     const scope = adminScope(deps, ctx);
-    ctx.body = { catalogs: await catalog.catalogs.list(scope.tenantId, scope.environmentId) } satisfies Wire.CatalogListResponse;
+    const versions = await catalog.catalogs.list(scope.tenantId, scope.environmentId);
+    // At most two versions per environment: two counts.
+    const catalogs = await Promise.all(versions.map(async (c) => ({ ...c, items: await catalog.countItems(scope.tenantId, scope.environmentId, c.version) })));
+    ctx.body = { catalogs } satisfies Wire.AdminCatalogListResponse;
   });
   router.post('/catalogs/:version/promote', guard, async (ctx) => {
     const actor = ctx.state.adminActor!;

@@ -24,6 +24,8 @@ export interface DayCounts {
   activities: number;
   verbs: Record<string, number>;
   widgets: Map<string, WidgetCounts>;
+  /** The currency of the day's latest purchase that named one. */
+  currency?: string;
 }
 
 const CLICK_VERBS = new Set(['click', 'click-on-reco']);
@@ -51,7 +53,7 @@ export interface WidgetAnalyticsOptions {
 }
 
 type SavedChunk =
-  | { days: Array<[number, number, Record<string, number>, Array<[string, WidgetCounts]>]>; minutes: Array<[number, number]> }
+  | { days: Array<[number, number, Record<string, number>, Array<[string, WidgetCounts]>, (string | null | undefined)?]>; minutes: Array<[number, number]> }
   | { sources: Array<[string, string]>; clicked: Array<[string, string]> };
 
 export class WidgetAnalytics implements ActivityAggregate {
@@ -67,8 +69,8 @@ export class WidgetAnalytics implements ActivityAggregate {
       const state = this.tenant(tenantId);
       const saved = chunk as SavedChunk;
       if ('days' in saved) {
-        for (const [day, activities, verbs, widgets] of saved.days) {
-          state.days.set(day, { activities, verbs: Object.assign(Object.create(null) as Record<string, number>, verbs), widgets: new Map(widgets) });
+        for (const [day, activities, verbs, widgets, currency] of saved.days) {
+          state.days.set(day, { activities, verbs: Object.assign(Object.create(null) as Record<string, number>, verbs), widgets: new Map(widgets), ...(typeof currency === 'string' ? { currency } : {}) });
         }
         for (const [minute, count] of saved.minutes) state.minutes.set(minute, count);
         return;
@@ -82,7 +84,10 @@ export class WidgetAnalytics implements ActivityAggregate {
   private *save(tenantId: string): Iterable<SavedChunk> {
     const state = this.tenants.get(tenantId);
     if (state === undefined) return;
-    yield { days: [...state.days].map(([day, c]) => [day, c.activities, { ...c.verbs }, [...c.widgets].map(([id, w]) => [id, { ...w }] as [string, WidgetCounts])]), minutes: [...state.minutes] };
+    yield {
+      days: [...state.days].map(([day, c]) => [day, c.activities, { ...c.verbs }, [...c.widgets].map(([id, w]) => [id, { ...w }] as [string, WidgetCounts]), c.currency]),
+      minutes: [...state.minutes],
+    };
     yield { sources: [...state.sources.entries()], clicked: [...state.clicked.entries()] };
   }
 
@@ -90,9 +95,10 @@ export class WidgetAnalytics implements ActivityAggregate {
   readonly fold = (tenantId: string, record: LogRecord): void => {
     if (record.kind !== 'activity') return;
     const state = this.tenant(tenantId);
-    const minute = Math.floor(record.receivedAt / MINUTE_MS);
+    // By when it happened, not when it arrived: an import of last year's history is not "this minute".
+    const minute = Math.floor(record.timestamp / MINUTE_MS);
     const now = this.options.now();
-    if (minute > Math.floor(now / MINUTE_MS) - MINUTES_KEPT) {
+    if (minute > Math.floor(now / MINUTE_MS) - MINUTES_KEPT && minute <= Math.floor(now / MINUTE_MS) + 1) {
       state.minutes.set(minute, (state.minutes.get(minute) ?? 0) + 1);
       if (state.minutes.size > MINUTES_KEPT + 60) this.pruneMinutes(state, now);
     }
@@ -106,6 +112,7 @@ export class WidgetAnalytics implements ActivityAggregate {
       for (const old of state.days.keys()) if (old < today - this.options.retentionDays) state.days.delete(old);
     }
     counts.activities++;
+    if (PURCHASE_VERBS.has(record.verb) && record.currency !== undefined && /^[A-Z]{3}$/.test(record.currency)) counts.currency = record.currency;
     if (counts.verbs[record.verb] !== undefined || Object.keys(counts.verbs).length < 64) counts.verbs[record.verb] = (counts.verbs[record.verb] ?? 0) + 1;
 
     const pair = `${record.profileId}|${record.itemId}`;
@@ -137,7 +144,7 @@ export class WidgetAnalytics implements ActivityAggregate {
     return out;
   }
 
-  /** Activities received per minute over the last `minutes` minutes, oldest first. */
+  /** Activities per minute (by their own time) over the last `minutes` minutes, oldest first. */
   perMinute(tenantId: string, minutes: number): Array<{ minute: number; count: number }> {
     const state = this.tenant(tenantId);
     const last = Math.floor(this.options.now() / MINUTE_MS);

@@ -75,7 +75,7 @@ function categories(value: unknown): string[] {
 }
 
 /** Inline images are safe in an <img>, which never runs script; other URLs follow `safeUrl`. */
-function safeImageUrl(value: string | undefined): string {
+export function safeImageUrl(value: string | undefined): string {
   if (value !== undefined && /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/i.test(value)) return value;
   return safeUrl(value);
 }

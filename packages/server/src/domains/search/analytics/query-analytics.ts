@@ -31,6 +31,7 @@ const FLUSH_MS = 5_000;
 
 const CLICK_VERBS = new Set(['click', 'view']);
 const CONVERSION_VERBS = new Set(['add-to-cart', 'purchase', 'buy']);
+const PURCHASE_VERBS = new Set(['purchase', 'buy']);
 
 export interface QueryDayStats {
   searches: number;
@@ -46,6 +47,8 @@ export interface QueryDayStats {
   clicks: number;
   /** Searches followed by an add-to-cart or purchase. */
   conversions: number;
+  /** Purchases from the search's results, price × quantity in cents (absent in days stored before it was kept). */
+  revenue?: number;
   /** Results of the latest search (absent in days stored before it was kept): a fixed query leaves the zero-result list. */
   lastResultCount?: number;
   lastAt?: number;
@@ -60,6 +63,15 @@ export interface QuerySummary {
   lastResultCount: number;
   clicks: number;
   conversions: number;
+}
+
+export interface SearchDayTotals {
+  searches: number;
+  zeroResults: number;
+  clicks: number;
+  conversions: number;
+  /** In cents. */
+  revenue: number;
 }
 
 /** Day (YYYY-MM-DD) → token → query → stats. */
@@ -179,9 +191,13 @@ export class QueryAnalytics {
     const direct = activity.sourceId === undefined ? undefined : this.recentSearches.get(activity.sourceId);
     const viaClick = this.recentClicks.get(clickKey);
     const search = direct ?? (viaClick === undefined ? undefined : this.recentSearches.get(viaClick));
-    if (search === undefined || search.tenantId !== activity.tenant || search.converted) return;
-    search.converted = true;
-    search.stats.conversions++;
+    if (search === undefined || search.tenantId !== activity.tenant) return;
+    // Every purchase line from the search earns it revenue; the search converts once.
+    if (PURCHASE_VERBS.has(activity.verb)) search.stats.revenue = (search.stats.revenue ?? 0) + (activity.price ?? 0) * (activity.quantity ?? 1);
+    if (!search.converted) {
+      search.converted = true;
+      search.stats.conversions++;
+    }
     this.touch(search.tenantId, search.day);
   }
 
@@ -230,15 +246,18 @@ export class QueryAnalytics {
     return [...rows.values()].map(({ lastAt: _lastAt, ...row }) => row).sort((a, b) => b.searches - a.searches || (a.query < b.query ? -1 : 1));
   }
 
-  /** Searches and zero-result searches per day from `from` to `to` (inclusive), every token summed, for the overview chart. */
-  searchesPerDay(tenantId: string, from: string, to: string): Map<string, { searches: number; zeroResults: number }> {
-    const out = new Map<string, { searches: number; zeroResults: number }>();
+  /** Searches, zero-result searches, clicks, conversions and revenue per day from `from` to `to` (inclusive), every token summed, for the overview. */
+  searchesPerDay(tenantId: string, from: string, to: string): Map<string, SearchDayTotals> {
+    const out = new Map<string, SearchDayTotals>();
     for (const { day, queries } of this.tenantDays(tenantId, from, to)) {
       let counts = out.get(day);
-      if (counts === undefined) out.set(day, (counts = { searches: 0, zeroResults: 0 }));
+      if (counts === undefined) out.set(day, (counts = { searches: 0, zeroResults: 0, clicks: 0, conversions: 0, revenue: 0 }));
       for (const stats of Object.values(queries)) {
         counts.searches += stats.searches;
         counts.zeroResults += stats.zeroResults;
+        counts.clicks += stats.clicks;
+        counts.conversions += stats.conversions;
+        counts.revenue += stats.revenue ?? 0;
       }
     }
     return out;
