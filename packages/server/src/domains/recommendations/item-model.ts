@@ -81,20 +81,15 @@ export function encodeModel(model: StoredModel, tenantId: string): Buffer {
 /** The stored model, or the reason its file's bytes cannot be used (by this tenant). */
 export function decodeModel(data: Buffer, tenantId: string): StoredModel | { problem: string } {
   try {
-    const firstLine = data.indexOf(10);
-    const secondLine = firstLine < 0 ? -1 : data.indexOf(10, firstLine + 1);
-    if (secondLine < 0) return { problem: 'truncated model file (no header)' };
-    const header = JSON.parse(data.subarray(0, firstLine).toString('utf8')) as Record<string, unknown>;
-    if (header.format !== MODEL_FORMAT) return { problem: 'not a model file' };
-    if (header.version !== MODEL_VERSION) return { problem: `model file of version ${String(header.version)}, this server reads ${MODEL_VERSION}` };
-    if (header.tenant !== tenantId) return { problem: 'model file of another tenant' };
-    const itemIds = JSON.parse(data.subarray(firstLine + 1, secondLine).toString('utf8')) as unknown;
+    const head = readFileHead(data, { kind: 'model', format: MODEL_FORMAT, version: MODEL_VERSION, tenantId });
+    if ('problem' in head) return head;
+    const { header, itemIds, bodyStart } = head;
     const rows = Number(header.rows);
     const weights = Number(header.weights);
     if (!Array.isArray(itemIds) || itemIds.length !== header.items || !Number.isInteger(rows) || !Number.isInteger(weights)) return { problem: 'damaged model header' };
-    const expected = secondLine + 1 + 4 * (rows + rows + 1 + weights + weights);
+    const expected = bodyStart + 4 * (rows + rows + 1 + weights + weights);
     if (data.length !== expected) return { problem: `truncated model file (${data.length} bytes, expected ${expected})` };
-    const take = arrayReader(data, secondLine + 1);
+    const take = arrayReader(data, bodyStart);
     const stored: StoredModel = {
       info: {
         trainedAt: Number(header.trainedAt),
@@ -111,6 +106,25 @@ export function decodeModel(data: Buffer, tenantId: string): StoredModel | { pro
   } catch (error) {
     return { problem: `damaged model file (${(error as Error).message})` };
   }
+}
+
+/**
+ * The two JSON lines that open a model file (its header, then its item ids), checked to be of this kind,
+ * version and tenant; its binary arrays start at `bodyStart`. Shared by the item model and the ranker.
+ */
+export function readFileHead(
+  data: Buffer,
+  expect: { kind: string; format: string; version: number; tenantId: string },
+): { header: Record<string, unknown>; itemIds: unknown; bodyStart: number } | { problem: string } {
+  const firstLine = data.indexOf(10);
+  const secondLine = firstLine < 0 ? -1 : data.indexOf(10, firstLine + 1);
+  if (secondLine < 0) return { problem: `truncated ${expect.kind} file (no header)` };
+  const header = JSON.parse(data.subarray(0, firstLine).toString('utf8')) as Record<string, unknown>;
+  if (header.format !== expect.format) return { problem: `not a ${expect.kind} file` };
+  if (header.version !== expect.version) return { problem: `${expect.kind} file of version ${String(header.version)}, this server reads ${expect.version}` };
+  if (header.tenant !== expect.tenantId) return { problem: `${expect.kind} file of another tenant` };
+  const itemIds = JSON.parse(data.subarray(firstLine + 1, secondLine).toString('utf8')) as unknown;
+  return { header, itemIds, bodyStart: secondLine + 1 };
 }
 
 export function bytes(array: Int32Array | Float32Array): Buffer {

@@ -8,7 +8,7 @@
  */
 import { FEATURE_COUNT, featuresOf, RANKER_FEATURES, type CandidateFacts, type ItemStats, type ShopperFacts } from './ranker-features.js';
 import type { RankerWeights } from './ranker-training.js';
-import { arrayReader, bytes } from './item-model.js';
+import { arrayReader, bytes, readFileHead } from './item-model.js';
 
 export const RANKER_FORMAT = 'discovery-kit/ranker';
 export const RANKER_VERSION = 1;
@@ -104,14 +104,9 @@ export function encodeRanker(ranker: StoredRanker): Buffer {
 /** The stored ranker, or why its bytes cannot be used for this tenant. */
 export function decodeRanker(data: Buffer, tenantId: string): StoredRanker | { problem: string } {
   try {
-    const firstLine = data.indexOf(10);
-    const secondLine = firstLine < 0 ? -1 : data.indexOf(10, firstLine + 1);
-    if (secondLine < 0) return { problem: 'truncated ranker file (no header)' };
-    const header = JSON.parse(data.subarray(0, firstLine).toString('utf8')) as Record<string, unknown>;
-    if (header.format !== RANKER_FORMAT) return { problem: 'not a ranker file' };
-    if (header.version !== RANKER_VERSION) return { problem: `ranker file of version ${String(header.version)}, this server reads ${RANKER_VERSION}` };
-    if (header.tenant !== tenantId) return { problem: 'ranker file of another tenant' };
-    const itemIds = JSON.parse(data.subarray(firstLine + 1, secondLine).toString('utf8')) as unknown;
+    const head = readFileHead(data, { kind: 'ranker', format: RANKER_FORMAT, version: RANKER_VERSION, tenantId });
+    if ('problem' in head) return head;
+    const { header, itemIds, bodyStart } = head;
     const weights = header.weights as RankerWeights | undefined;
     const stats = header.stats as Record<string, unknown> | undefined;
     const count = Array.isArray(itemIds) ? itemIds.length : -1;
@@ -120,9 +115,9 @@ export function decodeRanker(data: Buffer, tenantId: string): StoredRanker | { p
     const totals = header.weekTotals;
     if (count !== header.items || weights === undefined || stats === undefined || !Number.isInteger(weekCount) || !Array.isArray(totals)) return { problem: 'damaged ranker header' };
     if (!numbers(weights.coef, FEATURE_COUNT) || !numbers(weights.mean, FEATURE_COUNT) || !numbers(weights.scale, FEATURE_COUNT) || !Number.isFinite(weights.bias)) return { problem: 'damaged ranker weights' };
-    const expected = secondLine + 1 + 4 * (4 * count + count + 1 + 2 * weekCount);
+    const expected = bodyStart + 4 * (4 * count + count + 1 + 2 * weekCount);
     if (data.length !== expected) return { problem: `truncated ranker file (${data.length} bytes, expected ${expected})` };
-    const read = arrayReader(data, secondLine + 1);
+    const read = arrayReader(data, bodyStart);
     const take = (length = count) => read(length);
     const short = new Float32Array(take());
     const long = new Float32Array(take());
