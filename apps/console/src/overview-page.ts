@@ -56,10 +56,10 @@ export class OverviewPage extends ConsoleElement {
       ${bestSeller !== undefined && bestSeller.revenue > 0 ? html`<p class="headline">The widget that sells most: <strong data-best-widget>${bestSeller.widgetId}</strong> (${money(bestSeller.revenue)}).</p>` : nothing}
       <table>
         <caption>Widgets, last 14 days</caption>
-        <thead><tr><th scope="col">Widget</th><th scope="col">Impressions</th><th scope="col">Clicks</th><th scope="col">Click-through</th><th scope="col">Add to cart</th><th scope="col">Purchases</th><th scope="col">Revenue</th></tr></thead>
+        <thead><tr><th scope="col">Widget</th><th scope="col">Impressions</th><th scope="col">Clicks</th><th scope="col">Click-through</th><th scope="col">Add to cart</th><th scope="col">Purchases</th><th scope="col">Revenue</th><th scope="col" title="Clicks and purchases naming this widget without a response id issued to this shop: not counted in the figures beside">Unverified clicks / purchases</th></tr></thead>
         <tbody>
           ${a.widgets.map(
-            (w) => html`<tr data-widget=${w.widgetId}><th scope="row">${w.widgetId}</th><td>${w.impressions}</td><td>${w.clicks}</td><td>${percent(w.clickThrough)}</td><td>${w.addToCarts}</td><td>${w.purchases}</td><td>${money(w.revenue)}</td></tr>`,
+            (w) => html`<tr data-widget=${w.widgetId}><th scope="row">${w.widgetId}</th><td>${w.impressions}</td><td>${w.clicks}</td><td>${percent(w.clickThrough)}</td><td>${w.addToCarts}</td><td>${w.purchases}</td><td>${money(w.revenue)}</td><td data-unverified>${w.unverified.clicks} / ${w.unverified.purchases}</td></tr>`,
           )}
         </tbody>
       </table>

@@ -38,11 +38,13 @@ export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middlew
     const widgetIds = deps.registry.findTenant(scope.tenantId)!.environments.find((e) => e.id === scope.environmentId)!.widgets.map((w) => w.id);
     const searchDays = queries.searchesPerDay(scope.tenantId, isoDay(today - days + 1), isoDay(today));
     const totals = new Map(widgetIds.map((id) => [id, emptyWidgetCounts()]));
+    const unverified = new Map(widgetIds.map((id) => [id, emptyWidgetCounts()]));
     const perDay = widgets.daysBetween(scope.tenantId, today - days + 1, today).map(({ day, counts }) => {
       const dayWidgets: Record<string, WidgetCounts & { clickThrough: number }> = {};
       for (const id of widgetIds) {
         const c = counts.widgets.get(id) ?? emptyWidgetCounts();
         add(totals.get(id)!, c);
+        add(unverified.get(id)!, counts.unverified.get(id) ?? emptyWidgetCounts());
         dayWidgets[id] = { ...c, clickThrough: ratio(c.clicks, c.impressions) };
       }
       const searched = searchDays.get(isoDay(day));
@@ -53,7 +55,7 @@ export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middlew
       days: perDay,
       widgets: widgetIds.map((id) => {
         const c = totals.get(id)!;
-        return { widgetId: id, ...c, clickThrough: ratio(c.clicks, c.impressions), conversionRate: ratio(c.purchases, c.clicks) };
+        return { widgetId: id, ...c, clickThrough: ratio(c.clicks, c.impressions), conversionRate: ratio(c.purchases, c.clicks), unverified: unverified.get(id)! };
       }),
     } satisfies Wire.AnalyticsResponse;
   });
