@@ -231,8 +231,15 @@ describe('console in Chromium', () => {
       },
       { timeout: 15_000, polling: 500 },
     );
+    // Someone naming the widget with an answer id the shop was never issued: shown apart, in none of the figures.
+    for (const action of ['click', 'purchase']) {
+      const activity = { action, target: { product: '84029' }, sourceId: 'r_HJQxsdO7zz', user: { sessionId: 'forger' }, metadata: { widgetId: 'demo-trending', price: 1_000_000, orderId: 'forged' } };
+      const res = await fetch(`${companion.url}/collect/demo-tracker-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(activity) });
+      assert.equal(res.status, 200);
+    }
     await open('#overview', 'dk-overview-page [data-chart="revenue-per-widget"]');
     assert.equal(await page.$eval('[data-best-widget]', (el) => el.textContent), 'demo-similar');
+    assert.equal(await page.$eval('tr[data-widget="demo-trending"] [data-unverified]', (el) => el.textContent), '1 / 1');
     const label = await page.$eval('[data-chart="ctr-per-widget"] svg', (el) => el.getAttribute('aria-label') ?? '');
     assert.match(label, /demo-similar: \d+\.\d%/);
     assert.deepEqual(await seriousViolations(), [], 'overview page');
