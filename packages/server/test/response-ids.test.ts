@@ -26,8 +26,8 @@ describe('signed response ids', () => {
       const ids = new ResponseIds(first);
       const r = await ids.issue('tenant-a', 'r');
       const s = await ids.issue('tenant-a', 's');
-      assert.match(r, /^r_[A-Za-z0-9_-]{20}$/);
-      assert.match(s, /^s_[A-Za-z0-9_-]{20}$/);
+      assert.match(r, /^r_[A-Za-z0-9_-]{24}$/);
+      assert.match(s, /^s_[A-Za-z0-9_-]{24}$/);
       assert.notEqual(r, await ids.issue('tenant-a', 'r'));
       const b = await ids.issue('tenant-b', 'r');
       await first.close();

@@ -5,17 +5,20 @@
  * So an id verifies after a restart and on every process sharing the store, without a ledger of ids,
  * and one tenant's id never verifies for another. What an id proves is in docs/tracking.md.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 import type { Attribution, LoggedActivity } from './activity-record.js';
 
 /** `r` a recommendation answer, `s` a search answer (search, suggest, autocomplete). */
 export type ResponseKind = 'r' | 's';
 
-const NONCE_BYTES = 6;
+/** 72 random bits: unique (as `metadata.id` must be) over billions of answers. */
+const NONCE_BYTES = 9;
 const MAC_BYTES = 9;
-/** `r_` + 8 characters of nonce + 12 of mac, then an item's `-<position>` when it names one item. */
-const ID = /^([rs])_([A-Za-z0-9_-]{8})([A-Za-z0-9_-]{12})(?:-\d{1,6})?$/;
+/** `r_` + 12 characters of nonce + 12 of mac, then an item's `-<position>` when it names one item. */
+const ID = /^([rs])_([A-Za-z0-9_-]{12})([A-Za-z0-9_-]{12})(?:-\d{1,6})?$/;
+/** Nonces are cut from a pool: one call for random bytes per 512 answers rather than one per answer. */
+const POOL_NONCES = 512;
 
 interface KeyDocument {
   /** base64url of 32 random bytes; empty until the tenant's first response. */
@@ -24,6 +27,10 @@ interface KeyDocument {
 
 export class ResponseIds {
   private readonly documents = new Map<string, Promise<StoredDocument<KeyDocument>>>();
+  /** Each tenant's key as a KeyObject, with the stored text it was made from (remade when that changes). */
+  private readonly keys = new Map<string, { text: string; key: KeyObject }>();
+  private pool = Buffer.alloc(0);
+  private pooled = 0;
 
   constructor(private readonly store: DocumentStore) {}
 
@@ -32,8 +39,8 @@ export class ResponseIds {
     const doc = await this.document(tenantId);
     // Decided inside the update: on PostgreSQL the row is locked and re-read, so two processes agree on one key.
     if (doc.data.key === '') await doc.update((data) => void (data.key ||= randomBytes(32).toString('base64url')));
-    const nonce = randomBytes(NONCE_BYTES).toString('base64url');
-    return `${kind}_${nonce}${mac(doc.data.key, kind, tenantId, nonce)}`;
+    const nonce = this.nonce();
+    return `${kind}_${nonce}${mac(this.keyOf(tenantId, doc.data.key), kind, tenantId, nonce)}`;
   }
 
   /** Whether `id` (a response's, or one item's `<id>-<position>`) was issued to this tenant. */
@@ -44,7 +51,7 @@ export class ResponseIds {
     const { key } = (await this.document(tenantId)).data;
     if (key === '') return false;
     const [, kind, nonce, given] = match as unknown as [string, ResponseKind, string, string];
-    return timingSafeEqual(Buffer.from(mac(key, kind, tenantId, nonce)), Buffer.from(given));
+    return timingSafeEqual(Buffer.from(mac(this.keyOf(tenantId, key), kind, tenantId, nonce)), Buffer.from(given));
   }
 
   /**
@@ -59,6 +66,21 @@ export class ResponseIds {
     return 'verified';
   }
 
+  private nonce(): string {
+    if (this.pooled === 0) {
+      this.pool = randomBytes(NONCE_BYTES * POOL_NONCES);
+      this.pooled = POOL_NONCES;
+    }
+    this.pooled--;
+    return this.pool.subarray(this.pooled * NONCE_BYTES, (this.pooled + 1) * NONCE_BYTES).toString('base64url');
+  }
+
+  private keyOf(tenantId: string, text: string): KeyObject {
+    let known = this.keys.get(tenantId);
+    if (known?.text !== text) this.keys.set(tenantId, (known = { text, key: createSecretKey(Buffer.from(text, 'base64url')) }));
+    return known.key;
+  }
+
   private document(tenantId: string): Promise<StoredDocument<KeyDocument>> {
     let doc = this.documents.get(tenantId);
     if (doc === undefined) {
@@ -70,6 +92,6 @@ export class ResponseIds {
   }
 }
 
-function mac(key: string, kind: ResponseKind, tenantId: string, nonce: string): string {
-  return createHmac('sha256', Buffer.from(key, 'base64url')).update(`${kind}\u0000${tenantId}\u0000${nonce}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+function mac(key: KeyObject, kind: ResponseKind, tenantId: string, nonce: string): string {
+  return createHmac('sha256', key).update(`${kind}\u0000${tenantId}\u0000${nonce}`).digest().subarray(0, MAC_BYTES).toString('base64url');
 }
