@@ -65,7 +65,7 @@ export async function startCompanion(options: CompanionOptions, logger: Logger, 
     let url: string;
     if (start.gate === undefined) ({ url } = await server.listen(options.port, options.host));
     else {
-      start.gate.open(server.app.callback());
+      start.gate.open(server.app.callback(), config.limits);
       url = start.gate.url;
     }
     const running: RunningCompanion = {

@@ -130,10 +130,10 @@ export class OverviewPage extends ConsolePage {
       <div class="table-scroll" tabindex="0" role="region" aria-label="Widgets table, scrolls sideways">
         <table>
           <caption>Widgets, ${range}</caption>
-          <thead><tr><th scope="col">Widget</th><th scope="col">Impressions</th><th scope="col">Clicks</th><th scope="col">Click-through</th><th scope="col">Add to cart</th><th scope="col">Purchases</th><th scope="col">Revenue</th></tr></thead>
+          <thead><tr><th scope="col">Widget</th><th scope="col">Impressions</th><th scope="col">Clicks</th><th scope="col">Click-through</th><th scope="col">Add to cart</th><th scope="col">Purchases</th><th scope="col">Revenue</th><th scope="col" title="Clicks and purchases naming this widget without a response id issued to this shop: not counted in the figures beside">Unverified clicks / purchases</th></tr></thead>
           <tbody>
             ${widgets.map(
-              (w) => html`<tr data-widget=${w.widgetId}><th scope="row">${this.widgetTitle(w.widgetId)} <small>${w.widgetId}</small></th><td>${w.impressions}</td><td>${w.clicks}</td><td>${percent(w.clickThrough)}</td><td>${w.addToCarts}</td><td>${w.purchases}</td><td>${money(w.revenue)}</td></tr>`,
+              (w) => html`<tr data-widget=${w.widgetId}><th scope="row">${this.widgetTitle(w.widgetId)} <small>${w.widgetId}</small></th><td>${w.impressions}</td><td>${w.clicks}</td><td>${percent(w.clickThrough)}</td><td>${w.addToCarts}</td><td>${w.purchases}</td><td>${money(w.revenue)}</td><td data-unverified>${w.unverified.clicks} / ${w.unverified.purchases}</td></tr>`,
             )}
           </tbody>
         </table>

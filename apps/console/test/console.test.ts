@@ -258,6 +258,12 @@ describe('console in Chromium', () => {
       },
       { timeout: 15_000, polling: 500 },
     );
+    // Someone naming the widget with an answer id the shop was never issued: shown apart, in none of the figures.
+    for (const action of ['click', 'purchase']) {
+      const activity = { action, target: { product: '84029' }, sourceId: 'r_HJQxsdO7zz', user: { sessionId: 'forger' }, metadata: { widgetId: 'demo-trending', price: 1_000_000, orderId: 'forged' } };
+      const res = await fetch(`${companion.url}/collect/demo-tracker-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(activity) });
+      assert.equal(res.status, 200);
+    }
     await open('#overview', 'dk-overview-page [data-chart="revenue-per-widget"]');
     // By the title shoppers see, with the amount in the shop's currency.
     const best = await page.$eval('[data-best-widget]', (el) => ({ id: el.getAttribute('data-best-widget'), title: el.textContent, line: el.parentElement!.textContent }));
@@ -272,6 +278,8 @@ describe('console in Chromium', () => {
     await page.waitForFunction(() => /£\d/.test(document.querySelector('[data-figure="widget-revenue"]')?.textContent ?? '') && !/£0\.00/.test(document.querySelector('[data-figure="widget-revenue"] .figure-value')?.textContent ?? ''));
     assert.match(await page.$eval('[data-figure="widget-revenue"]', (el) => el.textContent ?? ''), /new vs previous 7 days/);
     assert.match(await page.$eval('[data-range]', (el) => el.textContent ?? ''), /^\d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d$/);
+    // The forged click and purchase are shown apart, in the widget's row.
+    assert.equal(await page.$eval('tr[data-widget="demo-trending"] [data-unverified]', (el) => el.textContent), '1 / 1');
     assert.deepEqual(await seriousViolations(), [], 'overview page');
   });
 

@@ -49,6 +49,11 @@ export interface WidgetAnalyticsRow extends WidgetCounts {
   clickThrough: number;
   /** purchases ÷ clicks. */
   conversionRate: number;
+  /**
+   * Activities that named this widget without a response id issued to the tenant (made up, another
+   * tenant's, or a widget id alone): counted here only, never in the figures above.
+   */
+  unverified: WidgetCounts;
 }
 
 /** `GET /admin/analytics?days=`. */

@@ -66,6 +66,7 @@ export { parseCatalogRequest, parseItemBatch, parseSchemaRequest } from './apis/
 export { parseActionBatch } from './apis/legacy-items/legacy-item-requests.js';
 export type { CatalogInput, CatalogItemInput, ItemSchemaInput, LegacyBatch } from './domains/catalog/catalog-inputs.js';
 export { toProductView } from './domains/catalog/product-view.js';
+export { catalogUrl } from './domains/catalog/catalog-url.js';
 export type { ProductView } from './domains/catalog/product-view.js';
 export { parseLegacyId, formatLegacyId } from './domains/catalog/legacy-id.js';
 export type { LegacyId } from './domains/catalog/legacy-id.js';

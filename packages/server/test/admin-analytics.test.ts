@@ -22,6 +22,9 @@ describe('admin analytics', () => {
   };
   const search = (query: string) => call(`${server.url}/search`, { json: { token: 'tenant-a-search', query } });
   const widgetRow = (body: { widgets: Array<{ widgetId: string; impressions: number }> }, id: string) => body.widgets.find((w) => w.widgetId === id);
+  /** The id of a fresh answer of one of tenant A's widgets, as the recommendation elements send it back (`sourceId`). */
+  const answerId = async (widgetId = 'w-popular') => (await call(`${server.url}/widget/${widgetId}/recommendations`)).body.id as string;
+  const unverifiedTotal = async () => Number(/^discovery_activities_unverified_total (\d+)$/m.exec(String((await call(`${server.url}/metrics`)).body))?.[1]);
 
   before(async () => {
     config = await adminConfig();
@@ -33,16 +36,18 @@ describe('admin analytics', () => {
 
   it('attributes clicks, carts, purchases and revenue to the widget that showed the item', async () => {
     // Two impressions of w-popular, one click on shoe-1 from it, then a cart and a purchase of shoe-1 without widget data.
-    await collect({ action: 'view', target: { page: '/' }, sourceId: 'answer-a', metadata: { widgetId: 'w-popular' } });
-    await collect({ action: 'view', target: { page: '/p' }, sourceId: 'answer-b', metadata: { widgetId: 'w-popular' } });
-    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: 'answer-a' });
+    const [a, b] = [await answerId(), await answerId()];
+    await collect({ action: 'view', target: { page: '/' }, sourceId: a, metadata: { widgetId: 'w-popular' } });
+    await collect({ action: 'view', target: { page: '/p' }, sourceId: b, metadata: { widgetId: 'w-popular' } });
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: a });
     await collect({ action: 'add-to-cart', target: { product: 'shoe-1' } });
     await collect({ action: 'purchase', target: { product: 'shoe-1' }, metadata: { price: 9000, quantity: 2, orderId: 'o1' } });
     // A purchase by someone who never clicked a widget is nobody's; an unknown widget id is not counted.
     await collect({ action: 'purchase', target: { product: 'sock-1' }, metadata: { price: 500, orderId: 'o2' } }, 'shopper-2');
     await collect({ action: 'view', target: { page: '/' }, metadata: { widgetId: 'made-up-widget' } }, 'shopper-2');
     const body = await get('/analytics?days=7');
-    assert.deepEqual(widgetRow(body, 'w-popular'), { widgetId: 'w-popular', impressions: 2, clicks: 1, addToCarts: 1, purchases: 1, revenue: 18000, clickThrough: 0.5, conversionRate: 1 });
+    const none = { impressions: 0, clicks: 0, addToCarts: 0, purchases: 0, revenue: 0 };
+    assert.deepEqual(widgetRow(body, 'w-popular'), { widgetId: 'w-popular', impressions: 2, clicks: 1, addToCarts: 1, purchases: 1, revenue: 18000, clickThrough: 0.5, conversionRate: 1, unverified: none });
     assert.equal(widgetRow(body, 'made-up-widget'), undefined);
     assert.equal(widgetRow(body, 'w-trending')!.impressions, 0);
     const today = body.days.at(-1);
@@ -53,15 +58,34 @@ describe('admin analytics', () => {
     assert.equal(minutes.at(-1).count, 7);
   });
 
+  it('credits no figure to made-up answer ids or a widget id alone: they are stored, and counted apart and in /metrics', async () => {
+    const before = widgetRow(await get('/analytics?days=7'), 'w-popular') as unknown as Record<string, unknown>;
+    const unverifiedBefore = await unverifiedTotal();
+    const real = await answerId();
+    const tampered = `${real.slice(0, -1)}${real.endsWith('A') ? 'B' : 'A'}`;
+    await collect({ action: 'click', target: { product: 'shoe-2' }, sourceId: 'r_HJQxsdO7zz', metadata: { widgetId: 'w-popular' } }, 'forger');
+    await collect({ action: 'click', target: { product: 'shoe-2' }, sourceId: tampered, metadata: { widgetId: 'w-popular' } }, 'forger');
+    await collect({ action: 'click', target: { product: 'shoe-2' }, metadata: { widgetId: 'w-popular' } }, 'forger');
+    await collect({ action: 'purchase', target: { product: 'shoe-2' }, metadata: { widgetId: 'w-popular', price: 4000, orderId: 'o-forged' } }, 'forger');
+    const after = widgetRow(await get('/analytics?days=7'), 'w-popular') as unknown as Record<string, unknown>;
+    assert.deepEqual({ ...after, unverified: undefined }, { ...before, unverified: undefined });
+    assert.deepEqual(after.unverified, { impressions: 0, clicks: 3, addToCarts: 0, purchases: 1, revenue: 4000 });
+    assert.equal((await unverifiedTotal()) - unverifiedBefore, 4);
+    // Never lost: the forger's history holds all four.
+    const forger = server.server.deps.services.activities.findProfile('tenant-a', { sessionId: 'forger' })!;
+    assert.deepEqual(server.server.deps.services.activities.history('tenant-a', forger.id).map((x) => x.attribution), ['unverified', 'unverified', 'unverified', 'unverified']);
+  });
+
   it("credits nothing to a tenant's widget for another tenant's activities naming its answer ids", async () => {
     const before = widgetRow(await get('/analytics?days=7'), 'w-popular');
-    await collect({ action: 'view', target: { page: '/' }, sourceId: 'answer-t', metadata: { widgetId: 'w-popular' } });
+    const answer = await answerId();
+    await collect({ action: 'view', target: { page: '/' }, sourceId: answer, metadata: { widgetId: 'w-popular' } });
     const shown = widgetRow(await get('/analytics?days=7'), 'w-popular')!;
     assert.equal(shown.impressions, before!.impressions + 1);
     // Tenant B's shopper replays tenant A's answer id and widget id: neither is B's, and A's figures stay as they were.
     for (const activity of [
-      { action: 'click', target: { product: 'shoe-1' }, sourceId: 'answer-t', metadata: { widgetId: 'w-popular' } },
-      { action: 'purchase', target: { product: 'shoe-1' }, sourceId: 'answer-t', metadata: { price: 7000, orderId: 'o-b' } },
+      { action: 'click', target: { product: 'shoe-1' }, sourceId: answer, metadata: { widgetId: 'w-popular' } },
+      { action: 'purchase', target: { product: 'shoe-1' }, sourceId: answer, metadata: { price: 7000, orderId: 'o-b' } },
     ]) {
       const res = await call(`${server.url}/collect/tenant-b-tracker`, { json: { user: { sessionId: 'other-tenant' }, ...activity } });
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -75,12 +99,14 @@ describe('admin analytics', () => {
     const first = await search('shoes');
     await search('Shoes ');
     await search('unicorn');
-    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: first.body.id, metadata: { query: 'shoes' } }, 'searcher-a');
-    await collect({ action: 'click', target: { product: 'shoe-2' }, sourceId: first.body.id, metadata: { query: 'shoes' } }, 'searcher-a');
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: first.body.metadata.id, metadata: { query: 'shoes' } }, 'searcher-a');
+    await collect({ action: 'click', target: { product: 'shoe-2' }, sourceId: first.body.metadata.id, metadata: { query: 'shoes' } }, 'searcher-a');
     await collect({ action: 'click', target: { product: 'shoe-2' }, metadata: { query: 'shoes' } }, 'searcher');
     await collect({ action: 'purchase', target: { product: 'shoe-2' }, metadata: { price: 8000, orderId: 'o3' } }, 'searcher');
     // A widget's click on the results page is the widget's, not the query's.
-    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: 'some-reco', metadata: { query: 'shoes', widgetId: 'w-popular' } }, 'searcher-b');
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: await answerId(), metadata: { query: 'shoes', widgetId: 'w-popular' } }, 'searcher-b');
+    // Nor is a click naming a search id this tenant was never issued, even with the query.
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: 's_forgedforgedforgedxx', metadata: { query: 'shoes' } }, 'searcher-d');
     const body = await get('/analytics/queries');
     const shoes = body.top.find((q: { query: string }) => q.query === 'shoes');
     // Two searches each got a click (searcher-a's two clicks come from one search): click-through 1.
@@ -98,6 +124,7 @@ describe('admin analytics', () => {
   });
 
   it('answers the same after a restart', async () => {
+    const shownBefore = await search('shoes');
     const before = { widgets: await get('/analytics?days=7'), queries: await get('/analytics/queries') };
     const dataDir = server.dataDir;
     await server.close();
@@ -105,8 +132,8 @@ describe('admin analytics', () => {
     headers = { authorization: `Bearer ${await adminToken(server, clock.now() + 1000, 'client-a')}` };
     assert.deepEqual(await get('/analytics?days=7'), before.widgets);
     assert.deepEqual(await get('/analytics/queries'), before.queries);
-    // A click after the restart on results shown before it still counts, by its metadata.query.
-    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: 'answer-before-restart', metadata: { query: 'Shoes' } }, 'searcher-c');
+    // A click after the restart on results shown before it still counts: its search id still verifies.
+    await collect({ action: 'click', target: { product: 'shoe-1' }, sourceId: shownBefore.body.metadata.id, metadata: { query: 'Shoes' } }, 'searcher-c');
     const shoes = (await get('/analytics/queries')).top.find((q: { query: string }) => q.query === 'shoes');
     assert.equal(shoes.clicks, before.queries.top.find((q: { query: string }) => q.query === 'shoes').clicks + 1);
   });

@@ -63,11 +63,13 @@ export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middlew
     const searchDays = queries.searchesPerDay(scope.tenantId, isoDay(today - days + 1), isoDay(today));
     const sums = new Map(widgetIds.map((id) => [id, emptyWidgetCounts()]));
     let currency: string | undefined;
+    const unverified = new Map(widgetIds.map((id) => [id, emptyWidgetCounts()]));
     const perDay = widgets.daysBetween(scope.tenantId, today - days + 1, today).map(({ day, counts }) => {
       const dayWidgets: Record<string, WidgetCounts & { clickThrough: number }> = {};
       for (const id of widgetIds) {
         const c = counts.widgets.get(id) ?? emptyWidgetCounts();
         add(sums.get(id)!, c);
+        add(unverified.get(id)!, counts.unverified.get(id) ?? emptyWidgetCounts());
         dayWidgets[id] = { ...c, clickThrough: ratio(c.clicks, c.impressions) };
       }
       currency = counts.currency ?? currency;
@@ -92,7 +94,7 @@ export function analyticsRoutes(router: Router, deps: ServerDeps, guard: Middlew
       days: perDay,
       widgets: widgetIds.map((id) => {
         const c = sums.get(id)!;
-        return { widgetId: id, ...c, clickThrough: ratio(c.clicks, c.impressions), conversionRate: ratio(c.purchases, c.clicks) };
+        return { widgetId: id, ...c, clickThrough: ratio(c.clicks, c.impressions), conversionRate: ratio(c.purchases, c.clicks), unverified: unverified.get(id)! };
       }),
       totals: { current: totals(scope.tenantId, widgetIds, today - days + 1, today), previous: totals(scope.tenantId, widgetIds, today - 2 * days + 1, today - days) },
     } satisfies Wire.AnalyticsResponse;

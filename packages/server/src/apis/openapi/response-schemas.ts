@@ -57,7 +57,7 @@ export const analyticsResponse = z.object({
       widgets: z.record(z.string(), z.object(widgetCounts)),
     }),
   ),
-  widgets: z.array(z.object({ widgetId: z.string(), ...widgetCounts, conversionRate: z.number().min(0) })),
+  widgets: z.array(z.object({ widgetId: z.string(), ...widgetCounts, conversionRate: z.number().min(0), unverified: z.object(widgetCounts).omit({ clickThrough: true }) })),
   totals: z.object({ current: periodTotals, previous: periodTotals }),
 });
 

@@ -2,7 +2,6 @@
  * The search API (`POST /search`, `GET /search/{token}?encoded=`, `POST /search/autocomplete`).
  * Public: storefronts call it from the browser with only a search token.
  */
-import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { mountedPath, publicBaseUrl, type ApiModule, type ServerDeps } from '../api-module.js';
@@ -54,6 +53,7 @@ function encodedParams(ctx: Context): Record<string, unknown> {
 export function createSearchApi(deps: ServerDeps): ApiModule {
   const router = new Router();
   const { limits } = deps.services;
+  const { responseIds } = deps.services.activities;
   // POST bodies name their search token: counted once the body is read.
   const bodyToken = limits.byKey((ctx) => (ctx.request.body as { token?: unknown } | undefined)?.token);
   const { search } = deps.services;
@@ -70,7 +70,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const maskText = input.options.customResponseMask ?? '';
     const { token, ...rest } = raw as Record<string, unknown>;
     const head: AnswerHead = {
-      id: randomUUID(),
+      id: await responseIds.issue(ref.tenant.id, 's'),
       url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`,
       defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
       startedAt,
@@ -156,7 +156,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       time: Math.round((performance.now() - started) * 1000) / 1000,
       token: input.token,
       url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, '/search/suggest')}?encoded=${encodeURIComponent(JSON.stringify({ token, ...rest }))}`,
-      id: randomUUID(),
+      id: await responseIds.issue(ref.tenant.id, 's'),
       configurationId: configuration.id,
     };
     ctx.type = 'application/json';
@@ -202,7 +202,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.set('Cache-Control', 'no-store');
     const body: AutocompleteResponse = {
       suggestions: answered,
-      metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: randomUUID(), configurationId: configuration.id },
+      metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: await responseIds.issue(ref.tenant.id, 's'), configurationId: configuration.id },
     };
     ctx.body = body;
   });

@@ -1,6 +1,6 @@
 /**
  * The recommendation service the API calls: resolves the catalog index, runs the engine, issues the
- * response id from a block reserved in the activity log (click-on-reco and `sourceId` refer to it),
+ * response's signed id (click-on-reco and `sourceId` refer to it; tracking/response-ids.ts),
  * and keeps the per-user lists behind e-mail photo and redirect links for the widget's `emailCacheMinutes`.
  */
 import type { ActivityService } from '../tracking/activity-service.js';
@@ -15,7 +15,6 @@ import type { DocumentStore } from '../../platform/store/document-store.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import { CatalogIndexes } from './catalog-index.js';
 import { EmailLists } from './email-lists.js';
-import { RecommendationIds } from './recommendation-ids.js';
 import { RecommendationEngine, type RecommendedItem } from './recommendation-engine.js';
 import { ModelTrainer } from './model-trainer.js';
 import type { Logger } from '../../platform/logger.js';
@@ -48,20 +47,20 @@ export interface EmailSlots {
 
 export class RecommendationService {
   readonly indexes: CatalogIndexes;
-  /** Popularity, co-occurrence, interactions and the recommendation-id ledger, folded from the activity log. */
+  /** Popularity, co-occurrence and interactions, folded from the activity log. */
   readonly aggregates: RecommendationAggregates;
   readonly engine: RecommendationEngine;
   private readonly clock: Clock;
   private readonly config: DiscoveryConfig;
   private readonly emailLists: EmailLists;
-  private readonly ids: RecommendationIds;
+  private readonly activities: ActivityService;
   /** Each tenant's trained item-to-item model: trained off the request path, persisted, swapped in whole. */
   readonly models: ModelTrainer;
 
   constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig }) {
     this.aggregates = deps.aggregates;
     this.emailLists = new EmailLists(deps.store);
-    this.ids = new RecommendationIds(deps);
+    this.activities = deps.activities;
     this.indexes = new CatalogIndexes(deps.catalog);
     this.models = new ModelTrainer({
       aggregates: deps.aggregates,
@@ -112,7 +111,7 @@ export class RecommendationService {
     const index = await this.indexes.active(tenant.id, environment.id);
     await this.engine.prepare({ tenantId: tenant.id, widget });
     const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan, explain: query.explain });
-    const id = await this.ids.issue(tenant.id);
+    const id = await this.activities.responseIds.issue(tenant.id, 'r');
     const page = list.slice(query.offset, query.offset + (query.limit ?? widget.maxResults));
     // Distribution is over the page returned, so a carousel showing the page can size or weight its slots.
     const pageTotal = page.reduce((sum, r) => sum + r.score, 0);

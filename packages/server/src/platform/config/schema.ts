@@ -1,6 +1,7 @@
 /** The configuration file's schema: tenants, environments and everything a merchandiser configures. */
 import { z } from 'zod';
 import { LANGUAGES } from './languages.js';
+import { DEFAULT_HTTP_LIMITS } from '../http-limits.js';
 
 /** Ids appear in URLs and file names: keep them to a safe alphabet. */
 export const identifier = z
@@ -235,8 +236,15 @@ export const configSchema = z.strictObject({
     .strictObject({
       bodyBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(1024 * 1024),
       catalogBodyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+      /** A request's headers must arrive within this many seconds of its first byte (docs/operations.md, "Connections"). */
+      headersTimeoutSeconds: z.number().min(0.1).max(600).default(DEFAULT_HTTP_LIMITS.headersTimeoutSeconds),
+      /** The whole request, headers and body, within this many seconds: a body trickled slower is cut. */
+      requestTimeoutSeconds: z.number().min(0.1).max(3600).default(DEFAULT_HTTP_LIMITS.requestTimeoutSeconds),
+      /** Open connections per process; past it new ones are closed at once. */
+      maxConnections: z.number().int().min(1).max(1_000_000).default(DEFAULT_HTTP_LIMITS.maxConnections),
     })
-    .default({ bodyBytes: 1024 * 1024, catalogBodyBytes: 64 * 1024 * 1024 }),
+    .refine((limits) => limits.headersTimeoutSeconds <= limits.requestTimeoutSeconds, { message: 'headersTimeoutSeconds must not exceed requestTimeoutSeconds', path: ['headersTimeoutSeconds'] })
+    .default({ bodyBytes: 1024 * 1024, catalogBodyBytes: 64 * 1024 * 1024, ...DEFAULT_HTTP_LIMITS }),
   /** Per-address and per-key limits of the public APIs (collect, tracker, search, recommendations); see docs/operations.md. */
   publicRateLimits: z
     .strictObject({

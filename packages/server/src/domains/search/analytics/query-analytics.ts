@@ -14,7 +14,7 @@
  * and RECENT_CLICKS clicks remembered for attribution (process-wide; older ones are let go first).
  */
 import { statelessPart, type ActivityAggregate } from '../../tracking/activity-aggregate.js';
-import type { LoggedActivity } from '../../tracking/activity-record.js';
+import { isVerifiedAttribution, type LoggedActivity } from '../../tracking/activity-record.js';
 import { normalizeQuery } from './search-queries.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { Logger } from '../../../platform/logger.js';
@@ -174,6 +174,8 @@ export class QueryAnalytics {
 
   /** Folds one newly recorded activity (the activity service calls it once the activity is durable). */
   recordActivity(activity: LoggedActivity): void {
+    // A response id never issued to this tenant (or a widget id alone) credits no search, not even by its query.
+    if (activity.attribution !== undefined && !isVerifiedAttribution(activity)) return;
     if (activity.sourceId === undefined && activity.query === undefined && !CONVERSION_VERBS.has(activity.verb)) return;
     if (activity.type === 'page') return;
     const clickKey = `${activity.tenant}\u0000${activity.profileId}\u0000${activity.itemId}`;
