@@ -147,8 +147,9 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   await recommendations.models.settled();
   const model = recommendations.models.model('bench');
   const phases = recommendations.models.lastTimings('bench');
-  const phaseNote = phases === undefined ? '' : ` (Gram ${phases.gramMs} ms, inverse ${phases.inverseMs} ms, sparsify ${phases.sparsifyMs} ms; the training thread's own heap and buffers at their fullest ${phases.peakMb ?? '-'} MB)`;
-  rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model${phaseNote}, ${model?.info.touches ?? 0} touches; waited ${Math.round(performance.now() - trainStarted)} ms after the index; peak RSS of the process (worker included) so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` });
+  const phaseNote = phases === undefined ? '' : ` (Gram ${phases.gramMs} ms, inverse ${phases.inverseMs} ms, sparsify ${phases.sparsifyMs} ms; learned ranking ${phases.rankerMs ?? '-'} ms, its examples' item model included; the training thread's own heap and buffers at their fullest ${phases.peakMb ?? '-'} MB)`;
+  const ranker = recommendations.models.ranker('bench')?.weights;
+  rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model${phaseNote}, ${model?.info.touches ?? 0} touches; ranker ${ranker === undefined ? 'none' : `${ranker.examples} examples of ${ranker.shoppers} shoppers`}; waited ${Math.round(performance.now() - trainStarted)} ms after the index; peak RSS of the process (worker included) so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` });
   const loadStarted2 = performance.now();
   const reloaded = new ModelTrainer({ aggregates: server.deps.services.recommendations.aggregates, blobs: new FileBlobStore({ directory: dataDir }), logger: createLogger('silent'), clock: server.deps.clock });
   await reloaded.start(['bench']);
@@ -157,7 +158,7 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   await endpointDuringTraining(server, rows);
   const engine = recommendations.engine;
   const rand = random(11);
-  for (const strategy of ['popular', 'trending', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed', 'similar'] as const) {
+  for (const strategy of ['popular', 'trending', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed', 'similar', 'buy-again'] as const) {
     const w = widget(strategy);
     const pauses = watchGc();
     const calls: Array<{ start: number; end: number; cpuUs: number }> = [];

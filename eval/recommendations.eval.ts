@@ -26,6 +26,7 @@ import { newActivity } from '../packages/server/src/domains/tracking/new-activit
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import { STRATEGIES } from '../packages/server/src/platform/config/schema.js';
+import { familyOf } from '../packages/server/src/domains/recommendations/ranker-features.js';
 
 const DATA = fileURLToPath(new URL('../../shared/data/online-retail.csv.gz', import.meta.url));
 const DATA_FILE = process.env.EVAL_DATA ?? (existsSync(DATA) ? DATA : '/work/shared/data/online-retail.csv.gz');
@@ -63,21 +64,32 @@ const evaluation: Evaluation = async () => {
     const sample = shuffle([...heldOut], seed).slice(0, sampleSize);
     const nextOrder: TestCase[] = [];
     const baskets: TestCase[] = [];
+    const again: TestCase[] = [];
     for (const order of sample) {
       const bought = boughtBefore(order.customer, order);
       const fresh = order.items.filter((i) => !bought.has(i));
       if (fresh.length > 0) nextOrder.push({ customer: order.customer, target: new Set(fresh), bought });
+      const repeated = order.items.filter((i) => bought.has(i));
+      if (repeated.length > 0) again.push({ customer: order.customer, target: new Set(repeated), bought });
       if (order.items.length >= 2) baskets.push({ customer: order.customer, target: new Set(order.items.slice(1)), bought, seed: order.items[0] });
     }
-    return { seed, sample, nextOrder, baskets };
+    return { seed, sample, nextOrder, baskets, again };
   });
 
   const dataDir = await mkdtemp(join(tmpdir(), 'eval-recs-'));
   const demoWidgets = await demoWidgetConfigs();
   const strategyWidgets = STRATEGIES.map((s) => ({ id: `only-${s}`, title: s, strategies: [s], minResults: 0, maxResults: K }));
+  // What the learned ranking and the variety cap are measured against (a cap of K is no cap).
+  const comparisonWidgets = [
+    { id: 'ease-alone', title: 'EASE alone', strategies: ['personalized'], popularityWeight: 0, learnedRanking: false, minResults: 0, maxResults: K },
+    { id: 'blend-no-ranker', title: 'EASE + popularity blend', strategies: ['personalized'], learnedRanking: false, minResults: 0, maxResults: K },
+    { id: 'personalized-no-cap', title: 'personalized without the cap', strategies: ['personalized'], diversityCap: K, minResults: 0, maxResults: K },
+    { id: 'bought-together-no-cap', title: 'bought-together without the cap', strategies: ['bought-together'], diversityCap: K, minResults: 0, maxResults: K },
+  ];
+  const families = new Map([...data.products].map(([id, p]) => [id, familyOf(p.title, undefined)]));
   const config = validateConfig(
     {
-      tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: ENV, trackerKeys: [KEY], widgets: [...demoWidgets, ...strategyWidgets] }] }],
+      tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: ENV, trackerKeys: [KEY], widgets: [...demoWidgets, ...strategyWidgets, ...comparisonWidgets] }] }],
       // One address asks for every shopper, as fast as the server answers: the public rate limits
       // (per address and per widget) would refuse part of the run with 429.
       publicRateLimits: { enabled: false },
@@ -102,12 +114,25 @@ const evaluation: Evaluation = async () => {
     const trainedAtFirstAsk = server.deps.services.recommendations.models.model(TENANT)?.info.touches ?? 0;
     const widgetIds = quick ? ['demo-personalized', 'demo-bought-together'] : [...strategyWidgets.map((w) => w.id), ...demoWidgets.map((w) => w.id)];
     const immediate: Array<Record<string, string | number>> = [];
-    for (const { seed, nextOrder, baskets } of samples) immediate.push(...(await measureAll(url, widgetIds, nextOrder, baskets, data.products.size, `seed ${seed}: `)));
+    for (const { seed, nextOrder, baskets } of samples) immediate.push(...(await measureAll(url, widgetIds, nextOrder, baskets, data.products.size, `seed ${seed}: `, families)));
     const settleStarted = performance.now();
     await server.deps.services.recommendations.models.settled();
     const settleMs = performance.now() - settleStarted;
     const settled: Array<Record<string, string | number>> = [];
-    for (const { seed, nextOrder, baskets } of samples) settled.push(...(await measureAll(url, ['only-personalized', 'only-bought-together', 'demo-personalized', 'demo-bought-together'], nextOrder, baskets, data.products.size, `seed ${seed}: `)));
+    const compared = ['ease-alone', 'blend-no-ranker', 'demo-personalized', 'personalized-no-cap', 'demo-bought-together', 'bought-together-no-cap'];
+    for (const { seed, nextOrder, baskets } of samples) settled.push(...(await measureAll(url, compared, nextOrder, baskets, data.products.size, `seed ${seed}: `, families)));
+    const repurchases: Array<Record<string, string | number>> = [];
+    const history = purchaseHistory(training);
+    for (const { seed, again } of samples) {
+      const lists = await askAll(again, (c) => `${url}/widget/demo-buy-again/recommendations/customer-id/${c.customer}/?limit=${K}`);
+      const baseline = (rank: (a: { count: number; last: number }, b: { count: number; last: number }) => number) => (c: TestCase) =>
+        [...history.get(c.customer)!].sort((a, b) => rank(a[1], b[1]) || a[0].localeCompare(b[0])).slice(0, K).map(([id]) => id);
+      repurchases.push(
+        { list: `seed ${seed}: baseline: most recently bought`, ...score(again, baseline((a, b) => b.last - a.last || b.count - a.count), data.products.size, 'again') },
+        { list: `seed ${seed}: baseline: most often bought`, ...score(again, baseline((a, b) => b.count - a.count || b.last - a.last), data.products.size, 'again') },
+        { list: `seed ${seed}: demo-buy-again`, ...score(again, (_, i) => lists[i]!, data.products.size, 'again') },
+      );
+    }
     const model = server.deps.services.recommendations.models.model(TENANT);
 
     const popularity = globalPopularity(training);
@@ -134,11 +159,14 @@ const evaluation: Evaluation = async () => {
       },
       tables: [
         { title: `asked right after the replay: HR@${K}, NDCG@${K}, recall@${K}, catalog coverage`, rows: [...baselineRows, ...immediate] },
-        { title: 'asked again once the model caught up with the replay', rows: settled },
+        { title: 'asked again once the model caught up with the replay (ILD: share of item pairs of a list from different families)', rows: settled },
+        { title: `buy-again: HR@${K} on the held-out order's items the customer bought before`, rows: repurchases },
       ],
       notes: [
         'next: the held-out order\'s items new to the customer, asked as /widget/{id}/recommendations/customer-id/{customer}/',
         'basket: the rest of the held-out order, asked with $productId = its first item, for the same customer',
+        'again: the held-out order\'s items the customer had bought before, asked of demo-buy-again by customer',
+        'ease-alone: personalized without popularity or the learned ranking; blend-no-ranker: EASE + popularity (the learned ranking off); demo-personalized: with it',
         'HR = share of cases with at least one hit in the top 10; recall = hits / target size; coverage = distinct items shown / products',
       ],
     };
@@ -188,17 +216,17 @@ async function replay(server: DiscoveryServer, orders: readonly RetailOrder[]): 
   return count;
 }
 
-async function measureAll(url: string, widgetIds: readonly string[], nextOrder: TestCase[], baskets: TestCase[], catalogSize: number, label: string): Promise<Array<Record<string, string | number>>> {
+async function measureAll(url: string, widgetIds: readonly string[], nextOrder: TestCase[], baskets: TestCase[], catalogSize: number, label: string, families: ReadonlyMap<string, string | undefined>): Promise<Array<Record<string, string | number>>> {
   const rows: Array<Record<string, string | number>> = [];
   for (const widgetId of widgetIds) {
     const next = await askAll(nextOrder, (c) => `${url}/widget/${widgetId}/recommendations/customer-id/${c.customer}/?limit=${K}`);
     const basket = await askAll(baskets, (c) => `${url}/widget/${widgetId}/recommendations/customer-id/${c.customer}/?limit=${K}&variables=${encodeURIComponent(JSON.stringify({ $productId: c.seed }))}`);
     console.error(`  ${widgetId} asked (${nextOrder.length + baskets.length} requests)`);
-    rows.push({ list: `${label}${widgetId}`, ...score(nextOrder, (_, i) => next[i]!, catalogSize, 'next'), ...score(baskets, (_, i) => basket[i]!, catalogSize, 'basket') });
+    rows.push({ list: `${label}${widgetId}`, ...score(nextOrder, (_, i) => next[i]!, catalogSize, 'next'), 'next ILD': diversity(next, families), ...score(baskets, (_, i) => basket[i]!, catalogSize, 'basket'), 'basket ILD': diversity(basket, families) });
     if (widgetId.includes('bought-together')) {
       // An outside checker may ask without naming the customer: the same baskets, anonymously.
       const anonymous = await askAll(baskets, (c) => `${url}/widget/${widgetId}/recommendations?limit=${K}&variables=${encodeURIComponent(JSON.stringify({ $productId: c.seed }))}`);
-      rows.push({ list: `${label}${widgetId}, anonymous`, ...score(baskets, (_, i) => anonymous[i]!, catalogSize, 'basket') });
+      rows.push({ list: `${label}${widgetId}, anonymous`, ...score(baskets, (_, i) => anonymous[i]!, catalogSize, 'basket'), 'basket ILD': diversity(anonymous, families) });
     }
   }
   return rows;
@@ -220,16 +248,57 @@ async function askAll(cases: TestCase[], address: (c: TestCase) => string): Prom
   return lists;
 }
 
-/** A kept-alive connection the server closed just as a request went out is retried once, as a browser would. */
+/**
+ * A kept-alive connection the server closed just as a request went out is retried, as a browser would;
+ * on a loaded machine (load average 20+ on 2 cores) a reset came twice in a row, so up to three times.
+ */
 async function fetchWithRetry(address: string): Promise<Response> {
-  try {
-    return await fetch(address);
-  } catch {
-    return fetch(address);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(address);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
   }
 }
 
-function score(cases: TestCase[], listOf: (c: TestCase, i: number) => readonly string[], catalogSize: number, task: 'next' | 'basket'): Record<string, number> {
+/** Intra-list diversity: the share of pairs of items of a list whose families differ, averaged over lists of 2+ items. */
+function diversity(lists: readonly string[][], families: ReadonlyMap<string, string | undefined>): number {
+  let sum = 0;
+  let counted = 0;
+  for (const list of lists) {
+    if (list.length < 2) continue;
+    let differ = 0;
+    let pairs = 0;
+    for (let a = 0; a < list.length; a++) {
+      for (let b = a + 1; b < list.length; b++) {
+        pairs++;
+        const fa = families.get(list[a]!);
+        if (fa === undefined || fa !== families.get(list[b]!)) differ++;
+      }
+    }
+    sum += differ / pairs;
+    counted++;
+  }
+  return counted === 0 ? 0 : round(sum / counted, 3);
+}
+
+/** Per customer, per item bought in the training orders: how many orders held it and the latest one's time. */
+function purchaseHistory(orders: readonly RetailOrder[]): Map<string, Map<string, { count: number; last: number }>> {
+  const out = new Map<string, Map<string, { count: number; last: number }>>();
+  for (const order of orders) {
+    let items = out.get(order.customer);
+    if (items === undefined) out.set(order.customer, (items = new Map()));
+    for (const item of order.items) {
+      const seen = items.get(item);
+      items.set(item, { count: (seen?.count ?? 0) + 1, last: Math.max(seen?.last ?? 0, order.at) });
+    }
+  }
+  return out;
+}
+
+function score(cases: TestCase[], listOf: (c: TestCase, i: number) => readonly string[], catalogSize: number, task: 'next' | 'basket' | 'again'): Record<string, number> {
   let hits = 0;
   let ndcg = 0;
   let recall = 0;

@@ -17,7 +17,7 @@ export const SERVER_ENTRIES = ['main', 'account-cli', 'token-cli', 'import-cli',
  */
 export const WORKER_ENTRIES = [
   { in: 'packages/server/src/domains/recommendations/model-worker.ts', out: 'model-worker' },
-  { in: 'packages/server/src/apis/search/search-thread.ts', out: 'search-thread' },
+  { in: 'packages/server/src/domains/search/threads/search-thread.ts', out: 'search-thread' },
 ];
 
 const WORKSPACE_SCOPE = '@discovery-kit/';

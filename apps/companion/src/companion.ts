@@ -65,7 +65,7 @@ export async function startCompanion(options: CompanionOptions, logger: Logger, 
     let url: string;
     if (start.gate === undefined) ({ url } = await server.listen(options.port, options.host));
     else {
-      start.gate.open(server.app.callback());
+      start.gate.open(server.app.callback(), config.limits);
       url = start.gate.url;
     }
     const running: RunningCompanion = {
@@ -111,12 +111,13 @@ function demoStorefront(products: Awaited<ReturnType<typeof loadDemoCatalog>>): 
     searchToken: 'demo-search-token',
     widgets: {
       // Recently viewed last: empty for a new shopper, it then collapses below the fold rather than moving the page.
-      home: ['demo-personalized', 'demo-trending', 'demo-recently-viewed'],
+      // Buy it again after "Picked for you": a returning shopper's reorders; empty (and collapsed) for a new one.
+      home: ['demo-personalized', 'demo-buy-again', 'demo-trending', 'demo-recently-viewed'],
       product: ['demo-bought-together', 'demo-similar', 'demo-also-viewed', 'demo-same-category'],
       category: 'demo-top-sellers',
       searchEmpty: 'demo-popular',
-      // Recently viewed keeps what it exists to show; the other widgets leave those products out.
-      pickFirst: ['demo-recently-viewed'],
+      // Recently viewed and Buy it again keep what they exist to show; the other widgets leave those products out.
+      pickFirst: ['demo-recently-viewed', 'demo-buy-again'],
       afterPurchase: 'demo-personalized',
       email: 'demo-popular',
     },

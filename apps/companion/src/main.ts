@@ -1,13 +1,14 @@
 /**
- * Entry point of `npm run dev` and `npm start`: opens the port at once (answering 503 on /ready
- * while loading), loads the configuration, store, indexes and aggregates, then serves every API;
- * SIGINT or SIGTERM drains requests and flushes every write before exiting.
+ * Entry point of `npm run dev` and `npm start`: takes the data directory's lock, opens the port at once
+ * (answering 503 on /ready while loading), loads the configuration, store, indexes and aggregates, then
+ * serves every API; SIGINT or SIGTERM drains requests and flushes every write before exiting.
  */
+import { claimDataDirectory } from '@discovery-kit/server/data-dir-lock';
 import type { RunningCompanion } from './companion.js';
 import { USAGE, UsageError, parseCompanionOptions } from './options.js';
 import { openStartupGate, type StartupGate } from './startup-gate.js';
 
-// Only the two small modules above load before the port opens; the server and its libraries take
+// Only the small modules above load before the port opens; the server and its libraries take
 // a while to load (seconds under tsx), so they are imported after.
 
 async function main(): Promise<void> {
@@ -17,7 +18,16 @@ async function main(): Promise<void> {
     return;
   }
   const started = performance.now();
-  const gate: StartupGate = await openStartupGate(options.port, options.host);
+  // The lock first: a second server on this data directory is refused before it binds the port or says it
+  // listens. With --store the directory is not used (several processes share the PostgreSQL store).
+  const releaseLock = options.storeUrl === undefined ? claimDataDirectory(options.dataDir) : undefined;
+  let gate: StartupGate;
+  try {
+    gate = await openStartupGate(options.port, options.host);
+  } catch (error) {
+    releaseLock?.();
+    throw error;
+  }
   console.error(`\nDiscovery Kit is listening on ${gate.url} (health: ${gate.url}/health, ready: ${gate.url}/ready). Ctrl-C stops it.`);
   const [{ createLogger, defaultLogFormat, limitHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT }, { startCompanion }] = await Promise.all([import('@discovery-kit/server'), import('./companion.js')]);
   limitHeapGrowth(options.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
@@ -50,6 +60,7 @@ async function main(): Promise<void> {
     companion = await startCompanion(options, logger, { gate, showProgress: options.logLevel !== 'silent' });
   } catch (error) {
     await gate.close();
+    releaseLock?.();
     throw error;
   }
   const readyMs = Math.round(performance.now() - started);

@@ -7,14 +7,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { applyHttpLimits, DEFAULT_HTTP_LIMITS, httpServerOptions, type HttpLimits } from '@discovery-kit/server/http-limits';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
 export interface StartupGate {
   url: string;
   port: number;
-  /** Sends every later request to `handler`: the server is ready. */
-  open(handler: Handler): void;
+  /** Sends every later request to `handler`, under the configured request bounds: the server is ready. */
+  open(handler: Handler, limits: HttpLimits): void;
   /** Stops taking connections and waits for the ones in flight to end. */
   close(): Promise<void>;
 }
@@ -37,11 +38,13 @@ export async function openStartupGate(port: number, host: string): Promise<Start
   const startedAt = Date.now();
   let handler: Handler = (request, response) => warmingUp(request, response, startedAt);
   let closing = false;
-  const server: Server = createServer((request, response) => {
+  // The configuration is not read yet: the default bounds until it is (bounds under a few seconds are then kept within a second).
+  const server: Server = createServer(httpServerOptions(DEFAULT_HTTP_LIMITS), (request, response) => {
     // Keep-alive connections would otherwise hold a shutdown open until they time out.
     if (closing) response.setHeader('Connection', 'close');
     handler(request, response);
   });
+  applyHttpLimits(server, DEFAULT_HTTP_LIMITS);
   server.listen(port, host);
   await once(server, 'listening');
   const bound = (server.address() as AddressInfo).port;
@@ -50,7 +53,8 @@ export async function openStartupGate(port: number, host: string): Promise<Start
   return {
     url: `http://${shownHost}:${bound}`,
     port: bound,
-    open(next) {
+    open(next, limits) {
+      applyHttpLimits(server, limits);
       handler = next;
     },
     close() {

@@ -1,6 +1,7 @@
 /**
  * `npm run -s token -- <client-id>`: prints an access token for a service account whose private key
- * is at hand (the demo accounts' by default), so curl examples can set $TOKEN in one line.
+ * is at hand (the demo accounts' by default), so curl examples can set $TOKEN in one line; how long
+ * it lasts goes to stderr.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +33,24 @@ async function main(): Promise<void> {
     clientId,
     privateKeyPem: await readFile(values.key ?? DEMO_KEY, 'utf8'),
   });
-  console.log(await provider.getToken());
+  const token = await provider.getToken();
+  console.log(token);
+  // On stderr, so that TOKEN=$(npm run -s token -- …) still captures the token alone.
+  const expires = expiryOf(token);
+  if (expires !== undefined) {
+    const seconds = Math.max(0, Math.round((expires - Date.now()) / 1000));
+    console.error(`Token for ${clientId} (realm ${realm}): valid ${seconds} s, until ${new Date(expires).toISOString().slice(11, 19)} UTC. Run this again for a new one.`);
+  }
+}
+
+/** The `exp` claim of a JWT, in milliseconds (the token is ours: read, not verified). */
+function expiryOf(token: string): number | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof claims.exp === 'number' ? claims.exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 main().catch((error: unknown) => {

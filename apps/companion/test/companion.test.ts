@@ -182,11 +182,15 @@ describe('token command', () => {
       const cli = fileURLToPath(new URL('../src/token-cli.ts', import.meta.url));
       const child = spawn(process.execPath, ['--import', 'tsx', cli, 'demo-legacy', '--url', companion.url], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
+      let said = '';
       child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
       const [code] = (await once(child, 'exit')) as [number | null];
       assert.equal(code, 0);
       const token = out.trim();
       assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+      // How long it lasts, on stderr, so that $(…) captures the token alone.
+      assert.match(said, /^Token for demo-legacy \(realm master\): valid (29\d|300) s, until \d\d:\d\d:\d\d UTC\./);
       const response = await fetch(`${companion.url}/items/contexts/tenant/demo-shop`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(response.status, 200);
     } finally {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { writeDemoData } from '../scripts/demo-data/build-demo-data.js';
+import { productKind } from '../scripts/demo-data/product-photo.js';
 import { splitCsvLine } from '../scripts/demo-data/retail-rows.js';
 import { type DemoActivity, type DemoProduct, loadDemoCatalog, readDemoActivities } from '../src/demo-data.js';
 
@@ -37,10 +38,24 @@ describe('checked-in demo data', () => {
       assert.ok(product.brand.length > 0, product.id);
       assert.ok(product.categories.length >= 1 && product.categories.length <= 2, product.id);
       assert.ok(product.photo.startsWith('data:image/svg+xml,'), product.id);
-      assert.ok(product.photo.length < 600, `${product.id} photo is ${product.photo.length} bytes`);
+      assert.ok(product.photo.length < 1_000, `${product.id} photo is ${product.photo.length} bytes`);
       assert.doesNotMatch(decodeURIComponent(product.photo), /<script|javascript:/i, product.id);
       assert.ok(product.url.startsWith('/shop/product.html?id='), product.id);
     }
+  });
+
+  test('draws each photo as the kind of thing its title names, so a row of products is not a row of tiles', () => {
+    assert.equal(productKind('Red Retrospot Mug'), 'mug');
+    assert.equal(productKind('White Hanging Heart T-Light Holder'), 'candle', 'the object before its motif');
+    assert.equal(productKind('Jumbo Bag Red Retrospot'), 'bag');
+    assert.equal(productKind('Hanging Heart Mirror Decoration'), 'frame');
+    assert.equal(productKind('Inflatable Political Globe'), 'gift', 'a title naming no known thing');
+    const mostPopular = [...catalog].sort((a, b) => b.popularity - a.popularity).slice(0, 24);
+    const kinds = new Set(mostPopular.map((p) => productKind(p.title)));
+    assert.ok(kinds.size >= 8, `the 24 most popular products show only ${[...kinds].join(', ')}`);
+    assert.ok(new Set(mostPopular.map((p) => p.photo)).size === mostPopular.length, 'no two of them share a photo');
+    // No text: e-mail rasterising must not depend on fonts, and a letter is not a product.
+    for (const product of catalog) assert.doesNotMatch(decodeURIComponent(product.photo), /<text/, product.id);
   });
 
   test('variants never reuse an id', () => {

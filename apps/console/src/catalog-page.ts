@@ -1,64 +1,57 @@
-/** Catalog: the versions and their states, promoting one, and looking up an item of the active catalog. */
+/** Catalog: the versions with their states, dates and failed promotions, promoting one, and looking up an item of the active catalog. */
 import { html, nothing } from 'lit';
-import type { AdminItemResponse, CatalogListResponse, CatalogRecord } from '@discovery-kit/protocol';
+import type { AdminItemResponse, AdminCatalogListResponse } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
-import { ConsoleElement, errorText } from './console-element.js';
+import { ConsolePage } from './console-page.js';
 
-export class CatalogPage extends ConsoleElement {
-  static override properties = { ...ConsoleElement.properties, catalogs: { state: true }, item: { state: true }, error: { state: true } };
-  declare catalogs: CatalogRecord[];
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export class CatalogPage extends ConsolePage {
+  protected readonly heading = 'Catalog';
+  static override properties = { ...ConsolePage.properties, catalogs: { state: true }, item: { state: true } };
+  declare catalogs: AdminCatalogListResponse['catalogs'];
   declare item: AdminItemResponse | undefined;
-  declare error: string;
 
   constructor() {
     super();
     this.catalogs = [];
-    this.error = '';
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
-
-  async load(): Promise<void> {
-    try {
-      this.catalogs = (await adminFetch<CatalogListResponse>('/catalogs')).catalogs;
-    } catch (error) {
-      this.error = errorText(error);
-    }
+  protected async load(): Promise<void> {
+    this.catalogs = (await adminFetch<AdminCatalogListResponse>('/catalogs')).catalogs;
   }
 
   private async promote(version: number): Promise<void> {
-    if (await this.save(() => adminFetch(`/catalogs/${version}/promote`, { method: 'POST' }), `Catalog version ${version} promoted.`)) await this.load();
+    if (await this.save(() => adminFetch(`/catalogs/${version}/promote`, { method: 'POST' }), `Catalog version ${version} promoted.`)) await this.reload();
   }
 
   private async lookUp(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const id = (this.querySelector('#item-id') as HTMLInputElement).value.trim();
-    try {
-      this.item = await adminFetch<AdminItemResponse>(`/items/${encodeURIComponent(id)}`);
-      this.error = '';
-    } catch (error) {
-      this.item = undefined;
-      this.error = errorText(error);
-    }
+    this.item = undefined;
+    await this.attempt(async () => void (this.item = await adminFetch<AdminItemResponse>(`/items/${encodeURIComponent(id)}`)));
   }
 
-  override render() {
+  protected body() {
     return html`
-      <h1>Catalog</h1>
-      ${this.error !== '' ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.statusView()}
+      <div class="table-scroll" tabindex="0" role="region" aria-label="Catalog versions, scrolls sideways">
       <table>
         <caption>Catalog versions</caption>
-        <thead><tr><th scope="col">Version</th><th scope="col">State</th><th scope="col">Action</th></tr></thead>
+        <thead><tr><th scope="col">Version</th><th scope="col">State</th><th scope="col">Items</th><th scope="col">Created</th><th scope="col">Last active from</th><th scope="col">Action</th></tr></thead>
         <tbody>
           ${this.catalogs.map(
-            (c) => html`<tr><th scope="row">${c.version}</th><td>${c.state}</td><td>${c.state === 'active' ? '—' : html`<button type="button" @click=${() => this.promote(c.version)}>Promote version ${c.version}</button>`}</td></tr>`,
+            (c) => html`<tr data-version=${c.version}>
+              <th scope="row">${c.version}</th>
+              <td>${c.state}${c.promotionError !== undefined ? html`<br /><span class="error">Promotion failed: ${c.promotionError}</span>` : nothing}</td>
+              <td data-items>${c.items.toLocaleString()}</td>
+              <td>${when(c.createdAt)}</td>
+              <td>${c.activatedAt === null ? 'never' : when(c.activatedAt)}</td>
+              <td>${c.state === 'active' ? 'serving shoppers' : html`<button type="button" @click=${() => this.promote(c.version)}>Promote version ${c.version}</button>`}</td>
+            </tr>`,
           )}
         </tbody>
       </table>
+      </div>
       <form class="inline" @submit=${(e: SubmitEvent) => this.lookUp(e)}>
         <label for="item-id">Item id</label><input id="item-id" required />
         <button type="submit">Look up</button>

@@ -6,27 +6,29 @@
 import { html, nothing } from 'lit';
 import type { AdminWidget, Experiment, ExperimentListResponse, ExperimentResults, SearchTokenListResponse, WidgetListResponse, WidgetStrategy } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
-import { barChart } from './charts.js';
-import { ConsoleElement, errorText } from './console-element.js';
+import { columnChart } from './charts.js';
+import { ConsolePage } from './console-page.js';
 import { METRIC_NAMES, verdict } from './experiment-verdict.js';
+import { strategyListView } from './strategy-list.js';
 
-const STRATEGIES: readonly WidgetStrategy[] = ['popular', 'top-sellers', 'trending', 'similar', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed'];
 /** How often a running experiment's results are read again while the page is open. */
 const REFRESH_MS = 10_000;
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 const money = (minor: number) => (minor / 100).toFixed(2);
 
-export class ExperimentsPage extends ConsoleElement {
-  static override properties = { ...ConsoleElement.properties, experiments: { state: true }, widgets: { state: true }, surfaces: { state: true }, selected: { state: true }, results: { state: true }, surface: { state: true }, error: { state: true } };
+export class ExperimentsPage extends ConsolePage {
+  protected readonly heading = 'Experiments';
+  static override properties = { ...ConsolePage.properties, experiments: { state: true }, widgets: { state: true }, surfaces: { state: true }, selected: { state: true }, results: { state: true }, surface: { state: true }, order: { state: true } };
   declare experiments: Experiment[];
   declare widgets: AdminWidget[];
   /** `widget:<id>` or `search:<token>/<configuration>`. */
   declare surfaces: string[];
   declare surface: string;
+  /** Variant b's strategies as being edited, when the surface is a widget: they start as the widget's own. */
+  declare order: WidgetStrategy[];
   declare selected: string;
   declare results: ExperimentResults | undefined;
-  declare error: string;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
@@ -36,12 +38,11 @@ export class ExperimentsPage extends ConsoleElement {
     this.surfaces = [];
     this.surface = '';
     this.selected = '';
-    this.error = '';
+    this.order = [];
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
     this.timer = setInterval(() => {
       if (this.experiments.find((e) => e.id === this.selected)?.status === 'running') void this.loadResults();
     }, REFRESH_MS);
@@ -52,31 +53,28 @@ export class ExperimentsPage extends ConsoleElement {
     clearInterval(this.timer);
   }
 
-  async load(): Promise<void> {
-    try {
-      const [experiments, widgets, tokens] = await Promise.all([adminFetch<ExperimentListResponse>('/experiments'), adminFetch<WidgetListResponse>('/widgets'), adminFetch<SearchTokenListResponse>('/search-tokens')]);
-      this.experiments = experiments.experiments;
-      this.widgets = widgets.widgets;
-      this.surfaces = [...widgets.widgets.map((w) => `widget:${w.id}`), ...tokens.searchTokens.flatMap((t) => t.configurations.map((c) => `search:${t.token}/${c.id}`))];
-      if (this.surface === '') this.surface = this.surfaces[0] ?? '';
-      if (!this.experiments.some((e) => e.id === this.selected)) this.selected = this.experiments.at(-1)?.id ?? '';
-      await this.loadResults();
-    } catch (error) {
-      this.error = errorText(error);
-    }
+  protected async load(): Promise<void> {
+    const [experiments, widgets, tokens] = await Promise.all([adminFetch<ExperimentListResponse>('/experiments'), adminFetch<WidgetListResponse>('/widgets'), adminFetch<SearchTokenListResponse>('/search-tokens')]);
+    this.experiments = experiments.experiments;
+    this.widgets = widgets.widgets;
+    this.surfaces = [...widgets.widgets.map((w) => `widget:${w.id}`), ...tokens.searchTokens.flatMap((t) => t.configurations.map((c) => `search:${t.token}/${c.id}`))];
+    if (this.surface === '') this.pickSurface(this.surfaces[0] ?? '');
+    if (!this.experiments.some((e) => e.id === this.selected)) this.selected = this.experiments.at(-1)?.id ?? '';
+    await this.readResults();
   }
 
+  private async readResults(): Promise<void> {
+    this.results = this.selected === '' ? undefined : await adminFetch<ExperimentResults>(`/experiments/${encodeURIComponent(this.selected)}/results`);
+  }
+
+  /** Reads the selected experiment's results again; a failure is shown as the page's error. */
   async loadResults(): Promise<void> {
-    if (this.selected === '') {
-      this.results = undefined;
-      return;
-    }
-    try {
-      this.results = await adminFetch<ExperimentResults>(`/experiments/${encodeURIComponent(this.selected)}/results`);
-      this.error = '';
-    } catch (error) {
-      this.error = errorText(error);
-    }
+    await this.attempt(() => this.readResults());
+  }
+
+  private pickSurface(surface: string): void {
+    this.surface = surface;
+    this.order = [...(this.widgets.find((w) => `widget:${w.id}` === surface)?.strategies ?? [])];
   }
 
   /** The new experiment's variant b edits the surface the way the widgets page (strategies, sizes) or the tuning page's JSON does. */
@@ -88,7 +86,7 @@ export class ExperimentsPage extends ConsoleElement {
     let override: Record<string, unknown>;
     const [kind, rest] = this.surface.split(/:(.*)/s) as [string, string];
     if (kind === 'widget') {
-      override = { strategies: data.getAll('strategies').map(String), maxResults: Number(data.get('maxResults')) };
+      override = { strategies: this.order, maxResults: Number(data.get('maxResults')) };
     } else {
       try {
         override = JSON.parse(String(data.get('configuration') || '{}')) as Record<string, unknown>;
@@ -106,7 +104,7 @@ export class ExperimentsPage extends ConsoleElement {
     };
     if (await this.save(() => adminFetch(`/experiments/${encodeURIComponent(id)}`, { method: 'PUT', json: body }), `Experiment ${id} saved as a draft.`)) {
       this.selected = id;
-      await this.load();
+      await this.reload();
     }
   }
 
@@ -116,7 +114,7 @@ export class ExperimentsPage extends ConsoleElement {
     const path = `/experiments/${encodeURIComponent(id)}${action === 'delete' ? '' : `/${action}`}`;
     const done = { start: `Experiment ${id} started.`, stop: `Experiment ${id} stopped.`, apply: `Variant ${variant} applied.`, delete: `Experiment ${id} deleted.` }[action];
     const init = action === 'delete' ? { method: 'DELETE' } : { method: 'POST', json: action === 'apply' ? { variant } : {} };
-    if (await this.save(() => adminFetch(path, init), done)) await this.load();
+    if (await this.save(() => adminFetch(path, init), done)) await this.reload();
   }
 
   private createForm() {
@@ -127,16 +125,14 @@ export class ExperimentsPage extends ConsoleElement {
         <label for="x-id">Experiment id</label><input id="x-id" name="id" required pattern="[A-Za-z0-9][A-Za-z0-9._-]*" />
         <label for="x-name">Name</label><input id="x-name" name="name" />
         <label for="x-surface">What to test</label>
-        <select id="x-surface" @change=${(e: Event) => (this.surface = (e.target as HTMLSelectElement).value)}>
+        <select id="x-surface" @change=${(e: Event) => this.pickSurface((e.target as HTMLSelectElement).value)}>
           ${this.surfaces.map((s) => html`<option value=${s} ?selected=${s === this.surface}>${s.startsWith('widget:') ? `Widget ${s.slice(7)}` : `Search ${s.slice(7)}`}</option>`)}
         </select>
         <label for="x-weight">Shoppers in variant b (%)</label><input id="x-weight" name="weight" type="number" min="1" max="99" value="50" />
         <label for="x-metric">Primary metric</label>
         <select id="x-metric" name="primaryMetric">${Object.entries(METRIC_NAMES).map(([id, name]) => html`<option value=${id} ?selected=${id === 'conversionRate'}>${name}</option>`)}</select>
         ${widget !== undefined
-          ? html`<fieldset><legend>Variant b: strategies, in order of preference</legend>
-                ${STRATEGIES.map((s) => html`<label class="check"><input type="checkbox" name="strategies" value=${s} .checked=${widget.strategies.includes(s)} /> ${s}</label>`)}
-              </fieldset>
+          ? html`${strategyListView(this, this.order, (order) => (this.order = order), 'Variant b: strategies, in order of preference')}
               <label for="x-max">Variant b: most results</label><input id="x-max" name="maxResults" type="number" min="1" max="100" .value=${String(widget.maxResults)} />`
           : html`<label for="x-configuration">Variant b: configuration fields to change (JSON: rules, synonyms, fields, defaultSort…)</label>
               <textarea id="x-configuration" name="configuration" rows="4">{}</textarea>`}
@@ -169,17 +165,14 @@ export class ExperimentsPage extends ConsoleElement {
             if (day !== undefined) for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += day[key];
             return { label: d.date, value: rateOf(total) * (metric === 'revenuePerUser' ? 1 : 100) };
           });
-          return barChart({ id: `experiment-${v.variant}`, title: `${METRIC_NAMES[metric]} so far, by day, ${v.variant}`, bars, format: (n) => (metric === 'revenuePerUser' ? n.toFixed(2) : `${n.toFixed(1)}%`) });
+          return columnChart({ id: `experiment-${v.variant}`, title: `${METRIC_NAMES[metric]} so far, by day, ${v.variant}`, bars, format: (n) => (metric === 'revenuePerUser' ? n.toFixed(2) : `${n.toFixed(1)}%`) });
         })}
       </div>`;
   }
 
-  override render() {
+  protected body() {
     const experiment = this.experiments.find((e) => e.id === this.selected);
     return html`
-      <h1>Experiments</h1>
-      ${this.error !== '' ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${this.statusView()}
       ${this.experiments.length === 0
         ? html`<p>No experiment yet: test a widget or a search configuration against the current one below.</p>`
         : html`<p>

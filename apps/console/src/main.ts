@@ -5,6 +5,7 @@ import { ConsoleApp } from './console-app.js';
 import { CONSOLE_CSS } from './console-styles.js';
 import { KeysPage } from './keys-page.js';
 import { OverviewPage } from './overview-page.js';
+import { ProductPicker } from './product-picker.js';
 import { SearchPage } from './search-page.js';
 import { WidgetsPage } from './widgets-page.js';
 
@@ -12,6 +13,7 @@ const sheet = new CSSStyleSheet();
 sheet.replaceSync(CONSOLE_CSS);
 document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 
+customElements.define('dk-product-picker', ProductPicker);
 customElements.define('dk-overview-page', OverviewPage);
 customElements.define('dk-search-page', SearchPage);
 customElements.define('dk-widgets-page', WidgetsPage);
@@ -29,5 +31,6 @@ declare global {
     'dk-catalog-page': CatalogPage;
     'dk-keys-page': KeysPage;
     'dk-experiments-page': ExperimentsPage;
+    'dk-product-picker': ProductPicker;
   }
 }

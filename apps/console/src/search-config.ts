@@ -40,3 +40,20 @@ export function redirectId(name: string, taken: readonly SearchRedirectConfig[])
   for (let n = 2; taken.some((r) => r.id === id); n++) id = `${base}-${n}`;
   return id;
 }
+
+/** The configuration with `query` searched as `words` too: one synonym group, joined to a group that already holds the query. */
+export function addSynonym(config: SearchConfigurationView, query: string, words: readonly string[]): SearchConfigurationView {
+  const wanted = normalizeQuery(query);
+  const extra = words.map(normalizeQuery).filter((w) => w !== '' && w !== wanted);
+  const index = config.synonyms.findIndex((group) => group.some((w) => normalizeQuery(w) === wanted));
+  const synonyms = config.synonyms.map((group) => [...group]);
+  if (index < 0) synonyms.push([wanted, ...new Set(extra)]);
+  else synonyms[index] = [...new Set([...synonyms[index]!, ...extra])];
+  return { ...config, synonyms };
+}
+
+/** The configuration with shoppers who search `query` sent to `url` (a redirect named after the query). */
+export function addRedirect(config: SearchConfigurationView, query: string, url: string, name = query): SearchConfigurationView {
+  const queries = query.split(',').map((q) => q.trim()).filter((q) => q !== '');
+  return { ...config, redirects: [...config.redirects, { id: redirectId(name, config.redirects), name, url, queries }] };
+}

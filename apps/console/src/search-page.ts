@@ -1,24 +1,31 @@
 /**
  * Search tuning: type a query and see the ranked results with their scores and why each matched;
- * pin, boost or bury a result with one click; edit synonyms and redirects; and fix the queries that
- * find nothing, from the list of zero-result queries.
+ * pin, boost or bury a result with one click, or pin a product found by its title; edit synonyms and
+ * redirects; and fix a query that finds nothing in one step, from the Fix panel of the zero-result list.
  */
 import { html, nothing } from 'lit';
 import type { AdminSearchToken, QueryAnalyticsResponse, QueryAnalyticsRow, SearchConfigurationView, SearchExplanation, SearchTokenListResponse } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
-import { ConsoleElement, errorText } from './console-element.js';
-import { normalizeQuery, parseSynonyms, placeItem, redirectId, synonymsText, type Placement } from './search-config.js';
+import { ConsolePage } from './console-page.js';
+import { fixPanel, type FixRemedies } from './fix-panel.js';
+import type { PickDetail } from './product-picker.js';
+import { addRedirect, addSynonym, normalizeQuery, parseSynonyms, placeItem, redirectId, synonymsText, type Placement } from './search-config.js';
 
-export class SearchPage extends ConsoleElement {
+/** The days the query lists look back over. */
+const QUERY_DAYS = 30;
+const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
+
+export class SearchPage extends ConsolePage {
+  protected readonly heading = 'Search tuning';
   static override properties = {
-    ...ConsoleElement.properties,
+    ...ConsolePage.properties,
     tokens: { state: true },
     tokenIndex: { state: true },
     query: { state: true },
     explanation: { state: true },
     zeroResult: { state: true },
     topQueries: { state: true },
-    error: { state: true },
+    fixing: { state: true },
   };
   declare tokens: AdminSearchToken[];
   declare tokenIndex: number;
@@ -26,7 +33,8 @@ export class SearchPage extends ConsoleElement {
   declare explanation: SearchExplanation | undefined;
   declare zeroResult: QueryAnalyticsRow[];
   declare topQueries: QueryAnalyticsRow[];
-  declare error: string;
+  /** The zero-result query the Fix panel is open on. */
+  declare fixing: string | undefined;
 
   constructor() {
     super();
@@ -35,12 +43,6 @@ export class SearchPage extends ConsoleElement {
     this.query = '';
     this.zeroResult = [];
     this.topQueries = [];
-    this.error = '';
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
   }
 
   private get token(): AdminSearchToken | undefined {
@@ -53,54 +55,46 @@ export class SearchPage extends ConsoleElement {
     return token.configurations.find((c) => c.id === (token.defaultConfigurationId ?? token.configurations[0]?.id)) ?? token.configurations[0];
   }
 
-  async load(): Promise<void> {
-    try {
-      const [tokens, queries] = await Promise.all([
-        adminFetch<SearchTokenListResponse>('/search-tokens'),
-        adminFetch<QueryAnalyticsResponse>('/analytics/queries?days=30&limit=20'),
-      ]);
-      this.tokens = tokens.searchTokens;
-      if (this.tokenIndex >= this.tokens.length) this.tokenIndex = 0;
-      this.zeroResult = queries.zeroResult;
-      this.topQueries = queries.top;
-      this.error = '';
-    } catch (error) {
-      this.error = errorText(error);
-    }
+  protected async load(): Promise<void> {
+    const [tokens, queries] = await Promise.all([
+      adminFetch<SearchTokenListResponse>('/search-tokens'),
+      adminFetch<QueryAnalyticsResponse>(`/analytics/queries?days=${QUERY_DAYS}&limit=20`),
+    ]);
+    this.tokens = tokens.searchTokens;
+    if (this.tokenIndex >= this.tokens.length) this.tokenIndex = 0;
+    this.zeroResult = queries.zeroResult;
+    this.topQueries = queries.top;
   }
 
   private async explain(): Promise<void> {
     const token = this.token;
     if (token === undefined || this.query.trim() === '') return;
-    try {
-      const params = new URLSearchParams({ q: this.query, configurationId: this.configuration!.id });
-      this.explanation = await adminFetch<SearchExplanation>(`/search-tokens/${encodeURIComponent(token.token)}/explain?${params}`);
-    } catch (error) {
-      this.error = errorText(error);
-    }
+    const params = new URLSearchParams({ q: this.query, configurationId: this.configuration!.id });
+    await this.attempt(async () => void (this.explanation = await adminFetch<SearchExplanation>(`/search-tokens/${encodeURIComponent(token.token)}/explain?${params}`)));
   }
 
-  private async putConfiguration(next: SearchConfigurationView, done: string): Promise<void> {
+  private async putConfiguration(next: SearchConfigurationView, done: string): Promise<boolean> {
     const token = this.token!;
     const ok = await this.save(() => adminFetch(`/search-tokens/${encodeURIComponent(token.token)}/configurations/${encodeURIComponent(next.id)}`, { method: 'PUT', json: next }), done);
     if (ok) {
-      await this.load();
+      await this.reload();
       await this.explain();
     }
+    return ok;
   }
 
-  private place(itemId: string, placement: Placement): void {
+  private place(itemId: string, placement: Placement, title = itemId): Promise<boolean> {
     const verb = { pin: 'Pinned', boost: 'Boosted', bury: 'Buried', clear: 'Released' }[placement];
-    void this.putConfiguration(placeItem(this.configuration!, this.query, itemId, placement), `${verb} ${itemId} for “${normalizeQuery(this.query)}”.`);
+    return this.putConfiguration(placeItem(this.configuration!, this.query, itemId, placement), `${verb} ${title === itemId ? itemId : `${title} (${itemId})`} for “${normalizeQuery(this.query)}”.`);
   }
 
-  private pinById(event: SubmitEvent): void {
-    event.preventDefault();
-    const input = this.querySelector('#pin-id') as HTMLInputElement;
-    const id = input.value.trim();
-    if (id !== '') this.place(id, 'pin');
-    input.value = '';
-  }
+  /** The remedies of the Fix panel: each is one change, saved at once, after which the panel shows what the query finds now. */
+  private readonly remedies: FixRemedies = {
+    synonym: (words) => this.putConfiguration(addSynonym(this.configuration!, this.fixing!, words), `Synonym saved: “${this.fixing}” now also finds ${words.join(', ')}.`),
+    redirect: (url) => this.putConfiguration(addRedirect(this.configuration!, this.fixing!, url), `Redirect saved: “${this.fixing}” goes to ${url}.`),
+    pin: (pick) => this.place(pick.id, 'pin', pick.title),
+    close: () => void (this.fixing = undefined),
+  };
 
   private saveSynonyms(event: SubmitEvent): void {
     event.preventDefault();
@@ -125,29 +119,35 @@ export class SearchPage extends ConsoleElement {
     void this.putConfiguration({ ...config, redirects: config.redirects.filter((r) => r.id !== id) }, 'Redirect removed.');
   }
 
-  /** From a zero-result query: try it, and put it at the start of a new synonym line to complete. */
-  private fix(query: string): void {
+  /** From a zero-result query: open the Fix panel on it, with what it finds now. */
+  private async fix(query: string): Promise<void> {
+    this.fixing = query;
     this.query = query;
-    void this.explain();
-    const area = this.querySelector('#synonyms') as HTMLTextAreaElement;
-    area.value = `${area.value.trim() === '' ? '' : `${area.value.trimEnd()}\n`}${query}, `;
-    (this.querySelector('#redirect-queries') as HTMLInputElement).value = query;
-    area.focus();
-    area.setSelectionRange(area.value.length, area.value.length);
+    await this.explain();
+    await this.updateComplete;
+    const panel = this.querySelector<HTMLElement>('#fix-panel');
+    panel?.scrollIntoView({ block: 'nearest' });
+    panel?.querySelector('input')?.focus();
   }
 
-  override render() {
+  protected body() {
     const config = this.configuration;
     return html`
-      <h1>Search tuning</h1>
-      ${this.error !== '' ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       ${this.tokens.length > 1
         ? html`<p><label for="token">Search token</label>
             <select id="token" @change=${(e: Event) => ((this.tokenIndex = Number((e.target as HTMLSelectElement).value)), (this.explanation = undefined))}>
               ${this.tokens.map((t, i) => html`<option value=${i} ?selected=${i === this.tokenIndex}>${t.token}</option>`)}
             </select></p>`
         : nothing}
-      ${this.statusView()}
+      <section aria-labelledby="zero-heading">
+        <h2 id="zero-heading">Queries that find nothing, last ${QUERY_DAYS} days</h2>
+        ${this.zeroResult.length === 0
+          ? html`<p>No query found nothing in the last ${QUERY_DAYS} days.</p>`
+          : html`<ul class="zero-results">
+              ${this.zeroResult.map((q) => html`<li data-zero-query=${q.query}><span>“${q.query}” — ${q.searches} search${q.searches === 1 ? '' : 'es'}</span> <button type="button" aria-expanded=${this.fixing === q.query ? 'true' : 'false'} aria-controls="fix-panel" @click=${() => this.fix(q.query)}>Fix “${q.query}”</button></li>`)}
+            </ul>`}
+        ${this.fixing === undefined ? nothing : fixPanel(this.fixing, this.explanation, this.token?.token ?? '', this.remedies)}
+      </section>
       <section aria-labelledby="try-heading">
         <h2 id="try-heading">Try a query</h2>
         <form @submit=${(e: SubmitEvent) => (e.preventDefault(), void this.explain())}>
@@ -157,20 +157,8 @@ export class SearchPage extends ConsoleElement {
         </form>
         ${this.resultsView()}
         ${this.explanation !== undefined
-          ? html`<form class="inline" @submit=${(e: SubmitEvent) => this.pinById(e)}>
-              <label for="pin-id">Pin another item for this query (item id)</label>
-              <input id="pin-id" name="itemId" required />
-              <button type="submit">Pin item</button>
-            </form>`
+          ? html`<dk-product-picker label="Pin another product for this query" action="Pin product" .token=${this.token?.token ?? ''} @pick=${(e: CustomEvent<PickDetail>) => this.place(e.detail.id, 'pin', e.detail.title)}></dk-product-picker>`
           : nothing}
-      </section>
-      <section aria-labelledby="zero-heading">
-        <h2 id="zero-heading">Queries that find nothing</h2>
-        ${this.zeroResult.length === 0
-          ? html`<p>No query found nothing in the last 30 days.</p>`
-          : html`<ul class="zero-results">
-              ${this.zeroResult.map((q) => html`<li data-zero-query=${q.query}><span>“${q.query}” — ${q.searches} search${q.searches === 1 ? '' : 'es'}</span> <button type="button" @click=${() => this.fix(q.query)}>Fix “${q.query}”</button></li>`)}
-            </ul>`}
       </section>
       ${config === undefined
         ? nothing
@@ -195,11 +183,15 @@ export class SearchPage extends ConsoleElement {
               </form>
             </section>`}
       <section aria-labelledby="top-heading">
-        <h2 id="top-heading">Top queries, last 30 days</h2>
-        <table>
-          <thead><tr><th scope="col">Query</th><th scope="col">Searches</th><th scope="col">Clicks</th><th scope="col">Click-through</th></tr></thead>
-          <tbody>${this.topQueries.map((q) => html`<tr><th scope="row">${q.query}</th><td>${q.searches}</td><td>${q.clicks}</td><td>${(q.clickThrough * 100).toFixed(1)}%</td></tr>`)}</tbody>
-        </table>
+        <h2 id="top-heading">Top queries, last ${QUERY_DAYS} days</h2>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Top queries table, scrolls sideways">
+          <table class="top-queries">
+            <thead><tr><th scope="col">Query</th><th scope="col">Searches</th><th scope="col">Results now</th><th scope="col">Corrected</th><th scope="col">Clicks</th><th scope="col">Click-through</th><th scope="col">Conversion</th></tr></thead>
+            <tbody>${this.topQueries.map(
+              (q) => html`<tr data-query=${q.query}><th scope="row">${q.query}</th><td>${q.searches}</td><td>${q.lastResultCount}</td><td>${q.corrected}</td><td>${q.clicks}</td><td>${percent(q.clickThrough)}</td><td>${percent(q.conversionRate)}</td></tr>`,
+            )}</tbody>
+          </table>
+        </div>
       </section>
     `;
   }
@@ -209,6 +201,7 @@ export class SearchPage extends ConsoleElement {
     if (e === undefined) return nothing;
     return html`
       <p class="summary" data-result-count=${e.count}>${e.count} result${e.count === 1 ? '' : 's'}${e.synonyms.length > 0 ? html`, with synonyms ${e.synonyms.map((g) => g.join(' = ')).join('; ')}` : nothing}${e.redirect !== undefined ? html`; redirects to ${e.redirect.url}` : nothing}.</p>
+      <div class="table-scroll" tabindex="0" role="region" aria-label="Results table, scrolls sideways">
       <table class="results">
         <thead><tr><th scope="col">#</th><th scope="col">Item</th><th scope="col">Score</th><th scope="col">Why it matched</th><th scope="col">Placement</th></tr></thead>
         <tbody>
@@ -228,6 +221,7 @@ export class SearchPage extends ConsoleElement {
           )}
         </tbody>
       </table>
+      </div>
     `;
   }
 }

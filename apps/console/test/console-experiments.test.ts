@@ -70,8 +70,12 @@ describe('console experiments page in Chromium', () => {
     await page.type('#x-id', 'home-trending');
     await page.type('#x-name', 'Trending against popular');
     await page.select('#x-surface', 'widget:demo-popular');
-    await page.waitForSelector('form.experiment-form input[name="strategies"][value="trending"]');
-    for (const strategy of ['popular', 'trending']) await page.click(`form.experiment-form input[name="strategies"][value="${strategy}"]`);
+    // Variant b starts as the widget (popular); trending is added and popular removed, as on the widgets page.
+    await page.waitForSelector('form.experiment-form .strategies li[data-strategy="popular"]');
+    await page.select('#add-strategy', 'trending');
+    await page.click('form.experiment-form [data-add-strategy]');
+    await page.click('form.experiment-form button[aria-label="Remove popular"]');
+    assert.deepEqual(await page.$$eval('form.experiment-form .strategies li', (items) => items.map((li) => li.getAttribute('data-strategy'))), ['trending']);
     await page.click('form.experiment-form button[type="submit"]');
     assert.match(await statusOf('saved'), /home-trending saved as a draft/);
     await (await page.waitForSelector('button[data-action="start"]'))!.click();

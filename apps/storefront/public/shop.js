@@ -35,43 +35,100 @@
     save(load().filter(function (i) { return i.id !== id; }));
   }
 
+  function decrement(id) {
+    var items = load();
+    var line = items.find(function (i) { return i.id === id; });
+    if (!line) return;
+    line.quantity -= 1;
+    save(items.filter(function (i) { return i.quantity > 0; }));
+  }
+
+  // UK prices include VAT at 20%; delivery is free from £30 of goods.
+  var DELIVERY = 3.95;
+  var FREE_DELIVERY_FROM = 30;
+  var VAT_RATE = 0.2;
+
+  function element(tag, className, text) {
+    var el = document.createElement(tag);
+    if (className) el.className = className;
+    if (text !== undefined) el.textContent = text;
+    return el;
+  }
+
+  function stepButton(text, label, attributes) {
+    var button = element('button', 'step', text);
+    button.type = 'button';
+    button.setAttribute('aria-label', label);
+    Object.keys(attributes).forEach(function (name) { button.setAttribute(name, attributes[name]); });
+    return button;
+  }
+
   // Built with DOM calls, not markup strings: titles come from the catalog.
+  function line(item) {
+    var li = element('li', 'line');
+    var img = element('img');
+    img.src = item.photo;
+    img.alt = '';
+    img.width = 72;
+    img.height = 72;
+    var link = element('a', 'line-title', item.title);
+    link.href = '/shop/product.html?id=' + encodeURIComponent(item.id);
+    var unit = element('span', 'unit', money(item.price) + ' each');
+    var stepper = element('span', 'stepper');
+    var fewer = item.quantity === 1
+      ? stepButton('−', 'Remove ' + item.title, { 'data-cart-decrement': item.id, 'data-discovery-remove-from-cart': item.id })
+      : stepButton('−', 'One fewer ' + item.title, { 'data-cart-decrement': item.id });
+    var more = stepButton('+', 'One more ' + item.title, { 'data-discovery-add-to-cart': item.id, 'data-discovery-price': String(item.price), 'data-cart-title': item.title, 'data-cart-photo': item.photo });
+    var count = element('output', 'quantity', String(item.quantity));
+    count.setAttribute('aria-label', 'Quantity of ' + item.title);
+    stepper.append(fewer, count, more);
+    var sum = element('span', 'line-total', money(item.price * item.quantity));
+    var removeButton = stepButton('Remove', 'Remove ' + item.title + ' from the basket', { 'data-cart-remove': item.id, 'data-discovery-remove-from-cart': item.id });
+    removeButton.className = 'remove';
+    var text = element('span', 'line-text');
+    text.append(link, unit);
+    li.append(img, text, stepper, sum, removeButton);
+    return li;
+  }
+
+  function row(label, value, className) {
+    var div = element('div', className);
+    div.append(element('dt', '', label), element('dd', '', value));
+    return div;
+  }
+
   function render() {
     var items = load();
     var count = items.reduce(function (n, i) { return n + i.quantity; }, 0);
     document.querySelectorAll('[data-cart-count]').forEach(function (el) { el.textContent = String(count); });
     document.querySelectorAll('[data-cart-checkout]').forEach(function (el) { el.hidden = items.length === 0; });
+    document.querySelectorAll('[data-cart-submit]').forEach(function (el) { el.disabled = items.length === 0; });
     document.querySelectorAll('[data-cart-view]').forEach(function (view) {
       view.textContent = '';
       if (items.length === 0) {
-        var empty = document.createElement('p');
-        empty.textContent = 'Your basket is empty.';
+        var empty = element('p', 'empty', 'Your basket is empty. ');
+        var browse = element('a', '', 'Find something you like');
+        browse.href = '/shop/';
+        empty.appendChild(browse);
         view.appendChild(empty);
         return;
       }
-      var list = document.createElement('ul');
-      list.className = 'basket';
-      var total = 0;
+      var list = element('ul', 'basket');
+      var subtotal = 0;
       items.forEach(function (item) {
-        total += item.price * item.quantity;
-        var li = document.createElement('li');
-        var link = document.createElement('a');
-        link.href = '/shop/product.html?id=' + encodeURIComponent(item.id);
-        link.textContent = item.title;
-        var qty = document.createElement('span');
-        qty.textContent = ' × ' + item.quantity + ' — ' + money(item.price * item.quantity) + ' ';
-        var button = document.createElement('button');
-        button.type = 'button';
-        button.textContent = 'Remove';
-        button.setAttribute('data-discovery-remove-from-cart', item.id);
-        button.setAttribute('data-cart-remove', item.id);
-        li.append(link, qty, button);
-        list.appendChild(li);
+        subtotal += item.price * item.quantity;
+        list.appendChild(line(item));
       });
-      var sum = document.createElement('p');
-      sum.className = 'total';
-      sum.textContent = 'Total: ' + money(total);
-      view.append(list, sum);
+      var delivery = subtotal >= FREE_DELIVERY_FROM ? 0 : DELIVERY;
+      var total = subtotal + delivery;
+      var sums = element('dl', 'sums');
+      sums.append(
+        row('Subtotal', money(subtotal)),
+        row('Delivery', delivery === 0 ? 'Free' : money(delivery) + ' (free from ' + money(FREE_DELIVERY_FROM) + ')'),
+        row('Total', money(total), 'total'),
+        row('Includes VAT (20%)', money(total - total / (1 + VAT_RATE)), 'vat')
+      );
+      view.append(list, sums);
     });
   }
 
@@ -82,6 +139,8 @@
     if (addButton) add(addButton);
     var removeButton = target.closest('[data-cart-remove]');
     if (removeButton) remove(removeButton.getAttribute('data-cart-remove'));
+    var fewerButton = target.closest('[data-cart-decrement]');
+    if (fewerButton) decrement(fewerButton.getAttribute('data-cart-decrement'));
   });
 
   document.addEventListener('submit', function (event) {

@@ -247,8 +247,8 @@ ${this.widgets(this.options.widgets.product, { productId: product.id, category: 
     return this.layout(
       'Basket',
       html`<h1>Your basket</h1>
-<div data-cart-view><p>Your basket is empty.</p></div>
-<p><a class="button" href="/shop/checkout.html" data-cart-checkout hidden>Checkout</a></p>
+<div data-cart-view><p class="empty">Your basket is empty.</p></div>
+<p class="basket-actions"><a href="/shop/">Continue shopping</a> <a class="button" href="/shop/checkout.html" data-cart-checkout hidden>Checkout</a></p>
 ${this.widgets([this.options.widgets.afterPurchase])}`,
     );
   }
@@ -258,11 +258,11 @@ ${this.widgets([this.options.widgets.afterPurchase])}`,
       'Checkout',
       html`<h1>Checkout</h1>
 <form data-checkout-form>
-  <div data-cart-view><p>Your basket is empty.</p></div>
+  <div data-cart-view><p class="empty">Your basket is empty.</p></div>
   <label>Name <input name="name" autocomplete="name" required></label>
   <label>E-mail <input name="email" type="email" autocomplete="email" required></label>
   <p class="note">Demo only: nothing is charged and the form is not sent anywhere; placing the order records one purchase per product.</p>
-  <button type="submit">Place order</button>
+  <button type="submit" data-cart-submit disabled>Place order</button>
 </form>
 <section data-order-done hidden>
   <h2>Thank you: order <span data-order-id></span> is placed.</h2>

@@ -81,6 +81,14 @@ export async function startShop(): Promise<Shop> {
   return shop;
 }
 
+/** Page script (as text: tsx would wrap named functions in a helper the page does not have) that records layout shifts for `layoutShift`. */
+export const RECORD_LAYOUT_SHIFTS = `
+  window.layoutShifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.layoutShifts.push(entry.value);
+  }).observe({ type: 'layout-shift', buffered: true });
+`;
+
 /**
  * A fresh page (own cookies and storage) at `viewport`, recording layout shifts from the first paint
  * (Layout Instability API; shifts right after input do not count, as in CLS) and console errors.
@@ -94,13 +102,7 @@ export async function open(shop: Shop, viewport: typeof DESKTOP | typeof PHONE):
     // The layout-shift script below is offered to every frame; the e-mail preview's sandbox rightly refuses it.
     if (message.type() === 'error' && !message.text().includes("'about:srcdoc'")) shop.problems.push(`console: ${message.text()}`);
   });
-  // Page scripts as text: tsx would wrap named functions in a helper the page does not have.
-  await page.evaluateOnNewDocument(`
-    window.layoutShifts = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.layoutShifts.push(entry.value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  `);
+  await page.evaluateOnNewDocument(RECORD_LAYOUT_SHIFTS);
   return page;
 }
 
@@ -132,6 +134,25 @@ export async function axe(page: Page, rules: string[]): Promise<Array<{ id: stri
     });
     return result.violations.map((violation) => ({ id: violation.id, nodes: violation.nodes.map((node) => JSON.stringify(node.target)) }));
   }, rules);
+}
+
+/** Serious and critical axe findings of every rule (the page's CSP must be bypassed before it loads: `setBypassCSP`). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run(document);
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} ${JSON.stringify(v.nodes.map((node) => node.target))}`);
+  });
+}
+
+/** The elements sticking out past the right edge of the screen, when the page scrolls sideways (none when it does not). */
+export async function horizontalOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    const wide = [...document.body.querySelectorAll('*')].filter((el) => el.getBoundingClientRect().right > width + 1).slice(0, 5);
+    return wide.length > 0 ? wide.map((el) => `${el.localName}.${el.className}`) : [`the page (${document.documentElement.scrollWidth} px)`];
+  });
 }
 
 /** Evaluates `selector` inside the search results' shadow root. */

@@ -76,6 +76,12 @@ describe('<discovery-search-box>', () => {
       expect(input.getAttribute('aria-expanded')).to.equal('true');
       const suggestions = options().filter((option) => option.part.contains('suggestion')).map((option) => option.textContent!.trim());
       expect(suggestions).to.include.members(['heart garland', 'heart wreath']);
+      // The typed part and the rest of the word read as one word: no gap after the highlight.
+      const mark = options().find((option) => option.part.contains('suggestion'))!.querySelector('[part~=mark]')!;
+      const after = [...mark.parentNode!.childNodes].slice([...mark.parentNode!.childNodes].indexOf(mark) + 1).find((node) => node.nodeType === Node.TEXT_NODE && node.textContent !== '')!;
+      const rest = document.createRange();
+      rest.selectNodeContents(after);
+      expect(rest.getBoundingClientRect().left - mark.getBoundingClientRect().right).to.be.below(1);
       const products = options().filter((option) => option.part.contains('product'));
       expect(products.length).to.be.within(1, 4);
       expect(products[0]!.querySelector('[part=title]')!.textContent).to.match(/heart/i);

@@ -16,7 +16,31 @@ export interface AnalyticsDay {
   verbs: Record<string, number>;
   searches: number;
   zeroResultSearches: number;
+  /** Searches whose results got a click or product view. */
+  searchClicks: number;
+  /** Searches followed by an add-to-cart or purchase. */
+  searchConversions: number;
+  /** Purchases from search results: price × quantity, in cents. */
+  searchRevenue: number;
   widgets: Record<string, WidgetCounts & { clickThrough: number }>;
+}
+
+/** A period's key figures, for the overview's numbers and their change against the period before. */
+export interface AnalyticsTotals {
+  /** First and last day, `YYYY-MM-DD`. */
+  from: string;
+  to: string;
+  searches: number;
+  zeroResultSearches: number;
+  searchClicks: number;
+  searchConversions: number;
+  /** In cents. */
+  searchRevenue: number;
+  widgetImpressions: number;
+  widgetClicks: number;
+  widgetPurchases: number;
+  /** In cents. */
+  widgetRevenue: number;
 }
 
 export interface WidgetAnalyticsRow extends WidgetCounts {
@@ -25,13 +49,22 @@ export interface WidgetAnalyticsRow extends WidgetCounts {
   clickThrough: number;
   /** purchases ÷ clicks. */
   conversionRate: number;
+  /**
+   * Activities that named this widget without a response id issued to the tenant (made up, another
+   * tenant's, or a widget id alone): counted here only, never in the figures above.
+   */
+  unverified: WidgetCounts;
 }
 
 /** `GET /admin/analytics?days=`. */
 export interface AnalyticsResponse {
   environment: string;
+  /** ISO 4217 code of the purchases counted (the latest purchase's), absent before any purchase. */
+  currency?: string;
   days: AnalyticsDay[];
   widgets: WidgetAnalyticsRow[];
+  /** The days asked for, and as many days just before them. */
+  totals: { current: AnalyticsTotals; previous: AnalyticsTotals };
 }
 
 export interface QueryAnalyticsRow {
@@ -56,7 +89,7 @@ export interface QueryAnalyticsResponse {
   corrected: QueryAnalyticsRow[];
 }
 
-/** `GET /admin/analytics/activities-per-minute?minutes=`. */
+/** `GET /admin/analytics/activities-per-minute?minutes=`: by the time activities happened, so an import of history is not "this minute". */
 export interface ActivitiesPerMinuteResponse {
   minutes: Array<{ at: string; count: number }>;
 }

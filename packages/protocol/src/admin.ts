@@ -37,7 +37,7 @@ export interface AdminSessionResponse {
 export type WidgetFilter = { sameAs: string } | { where: string };
 
 /** The recommendation strategies a widget can run (docs/recommendations.md). */
-export type WidgetStrategy = 'popular' | 'top-sellers' | 'trending' | 'similar' | 'also-viewed' | 'bought-together' | 'personalized' | 'recently-viewed';
+export type WidgetStrategy = 'popular' | 'top-sellers' | 'trending' | 'similar' | 'also-viewed' | 'bought-together' | 'personalized' | 'recently-viewed' | 'buy-again';
 
 /** How a search configuration folds words into their other forms (docs/search.md). */
 export type SearchLanguage = 'english' | 'danish' | 'dutch' | 'finnish' | 'french' | 'german' | 'italian' | 'norwegian' | 'portuguese' | 'spanish' | 'swedish';
@@ -53,6 +53,10 @@ export interface AdminWidget {
   filters: WidgetFilter[];
   excludePurchased?: boolean;
   popularityWeight?: number;
+  /** `personalized`: order its best candidates by the learned ranking stage (default true). */
+  learnedRanking?: boolean;
+  /** At most this many items of one family (a title's last two words, else its first category). */
+  diversityCap?: number;
   fallback?: 'popular' | 'none';
   emailCacheMinutes: number;
   fallbackUrl?: string;
@@ -156,6 +160,11 @@ export interface ExplainedHit {
   id: string;
   score: number;
   title: string;
+  /** Photo URL (http(s), site-relative or an inline image), empty when the item has none. */
+  photo: string;
+  /** Minor units (cents), when the item has a price. */
+  price?: number;
+  currency?: string;
   /** Present when a rule of this query moved the item. */
   rule?: 'pinned' | 'boosted' | 'buried';
   /** Weighted fields that contain a word of the query (as typed, as a prefix, or as a synonym). */

@@ -44,9 +44,14 @@ export interface CatalogRecord {
   promotionError?: string;
 }
 
-/** `GET /catalogs`, and the admin API's `GET /admin/catalogs`. */
+/** `GET /catalogs`. */
 export interface CatalogListResponse {
   catalogs: CatalogRecord[];
+}
+
+/** The admin API's `GET /admin/catalogs`: each version with its number of items, for the console. */
+export interface AdminCatalogListResponse {
+  catalogs: Array<CatalogRecord & { items: number }>;
 }
 
 /** `GET /catalogs/{version}/items/{id}`: the item as it was loaded. */

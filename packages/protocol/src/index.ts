@@ -22,7 +22,7 @@ export type {
   AutocompleteSuggestion,
   HighlightRange,
 } from './search.js';
-export type { RecommendationQueryParams, Recommendation, RecommendationResponse, MultiRecommendationResponse } from './recommendations.js';
+export type { RecommendationQueryParams, Recommendation, RecommendationResponse, MultiRecommendationResponse, RankingExplanation } from './recommendations.js';
 export type { CollectAction, CollectActivity, CollectRequest, CollectResponse } from './collect.js';
 export type {
   ProfileDatasource,
@@ -44,6 +44,7 @@ export type {
   ItemBatchResponse,
   CatalogState,
   CatalogRecord,
+  AdminCatalogListResponse,
   CatalogListResponse,
   CatalogItemResponse,
   LegacyVersionResponse,
@@ -82,6 +83,7 @@ export type {
   AnalyticsDay,
   WidgetAnalyticsRow,
   AnalyticsResponse,
+  AnalyticsTotals,
   QueryAnalyticsRow,
   QueryAnalyticsResponse,
   ActivitiesPerMinuteResponse,

@@ -32,6 +32,17 @@ export interface Recommendation {
   score: number;
   distribution: number;
   product: ProductView;
+  /**
+   * Only in the admin preview asked with `explain=true`, on items `personalized`'s learned ranking
+   * placed: its score (log-odds), each feature's value and contribution, and the blend's rank.
+   */
+  explanation?: RankingExplanation;
+}
+
+export interface RankingExplanation {
+  score: number;
+  features: Array<{ name: string; value: number; contribution: number }>;
+  blendRank?: number;
 }
 
 /** `GET /widget/{widgetId}/recommendations[...]`. */

@@ -12,7 +12,7 @@ export type { LoggedActivity, LoggedRecommendation } from './domains/tracking/ac
 export type { Profile, IdentityClaims, DatasourceRef } from './domains/tracking/profiles.js';
 export type { PopularItem } from './domains/recommendations/popularity.js';
 export type { CoOccurrenceKind, RelatedItem } from './domains/recommendations/co-occurrence.js';
-export type { QuerySuggestion } from './domains/search/search-queries.js';
+export type { QuerySuggestion } from './domains/search/analytics/search-queries.js';
 export { publicBaseUrl, mountedPath } from './apis/api-module.js';
 export type { ApiFactory } from './apis/index.js';
 export { loadConfigFile, validateConfig, ConfigError } from './platform/config/load.js';
@@ -66,6 +66,7 @@ export { parseCatalogRequest, parseItemBatch, parseSchemaRequest } from './apis/
 export { parseActionBatch } from './apis/legacy-items/legacy-item-requests.js';
 export type { CatalogInput, CatalogItemInput, ItemSchemaInput, LegacyBatch } from './domains/catalog/catalog-inputs.js';
 export { toProductView } from './domains/catalog/product-view.js';
+export { catalogUrl } from './domains/catalog/catalog-url.js';
 export type { ProductView } from './domains/catalog/product-view.js';
 export { parseLegacyId, formatLegacyId } from './domains/catalog/legacy-id.js';
 export type { LegacyId } from './domains/catalog/legacy-id.js';

@@ -168,18 +168,16 @@ describe('activity aggregates', () => {
     }
   });
 
-  it('remembers idempotency keys and issued recommendations across a restart', async () => {
+  it('remembers idempotency keys across a restart', async () => {
     const dataDir = await makeDataDir();
     const first = await startTestServer({ dataDir });
     const activity = { id: 'retry-me', action: 'view', target: { product: 'r-1' }, user: { sessionId: 'r' } };
     await call(`${first.url}/collect/tenant-a-tracker`, { json: activity });
-    await first.server.deps.services.activities.logRecommendation('tenant-a', { id: 'reco-kept', info: {} });
     await first.close();
     const second = await startTestServer({ dataDir });
     try {
       await call(`${second.url}/collect/tenant-a-tracker`, { json: activity });
       assert.deepEqual(second.server.deps.services.recommendations.aggregates.popularity('tenant-a'), [{ itemId: 'r-1', score: 1 }]);
-      assert.deepEqual(second.server.deps.services.recommendations.aggregates.findRecommendation('tenant-a', 'reco-kept'), {});
     } finally {
       await second.cleanup();
     }

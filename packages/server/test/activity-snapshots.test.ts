@@ -36,8 +36,11 @@ async function shop(server: TestServer, shoppers: readonly string[]): Promise<vo
   for (const [n, sessionId] of shoppers.entries()) {
     assert.equal((await call(`${server.url}/search`, { json: { token: 'tenant-a-search', query: 'running' } })).status, 200);
     await collect(sessionId, { action: 'view', target: { page: '/search' }, sourceId: 's', metadata: { query: n % 2 === 0 ? 'running shoes' : 'running socks' } });
-    await collect(sessionId, { action: 'view', target: { page: '/' }, sourceId: `answer-${n}`, metadata: { widgetId: 'w-popular' } });
-    await collect(sessionId, { action: 'click', target: { product: 'shoe-1' }, sourceId: `answer-${n}` });
+    const answer = (await call(`${server.url}/widget/w-popular/recommendations`)).body.id as string;
+    await collect(sessionId, { action: 'view', target: { page: '/' }, sourceId: answer, metadata: { widgetId: 'w-popular' } });
+    await collect(sessionId, { action: 'click', target: { product: 'shoe-1' }, sourceId: answer });
+    // One click naming an answer never issued: counted apart, and the same after a restart either way.
+    if (n === 0) await collect(sessionId, { action: 'click', target: { product: 'shoe-1' }, sourceId: `answer-${n}`, metadata: { widgetId: 'w-popular' } });
     await collect(sessionId, { action: 'click', target: { product: n % 2 === 0 ? 'shoe-2' : 'sock-1' }, metadata: { query: 'running' } });
     await collect(sessionId, { action: 'add-to-cart', target: { product: 'shoe-1' } });
     await collect(sessionId, { action: 'purchase', target: { product: 'shoe-1' }, metadata: { price: 9000, orderId: `o-${sessionId}` } });
@@ -101,7 +104,7 @@ describe('activity snapshots', () => {
       server = await startTestServer({ config, clock, dataDir });
       const replayed = server.server.deps.services.activities.rebuildStats(TENANT)!;
       assert.equal(replayed.snapshotTakenAt, undefined);
-      assert.ok(replayed.records > 7 * 7, 'every activity and the recommendation-id blocks');
+      assert.ok(replayed.records >= 7 * 7, 'every activity');
       assert.deepEqual(await answers(server, clock, SHOPPERS), grown, 'the full replay gives the same answers');
     } finally {
       await server.cleanup();
@@ -124,7 +127,7 @@ describe('activity snapshots', () => {
         const stats = server.server.deps.services.activities.rebuildStats(TENANT)!;
         assert.match(stats.snapshotRejected ?? '', why);
         assert.equal(stats.snapshotTakenAt, undefined);
-        // Every activity, and the recommendation-id blocks the answers reserved.
+        // Every activity.
         assert.ok(stats.records > SHOPPERS.length * 7, String(stats.records));
         assert.deepEqual(await answers(server, clock, SHOPPERS), expected);
         await server.close();
@@ -148,9 +151,9 @@ describe('activity snapshots', () => {
       await writeFile(snapshotFile(dataDir), gzipSync(damaged));
       await restart(/a chunk claims/);
 
-      // Whole but cut inside a chunk: the end frame is missing.
+      // Whole but cut at a newline byte: inside a chunk, or past whole chunks with the end frame missing (answer ids are random, so either).
       await writeFile(snapshotFile(dataDir), gzipSync(lines.slice(0, 2).join('\n')));
-      await restart(/truncated/);
+      await restart(/truncated|a snapshot chunk ends early/);
 
       // A compaction of the log since: the snapshot's cursor is refused.
       await writeFile(snapshotFile(dataDir), whole);

@@ -207,14 +207,16 @@ describe('recommendation API', () => {
     }
   });
 
-  it('issues ids the tracker accepts in click-on-reco', async () => {
+  it('issues ids that verify in click-on-reco; a made-up one is kept unverified', async () => {
     const { body } = await get('/widget/w-popular/recommendations');
     const tracker = `${server.url}/tracker/tenant-a-tracker`;
     const identified = await call(`${tracker}/identify`, { json: { profile: {} } });
     const click = (recommendationId: string) =>
       call(`${tracker}/activity`, { json: { activity: { profile: identified.body.profile.id, verb: 'click-on-reco', original_id: 'shoe-1', recommendationId } } });
     assert.equal((await click(body.id)).status, 200);
-    assert.equal((await click('r_never-issued')).status, 400);
+    assert.equal((await click('r_never-issued')).status, 200);
+    const clicks = activities().history(TENANT, identified.body.profile.id, { verb: 'click-on-reco' });
+    assert.deepEqual(new Map(clicks.map((a) => [a.recommendationId, a.attribution])), new Map([[body.id, 'verified'], ['r_never-issued', 'unverified']]));
   });
 
   it('new activities change the next response', async () => {
@@ -243,7 +245,7 @@ describe('recommendation API', () => {
     const mailUser = activities().findProfile(TENANT, { datasource: 'crm', userId: 'c-9' })!;
     const [click] = activities().history(TENANT, mailUser.id, { verb: 'click-on-reco' });
     assert.equal(click!.itemId, 'shoe-1');
-    assert.ok(server.server.deps.services.recommendations.aggregates.findRecommendation(TENANT, click!.recommendationId!));
+    assert.equal(click!.attribution, 'verified');
     const fresh = await get(`${base}/1/photo.png?nocache=1`, { redirect: 'manual' });
     assert.equal(fresh.headers.get('location'), 'https://img.example/sock-1.png');
 

@@ -1,13 +1,13 @@
 /**
- * The search API writes its answers as text (apis/search/response-text.ts), reusing the texts of a
+ * The search API writes its answers as text (domains/search/response/response-text.ts), reusing the texts of a
  * cached answer's facets and of product views under a response mask: every text must be exactly what
  * `JSON.stringify` gives for the same object, and the masked texts kept must stay within their budget.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SearchFacet, SearchItem, SearchResponse } from '@discovery-kit/protocol';
-import { facetsJson, MaskedTexts, maskedHitJson, metadataParts } from '../src/apis/search/response-text.js';
-import { applyMask, parseMask } from '../src/apis/http/response-mask.js';
+import { facetsJson, MaskedTexts, maskedHitJson, metadataParts } from '../src/domains/search/response/response-text.js';
+import { applyMask, parseMask } from '../src/platform/response-mask.js';
 import { toProductView } from '../src/domains/catalog/product-view.js';
 import type { StoredItem } from '../src/domains/catalog/types.js';
 
@@ -70,8 +70,8 @@ describe('search answers as bytes (a search thread\'s)', () => {
   const metadata: Omit<SearchResponse['metadata'], 'facets'> = { count: 3, exactCount: true, time: 0.25, token: 'tok', url: 'http://x/search/tok?encoded=%7B%7D', offset: 0, limit: 10, id: 'id-1', configurationId: 'default', defaultConfigurationId: 'default', correctedQuery: 'lampé' };
 
   it('are the UTF-8 of the text answers, with and without masks and highlights, pooled or not, buffer growth included', async () => {
-    const { AnswerBuffers, JsonBytes, POOLED_BYTES, answerBody } = await import('../src/apis/search/json-bytes.js');
-    const { answerParts, itemsJson } = await import('../src/apis/search/response-text.js');
+    const { AnswerBuffers, JsonBytes, POOLED_BYTES, answerBody } = await import('../src/domains/search/response/json-bytes.js');
+    const { answerParts, itemsJson } = await import('../src/domains/search/response/response-text.js');
     const terms = { terms: ['lamp'], typing: undefined };
     // A small start forces the buffer to grow mid-answer.
     const out = new JsonBytes(64);
@@ -99,7 +99,7 @@ describe('search answers as bytes (a search thread\'s)', () => {
   });
 
   it('write facets exactly as JSON.stringify: escapes, non-Latin text, counts of every size, selections, lists of none', async () => {
-    const { JsonBytes } = await import('../src/apis/search/json-bytes.js');
+    const { JsonBytes } = await import('../src/domains/search/response/json-bytes.js');
     // A small start forces the buffer to grow mid-list.
     const out = new JsonBytes(16);
     const labels = ['red', 'Ölfarbe', 'say "hi"', 'back\\slash', 'tab\there', 'line\nbreak', '日本', '🙂 smile', '', '\u2028', 'x'.repeat(300)];
@@ -124,7 +124,7 @@ describe('search answers as bytes (a search thread\'s)', () => {
   });
 
   it('keep no long string a request sent (a selected value is listed back), and still write it right', async () => {
-    const { JsonBytes, ENCODED_LONGEST, encodedStrings } = await import('../src/apis/search/json-bytes.js');
+    const { JsonBytes, ENCODED_LONGEST, encodedStrings } = await import('../src/domains/search/response/json-bytes.js');
     const out = new JsonBytes();
     const kept = encodedStrings();
     for (let n = 0; n < 50; n++) {
@@ -139,7 +139,7 @@ describe('search answers as bytes (a search thread\'s)', () => {
   });
 
   it('reuse the buffers handed back, and keep no buffer of another size', async () => {
-    const { AnswerBuffers, JsonBytes, answerBody } = await import('../src/apis/search/json-bytes.js');
+    const { AnswerBuffers, JsonBytes, answerBody } = await import('../src/domains/search/response/json-bytes.js');
     const pool = new AnswerBuffers();
     const out = new JsonBytes();
     const page = { items: hits, fields: [], terms: { terms: [], typing: undefined }, mask: undefined, maskText: '', memo: new MaskedTexts() };

@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../src/platform/clock.js';
-import { dayOf } from '../src/domains/search/query-analytics.js';
+import { dayOf } from '../src/domains/search/analytics/query-analytics.js';
 import { bearer, bearerTokens } from './support/bearer-tokens.js';
 import { makeDataDir, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 import { rm } from 'node:fs/promises';

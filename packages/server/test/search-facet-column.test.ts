@@ -1,14 +1,14 @@
 /**
  * Facet columns keep value ids in 16 bits while a facet has fewer than 32,767 values and widen to 32
- * bits past that (domains/search/facets.ts): a facet with more values than that (a per-product code,
+ * bits past that (domains/search/facets/facets.ts): a facet with more values than that (a per-product code,
  * say) still counts every value right, whether the values were there at the build or came with later
  * writes.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FacetColumn } from '../src/domains/search/facet-column.js';
-import { FacetScratch, countFacets } from '../src/domains/search/facets.js';
-import { filterAndCountFacets } from '../src/domains/search/facet-pass.js';
+import { FacetColumn } from '../src/domains/search/facets/facet-column.js';
+import { FacetScratch, countFacets } from '../src/domains/search/facets/facets.js';
+import { filterAndCountFacets } from '../src/domains/search/facets/facet-pass.js';
 import type { StoredItem } from '../src/domains/catalog/types.js';
 import type { FacetConfig } from '../src/platform/config/schema.js';
 
@@ -146,7 +146,7 @@ describe('a facet of one value per item', () => {
  */
 describe('the values a facet lists', () => {
   it('are the top values by count then label, plus the selected ones, whatever the counts and selections', async () => {
-    const { facetResults } = await import('../src/domains/search/facets.js');
+    const { facetResults } = await import('../src/domains/search/facets/facets.js');
     let seed = 7;
     const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const names = Array.from({ length: 60 }, (_, n) => `v${String.fromCharCode(97 + (n % 26))}${n}`);

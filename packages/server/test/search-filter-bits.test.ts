@@ -1,5 +1,5 @@
 /**
- * A filter requested again is answered from its pass bits (domains/search/filter-bits.ts), which
+ * A filter requested again is answered from its pass bits (domains/search/filter/filter-bits.ts), which
  * catalog writes keep current. Each filter's answers are checked against the items as the test itself
  * filters them: at the first request (evaluated over the matches), at the next ones (the bits), and
  * after writes that move items in and out of the filter, remove an attribute, or add items. A real

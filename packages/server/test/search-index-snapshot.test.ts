@@ -14,7 +14,7 @@ import { validateConfig } from '../src/platform/config/load.js';
 import { createLogger } from '../src/platform/logger.js';
 import { FIXTURES, makeDataDir, testConfigWithSearch } from './support/test-server.js';
 import { catalogRequests } from './support/catalog-requests.js';
-import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, type SnapshotHeader } from '../src/domains/search/index-snapshot.js';
+import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, type SnapshotHeader } from '../src/domains/search/index/index-snapshot.js';
 
 const TOKEN = 'shop-search';
 const T = 'tenant-a';

@@ -1,6 +1,6 @@
 /**
  * The matcher stamps documents with 16-bit generations that wrap every 65,535 (domains/search/
- * match-scratch.ts): answers must not change across the wrap. A real server's search service, called
+ * query/match-scratch.ts): answers must not change across the wrap. A real server's search service, called
  * in process so that enough queries run to pass it several times; the result cache is off so every
  * call reaches the matcher.
  */

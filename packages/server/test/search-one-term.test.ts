@@ -7,9 +7,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SearchIndex } from '../src/domains/search/search-index.js';
-import { matchQuery, queryWords } from '../src/domains/search/matcher.js';
-import { planQuery } from '../src/domains/search/query-plan.js';
+import { SearchIndex } from '../src/domains/search/index/search-index.js';
+import { matchQuery, queryWords } from '../src/domains/search/query/matcher.js';
+import { planQuery } from '../src/domains/search/query/query-plan.js';
 import type { SearchConfiguration } from '../src/platform/config/schema.js';
 import { SEARCH_ENV as E, SEARCH_TENANT as T, SEARCH_TOKEN as TOKEN, startSearchCatalog, type SearchCatalog } from './support/search-catalog.js';
 

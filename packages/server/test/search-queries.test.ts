@@ -2,7 +2,7 @@
 // queries however many different ones the public sends.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_QUERY_LENGTH, SearchQueries } from '../src/domains/search/search-queries.js';
+import { MAX_QUERY_LENGTH, SearchQueries } from '../src/domains/search/analytics/search-queries.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const suggest = (queries: SearchQueries, prefix: string, minShoppers = 2): string[] => queries.suggest(prefix, { now: NOW, sinceDays: 7, limit: 10, minShoppers }).map((s) => s.query);

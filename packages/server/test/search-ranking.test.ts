@@ -1,12 +1,12 @@
 /**
- * The first page of a match set without sorting it all (domains/search/ranking.ts `firstInOrder`):
+ * The first page of a match set without sorting it all (domains/search/order/ranking.ts `firstInOrder`):
  * whatever shortcuts it takes on scores and their ties, its first k must be the first k of the whole
  * set sorted in the search pipeline's order (score, then the default order's rank, then the slot; or a
  * requested sort's rank first).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstInOrder } from '../src/domains/search/ranking.js';
+import { firstInOrder } from '../src/domains/search/order/ranking.js';
 
 function rng(seed: number): () => number {
   let x = seed;
@@ -85,7 +85,7 @@ describe('sort orders after catalog writes', () => {
 
 describe('folding', () => {
   it('lowers case and drops accents, the same for plain ASCII and for text with marks', async () => {
-    const { fold } = await import('../src/domains/search/analyzer.js');
+    const { fold } = await import('../src/domains/search/index/analyzer.js');
     assert.equal(fold('Red LANTERN 12'), 'red lantern 12');
     assert.equal(fold('Crème Brûlée'), 'creme brulee');
     assert.equal(fold('ÜBER Straße'), 'uber straße');

@@ -1,6 +1,6 @@
 /**
  * Sort orders of any kind (text, several keys, mixed values) are ranked in steps that yield
- * (domains/search/key-ranks.ts, sort-ranks.ts), and the attribute and group columns a request's
+ * (domains/search/order/key-ranks.ts, sort-ranks.ts), and the attribute and group columns a request's
  * filter and groupBy read first are built in steps too, so a request naming one nobody asked for yet
  * waits for it while the server answers others. Ranks are checked against a comparator sort written
  * here, columns against ones built at once; the index is a real SearchIndex; the HTTP cases go to a
@@ -8,12 +8,12 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { composing, keyRanking } from '../src/domains/search/key-ranks.js';
-import { fold } from '../src/domains/search/analyzer.js';
+import { composing, keyRanking } from '../src/domains/search/order/key-ranks.js';
+import { fold } from '../src/domains/search/index/analyzer.js';
 import { runAtOnce } from '../src/platform/sliced-work.js';
-import { SearchIndex, type SortKey } from '../src/domains/search/search-index.js';
-import { FacetColumn } from '../src/domains/search/facet-column.js';
-import { attributeValues } from '../src/domains/search/attribute-values.js';
+import { SearchIndex, type SortKey } from '../src/domains/search/index/search-index.js';
+import { FacetColumn } from '../src/domains/search/facets/facet-column.js';
+import { attributeValues } from '../src/domains/search/index/attribute-values.js';
 import type { StoredItem } from '../src/domains/catalog/types.js';
 import { DomainError } from '../src/platform/domain-error.js';
 

@@ -1,5 +1,5 @@
 /**
- * Suggest groups the matches without sorting them all (domains/search/search-response.ts
+ * Suggest groups the matches without sorting them all (domains/search/response/search-response.ts
  * `groupInOrder`). Its groups must be what walking the whole ordered result gives: this test asks
  * POST /search for every match in order (the search API's own ordering) and groups that list itself,
  * then compares with POST /search/suggest for the same query: counts, group order, the first items of

@@ -1,12 +1,12 @@
 /**
- * Search threads (`searchThreads`, apis/search/search-threads.ts): a real server with one thread, its
+ * Search threads (`searchThreads`, domains/search/threads/search-threads.ts): a real server with one thread, its
  * answers compared with the main thread's own for the same requests, refusals, writes, a promotion and
  * a thread that stops.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Worker } from 'node:worker_threads';
-import type { SearchThreads } from '../src/apis/search/search-threads.js';
+import type { SearchThreads } from '../src/domains/search/threads/search-threads.js';
 import { catalogRequests } from './support/catalog-requests.js';
 import { SEARCH_ENV, SEARCH_TENANT, SEARCH_TOKEN, startSearchCatalog, type SearchCatalog } from './support/search-catalog.js';
 

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../src/platform/clock.js';
 import { parseFilter } from '../src/platform/filter-language/parse-filter.js';
-import { applyMask, parseMask } from '../src/apis/http/response-mask.js';
+import { applyMask, parseMask } from '../src/platform/response-mask.js';
 import { FilterSyntaxError } from '../src/platform/filter-language/filter-syntax-error.js';
 import { startTestServer, testConfig, type TestServer } from './support/test-server.js';
 import { catalogRequests } from './support/catalog-requests.js';

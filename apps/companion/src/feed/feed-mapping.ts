@@ -4,6 +4,7 @@
  * record naming its line and field, and infers the attribute types the catalog API takes (TEXT and
  * INTEGER) unless a schema is given.
  */
+import { catalogUrl } from '@discovery-kit/server';
 import type { FeedRecord } from './feed-records.js';
 
 export type AttributeType = 'TEXT' | 'INTEGER';
@@ -19,6 +20,8 @@ const MERCHANT_NAMES: Record<string, string> = {
 
 /** Prices are stored in minor units (pence, cents), as INTEGER attributes. */
 const MONEY = new Set(['price', 'sale_price']);
+/** Attributes a storefront puts in an `href` or `src`: they follow the catalog's one URL rule. */
+const URLS = new Set(['url', 'photo', 'image']);
 const MAX_TEXT = 65_536;
 const MAX_ID = 256;
 
@@ -110,6 +113,12 @@ export function mapRecord(record: FeedRecord, options: MappingOptions): { item?:
       attributes[name] = money.amount;
       const currency = money.currency ?? options.currency;
       if (currency !== undefined && attributes.currency === undefined) attributes.currency = currency;
+      continue;
+    }
+    if (URLS.has(name)) {
+      const url = catalogUrl(text);
+      if (url === '') issues.push({ line: record.line, field: name, message: `"${text.slice(0, 40)}" is not a URL a shop may link to (http(s), //host or /path, without control characters or whitespace inside)` });
+      else attributes[name] = url;
       continue;
     }
     if (name === 'in_stock') {

@@ -39,7 +39,7 @@ type Option =
  * @attr api-base, search-token - override `configureToolkit`
  * @fires discovery-navigate - cancelable, before leaving for a results page or a product
  * @fires discovery-activity - `click` on a chosen product, `sourceId` the search id
- * @csspart form, input, button, listbox, option, suggestion, recent, clear-recent, see-all, product, active, group-label, photo, title, price, mark
+ * @csspart form, input, button, listbox, option, suggestion, text, recent, clear-recent, see-all, product, active, group-label, photo, title, price, mark
  * @cssproperty --dk-input-padding, --dk-input-border, --dk-radius, --dk-accent, --dk-accent-text, --dk-popup-background, --dk-popup-z-index, --dk-highlight
  */
 export class DiscoverySearchBox extends LitElement {
@@ -264,7 +264,8 @@ export class DiscoverySearchBox extends LitElement {
         return html`${option.card.photo ? html`<img part="photo" src=${option.card.photo} alt="" />` : nothing}<span part="title">${renderMarked(option.card.title, option.card.titleMarks)}</span
           >${option.card.price ? html`<span part="price">${option.card.price}</span>` : nothing}`;
       case 'suggestion':
-        return renderMarked(option.text, option.marks);
+        // One inline box: the option is a flex row, so a bare <mark> and the text after it would be two items, a gap apart.
+        return html`<span part="text">${renderMarked(option.text, option.marks)}</span>`;
       case 'clear-recent':
         return this.clearRecentLabel;
       case 'all':

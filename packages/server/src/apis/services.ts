@@ -6,10 +6,10 @@ import type { ActivityService } from '../domains/tracking/activity-service.js';
 import type { AuthService } from '../domains/auth/auth-service.js';
 import type { CatalogService } from '../domains/catalog/catalog-service.js';
 import type { RecommendationService } from '../domains/recommendations/recommendation-service.js';
-import type { SearchThreads } from './search/search-threads.js';
+import type { SearchThreads } from '../domains/search/threads/search-threads.js';
 import type { SearchService } from '../domains/search/search-service.js';
-import type { QueryStatistics } from '../domains/search/query-statistics.js';
-import type { QueryAnalytics } from '../domains/search/query-analytics.js';
+import type { QueryStatistics } from '../domains/search/analytics/query-statistics.js';
+import type { QueryAnalytics } from '../domains/search/analytics/query-analytics.js';
 import type { ConfigAdmin } from '../domains/admin/config-admin.js';
 import type { ConsoleSessions } from '../domains/admin/console-sessions.js';
 import type { WidgetAnalytics } from '../domains/analytics/widget-analytics.js';
@@ -30,7 +30,7 @@ export interface Services {
   searchThreads: SearchThreads | undefined;
   /** Autocomplete's query statistics: searches counted here, results-page views folded from the activity log. */
   queryStatistics: QueryStatistics;
-  /** Query analytics per search token and day (search/query-analytics.ts): the search-analytics API and the console's both read it. */
+  /** Query analytics per search token and day (search/analytics/query-analytics.ts): the search-analytics API and the console's both read it. */
   searchAnalytics: QueryAnalytics;
   /** Widgets' recommendations over the active catalog and the live activity aggregates. */
   recommendations: RecommendationService;

@@ -1,7 +1,7 @@
 /** Builds the Koa application over every API module, and runs it: listen, then close gracefully. */
 import { once } from 'node:events';
 import { join } from 'node:path';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { apiFactories, type ApiFactory } from '../apis/index.js';
@@ -9,6 +9,7 @@ import { createOpenApiApi } from '../apis/openapi/openapi-api.js';
 import type { ApiModule, ServerDeps } from '../apis/api-module.js';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { LoadedConfig } from '../platform/config/load.js';
+import { applyHttpLimits, httpServerOptions } from '../platform/http-limits.js';
 import { ConfigRegistry } from '../platform/config/registry.js';
 import { allowCrossOrigin, crossOriginRoutes } from '../apis/http/cors.js';
 import { errorMiddleware } from '../apis/http/error-middleware.js';
@@ -127,7 +128,9 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     deps,
     apis,
     async listen(port, host = '127.0.0.1') {
-      httpServer = app.listen(port, host);
+      httpServer = createServer(httpServerOptions(options.config.limits), app.callback());
+      applyHttpLimits(httpServer, options.config.limits);
+      httpServer.listen(port, host);
       await once(httpServer, 'listening');
       const address = httpServer.address() as AddressInfo;
       const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;

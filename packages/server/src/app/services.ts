@@ -8,15 +8,16 @@ import type { ServiceContext } from '../platform/service-context.js';
 import type { Services } from '../apis/services.js';
 import { ActivityService } from '../domains/tracking/activity-service.js';
 import { foldOnly } from '../domains/tracking/activity-aggregate.js';
-import { QueryStatistics } from '../domains/search/query-statistics.js';
+import type { LogRecord } from '../domains/tracking/activity-record.js';
+import { QueryStatistics } from '../domains/search/analytics/query-statistics.js';
 import { RecommendationAggregates } from '../domains/recommendations/activity-aggregates.js';
 import { createAuthService } from '../domains/auth/auth-service.js';
 import { CatalogService } from '../domains/catalog/catalog-service.js';
 import { PublicRateLimits } from '../apis/http/public-rate-limit.js';
 import { RecommendationService } from '../domains/recommendations/recommendation-service.js';
 import { SearchService } from '../domains/search/search-service.js';
-import { SearchThreads } from '../apis/search/search-threads.js';
-import { QueryAnalytics } from '../domains/search/query-analytics.js';
+import { SearchThreads } from '../domains/search/threads/search-threads.js';
+import { QueryAnalytics } from '../domains/search/analytics/query-analytics.js';
 import { ConfigAdmin } from '../domains/admin/config-admin.js';
 import { ConsoleSessions } from '../domains/admin/console-sessions.js';
 import { WidgetAnalytics } from '../domains/analytics/widget-analytics.js';
@@ -47,8 +48,10 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
     retentionDays: deps.config.activityLog.retentionDays,
     isWidgetOf: (tenantId, widgetId) => deps.registry.findTenant(tenantId)?.environments.some((e) => e.widgets.some((w) => w.id === widgetId)) ?? false,
   });
-  const countCollected = (_tenantId: string, record: { kind: string; receivedAt: number }) => {
-    if (record.kind === 'activity' && record.receivedAt >= startedAt) metrics.activitiesCollected.inc();
+  const countCollected = (_tenantId: string, record: LogRecord) => {
+    if (record.kind !== 'activity' || record.receivedAt < startedAt) return;
+    metrics.activitiesCollected.inc();
+    if (record.attribution === 'unverified') metrics.activitiesUnverified.inc();
   };
   // What search and recommendations fold from the activity log is theirs; tracking replays the log through it.
   const queryStatistics = new QueryStatistics(deps.clock);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDiscoveryServer, type DiscoveryServer, type DiscoveryServerOptions } from '../../src/app/server.js';
 import { validateConfig } from '../../src/platform/config/load.js';
-import { createLogger } from '../../src/platform/logger.js';
+import { createLogger, type Logger } from '../../src/platform/logger.js';
 import type { Clock } from '../../src/platform/clock.js';
 import type { ApiFactory } from '../../src/apis/index.js';
 import { postgresStorageFor, testsUsePostgres } from './postgres-test-storage.js';
@@ -61,6 +61,8 @@ export interface TestServerOptions {
   dataDir?: string;
   extraApis?: ApiFactory[];
   store?: DiscoveryServerOptions['store'];
+  /** Where the server logs (silent unless TEST_LOG=1 by default). */
+  logger?: Logger;
 }
 
 export async function makeDataDir(): Promise<string> {
@@ -79,7 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(postgres === undefined ? {} : { eventLogs: postgres.eventLogs, blobs: postgres.blobs }),
     clock: options.clock,
     extraApis: options.extraApis,
-    logger: createLogger(process.env.TEST_LOG === '1' ? 'debug' : 'silent'),
+    logger: options.logger ?? createLogger(process.env.TEST_LOG === '1' ? 'debug' : 'silent'),
   });
   const { url } = await server.listen(0);
   return {

@@ -87,6 +87,8 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     const widget = admin.widget(scope, ctx.params.widgetId!);
     const productId = singleParam(ctx.query.productId, 'productId', 'query.productId');
     const profileId = singleParam(ctx.query.profileId, 'profileId', 'query.profileId');
+    const explain = singleParam(ctx.query.explain, 'explain', 'query.explain');
+    if (explain !== undefined && explain !== 'true' && explain !== 'false') throw new HttpError(400, 'invalid_parameter', 'query.explain must be true or false.', { field: 'query.explain' });
     const tenant = deps.registry.findTenant(scope.tenantId)!;
     const profile = profileId === undefined ? undefined : activities.findProfile(scope.tenantId, { profileId });
     if (profileId !== undefined && profile === undefined) throw new HttpError(404, 'not_found', `No profile "${profileId}".`, { field: 'query.profileId' });
@@ -97,6 +99,7 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
       idsToBan: [],
       offset: 0,
       limit: undefined,
+      explain: explain === 'true',
     })) satisfies Wire.WidgetPreviewResponse;
   });
 
@@ -157,7 +160,10 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
 
   router.get('/catalogs', guard, async (ctx) => {
     const scope = adminScope(deps, ctx);
-    ctx.body = { catalogs: await catalog.catalogs.list(scope.tenantId, scope.environmentId) } satisfies Wire.CatalogListResponse;
+    const versions = await catalog.catalogs.list(scope.tenantId, scope.environmentId);
+    // At most two versions per environment: two counts.
+    const catalogs = await Promise.all(versions.map(async (c) => ({ ...c, items: await catalog.countItems(scope.tenantId, scope.environmentId, c.version) })));
+    ctx.body = { catalogs } satisfies Wire.AdminCatalogListResponse;
   });
   router.post('/catalogs/:version/promote', guard, async (ctx) => {
     const actor = ctx.state.adminActor!;

@@ -32,9 +32,12 @@ ${body}
 const CONSOLE_HTML = page('Discovery Kit console', '<dk-console></dk-console>', '/console/console.js');
 const REFERENCE_HTML = page(
   'Discovery Kit API reference',
-  `<style>body{font-family:system-ui,sans-serif;margin:0;display:flex;color:#1d2330}nav{min-width:12rem;padding:1rem;border-right:1px solid #c9ced8}main{padding:1rem;max-width:60rem}
+  `<style>body{font-family:system-ui,sans-serif;margin:0;color:#1d2330}#reference{display:flex;align-items:flex-start}
+nav{flex:0 0 12rem;position:sticky;top:0;max-height:100vh;overflow-y:auto;padding:1rem;box-sizing:border-box;border-right:1px solid #c9ced8}nav ul{list-style:none;padding:0;margin:0}nav li{margin:.3rem 0}
+main{flex:1 1 auto;min-width:0;padding:1rem;max-width:60rem;overflow-wrap:anywhere}label[for=filter]{display:block;font-weight:600;margin:.75rem 0 .25rem}#filter{font:inherit;padding:.35rem .5rem;width:min(100%,24rem);box-sizing:border-box}
+@media (max-width:640px){#reference{display:block}nav{position:static;max-height:none;border-right:0;border-bottom:1px solid #c9ced8}nav ul{display:flex;flex-wrap:wrap;gap:.25rem .75rem}}
 section.operation{border:1px solid #c9ced8;border-radius:6px;padding:.5rem 1rem;margin:.75rem 0}.method{font-weight:700;color:#1f5fbf}pre{background:#f4f6f9;padding:.5rem;overflow:auto}
-table{border-collapse:collapse}td,th{border-bottom:1px solid #c9ced8;padding:.2rem .5rem;text-align:left}</style>
+table{border-collapse:collapse;display:block;max-width:100%;overflow-x:auto}td,th{border-bottom:1px solid #c9ced8;padding:.2rem .5rem;text-align:left}</style>
 <div id="reference"><main><h1>Discovery Kit API reference</h1><p>Loading the API document…</p></main></div>`,
   '/docs/reference.js',
 );

@@ -9,16 +9,24 @@ import type { FieldIssue } from '@discovery-kit/protocol';
 import type { ItemContextInput, ItemContextRename, LegacyAction, LegacyBatch, LegacyItemData } from '../../domains/catalog/catalog-inputs.js';
 import { isLanguageCode } from '../../domains/catalog/iso-639-1.js';
 import { parseLegacyId } from '../../domains/catalog/legacy-id.js';
+import { catalogUrl } from '../../domains/catalog/catalog-url.js';
 import { DomainError } from '../../platform/domain-error.js';
 import { formatPath, parseInput, plainObject } from '../http/validate.js';
 
 export const MAX_ACTIONS = 500;
 
 /**
- * No `javascript:` or `data:` URL may reach a storefront's `href` or `src`: http(s), protocol-relative
- * (`//cdn.example/a.png`, the page's own scheme) or a path on the shop.
+ * No `javascript:` or `data:` URL may reach a storefront's `href` or `src`, nor one a browser reads as
+ * another host: the catalog's one rule (catalog-url.ts), stored as it cleans it (ends trimmed).
  */
-const SAFE_URL = z.string().max(2048).refine((value) => /^(https?:)?\/\/[^/\\\s]/i.test(value) || /^\/(?![/\\])/.test(value), 'must be an http(s) URL, a protocol-relative "//host/..." URL or a path starting with "/"');
+const SAFE_URL = z
+  .string()
+  .max(2048)
+  .transform((value, ctx) => {
+    const url = catalogUrl(value);
+    if (url === '') ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL, a protocol-relative "//host/..." URL or a path starting with "/", without control characters or whitespace inside' });
+    return url;
+  });
 /** Keys of `data` beyond the listed fields become custom attributes; this many at most per item. */
 const MAX_EXTRA_KEYS = 100;
 const LISTED_FIELDS = ['title', 'image', 'url', 'tags', 'booster', 'price', 'recommended', 'attributes', 'l10n'];

@@ -33,8 +33,17 @@ const widgetCounts = {
   clickThrough: z.number().min(0),
 };
 
+const periodTotals = z.object({
+  from: z.string(),
+  to: z.string(),
+  ...Object.fromEntries(['searches', 'zeroResultSearches', 'searchClicks', 'searchConversions', 'widgetImpressions', 'widgetClicks', 'widgetPurchases'].map((name) => [name, z.number().int().min(0)])),
+  searchRevenue: z.number().min(0),
+  widgetRevenue: z.number().min(0),
+});
+
 export const analyticsResponse = z.object({
   environment: z.string(),
+  currency: z.string().length(3).optional(),
   days: z.array(
     z.object({
       date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
@@ -42,10 +51,14 @@ export const analyticsResponse = z.object({
       verbs: z.record(z.string(), z.number().int()),
       searches: z.number().int().min(0),
       zeroResultSearches: z.number().int().min(0),
+      searchClicks: z.number().int().min(0),
+      searchConversions: z.number().int().min(0),
+      searchRevenue: z.number().min(0),
       widgets: z.record(z.string(), z.object(widgetCounts)),
     }),
   ),
-  widgets: z.array(z.object({ widgetId: z.string(), ...widgetCounts, conversionRate: z.number().min(0) })),
+  widgets: z.array(z.object({ widgetId: z.string(), ...widgetCounts, conversionRate: z.number().min(0), unverified: z.object(widgetCounts).omit({ clickThrough: true }) })),
+  totals: z.object({ current: periodTotals, previous: periodTotals }),
 });
 
 const queryRow = z.object({
@@ -79,6 +92,9 @@ export const explainResponse = z.object({
       id: z.string(),
       score: z.number(),
       title: z.string(),
+      photo: z.string(),
+      price: z.number().optional(),
+      currency: z.string().optional(),
       rule: z.enum(['pinned', 'boosted', 'buried']).optional(),
       matchedFields: z.array(z.object({ attribute: z.string(), weight: z.number(), words: z.array(z.string()) })),
     }),

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'koa';
 import type { ProductView } from '../../domains/catalog/product-view.js';
+import { catalogUrl } from '../../domains/catalog/catalog-url.js';
 import type { EmailSlots } from '../../domains/recommendations/recommendation-service.js';
 import { SvgRasteriser } from '../../platform/media/svg-raster.js';
 
@@ -24,10 +25,10 @@ export function slotAt(list: EmailSlots, index: string): ProductView | undefined
  * Absolute http(s) URLs pass; a site path (`/img/x.jpg`) resolves against `base` and must stay on
  * its origin (`/\\evil.example` would not); anything else (`javascript:`, `//host`, `img/x.jpg`) is refused.
  */
-export function followableUrl(value: string | undefined, base: string): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  // URL parsers drop tabs and newlines inside a value; such a value is refused rather than guessed at.
-  if (/[\u0000-\u001f\u007f]/.test(value)) return undefined;
+export function followableUrl(given: string | undefined, base: string): string | undefined {
+  // The catalog's one rule first (control characters and whitespace), then what a redirect may follow.
+  const value = catalogUrl(given);
+  if (value === '') return undefined;
   let url: URL;
   try {
     if (/^https?:\/\//i.test(value)) url = new URL(value);

@@ -10,7 +10,7 @@ import type { EnvironmentRef } from '../../platform/config/registry.js';
 import type { WidgetConfig } from '../../platform/config/schema.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { isVariablesSegment, readParams } from './recommendation-params.js';
-import { applyMask, parseMask } from '../http/response-mask.js';
+import { applyMask, parseMask } from '../../platform/response-mask.js';
 import { singleParam } from '../http/query.js';
 import { SAME_ORIGIN, followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
 import { SESSION_IDENTITY } from '../collect/collect-schema.js';

@@ -1,6 +1,6 @@
 /**
  * `GET /search-analytics/{token}?from=YYYY-MM-DD&to=YYYY-MM-DD&limit=20`: a search token's query
- * analytics per UTC day (search/query-analytics.ts), for the merchandiser's console. Private: the
+ * analytics per UTC day (search/analytics/query-analytics.ts), for the merchandiser's console. Private: the
  * tenant's bearer token, and a token of another tenant is answered as unknown.
  */
 import Router from '@koa/router';
@@ -9,7 +9,7 @@ import type { ApiModule, ServerDeps } from '../api-module.js';
 import { requireBearer } from '../http/bearer-guard.js';
 import { notFound } from '../http/errors.js';
 import { parseInput } from '../http/validate.js';
-import { DAYS_KEPT, dayOf, type QueryDayStats } from '../../domains/search/query-analytics.js';
+import { DAYS_KEPT, dayOf, type QueryDayStats } from '../../domains/search/analytics/query-analytics.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a day as YYYY-MM-DD');
 const querySchema = z.object({

@@ -2,22 +2,21 @@
  * The search API (`POST /search`, `GET /search/{token}?encoded=`, `POST /search/autocomplete`).
  * Public: storefronts call it from the browser with only a search token.
  */
-import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { mountedPath, publicBaseUrl, type ApiModule, type ServerDeps } from '../api-module.js';
 import type { SearchConfiguration, SearchTokenConfig } from '../../platform/config/schema.js';
 import { jsonBody, parseJson } from '../http/body.js';
 import { HttpError } from '../http/errors.js';
-import { parseMask } from '../http/response-mask.js';
+import { parseMask } from '../../platform/response-mask.js';
 import { parseInput } from '../http/validate.js';
-import { offensiveCheck } from '../../domains/search/offensive-terms.js';
-import { normalizeQuery } from '../../domains/search/search-queries.js';
+import { offensiveCheck } from '../../domains/search/query/offensive-terms.js';
+import { normalizeQuery } from '../../domains/search/analytics/search-queries.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SearchResponse, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
-import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from './response-text.js';
-import type { ThreadAnswer, ThreadSearch } from './search-thread-protocol.js';
+import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from '../../domains/search/response/response-text.js';
+import type { ThreadAnswer, ThreadSearch } from '../../domains/search/threads/search-thread-protocol.js';
 import { DomainError } from '../../platform/domain-error.js';
 import { searchShopperId } from '../../domains/experiments/assignment.js';
 
@@ -55,6 +54,7 @@ function encodedParams(ctx: Context): Record<string, unknown> {
 export function createSearchApi(deps: ServerDeps): ApiModule {
   const router = new Router();
   const { limits } = deps.services;
+  const { responseIds } = deps.services.activities;
   // POST bodies name their search token: counted once the body is read.
   const bodyToken = limits.byKey((ctx) => (ctx.request.body as { token?: unknown } | undefined)?.token);
   const { search, experiments } = deps.services;
@@ -74,7 +74,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const maskText = input.options.customResponseMask ?? '';
     const { token, ...rest } = raw as Record<string, unknown>;
     const head: AnswerHead = {
-      id: randomUUID(),
+      id: await responseIds.issue(ref.tenant.id, 's'),
       url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`,
       defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
       startedAt,
@@ -165,7 +165,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       time: Math.round((performance.now() - started) * 1000) / 1000,
       token: input.token,
       url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, '/search/suggest')}?encoded=${encodeURIComponent(JSON.stringify({ token, ...rest }))}`,
-      id: randomUUID(),
+      id: await responseIds.issue(ref.tenant.id, 's'),
       configurationId: configuration.id,
       ...(touched === undefined ? {} : { experiment: touched.stamp }),
     };
@@ -215,7 +215,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.set('Cache-Control', 'no-store');
     const body: AutocompleteResponse = {
       suggestions: answered,
-      metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: randomUUID(), configurationId: configuration.id, ...(touched === undefined ? {} : { experiment: touched.stamp }) },
+      metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: await responseIds.issue(ref.tenant.id, 's'), configurationId: configuration.id, ...(touched === undefined ? {} : { experiment: touched.stamp }) },
     };
     touched?.expose(body.metadata.id);
     ctx.body = body;

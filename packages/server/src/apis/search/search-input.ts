@@ -1,4 +1,6 @@
 /**
+ * Fast path of search-schemas.ts `searchSchema`: must equal it, refusals included (search-fast-path.test.ts).
+ *
  * A search request's body read without zod when it has the common shape (a token, a query, the usual
  * options with plain values): the same output the schema gives, at a fraction of the cost. The fast
  * reader never refuses: anything it is not sure of (an unknown key, a wrong type, a value out of

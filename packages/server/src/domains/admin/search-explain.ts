@@ -5,12 +5,17 @@
  */
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { SearchService } from '../search/search-service.js';
+import { safeImageUrl } from '../catalog/product-view.js';
 
 export interface ExplainedHit {
   position: number;
   id: string;
   score: number;
   title: string;
+  /** The item's photo (an http(s), site-relative or inline image URL; empty without one), price in minor units and currency, for a product picker. */
+  photo: string;
+  price: number | undefined;
+  currency: string | undefined;
   /** `pinned`, `boosted` or `buried` when a rule of this query moved it. */
   rule: 'pinned' | 'boosted' | 'buried' | undefined;
   /** Weighted fields that contain a word of the query (as typed, as a prefix, or as a synonym). */
@@ -71,7 +76,10 @@ export function explainSearch(options: {
       return found.length === 0 ? [] : [{ attribute: field.attribute, weight: field.weight, words: [...new Set(found)].slice(0, 5) }];
     });
     const ruleOf = rule?.pin.includes(item.id) ? 'pinned' : rule?.boost.includes(item.id) ? 'boosted' : rule?.bury.includes(item.id) ? 'buried' : undefined;
-    return { position: index + 1, id: item.id, score: Math.round(score * 1000) / 1000, title: attributeText(item.attributes.title), rule: ruleOf, matchedFields } as ExplainedHit;
+    const attrs = item.attributes;
+    const price = item.price ?? (typeof attrs.price === 'number' ? attrs.price : undefined);
+    const photo = safeImageUrl(item.image ?? (attributeText(attrs.image) || attributeText(attrs.photo) || undefined));
+    return { position: index + 1, id: item.id, score: Math.round(score * 1000) / 1000, title: attributeText(attrs.title), photo, price, currency: attributeText(attrs.currency) || undefined, rule: ruleOf, matchedFields } as ExplainedHit;
   });
   return {
     query,

@@ -3,9 +3,10 @@
  * from it at start, so a restart loses nothing): activities per verb, activities per minute, and per
  * widget impressions, clicks, add-to-carts, purchases and revenue, attributed through the widget id
  * an activity names, the `sourceId` of the recommendation answer it came from, or an earlier click on
- * the same item from a widget by the same profile.
+ * the same item from a widget by the same profile. Only activities whose response ids verified are
+ * credited; those naming a widget without a verified id are counted apart, as `unverified`.
  */
-import type { LogRecord } from '../tracking/activity-record.js';
+import { isVerifiedAttribution, type LoggedActivity, type LogRecord } from '../tracking/activity-record.js';
 import type { ActivityAggregate, SnapshotPart } from '../tracking/activity-aggregate.js';
 import { BoundedLru } from '../../platform/collections/bounded-lru.js';
 import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
@@ -24,6 +25,10 @@ export interface DayCounts {
   activities: number;
   verbs: Record<string, number>;
   widgets: Map<string, WidgetCounts>;
+  /** The currency of the day's latest purchase that named one. */
+  currency?: string;
+  /** What activities naming a widget but no verified response id would have added to it: shown apart, credited nowhere. */
+  unverified: Map<string, WidgetCounts>;
 }
 
 const CLICK_VERBS = new Set(['click', 'click-on-reco']);
@@ -32,6 +37,25 @@ const PURCHASE_VERBS = new Set(['purchase', 'buy']);
 
 export function emptyWidgetCounts(): WidgetCounts {
   return { impressions: 0, clicks: 0, addToCarts: 0, purchases: 0, revenue: 0 };
+}
+
+function emptyDay(): DayCounts {
+  return { activities: 0, verbs: Object.create(null) as Record<string, number>, widgets: new Map(), unverified: new Map() };
+}
+
+/** Adds one activity to a widget's counts, by its verb. */
+function countInto(widgets: Map<string, WidgetCounts>, widgetId: string, record: LoggedActivity): void {
+  let widget = widgets.get(widgetId);
+  if (widget === undefined) widgets.set(widgetId, (widget = emptyWidgetCounts()));
+  const verb = record.verb;
+  // Impressions are stored as their own type; logs written before that hold them as page views.
+  if (verb === 'view' && (record.type === IMPRESSION_TYPE || record.type === 'page')) widget.impressions++;
+  else if (CLICK_VERBS.has(verb)) widget.clicks++;
+  else if (CART_VERBS.has(verb)) widget.addToCarts++;
+  else if (PURCHASE_VERBS.has(verb)) {
+    widget.purchases++;
+    widget.revenue += (record.price ?? 0) * (record.quantity ?? 1);
+  }
 }
 
 class TenantWidgetAnalytics {
@@ -51,7 +75,7 @@ export interface WidgetAnalyticsOptions {
 }
 
 type SavedChunk =
-  | { days: Array<[number, number, Record<string, number>, Array<[string, WidgetCounts]>]>; minutes: Array<[number, number]> }
+  | { days: Array<[number, number, Record<string, number>, Array<[string, WidgetCounts]>, (string | null | undefined)?, Array<[string, WidgetCounts]>?]>; minutes: Array<[number, number]> }
   | { sources: Array<[string, string]>; clicked: Array<[string, string]> };
 
 export class WidgetAnalytics implements ActivityAggregate {
@@ -67,8 +91,8 @@ export class WidgetAnalytics implements ActivityAggregate {
       const state = this.tenant(tenantId);
       const saved = chunk as SavedChunk;
       if ('days' in saved) {
-        for (const [day, activities, verbs, widgets] of saved.days) {
-          state.days.set(day, { activities, verbs: Object.assign(Object.create(null) as Record<string, number>, verbs), widgets: new Map(widgets) });
+        for (const [day, activities, verbs, widgets, currency, unverified] of saved.days) {
+          state.days.set(day, { activities, verbs: Object.assign(Object.create(null) as Record<string, number>, verbs), widgets: new Map(widgets), unverified: new Map(unverified ?? []), ...(typeof currency === 'string' ? { currency } : {}) });
         }
         for (const [minute, count] of saved.minutes) state.minutes.set(minute, count);
         return;
@@ -82,7 +106,8 @@ export class WidgetAnalytics implements ActivityAggregate {
   private *save(tenantId: string): Iterable<SavedChunk> {
     const state = this.tenants.get(tenantId);
     if (state === undefined) return;
-    yield { days: [...state.days].map(([day, c]) => [day, c.activities, { ...c.verbs }, [...c.widgets].map(([id, w]) => [id, { ...w }] as [string, WidgetCounts])]), minutes: [...state.minutes] };
+    const copy = (widgets: Map<string, WidgetCounts>) => [...widgets].map(([id, w]) => [id, { ...w }] as [string, WidgetCounts]);
+    yield { days: [...state.days].map(([day, c]) => [day, c.activities, { ...c.verbs }, copy(c.widgets), c.currency ?? null, copy(c.unverified)]), minutes: [...state.minutes] };
     yield { sources: [...state.sources.entries()], clicked: [...state.clicked.entries()] };
   }
 
@@ -90,9 +115,10 @@ export class WidgetAnalytics implements ActivityAggregate {
   readonly fold = (tenantId: string, record: LogRecord): void => {
     if (record.kind !== 'activity') return;
     const state = this.tenant(tenantId);
-    const minute = Math.floor(record.receivedAt / MINUTE_MS);
+    // By when it happened, not when it arrived: an import of last year's history is not "this minute".
+    const minute = Math.floor(record.timestamp / MINUTE_MS);
     const now = this.options.now();
-    if (minute > Math.floor(now / MINUTE_MS) - MINUTES_KEPT) {
+    if (minute > Math.floor(now / MINUTE_MS) - MINUTES_KEPT && minute <= Math.floor(now / MINUTE_MS) + 1) {
       state.minutes.set(minute, (state.minutes.get(minute) ?? 0) + 1);
       if (state.minutes.size > MINUTES_KEPT + 60) this.pruneMinutes(state, now);
     }
@@ -102,42 +128,39 @@ export class WidgetAnalytics implements ActivityAggregate {
     if (day < today - this.options.retentionDays || day > today + 1) return;
     let counts = state.days.get(day);
     if (counts === undefined) {
-      state.days.set(day, (counts = { activities: 0, verbs: Object.create(null) as Record<string, number>, widgets: new Map() }));
+      state.days.set(day, (counts = emptyDay()));
       for (const old of state.days.keys()) if (old < today - this.options.retentionDays) state.days.delete(old);
     }
     counts.activities++;
+    if (PURCHASE_VERBS.has(record.verb) && record.currency !== undefined && /^[A-Z]{3}$/.test(record.currency)) counts.currency = record.currency;
     if (counts.verbs[record.verb] !== undefined || Object.keys(counts.verbs).length < 64) counts.verbs[record.verb] = (counts.verbs[record.verb] ?? 0) + 1;
 
+    const named = record.widgetId !== undefined && this.options.isWidgetOf(tenantId, record.widgetId) ? record.widgetId : undefined;
+    // Set on every activity naming a response or a widget since ids are signed; one logged before is unverified too.
+    const namesAny = record.widgetId !== undefined || record.sourceId !== undefined || record.recommendationId !== undefined;
+    if (namesAny && !isVerifiedAttribution(record)) {
+      if (named !== undefined) countInto(counts.unverified, named, record);
+      return;
+    }
     const pair = `${record.profileId}|${record.itemId}`;
-    let widgetId = record.widgetId !== undefined && this.options.isWidgetOf(tenantId, record.widgetId) ? record.widgetId : undefined;
+    let widgetId = named;
     if (widgetId === undefined && record.sourceId !== undefined) widgetId = state.sources.get(record.sourceId);
     if (widgetId !== undefined && record.sourceId !== undefined) state.sources.set(record.sourceId, widgetId);
-    const verb = record.verb;
-    if (widgetId === undefined && (CART_VERBS.has(verb) || PURCHASE_VERBS.has(verb))) widgetId = state.clicked.get(pair);
+    if (widgetId === undefined && (CART_VERBS.has(record.verb) || PURCHASE_VERBS.has(record.verb))) widgetId = state.clicked.get(pair);
     if (widgetId === undefined) return;
-    let widget = counts.widgets.get(widgetId);
-    if (widget === undefined) counts.widgets.set(widgetId, (widget = emptyWidgetCounts()));
-    // Impressions are stored as their own type; logs written before that hold them as page views.
-    if (verb === 'view' && (record.type === IMPRESSION_TYPE || record.type === 'page')) widget.impressions++;
-    else if (CLICK_VERBS.has(verb)) {
-      widget.clicks++;
-      if (record.type !== 'page') state.clicked.set(pair, widgetId);
-    } else if (CART_VERBS.has(verb)) widget.addToCarts++;
-    else if (PURCHASE_VERBS.has(verb)) {
-      widget.purchases++;
-      widget.revenue += (record.price ?? 0) * (record.quantity ?? 1);
-    }
+    countInto(counts.widgets, widgetId, record);
+    if (CLICK_VERBS.has(record.verb) && record.type !== 'page') state.clicked.set(pair, widgetId);
   };
 
   /** Day counts from `fromDay` to `toDay` (day numbers since the epoch), oldest first, including empty days. */
   daysBetween(tenantId: string, fromDay: number, toDay: number): Array<{ day: number; counts: DayCounts }> {
     const state = this.tenant(tenantId);
     const out: Array<{ day: number; counts: DayCounts }> = [];
-    for (let day = fromDay; day <= toDay; day++) out.push({ day, counts: state.days.get(day) ?? { activities: 0, verbs: Object.create(null) as Record<string, number>, widgets: new Map() } });
+    for (let day = fromDay; day <= toDay; day++) out.push({ day, counts: state.days.get(day) ?? emptyDay() });
     return out;
   }
 
-  /** Activities received per minute over the last `minutes` minutes, oldest first. */
+  /** Activities per minute (by their own time) over the last `minutes` minutes, oldest first. */
   perMinute(tenantId: string, minutes: number): Array<{ minute: number; count: number }> {
     const state = this.tenant(tenantId);
     const last = Math.floor(this.options.now() / MINUTE_MS);

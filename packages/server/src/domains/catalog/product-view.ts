@@ -5,6 +5,7 @@
  */
 import type { ProductView } from '@discovery-kit/protocol';
 import { formatLegacyId } from './legacy-id.js';
+import { catalogUrl } from './catalog-url.js';
 import type { StoredItem } from './types.js';
 
 /** The product as search and recommendations return it; its wire shape lives in the protocol package. */
@@ -22,6 +23,8 @@ export function toProductView(item: StoredItem, options: ProductViewOptions): Pr
   for (const [name, value] of Object.entries(attrs)) {
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') own[name] = value;
   }
+  // A catalog-API `image` attribute is passed on as written beside `photo`: the same rule applies to it.
+  if (typeof own.image === 'string') own.image = safeImageUrl(own.image);
   return {
     ...own,
     version: options.version,
@@ -30,7 +33,7 @@ export function toProductView(item: StoredItem, options: ProductViewOptions): Pr
     _id: { original_id: item.id, tenant: options.tenantId, kind: item.kind },
     type: item.type,
     title: item.title ?? text(attrs.title) ?? text(attrs.name) ?? '',
-    url: safeUrl(item.url ?? text(attrs.url)),
+    url: catalogUrl(item.url ?? text(attrs.url)),
     recommended: recommendedOf(item),
     booster: boosterOf(item),
     price: item.price ?? int(attrs.price) ?? 0,
@@ -74,18 +77,8 @@ function categories(value: unknown): string[] {
   return value.split(',').map((c) => c.trim()).filter((c) => c !== '');
 }
 
-/** Inline images are safe in an <img>, which never runs script; other URLs follow `safeUrl`. */
-function safeImageUrl(value: string | undefined): string {
+/** Inline images are safe in an <img>, which never runs script; other URLs follow the catalog's one rule (catalog-url.ts). */
+export function safeImageUrl(value: string | undefined): string {
   if (value !== undefined && /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/i.test(value)) return value;
-  return safeUrl(value);
-}
-
-/**
- * Catalog text is untrusted: anything but http(s), a protocol-relative `//host/...` URL (the page's own
- * scheme, so http or https) or a site path becomes empty rather than a `javascript:` link.
- */
-function safeUrl(value: string | undefined): string {
-  if (value === undefined) return '';
-  // `/\\host` is read as `//host` by browsers: a site path starts with one slash and no backslash.
-  return /^(https?:)?\/\/[^/\\\s]/i.test(value) || /^\/(?![/\\])/.test(value) ? value : '';
+  return catalogUrl(value);
 }

@@ -1,7 +1,6 @@
 /**
  * What recommendations fold from the activity log, per tenant: popularity by verb and day, items met
- * together in visits and orders, who touched which product (the model's training rows), and the
- * ledger of recommendation ids issued. Tracking replays the log through it at start-up and feeds it
+ * together in visits and orders, and who touched which product (the model's training rows). Tracking replays the log through it at start-up and feeds it
  * every new durable record (it is handed to tracking as an `ActivityAggregate` by the composition root).
  *
  * Readers may cache an answer until `revision` moves: it moves after every live append of activities,
@@ -16,7 +15,6 @@ import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
 import { CoOccurrence, type CoOccurrenceKind, type PairChunk, type RelatedItem } from './co-occurrence.js';
 import { Interactions, type InteractionChunk } from './interactions.js';
 import { Popularity, type PopularItem } from './popularity.js';
-import { RecommendationLedger, type LedgerChunk } from './recommendation-ledger.js';
 
 const ORDER_VERBS = new Set(['buy', 'purchase']);
 /** A tenant whose newest activity is older than this is replaying a history: its windows end there. */
@@ -34,7 +32,6 @@ class TenantAggregates {
   readonly popularity: Popularity;
   readonly coOccurrence = new CoOccurrence();
   readonly interactions = new Interactions();
-  readonly ledger = new RecommendationLedger();
   /** Item ids counted so far (at most MAX_COUNTED_ITEMS). */
   readonly items = new Set<string>();
   revision = 0;
@@ -55,7 +52,7 @@ const INTERACTION_ROWS = 1;
 const POPULARITY = 2;
 
 /** One chunk of a tenant's saved aggregates: JSON, or binary (interaction rows, popularity) led by a byte saying which. The change log is not saved: readers' caches do not outlive a process. */
-type SavedChunk = Buffer | { newest: number } | { items: string[] } | { coOccurrence: [CoOccurrenceKind, PairChunk] } | { interactions: InteractionChunk } | { ledger: LedgerChunk };
+type SavedChunk = Buffer | { newest: number } | { items: string[] } | { coOccurrence: [CoOccurrenceKind, PairChunk] } | { interactions: InteractionChunk } | { ledger: unknown };
 
 export class RecommendationAggregates implements ActivityAggregate {
   private readonly tenants = new Map<string, TenantAggregates>();
@@ -68,7 +65,7 @@ export class RecommendationAggregates implements ActivityAggregate {
 
   readonly snapshot: SnapshotPart = {
     name: 'recommendations',
-    version: 4,
+    version: 5,
     save: (tenantId) => this.save(tenantId),
     restore: (tenantId, chunk) => {
       const state = this.tenant(tenantId);
@@ -85,7 +82,7 @@ export class RecommendationAggregates implements ActivityAggregate {
       }
       else if ('coOccurrence' in saved) state.coOccurrence.restore(saved.coOccurrence);
       else if ('interactions' in saved) state.interactions.restore(saved.interactions);
-      else state.ledger.restore(saved.ledger);
+      // Otherwise a ledger of recommendation ids, saved by earlier versions: ids are signed now (tracking/response-ids.ts).
     },
     clear: (tenantId) => void this.tenants.delete(tenantId),
   };
@@ -110,15 +107,12 @@ export class RecommendationAggregates implements ActivityAggregate {
     for (const popularity of state.popularity.save((itemId) => numbers.get(itemId)!)) yield Buffer.concat([Buffer.of(POPULARITY), popularity]);
     for (const coOccurrence of state.coOccurrence.save()) yield { coOccurrence };
     for (const interactions of state.interactions.save()) yield interactions instanceof Uint8Array ? Buffer.concat([Buffer.of(INTERACTION_ROWS), interactions]) : { interactions };
-    for (const ledger of state.ledger.save()) yield { ledger };
   }
 
   fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {
     const state = this.tenant(tenantId);
-    if (record.kind === 'recommendation') {
-      state.ledger.fold(record);
-      return;
-    }
+    // Recommendation-id lines, written by earlier versions, credit nothing: ids are signed now.
+    // An experiment's exposure is folded by the experiments' ledger alone.
     if (record.kind !== 'activity') return;
     const activity: LoggedActivity = record;
     if (activity.timestamp > state.newest) state.newest = activity.timestamp;
@@ -253,11 +247,6 @@ export class RecommendationAggregates implements ActivityAggregate {
   /** Who touched which product (compact, live): the recommendation model trains from it and reads shoppers' rows. */
   interactions(tenantId: string): Interactions {
     return this.tenant(tenantId).interactions;
-  }
-
-  /** Undefined unless this id was issued (or reserved) for the tenant; see RecommendationLedger.find. */
-  findRecommendation(tenantId: string, id: string): Record<string, unknown> | undefined {
-    return this.tenants.get(tenantId)?.ledger.find(id);
   }
 
   private tenant(tenantId: string): TenantAggregates {

@@ -8,6 +8,7 @@ import type { CatalogService } from '../catalog/catalog-service.js';
 import { boosterOf, recommendedOf, toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 import { runAtOnce, runInSlices } from '../../platform/sliced-work.js';
+import { familyOf } from './ranker-features.js';
 
 /** `catalogIndexBuilding` yields after every this many items plus one (a mask). */
 const BUILD_STEP = 511;
@@ -25,6 +26,8 @@ export class IndexedItem {
   readonly ordinal: number;
   readonly item: StoredItem;
   private readonly options: ProductViewOptions;
+  /** Family and price, read from a view the first time either is asked (the ranking and the variety cap read them per candidate). */
+  private traits: { family: string | undefined; price: number } | undefined;
 
   constructor(ordinal: number, item: StoredItem, options: ProductViewOptions) {
     this.ordinal = ordinal;
@@ -34,6 +37,23 @@ export class IndexedItem {
 
   get view(): ProductView {
     return toProductView(this.item, this.options);
+  }
+
+  /** The product's family (ranker-features.ts `familyOf`): what the variety cap counts. */
+  get family(): string | undefined {
+    return this.traitsOf().family;
+  }
+
+  get price(): number {
+    return this.traitsOf().price;
+  }
+
+  private traitsOf(): { family: string | undefined; price: number } {
+    if (this.traits === undefined) {
+      const view = this.view;
+      this.traits = { family: familyOf(view.title, view.categories), price: view.price };
+    }
+    return this.traits;
   }
 
   get recommended(): boolean {

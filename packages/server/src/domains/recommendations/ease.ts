@@ -49,6 +49,8 @@ export interface TrainingTimings {
    * aggregates the serving thread holds are not in it.
    */
   peakMb?: number;
+  /** The learned ranking stage: its examples' item model (a second solve), the examples and the fit. */
+  rankerMs?: number;
 }
 
 /** `sampleMemory` (optional) is called at the end of each phase, while that phase's arrays are still held. */

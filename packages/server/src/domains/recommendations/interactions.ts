@@ -34,11 +34,36 @@ const HALF_LIFE_MS = RECENT_HALF_LIFE_DAYS * 24 * 60 * 60 * 1000;
  */
 const RECENCY_EPOCH = Date.UTC(2020, 0, 1);
 
+/**
+ * One shopper's touched items, oldest first touch first, in parallel typed arrays: item number, strongest
+ * touch, the minute of the first and the last touch, how many purchases and the minutes of the first
+ * and last of them (0 when never bought). Times are whole minutes since 1970 (fits an Int32 for 4,000
+ * years): the learned ranking reads when a shopper met an item, `buy-again` how often they buy it.
+ */
 interface Row {
   items: Int32Array<ArrayBuffer>;
   weights: Float32Array<ArrayBuffer>;
+  first: Int32Array<ArrayBuffer>;
+  last: Int32Array<ArrayBuffer>;
+  buys: Int32Array<ArrayBuffer>;
+  firstBuy: Int32Array<ArrayBuffer>;
+  lastBuy: Int32Array<ArrayBuffer>;
   length: number;
 }
+
+/** A row as readers see it: views of its used part. */
+export interface RowView {
+  items: Int32Array;
+  weights: Float32Array;
+  first: Int32Array;
+  last: Int32Array;
+  buys: Int32Array;
+  firstBuy: Int32Array;
+  lastBuy: Int32Array;
+}
+
+const ROW_ARRAYS = ['first', 'last', 'buys', 'firstBuy', 'lastBuy'] as const;
+export const MINUTE_MS = 60_000;
 
 export interface InteractionSnapshot {
   /** Item numbers are indexes into this list (a copy: later items may be appended to the live one). */
@@ -47,10 +72,12 @@ export interface InteractionSnapshot {
   offsets: Int32Array;
   items: Int32Array;
   weights: Float32Array;
+  /** Minute of each entry's first touch (the learned ranking splits a shopper's history by it). */
+  first: Int32Array;
 }
 
 /** Item chunks and the totals are JSON; rows are binary (per profile: id, length, item numbers, weights). */
-export type InteractionChunk = { items: string[]; recent: Array<number | null>; bought: number[] } | { purchases: number; touches: number } | Buffer;
+export type InteractionChunk = { items: string[]; recent: Array<number | null>; bought: number[]; buyers: number[]; repeaters: number[] } | { purchases: number; touches: number } | Buffer;
 
 export class Interactions {
   private readonly itemNumbers = new Map<string, number>();
@@ -59,6 +86,9 @@ export class Interactions {
   /** Per item number: log2 of the recency-weighted touches (weighted as TOUCH_WEIGHTS), and the all-time purchase count. */
   private recent: Float64Array<ArrayBuffer> = new Float64Array(1024);
   private bought: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  /** Per item number: shoppers who bought it, and those who bought it more than once (`buy-again`'s prior). */
+  private buyers: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private repeaters: Float64Array<ArrayBuffer> = new Float64Array(1024);
   private keptTop: { limit: number; touches: number; items: number[] } | undefined;
   /** Purchases and touches folded so far: the trainer retrains when these have grown enough. */
   purchases = 0;
@@ -75,14 +105,27 @@ export class Interactions {
     }
     this.recent[item] = log2Add(this.recent[item]!, Math.log2(weight) + (at - RECENCY_EPOCH) / HALF_LIFE_MS);
     let row = this.rows.get(profileId);
-    if (row === undefined) this.rows.set(profileId, (row = { items: new Int32Array(4), weights: new Float32Array(4), length: 0 }));
-    setMax(row, item, weight);
+    if (row === undefined) this.rows.set(profileId, (row = emptyRow(4)));
+    const minute = Math.floor(at / MINUTE_MS);
+    const before = touch(row, item, weight, minute, minute, weight >= BOUGHT ? 1 : 0, minute, minute);
+    if (weight >= BOUGHT && before === 0) this.buyers[item]! += 1;
+    if (weight >= BOUGHT && before === 1) this.repeaters[item]! += 1;
   }
 
-  /** The shopper's touched items (item number → strongest weight), oldest first. */
-  row(profileId: string): { items: Int32Array; weights: Float32Array } | undefined {
+  /**
+   * The share of the item's buyers who bought it again, shrunk toward 1 in 5 for items few bought:
+   * (repeat buyers + 1) / (buyers + 5). Some products are bought once (a gift), others over and over.
+   */
+  repeatRate(item: number): number {
+    return ((this.repeaters[item] ?? 0) + 1) / ((this.buyers[item] ?? 0) + 5);
+  }
+
+  /** The shopper's touched items (item number → strongest weight, times, purchases), oldest first touch first. */
+  row(profileId: string): RowView | undefined {
     const row = this.rows.get(profileId);
-    return row === undefined ? undefined : { items: row.items.subarray(0, row.length), weights: row.weights.subarray(0, row.length) };
+    if (row === undefined) return undefined;
+    const n = row.length;
+    return { items: row.items.subarray(0, n), weights: row.weights.subarray(0, n), first: row.first.subarray(0, n), last: row.last.subarray(0, n), buys: row.buys.subarray(0, n), firstBuy: row.firstBuy.subarray(0, n), lastBuy: row.lastBuy.subarray(0, n) };
   }
 
   /** Item ids the shopper bought. */
@@ -140,7 +183,7 @@ export class Interactions {
       this.rows.set(into, moved);
       return;
     }
-    for (let i = 0; i < moved.length; i++) setMax(target, moved.items[i]!, moved.weights[i]!);
+    for (let i = 0; i < moved.length; i++) touch(target, moved.items[i]!, moved.weights[i]!, moved.first[i]!, moved.last[i]!, moved.buys[i]!, moved.firstBuy[i]!, moved.lastBuy[i]!);
   }
 
   /** Erasure: the profile's row goes; item totals it added stay, as counts without a person. */
@@ -152,7 +195,7 @@ export class Interactions {
   *save(): Iterable<InteractionChunk> {
     for (let at = 0; at < this.itemIds.length; at += 5_000) {
       const end = Math.min(at + 5_000, this.itemIds.length);
-      yield { items: this.itemIds.slice(at, end), recent: [...this.recent.subarray(at, end)], bought: [...this.bought.subarray(at, end)] };
+      yield { items: this.itemIds.slice(at, end), recent: [...this.recent.subarray(at, end)], bought: [...this.bought.subarray(at, end)], buyers: [...this.buyers.subarray(at, end)], repeaters: [...this.repeaters.subarray(at, end)] };
     }
     const out = new ChunkWriter();
     for (const [profileId, row] of this.rows) {
@@ -160,6 +203,7 @@ export class Interactions {
       out.u32(row.length);
       out.array(row.items.subarray(0, row.length));
       out.array(row.weights.subarray(0, row.length));
+      for (const name of ROW_ARRAYS) out.array(row[name].subarray(0, row.length));
       if (out.length >= 64 * 1024) yield out.take();
     }
     if (out.length > 0) yield out.take();
@@ -176,12 +220,14 @@ export class Interactions {
       while (!read.done) {
         const profileId = read.string();
         const length = read.u32();
-        const items = new Int32Array(shared, used, length);
-        const weights = new Float32Array(shared, used + 4 * length, length);
-        used += 8 * length;
-        read.array(items);
-        read.array(weights);
-        if (length > 0) this.rows.set(profileId, { items, weights, length });
+        const next = <T extends Int32Array | Float32Array>(array: T): T => {
+          used += 4 * length;
+          read.array(array);
+          return array;
+        };
+        const int = () => next(new Int32Array(shared, used, length));
+        const row: Row = { items: int(), weights: next(new Float32Array(shared, used, length)), first: int(), last: int(), buys: int(), firstBuy: int(), lastBuy: int(), length };
+        if (length > 0) this.rows.set(profileId, row);
       }
     } else if ('items' in chunk) {
       chunk.items.forEach((itemId, i) => {
@@ -189,6 +235,8 @@ export class Interactions {
         // JSON writes an item never weighted (log2 of nothing, -Infinity) as null.
         this.recent[item] = chunk.recent[i] ?? -Infinity;
         this.bought[item] = chunk.bought[i]!;
+        this.buyers[item] = chunk.buyers[i]!;
+        this.repeaters[item] = chunk.repeaters[i]!;
       });
     } else {
       this.purchases = chunk.purchases;
@@ -202,15 +250,17 @@ export class Interactions {
     const offsets = new Int32Array(this.rows.size + 1);
     const items = new Int32Array(nnz);
     const weights = new Float32Array(nnz);
+    const first = new Int32Array(nnz);
     let r = 0;
     let at = 0;
     for (const row of this.rows.values()) {
       items.set(row.items.subarray(0, row.length), at);
       weights.set(row.weights.subarray(0, row.length), at);
+      first.set(row.first.subarray(0, row.length), at);
       at += row.length;
       offsets[++r] = at;
     }
-    return { itemIds: [...this.itemIds], offsets, items, weights };
+    return { itemIds: [...this.itemIds], offsets, items, weights, first };
   }
 
   private intern(itemId: string): number {
@@ -222,29 +272,55 @@ export class Interactions {
     if (n >= this.recent.length) {
       this.recent = grow(this.recent);
       this.bought = grow(this.bought);
+      this.buyers = grow(this.buyers);
+      this.repeaters = grow(this.repeaters);
     }
     this.recent[n] = -Infinity;
     return n;
   }
 }
 
-function setMax(row: Row, item: number, weight: number): void {
+function emptyRow(capacity: number): Row {
+  const int = () => new Int32Array(capacity);
+  return { items: int(), weights: new Float32Array(capacity), first: int(), last: int(), buys: int(), firstBuy: int(), lastBuy: int(), length: 0 };
+}
+
+/**
+ * Folds touches of `item` into the row: the strongest weight, the earliest first and latest last
+ * touch, purchases added up (their first and last minutes; 0 is "none"). Activities may arrive out of
+ * time order (imports, merges), so every time is a min or a max.
+ */
+function touch(row: Row, item: number, weight: number, first: number, last: number, buys: number, firstBuy: number, lastBuy: number): number {
   for (let i = row.length - 1; i >= 0; i--) {
     if (row.items[i] !== item) continue;
+    const before = row.buys[i]!;
     if (weight > row.weights[i]!) row.weights[i] = weight;
-    return;
+    if (first < row.first[i]!) row.first[i] = first;
+    if (last > row.last[i]!) row.last[i] = last;
+    if (buys > 0) {
+      row.firstBuy[i] = row.buys[i] === 0 ? firstBuy : Math.min(row.firstBuy[i]!, firstBuy);
+      row.lastBuy[i] = Math.max(row.lastBuy[i]!, lastBuy);
+      row.buys[i]! += buys;
+    }
+    return before;
   }
   if (row.length === row.items.length) {
-    const items = new Int32Array(row.length * 2);
-    items.set(row.items);
-    const weights = new Float32Array(row.length * 2);
-    weights.set(row.weights);
-    row.items = items;
-    row.weights = weights;
+    const bigger = emptyRow(row.length * 2);
+    bigger.items.set(row.items);
+    bigger.weights.set(row.weights);
+    for (const name of ROW_ARRAYS) bigger[name].set(row[name]);
+    Object.assign(row, { ...bigger, length: row.length });
   }
-  row.items[row.length] = item;
-  row.weights[row.length] = weight;
+  const at = row.length;
+  row.items[at] = item;
+  row.weights[at] = weight;
+  row.first[at] = first;
+  row.last[at] = last;
+  row.buys[at] = buys;
+  row.firstBuy[at] = buys > 0 ? firstBuy : 0;
+  row.lastBuy[at] = buys > 0 ? lastBuy : 0;
   row.length++;
+  return 0;
 }
 
 /** log2(2^a + 2^b), without leaving the logarithms. */

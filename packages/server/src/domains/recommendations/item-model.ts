@@ -8,7 +8,7 @@ import type { SparseWeights } from './ease.js';
 
 export const MODEL_FORMAT = 'discovery-kit/item-model';
 /** Bump when the file layout or the meaning of the weights changes: older files are then retrained. */
-export const MODEL_VERSION = 2;
+export const MODEL_VERSION = 3;
 
 export interface ModelInfo {
   trainedAt: number;
@@ -71,35 +71,25 @@ export class ItemModel {
 }
 
 /** The model as the bytes of its file (stored through the blob port, see model-trainer.ts). */
-export function encodeModel(model: StoredModel): Buffer {
+export function encodeModel(model: StoredModel, tenantId: string): Buffer {
   const { rowItems, rowOffsets, columns, values } = model.weights;
-  const header = { format: MODEL_FORMAT, version: MODEL_VERSION, ...model.info, items: model.itemIds.length, rows: rowItems.length, weights: columns.length };
+  const header = { format: MODEL_FORMAT, version: MODEL_VERSION, tenant: tenantId, ...model.info, items: model.itemIds.length, rows: rowItems.length, weights: columns.length };
   const parts = [Buffer.from(`${JSON.stringify(header)}\n${JSON.stringify(model.itemIds)}\n`), bytes(rowItems), bytes(rowOffsets), bytes(columns), bytes(values)];
   return Buffer.concat(parts);
 }
 
-/** The stored model, or the reason its file's bytes cannot be used. */
-export function decodeModel(data: Buffer): StoredModel | { problem: string } {
+/** The stored model, or the reason its file's bytes cannot be used (by this tenant). */
+export function decodeModel(data: Buffer, tenantId: string): StoredModel | { problem: string } {
   try {
-    const firstLine = data.indexOf(10);
-    const secondLine = firstLine < 0 ? -1 : data.indexOf(10, firstLine + 1);
-    if (secondLine < 0) return { problem: 'truncated model file (no header)' };
-    const header = JSON.parse(data.subarray(0, firstLine).toString('utf8')) as Record<string, unknown>;
-    if (header.format !== MODEL_FORMAT) return { problem: 'not a model file' };
-    if (header.version !== MODEL_VERSION) return { problem: `model file of version ${String(header.version)}, this server reads ${MODEL_VERSION}` };
-    const itemIds = JSON.parse(data.subarray(firstLine + 1, secondLine).toString('utf8')) as unknown;
+    const head = readFileHead(data, { kind: 'model', format: MODEL_FORMAT, version: MODEL_VERSION, tenantId });
+    if ('problem' in head) return head;
+    const { header, itemIds, bodyStart } = head;
     const rows = Number(header.rows);
     const weights = Number(header.weights);
     if (!Array.isArray(itemIds) || itemIds.length !== header.items || !Number.isInteger(rows) || !Number.isInteger(weights)) return { problem: 'damaged model header' };
-    const expected = secondLine + 1 + 4 * (rows + rows + 1 + weights + weights);
+    const expected = bodyStart + 4 * (rows + rows + 1 + weights + weights);
     if (data.length !== expected) return { problem: `truncated model file (${data.length} bytes, expected ${expected})` };
-    let at = secondLine + 1;
-    const take = (count: number): ArrayBuffer => {
-      const copy = new Uint8Array(4 * count);
-      copy.set(data.subarray(at, at + 4 * count));
-      at += 4 * count;
-      return copy.buffer;
-    };
+    const take = arrayReader(data, bodyStart);
     const stored: StoredModel = {
       info: {
         trainedAt: Number(header.trainedAt),
@@ -118,8 +108,37 @@ export function decodeModel(data: Buffer): StoredModel | { problem: string } {
   }
 }
 
-function bytes(array: Int32Array | Float32Array): Buffer {
+/**
+ * The two JSON lines that open a model file (its header, then its item ids), checked to be of this kind,
+ * version and tenant; its binary arrays start at `bodyStart`. Shared by the item model and the ranker.
+ */
+export function readFileHead(
+  data: Buffer,
+  expect: { kind: string; format: string; version: number; tenantId: string },
+): { header: Record<string, unknown>; itemIds: unknown; bodyStart: number } | { problem: string } {
+  const firstLine = data.indexOf(10);
+  const secondLine = firstLine < 0 ? -1 : data.indexOf(10, firstLine + 1);
+  if (secondLine < 0) return { problem: `truncated ${expect.kind} file (no header)` };
+  const header = JSON.parse(data.subarray(0, firstLine).toString('utf8')) as Record<string, unknown>;
+  if (header.format !== expect.format) return { problem: `not a ${expect.kind} file` };
+  if (header.version !== expect.version) return { problem: `${expect.kind} file of version ${String(header.version)}, this server reads ${expect.version}` };
+  if (header.tenant !== expect.tenantId) return { problem: `${expect.kind} file of another tenant` };
+  const itemIds = JSON.parse(data.subarray(firstLine + 1, secondLine).toString('utf8')) as unknown;
+  return { header, itemIds, bodyStart: secondLine + 1 };
+}
+
+export function bytes(array: Int32Array | Float32Array): Buffer {
   return Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+}
+
+/** Reads `count` 4-byte values at a time from `at` on, each into a buffer of its own (aligned, and not holding the file). */
+export function arrayReader(data: Buffer, at: number): (count: number) => ArrayBuffer {
+  return (count) => {
+    const copy = new Uint8Array(4 * count);
+    copy.set(data.subarray(at, at + 4 * count));
+    at += 4 * count;
+    return copy.buffer;
+  };
 }
 
 /**

@@ -14,13 +14,21 @@ import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import type { EaseOptions, SparseWeights, TrainingTimings } from './ease.js';
 import { decodeModel, encodeModel, ItemModel, type StoredModel } from './item-model.js';
+import { decodeRanker, encodeRanker, LearnedRanker, type StoredRanker } from './learned-ranker.js';
+import { DEFAULT_RANKER_OPTIONS, type ItemFacts, type RankerWeights } from './ranker-training.js';
+import type { ItemStats } from './ranker-features.js';
 
 export interface TrainerOptions extends EaseOptions {
   /** Retrain at least this often when anything new arrived (minutes). */
   retrainMinutes: number;
+  /** Train and use the learned ranking stage of `personalized` (false: the blend alone). */
+  learnedRanking: boolean;
 }
 
-export const DEFAULT_TRAINER_OPTIONS: TrainerOptions = { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2, retrainMinutes: 360 };
+export const DEFAULT_TRAINER_OPTIONS: TrainerOptions = { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2, retrainMinutes: 360, learnedRanking: true };
+
+/** Family code and price of each item id (the tenant's catalog), for the ranker's training. */
+export type DescribeItems = (tenantId: string, itemIds: readonly string[]) => Promise<ItemFacts>;
 
 /** Fewer touches than this are not worth a model: co-occurrence and popularity serve alone. */
 const MIN_TOUCHES = 20;
@@ -37,6 +45,7 @@ const POLL_MS = 500;
 
 interface TenantModel {
   model: ItemModel | undefined;
+  ranker: LearnedRanker | undefined;
   /** Touches counted when the current model's snapshot was taken. */
   trainedTouches: number;
   trainedAt: number;
@@ -54,6 +63,7 @@ export class ModelTrainer {
   private readonly blobs: BlobStore;
   private readonly logger: Logger;
   private readonly clock: Clock;
+  private readonly describe: DescribeItems | undefined;
   readonly options: TrainerOptions;
   private readonly tenants = new Map<string, TenantModel>();
   private worker: Worker | undefined;
@@ -62,8 +72,9 @@ export class ModelTrainer {
   /** Told of each finished training (seconds on the clock of this process), for the operator's metrics. */
   private readonly trainedListeners: Array<(seconds: number) => void> = [];
 
-  constructor(deps: { aggregates: RecommendationAggregates; blobs: BlobStore; logger: Logger; clock: Clock; options?: Partial<TrainerOptions> }) {
+  constructor(deps: { aggregates: RecommendationAggregates; blobs: BlobStore; logger: Logger; clock: Clock; options?: Partial<TrainerOptions>; describe?: DescribeItems }) {
     this.aggregates = deps.aggregates;
+    this.describe = deps.describe;
     this.blobs = deps.blobs;
     this.logger = deps.logger;
     this.clock = deps.clock;
@@ -73,18 +84,19 @@ export class ModelTrainer {
   /** Loads each tenant's model file (a missing or unusable one is retrained, with a log line), then starts watching for new data. */
   async start(tenantIds: readonly string[]): Promise<void> {
     for (const tenantId of tenantIds) {
-      const state: TenantModel = { model: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined };
+      const state: TenantModel = { model: undefined, ranker: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined };
       this.tenants.set(tenantId, state);
       const started = performance.now();
       const stored = await this.readModel(tenantId);
-      if ('problem' in stored) {
-        if (this.aggregates.interactions(tenantId).touches >= MIN_TOUCHES) {
-          this.logger.info({ tenant: tenantId, reason: stored.problem }, 'recommendation model will be trained again');
-          state.forced = stored.problem;
-        }
-        continue;
+      const ranker = this.options.learnedRanking ? await this.readRanker(tenantId) : undefined;
+      // One line for whatever is unusable (the item model, the ranker or both): both are trained again together.
+      const problem = 'problem' in stored ? stored.problem : ranker !== undefined && 'problem' in ranker ? ranker.problem : undefined;
+      if (problem !== undefined && this.aggregates.interactions(tenantId).touches >= MIN_TOUCHES) {
+        this.logger.info({ tenant: tenantId, reason: problem }, 'recommendation model will be trained again');
+        state.forced = problem;
       }
-      this.install(tenantId, state, stored);
+      if ('problem' in stored) continue;
+      this.install(tenantId, state, stored, ranker === undefined || 'problem' in ranker ? undefined : ranker);
       this.logger.info({ tenant: tenantId, rows: state.model?.rows, ms: Math.round(performance.now() - started) }, 'recommendation model loaded');
     }
     this.timer = setInterval(() => this.poll(), POLL_MS);
@@ -93,6 +105,11 @@ export class ModelTrainer {
 
   model(tenantId: string): ItemModel | undefined {
     return this.tenants.get(tenantId)?.model;
+  }
+
+  /** The learned ranking stage, once trained (never while `learnedRanking` is off). */
+  ranker(tenantId: string): LearnedRanker | undefined {
+    return this.tenants.get(tenantId)?.ranker;
   }
 
   /** Where the last training of this process spent its time, for the bench and operators. */
@@ -178,15 +195,20 @@ export class ModelTrainer {
     const purchases = interactions.purchases;
     const snapshot = interactions.snapshot();
     try {
-      const { weights, timings } = await this.trainOnWorker({ offsets: snapshot.offsets, items: snapshot.items, weights: snapshot.weights, itemCount: snapshot.itemIds.length });
+      const facts = this.options.learnedRanking ? await this.describeItems(tenantId, snapshot.itemIds) : undefined;
+      const rankerRequest = facts === undefined ? undefined : { first: snapshot.first, facts, options: DEFAULT_RANKER_OPTIONS };
+      const { weights, timings, ranker } = await this.trainOnWorker({ offsets: snapshot.offsets, items: snapshot.items, weights: snapshot.weights, itemCount: snapshot.itemIds.length }, rankerRequest);
       const trainingMs = Math.round(performance.now() - started);
-      const stored: StoredModel = { info: { trainedAt: this.clock.now(), touches, purchases, trainingMs, lambda: this.options.lambda }, itemIds: snapshot.itemIds, weights };
+      const trainedAt = this.clock.now();
+      const stored: StoredModel = { info: { trainedAt, touches, purchases, trainingMs, lambda: this.options.lambda }, itemIds: snapshot.itemIds, weights };
+      const storedRanker: StoredRanker | undefined = ranker?.weights === undefined ? undefined : { tenantId, trainedAt, weights: ranker.weights, itemIds: snapshot.itemIds, stats: ranker.stats };
       if (this.closed) return;
       state.timings = timings;
-      this.install(tenantId, state, stored);
-      this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ms: trainingMs, ...timings }, 'recommendation model trained');
+      this.install(tenantId, state, stored, storedRanker);
+      this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ranker: storedRanker?.weights.examples ?? 0, ms: trainingMs, ...timings }, 'recommendation model trained');
       for (const listener of this.trainedListeners) listener(trainingMs / 1000);
-      await this.blobs.put(this.blobOf(tenantId), encodeModel(stored));
+      await this.blobs.put(this.blobOf(tenantId), encodeModel(stored, tenantId));
+      if (storedRanker !== undefined) await this.blobs.put(this.rankerBlobOf(tenantId), encodeRanker(storedRanker));
     } catch (error) {
       // The previous model (or co-occurrence alone) keeps serving; the next poll tries again after more data.
       state.trainedTouches = touches;
@@ -194,23 +216,35 @@ export class ModelTrainer {
     }
   }
 
-  private install(tenantId: string, state: TenantModel, stored: StoredModel): void {
+  private install(tenantId: string, state: TenantModel, stored: StoredModel, ranker: StoredRanker | undefined): void {
     const interactions = this.aggregates.interactions(tenantId);
-    state.model = new ItemModel(stored, interactions.itemIds.length, (id) => interactions.numberOf(id));
+    const numberOf = (id: string) => interactions.numberOf(id);
+    state.model = new ItemModel(stored, interactions.itemIds.length, numberOf);
+    state.ranker = ranker === undefined ? undefined : new LearnedRanker(ranker, interactions.itemIds.length, numberOf);
     state.trainedTouches = stored.info.touches;
     state.trainedAt = stored.info.trainedAt;
   }
 
-  private trainOnWorker(rows: { offsets: Int32Array; items: Int32Array; weights: Float32Array; itemCount: number }): Promise<{ weights: SparseWeights; timings: TrainingTimings | undefined }> {
+  /** Family codes and prices of the snapshot's items from the tenant's catalog (none known without one). */
+  private async describeItems(tenantId: string, itemIds: readonly string[]): Promise<ItemFacts> {
+    if (this.describe !== undefined) return this.describe(tenantId, itemIds);
+    return { families: new Int32Array(itemIds.length).fill(-1), prices: new Float32Array(itemIds.length) };
+  }
+
+  private trainOnWorker(
+    rows: { offsets: Int32Array; items: Int32Array; weights: Float32Array; itemCount: number },
+    ranker: { first: Int32Array; facts: ItemFacts; options: typeof DEFAULT_RANKER_OPTIONS } | undefined,
+  ): Promise<{ weights: SparseWeights; timings: TrainingTimings | undefined; ranker: { weights: RankerWeights | undefined; stats: ItemStats } | undefined }> {
     const worker = (this.worker ??= this.startWorker());
     return new Promise((resolve, reject) => {
       const cleanup = () => {
         worker.off('message', onMessage);
         worker.off('error', onError);
       };
-      const onMessage = (message: { weights?: SparseWeights; timings?: TrainingTimings; error?: string }) => {
+      const onMessage = (message: { weights?: SparseWeights; timings?: TrainingTimings; ranker?: { ranker: RankerWeights | undefined; stats: ItemStats }; error?: string }) => {
         cleanup();
-        if (message.weights !== undefined) resolve({ weights: message.weights, timings: message.timings });
+        const trained = message.ranker === undefined ? undefined : { weights: message.ranker.ranker, stats: message.ranker.stats };
+        if (message.weights !== undefined) resolve({ weights: message.weights, timings: message.timings, ranker: trained });
         else reject(new Error(message.error ?? 'training failed'));
       };
       const onError = (error: Error) => {
@@ -221,7 +255,8 @@ export class ModelTrainer {
       worker.on('message', onMessage);
       worker.on('error', onError);
       const { lambda, maxItems, neighbours, minShoppers } = this.options;
-      worker.postMessage({ rows, options: { lambda, maxItems, neighbours, minShoppers } }, [rows.offsets.buffer, rows.items.buffer, rows.weights.buffer] as ArrayBuffer[]);
+      const transfer = [rows.offsets.buffer, rows.items.buffer, rows.weights.buffer, ...(ranker === undefined ? [] : [ranker.first.buffer, ranker.facts.families.buffer, ranker.facts.prices.buffer])] as ArrayBuffer[];
+      worker.postMessage({ rows, options: { lambda, maxItems, neighbours, minShoppers }, ranker }, transfer);
     });
   }
 
@@ -233,14 +268,27 @@ export class ModelTrainer {
   }
 
   /** The stored model, or why there is none to use (the caller retrains). */
-  private async readModel(tenantId: string): Promise<StoredModel | { problem: string }> {
+  private readModel(tenantId: string): Promise<StoredModel | { problem: string }> {
+    return this.readBlob(this.blobOf(tenantId), 'model', (data) => decodeModel(data, tenantId));
+  }
+
+  /** The stored ranker, or why there is none to use for this tenant (the caller retrains). */
+  private readRanker(tenantId: string): Promise<StoredRanker | { problem: string }> {
+    return this.readBlob(this.rankerBlobOf(tenantId), 'ranker', (data) => decodeRanker(data, tenantId));
+  }
+
+  private async readBlob<T>(name: string, what: string, decode: (data: Buffer) => T | { problem: string }): Promise<T | { problem: string }> {
     let data: Buffer | undefined;
     try {
-      data = await this.blobs.get(this.blobOf(tenantId));
+      data = await this.blobs.get(name);
     } catch (error) {
-      return { problem: `unreadable model file (${(error as Error).message})` };
+      return { problem: `unreadable ${what} file (${(error as Error).message})` };
     }
-    return data === undefined ? { problem: 'no model file yet' } : decodeModel(data);
+    return data === undefined ? { problem: `no ${what} file yet` } : decode(data);
+  }
+
+  private rankerBlobOf(tenantId: string): string {
+    return `models/${tenantId}.ranker`;
   }
 
   /** `<DATA_DIR>/models/<tenant>.item-model` with the file adapter, where backups and docs/operations.md expect it. */

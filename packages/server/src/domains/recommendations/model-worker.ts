@@ -1,10 +1,16 @@
-/** The training thread: receives a snapshot of shoppers' touches, answers EASE weights (see ease.ts). */
+/**
+ * The training thread: receives a snapshot of shoppers' touches, answers EASE weights (see ease.ts)
+ * and, when asked, the learned ranking stage trained on the same snapshot (ranker-training.ts).
+ */
 import { parentPort } from 'node:worker_threads';
 import { trainEase, type EaseOptions, type TrainingRows, type TrainingTimings } from './ease.js';
+import { trainRanker, type ItemFacts, type RankerOptions } from './ranker-training.js';
 
 export interface TrainingRequest {
   rows: TrainingRows;
   options: EaseOptions;
+  /** Present when the learned ranking is on: each entry's first minute, per-item facts and options. */
+  ranker?: { first: Int32Array; facts: ItemFacts; options: RankerOptions };
 }
 
 parentPort?.on('message', (request: TrainingRequest) => {
@@ -17,7 +23,18 @@ parentPort?.on('message', (request: TrainingRequest) => {
     };
     sampleMemory();
     const weights = trainEase(request.rows, request.options, timings, sampleMemory);
-    parentPort!.postMessage({ weights, timings }, [weights.rowItems.buffer, weights.rowOffsets.buffer, weights.columns.buffer, weights.values.buffer] as ArrayBuffer[]);
+    const transfer: ArrayBuffer[] = [weights.rowItems.buffer, weights.rowOffsets.buffer, weights.columns.buffer, weights.values.buffer] as ArrayBuffer[];
+    let ranker: ReturnType<typeof trainRanker> | undefined;
+    if (request.ranker !== undefined) {
+      const started = performance.now();
+      const rows = { ...request.rows, first: request.ranker.first };
+      ranker = trainRanker(rows, (without) => trainEase(without, request.options), request.ranker.facts, request.ranker.options);
+      timings.rankerMs = Math.round(performance.now() - started);
+      sampleMemory();
+      const s = ranker.stats;
+      transfer.push(...([s.short, s.long, s.shoppers, s.born, s.weekOffsets, s.weeks, s.weekCounts].map((a) => a.buffer) as ArrayBuffer[]));
+    }
+    parentPort!.postMessage({ weights, timings, ranker }, transfer);
   } catch (error) {
     parentPort!.postMessage({ error: (error as Error).message });
   }

@@ -7,6 +7,7 @@
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 import { kthLargest } from './ease.js';
 import { ScoreBoard } from './item-model.js';
+import { learnedOrder } from './learned-stage.js';
 
 /** The latest touched items that feed the model: bounds the work per request. */
 const MAX_SEEDS = 300;
@@ -77,6 +78,12 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
     if (score <= Number.MIN_VALUE) continue;
     items.push(item);
     scores.push(score);
+  }
+  if (input.ranker !== undefined && row !== undefined && input.widget?.learnedRanking !== false) {
+    let best = 0;
+    for (const item of board.items()) best = Math.max(best, board.get(item));
+    const model = (item: number) => (best > 0 ? board.get(item) / best : 0);
+    return learnedOrder(input.ranker, input.model, { items, scores, model }, row, interactions, input.index, input.explain === true, (k) => thresholdOf(scores, k, set.selection));
   }
   const first = input.want * 4;
   return bestFirst(items, scores, (item) => interactions.itemIds[item]!, first, thresholdOf(scores, first, set.selection));

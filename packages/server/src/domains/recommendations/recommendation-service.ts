@@ -1,6 +1,6 @@
 /**
  * The recommendation service the API calls: resolves the catalog index, runs the engine, issues the
- * response id from a block reserved in the activity log (click-on-reco and `sourceId` refer to it),
+ * response's signed id (click-on-reco and `sourceId` refer to it; tracking/response-ids.ts),
  * and keeps the per-user lists behind e-mail photo and redirect links for the widget's `emailCacheMinutes`.
  */
 import type { ActivityService } from '../tracking/activity-service.js';
@@ -15,17 +15,17 @@ import type { DocumentStore } from '../../platform/store/document-store.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import { CatalogIndexes } from './catalog-index.js';
 import { EmailLists } from './email-lists.js';
-import { RecommendationIds } from './recommendation-ids.js';
 import { RecommendationEngine, type RecommendedItem } from './recommendation-engine.js';
 import { ModelTrainer } from './model-trainer.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DiscoveryConfig } from '../../platform/config/schema.js';
+import type { ItemFacts } from './ranker-training.js';
 import type { Experiments } from '../experiments/experiments.js';
 import type { ExperimentStamp } from '@discovery-kit/protocol';
 
 export interface RecommendationResponse {
   id: string;
-  recommendations: Array<{ id: string; strategy: string; score: number; distribution: number; product: RecommendedItem['product'] }>;
+  recommendations: Array<{ id: string; strategy: string; score: number; distribution: number; product: RecommendedItem['product']; explanation?: RecommendedItem['explanation'] }>;
   pagination: { total: number };
   widget: { title: string; attributes: WidgetConfig['attributes']; minResults: number };
   experiment?: ExperimentStamp;
@@ -40,6 +40,8 @@ export interface RecommendationQuery {
   limit: number | undefined;
   /** The id an experiment draws the variant for (the path's profile or user id); none: the control, uncounted. */
   shopperId?: string;
+  /** The admin preview: each item the learned ranking placed says why. */
+  explain?: boolean;
 }
 
 /** What an e-mail's links read: the response id and the product at each 1-based position (index 0 is slot 1). */
@@ -50,12 +52,13 @@ export interface EmailSlots {
 
 export class RecommendationService {
   readonly indexes: CatalogIndexes;
-  /** Popularity, co-occurrence, interactions and the recommendation-id ledger, folded from the activity log. */
+  /** Popularity, co-occurrence and interactions, folded from the activity log. */
   readonly aggregates: RecommendationAggregates;
   readonly engine: RecommendationEngine;
   private readonly clock: Clock;
+  private readonly config: DiscoveryConfig;
   private readonly emailLists: EmailLists;
-  private readonly ids: RecommendationIds;
+  private readonly activities: ActivityService;
   private readonly experiments: Experiments | undefined;
   /** Each tenant's trained item-to-item model: trained off the request path, persisted, swapped in whole. */
   readonly models: ModelTrainer;
@@ -64,9 +67,16 @@ export class RecommendationService {
     this.experiments = deps.experiments;
     this.aggregates = deps.aggregates;
     this.emailLists = new EmailLists(deps.store);
-    this.ids = new RecommendationIds(deps);
+    this.activities = deps.activities;
     this.indexes = new CatalogIndexes(deps.catalog);
-    this.models = new ModelTrainer({ aggregates: deps.aggregates, blobs: deps.blobs, logger: deps.logger, clock: deps.clock, options: deps.config.recommendationModel });
+    this.models = new ModelTrainer({
+      aggregates: deps.aggregates,
+      blobs: deps.blobs,
+      logger: deps.logger,
+      clock: deps.clock,
+      options: deps.config.recommendationModel,
+      describe: (tenantId, itemIds) => this.describeItems(tenantId, itemIds),
+    });
     // A promotion changes what may be recommended: a fresh model starts from the current activity.
     deps.catalog.onActivate(async (tenantId) => this.models.requestRetrain(tenantId, 'catalog promoted'));
     this.engine = new RecommendationEngine({
@@ -76,6 +86,31 @@ export class RecommendationService {
       models: this.models,
     });
     this.clock = deps.clock;
+    this.config = deps.config;
+  }
+
+  /**
+   * Family codes and prices of items, read from the active catalog of the tenant's first environment
+   * (the model is per tenant; environments of one shop share its products): the ranker's training facts.
+   */
+  private async describeItems(tenantId: string, itemIds: readonly string[]): Promise<ItemFacts> {
+    const families = new Int32Array(itemIds.length).fill(-1);
+    const prices = new Float32Array(itemIds.length);
+    const environment = this.config.tenants.find((t) => t.id === tenantId)?.environments[0];
+    const index = environment === undefined ? undefined : await this.indexes.active(tenantId, environment.id);
+    if (index === undefined) return { families, prices };
+    const codes = new Map<string, number>();
+    itemIds.forEach((id, i) => {
+      const entry = index.byId.get(id);
+      if (entry === undefined) return;
+      const family = entry.family;
+      if (family !== undefined) {
+        if (!codes.has(family)) codes.set(family, codes.size);
+        families[i] = codes.get(family)!;
+      }
+      prices[i] = entry.price;
+    });
+    return { families, prices };
   }
 
   async recommend(query: RecommendationQuery): Promise<RecommendationResponse> {
@@ -84,15 +119,22 @@ export class RecommendationService {
     const widget = touched?.settings ?? query.ref.widget;
     const index = await this.indexes.active(tenant.id, environment.id);
     await this.engine.prepare({ tenantId: tenant.id, widget });
-    const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan });
-    const id = await this.ids.issue(tenant.id);
+    const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan, explain: query.explain });
+    const id = await this.activities.responseIds.issue(tenant.id, 'r');
     touched?.expose(id);
     const page = list.slice(query.offset, query.offset + (query.limit ?? widget.maxResults));
     // Distribution is over the page returned, so a carousel showing the page can size or weight its slots.
     const pageTotal = page.reduce((sum, r) => sum + r.score, 0);
     return {
       id,
-      recommendations: page.map((r, i) => ({ id: `${id}-${query.offset + i + 1}`, strategy: r.strategy, score: r.score, distribution: distribution(r.score, pageTotal), product: r.product })),
+      recommendations: page.map((r, i) => ({
+        id: `${id}-${query.offset + i + 1}`,
+        strategy: r.strategy,
+        score: r.score,
+        distribution: distribution(r.score, pageTotal),
+        product: r.product,
+        ...(r.explanation === undefined ? {} : { explanation: r.explanation }),
+      })),
       pagination: { total: list.length },
       widget: { title: widget.title, attributes: widget.attributes, minResults: widget.minResults },
       ...(touched === undefined ? {} : { experiment: touched.stamp }),

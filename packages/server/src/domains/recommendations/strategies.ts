@@ -8,6 +8,7 @@ import { DAY_MS } from '../../platform/clock.js';
 import { byScore } from './popularity.js';
 import { createPersonalized } from './personalized-strategy.js';
 import { createSimilar } from './similar-strategy.js';
+import { buyAgain } from './buy-again.js';
 import { runInSlices } from '../../platform/sliced-work.js';
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 
@@ -30,6 +31,7 @@ export function createStrategies(popular = new PopularLists()): Record<StrategyN
     personalized: createPersonalized(),
     'recently-viewed': recentlyViewed,
     similar: createSimilar(),
+    'buy-again': buyAgain,
   };
 }
 

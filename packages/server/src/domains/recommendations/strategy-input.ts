@@ -4,10 +4,13 @@ import type { WidgetConfig } from '../../platform/config/schema.js';
 import type { RecommendationAggregates } from './activity-aggregates.js';
 import type { CatalogIndex } from './catalog-index.js';
 import type { ItemModel } from './item-model.js';
+import type { Explanation, LearnedRanker } from './learned-ranker.js';
 
 export interface Candidate {
   itemId: string;
   score: number;
+  /** Why the learned ranking placed it (only when the request asks to explain). */
+  explanation?: Explanation;
 }
 
 export interface StrategyInput {
@@ -26,8 +29,12 @@ export interface StrategyInput {
   textSimilarity?: TextSimilarity;
   /** The tenant's trained item-to-item model, once there is one. */
   model?: ItemModel;
+  /** The tenant's learned ranking stage, once trained and unless switched off. */
+  ranker?: LearnedRanker;
   /** The widget asking, for its per-widget settings (popularity weight...). */
   widget?: WidgetConfig;
+  /** Attach each candidate's explanation (the admin preview asks). */
+  explain?: boolean;
 }
 
 export type TextSimilarity = (tenantId: string, environmentId: string, itemId: string, limit: number) => Array<{ id: string; score: number }>;

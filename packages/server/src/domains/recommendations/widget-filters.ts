@@ -12,8 +12,8 @@ import { bindFilterVariables } from '../../platform/filter-language/bind-filter-
 import { FilterSyntaxError } from '../../platform/filter-language/filter-syntax-error.js';
 import type { FilterTemplate, FilterValue } from '../../platform/filter-language/filter-tree.js';
 import { parseFilterTemplate } from '../../platform/filter-language/parse-filter.js';
-import { valuesOfAttribute } from '../search/attribute-values.js';
-import { compileFilter } from '../search/filter-evaluation.js';
+import { valuesOfAttribute } from '../search/index/attribute-values.js';
+import { compileFilter } from '../search/filter/filter-evaluation.js';
 
 export type ItemPredicate = (view: ProductView) => boolean;
 

@@ -4,7 +4,7 @@
  * catalog (index.apply) or a promotion starts an empty cache, so an answer is never staler than the index.
  */
 import type { SearchConfiguration } from '../../platform/config/schema.js';
-import type { SearchIndex } from './search-index.js';
+import type { SearchIndex } from './index/search-index.js';
 
 /** Least recently used first: a Map iterates in insertion order, and a hit re-inserts its entry. */
 export class ResultCache<V> {

@@ -17,9 +17,9 @@ import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
-import { decodeSnapshot } from './index-snapshot.js';
+import { decodeSnapshot } from './index/index-snapshot.js';
 import { ResultCache } from './result-cache.js';
-import { SearchIndex, type IndexWarmUp } from './search-index.js';
+import { SearchIndex, type IndexWarmUp } from './index/search-index.js';
 import { runInSlices, SLICE_MS } from '../../platform/sliced-work.js';
 import type { SearchResult } from './search-pipeline.js';
 
@@ -32,7 +32,7 @@ export interface ActiveIndex {
 
 /**
  * What the indexes read of the catalog: its activations, its item changes, its items, its active
- * versions. A search thread (apis/search/search-thread.ts) answers these from what the main thread sends.
+ * versions. A search thread (threads/search-thread.ts) answers these from what the main thread sends.
  */
 export type IndexedCatalog = Pick<CatalogService, 'onActivate' | 'onItemsChanged' | 'onItemsChangedElsewhere' | 'allItems'> & {
   catalogs: { active(tenantId: string, environmentId: string): Promise<{ version: number } | undefined> };

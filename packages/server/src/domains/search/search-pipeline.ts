@@ -6,19 +6,19 @@
 import type { StoredItem } from '../catalog/types.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { FilterNode } from '../../platform/filter-language/filter-tree.js';
-import type { QuerySpelling } from './search-queries.js';
-import { fold } from './analyzer.js';
-import { countFacets, type FacetResult } from './facets.js';
-import { filterAndCountFacets, type FacetBase } from './facet-pass.js';
-import { compileBatchFilter } from './filter-batch.js';
-import { keepBits } from './filter-bits.js';
-import type { HighlightTerms } from './highlight.js';
-import { queryWords } from './matcher.js';
-import { allDocuments } from './wordless-match.js';
-import { firstInOrder, type EntryOrder } from './ranking.js';
-import { highlightTermsOf, relaxedMatch, spellingOf } from './relaxed-match.js';
-import { groupInOrder, hitOf, type GroupBy, type SearchGroup, type SearchHit } from './search-response.js';
-import type { SearchDoc, SearchIndex, SortKey } from './search-index.js';
+import type { QuerySpelling } from './analytics/search-queries.js';
+import { fold } from './index/analyzer.js';
+import { countFacets, type FacetResult } from './facets/facets.js';
+import { filterAndCountFacets, type FacetBase } from './facets/facet-pass.js';
+import { compileBatchFilter } from './filter/filter-batch.js';
+import { keepBits } from './filter/filter-bits.js';
+import type { HighlightTerms } from './response/highlight.js';
+import { queryWords } from './query/matcher.js';
+import { allDocuments } from './query/wordless-match.js';
+import { firstInOrder, type EntryOrder } from './order/ranking.js';
+import { highlightTermsOf, relaxedMatch, spellingOf } from './query/relaxed-match.js';
+import { groupInOrder, hitOf, type GroupBy, type SearchGroup, type SearchHit } from './response/search-response.js';
+import type { SearchDoc, SearchIndex, SortKey } from './index/search-index.js';
 
 export interface SearchQuery {
   tenantId: string;

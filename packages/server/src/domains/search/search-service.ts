@@ -8,20 +8,20 @@ import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
-import type { QuerySpelling } from './search-queries.js';
+import type { QuerySpelling } from './analytics/search-queries.js';
 import { filterAttributes, type FilterNode } from '../../platform/filter-language/filter-tree.js';
-import { queryWords } from './matcher.js';
-import { similarDocuments } from './wordless-match.js';
-import { ParsedFilters } from './parsed-filters.js';
-import { relaxedMatch, spellingOf } from './relaxed-match.js';
+import { queryWords } from './query/matcher.js';
+import { similarDocuments } from './query/wordless-match.js';
+import { ParsedFilters } from './filter/parsed-filters.js';
+import { relaxedMatch, spellingOf } from './query/relaxed-match.js';
 import { SearchIndexes, type IndexedCatalog } from './search-indexes.js';
 import { emptyResult, runSearch, type SearchQuery, type SearchResult } from './search-pipeline.js';
-import { roundScore } from './search-response.js';
+import { roundScore } from './response/search-response.js';
 
-export type { FacetResult } from './facets.js';
-export type { SortKey } from './search-index.js';
+export type { FacetResult } from './facets/facets.js';
+export type { SortKey } from './index/search-index.js';
 export type { SearchQuery, SearchResult } from './search-pipeline.js';
-export type { SearchGroup, SearchHit } from './search-response.js';
+export type { SearchGroup, SearchHit } from './response/search-response.js';
 
 /** Waits `whenReady` makes before a request goes ahead with what it has. */
 const READY_TRIES = 3;

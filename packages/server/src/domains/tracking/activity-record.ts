@@ -36,16 +36,34 @@ export interface LoggedActivity {
   widgetId?: string;
   recommendationId?: string;
   sourceId?: string;
+  /**
+   * Set at collect time when the activity names a response (`sourceId`, `recommendationId`) or a widget:
+   * `verified` only when every response id it names was issued to this tenant (response-ids.ts). Only
+   * verified activities are credited to a widget, a search or anything learned; see isVerifiedAttribution.
+   */
+  attribution?: Attribution;
   query?: string;
   segments?: unknown;
   /** What the client sent beyond the fields above (target variants, extra metadata). */
   details?: Record<string, unknown>;
 }
 
+/** Whether an activity's named response was verified as issued to its tenant (see `LoggedActivity.attribution`). */
+export type Attribution = 'verified' | 'unverified';
+
 /**
- * Recommendation ids the recommendation API issued, logged so that `click-on-reco` can be checked after
- * a restart (see recommendation-ledger.ts). Current lines name a reserved block of ids (`ids`); lines
- * written by earlier versions name one id each, with what it showed (`id`, `info`).
+ * Whether an activity may be credited to the response or widget it names: only when its ids verified at
+ * collect time. An unverified one (made up, another tenant's, a widget id alone, or logged before ids were
+ * signed) is kept and counted apart, never in click-through, experiments or learning.
+ */
+export function isVerifiedAttribution(activity: LoggedActivity): boolean {
+  return activity.attribution === 'verified';
+}
+
+/**
+ * Recommendation ids the recommendation API issued, as earlier versions logged them (a reserved block of
+ * ids, `ids`, or one id with what it showed, `id` and `info`). Read from old logs and ignored: ids are
+ * signed now (response-ids.ts), so nothing about them is logged.
  */
 export interface LoggedRecommendation {
   kind: 'recommendation';

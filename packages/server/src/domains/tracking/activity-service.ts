@@ -8,13 +8,14 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { DAY_MS } from '../../platform/clock.js';
 import type { ActivityAggregate } from './activity-aggregate.js';
-import type { LoggedActivity, LoggedExposure, LoggedRecommendation } from './activity-record.js';
+import type { LoggedActivity, LoggedExposure } from './activity-record.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
 import type { HistoryPageResult } from './history-pages.js';
 import { matchesHistoryFilters, type HistoryFilters } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
 import { erasePerson, exportPerson, type ErasureSummary, type PersonExport } from './person-data.js';
 import { TenantActivities, type RebuildStats } from './tenant-activities.js';
+import { ResponseIds } from './response-ids.js';
 
 /** How long a shared idempotency claim lasts: well past any client's retries of one send. */
 const CLAIM_TTL_MS = 60 * 60 * 1000;
@@ -42,9 +43,12 @@ export class ActivityService {
   private onAppend: ((seconds: number, records: number) => void) | undefined;
 
   private readonly recordedListeners: ((activity: LoggedActivity) => void)[] = [];
+  /** Search and recommendations name their answers with these; activities naming one are checked against them. */
+  readonly responseIds: ResponseIds;
 
   private constructor(deps: ServiceDeps) {
     this.deps = deps;
+    this.responseIds = new ResponseIds(deps.store);
   }
 
   /** Opens every tenant's log and rebuilds its aggregates; the logs are flushed and closed on shutdown. */
@@ -98,8 +102,9 @@ export class ActivityService {
    * of an activity whose first send is still being written waits for that write and answers with its
    * outcome: acknowledging it sooner would lose it to a crash before the first write reaches the disk.
    */
-  async recordActivities(tenantId: string, inputs: readonly NewActivity[]): Promise<RecordedActivity[]> {
+  async recordActivities(tenantId: string, given: readonly NewActivity[]): Promise<RecordedActivity[]> {
     const state = this.tenant(tenantId);
+    const inputs = await this.attributed(tenantId, given);
     const claimed = await this.claimElsewhere(state, inputs);
     const receivedAt = this.deps.clock.now();
     const results: Array<RecordedActivity | Promise<RecordedActivity>> = [];
@@ -231,6 +236,17 @@ export class ActivityService {
     return erasePerson(this.tenant(tenantId), profileId);
   }
 
+  /** Every activity that names a response or a widget gets its attribution here, whatever the sender said of it. */
+  private async attributed(tenantId: string, inputs: readonly NewActivity[]): Promise<readonly NewActivity[]> {
+    if (!inputs.some((a) => a.sourceId !== undefined || a.recommendationId !== undefined || a.widgetId !== undefined || a.attribution !== undefined)) return inputs;
+    return Promise.all(
+      inputs.map(async ({ attribution: _claimed, ...input }) => {
+        const attribution = await this.responseIds.attributionOf(tenantId, input);
+        return attribution === undefined ? input : { ...input, attribution };
+      }),
+    );
+  }
+
   /** The profile id activities are kept under (after merges). */
   canonicalProfileId(tenantId: string, profileId: string): string {
     return this.tenant(tenantId).profiles.canonicalId(profileId);
@@ -239,18 +255,6 @@ export class ActivityService {
   /** Calls `listener` with each newly recorded activity once it is durable (search analytics counts clicks and conversions). */
   onRecorded(listener: (activity: LoggedActivity) => void): void {
     this.recordedListeners.push(listener);
-  }
-
-  /**
-   * Logs a recommendation-id record (recommendations' ledger: which ids were issued) durably in the
-   * tenant's activity log, then folds it like any record, so the ledger comes back after a restart.
-   */
-  async logRecommendation(tenantId: string, record: Pick<LoggedRecommendation, 'ids' | 'id' | 'info'>): Promise<void> {
-    const state = this.tenant(tenantId);
-    const logged: LoggedRecommendation = { kind: 'recommendation', tenant: tenantId, receivedAt: this.deps.clock.now(), ...record };
-    await state.log.append([logged]);
-    state.fold(logged);
-    state.appended([logged]);
   }
 
   /**

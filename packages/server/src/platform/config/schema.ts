@@ -1,6 +1,7 @@
 /** The configuration file's schema: tenants, environments and everything a merchandiser configures. */
 import { z } from 'zod';
 import { LANGUAGES } from './languages.js';
+import { DEFAULT_HTTP_LIMITS } from '../http-limits.js';
 
 /** Ids appear in URLs and file names: keep them to a safe alphabet. */
 export const identifier = z
@@ -16,6 +17,7 @@ export const STRATEGIES = [
   'bought-together',
   'personalized',
   'recently-viewed',
+  'buy-again',
 ] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
 
@@ -111,7 +113,7 @@ export const searchConfigurationSchema = z.strictObject({
   defaultSort: z.array(z.strictObject({ attribute: z.string().min(1), order: z.enum(['asc', 'desc']).default('asc') })).default([]),
   /** Words or phrases autocomplete never suggests, on top of its built-in list of offensive words. */
   offensiveTerms: z.array(z.string().min(1).max(200)).max(10_000).default([]),
-  /** How words fold into their other forms (mugs → mug): see search/language.ts and docs/search.md. */
+  /** How words fold into their other forms (mugs → mug): see domains/search/index/language.ts and docs/search.md. */
   language: z.enum(LANGUAGES).default('english'),
   /** Words never folded with their other forms ("glasses" stays apart from "glass"). */
   keepApart: z.array(z.string().min(1).max(100)).max(1_000).default([]),
@@ -149,11 +151,19 @@ export const widgetSchema = z.strictObject({
   maxResults: z.number().int().min(1).max(100).default(10),
   strategies: z.array(z.enum(STRATEGIES)).min(1),
   filters: z.array(widgetFilterSchema).default([]),
-  /** Leave out items the shopper bought; default: yes when the widget runs `personalized`, else no. */
+  /** Leave out items the shopper bought; default: yes when the widget runs `personalized` (and not `buy-again`), else no. */
   excludePurchased: z.boolean().optional(),
   /** `personalized`: weight of recent popularity against the model's scores (each scaled to at most 1). */
   popularityWeight: z.number().min(0).max(10).optional(),
-  /** What tops the widget up to `minResults`: `popular` (then catalog order) or `none`; default `none` for `recently-viewed` alone. */
+  /** `personalized`: order its best candidates by the learned ranking stage once one is trained (default true). */
+  learnedRanking: z.boolean().optional(),
+  /**
+   * At most this many items of one family (a title's last two words, else its first category) in the
+   * widget; the rest move below, best-scoring first. Default 3 for `personalized`, `similar` and
+   * `bought-together` widgets, none for the others.
+   */
+  diversityCap: z.number().int().min(1).max(100).optional(),
+  /** What tops the widget up to `minResults`: `popular` (then catalog order) or `none`; default `none` for `recently-viewed` or `buy-again` alone. */
   fallback: z.enum(['popular', 'none']).optional(),
   /** Minutes an e-mail's recommendation list stays fixed for one user (photo.png and redirect.html agree). */
   emailCacheMinutes: z.number().int().min(0).max(60 * 24 * 30).default(60 * 24),
@@ -226,8 +236,15 @@ export const configSchema = z.strictObject({
     .strictObject({
       bodyBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(1024 * 1024),
       catalogBodyBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+      /** A request's headers must arrive within this many seconds of its first byte (docs/operations.md, "Connections"). */
+      headersTimeoutSeconds: z.number().min(0.1).max(600).default(DEFAULT_HTTP_LIMITS.headersTimeoutSeconds),
+      /** The whole request, headers and body, within this many seconds: a body trickled slower is cut. */
+      requestTimeoutSeconds: z.number().min(0.1).max(3600).default(DEFAULT_HTTP_LIMITS.requestTimeoutSeconds),
+      /** Open connections per process; past it new ones are closed at once. */
+      maxConnections: z.number().int().min(1).max(1_000_000).default(DEFAULT_HTTP_LIMITS.maxConnections),
     })
-    .default({ bodyBytes: 1024 * 1024, catalogBodyBytes: 64 * 1024 * 1024 }),
+    .refine((limits) => limits.headersTimeoutSeconds <= limits.requestTimeoutSeconds, { message: 'headersTimeoutSeconds must not exceed requestTimeoutSeconds', path: ['headersTimeoutSeconds'] })
+    .default({ bodyBytes: 1024 * 1024, catalogBodyBytes: 64 * 1024 * 1024, ...DEFAULT_HTTP_LIMITS }),
   /** Per-address and per-key limits of the public APIs (collect, tracker, search, recommendations); see docs/operations.md. */
   publicRateLimits: z
     .strictObject({
@@ -266,8 +283,10 @@ export const configSchema = z.strictObject({
       maxItems: z.number().int().min(10).max(8_000).default(2_500),
       neighbours: z.number().int().min(10).max(2_000).default(200),
       retrainMinutes: z.number().int().min(1).max(7 * 24 * 60).default(360),
+      /** Train and use the learned ranking stage of `personalized` (false: the EASE and popularity blend alone). */
+      learnedRanking: z.boolean().default(true),
     })
-    .default({ lambda: 300, maxItems: 2_500, neighbours: 200, retrainMinutes: 360 }),
+    .default({ lambda: 300, maxItems: 2_500, neighbours: 200, retrainMinutes: 360, learnedRanking: true }),
   tenants: z.array(tenantSchema).min(1),
 });
 

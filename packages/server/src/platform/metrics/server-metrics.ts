@@ -10,6 +10,7 @@ export class ServerMetrics {
   readonly requests: Counter<'method' | 'route' | 'status'>;
   readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
   readonly activitiesCollected: Counter;
+  readonly activitiesUnverified: Counter;
   readonly logAppendSeconds: Histogram;
   readonly indexBuildSeconds: Histogram;
   readonly modelTrainingSeconds: Histogram;
@@ -27,6 +28,11 @@ export class ServerMetrics {
       registers,
     });
     this.activitiesCollected = new Counter({ name: 'discovery_activities_collected_total', help: 'Activities durably logged since the server started.', registers });
+    this.activitiesUnverified = new Counter({
+      name: 'discovery_activities_unverified_total',
+      help: 'Activities logged since the server started that named a response id not issued to their tenant, or a widget without one: stored, credited to nothing.',
+      registers,
+    });
     this.logAppendSeconds = new Histogram({
       name: 'discovery_activity_log_append_seconds',
       help: 'Time to append (and fsync) one group of activities to the log.',

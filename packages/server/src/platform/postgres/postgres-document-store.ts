@@ -67,7 +67,14 @@ class PostgresDocument<T extends object> implements StoredDocument<T> {
 
   /** Locks the row in `client`'s transaction, and takes its data when another process wrote since. */
   async lock(client: pg.ClientBase): Promise<void> {
-    const { rows } = await client.query<{ version: string }>('SELECT version FROM documents WHERE name = $1 FOR UPDATE', [this.name]);
+    const select = 'SELECT version FROM documents WHERE name = $1 FOR UPDATE';
+    let { rows } = await client.query<{ version: string }>(select, [this.name]);
+    if (rows.length === 0) {
+      // No row to lock yet: two processes creating the document would both insert, the second overwriting
+      // the first's write unseen. A lock on the name makes the second wait, then read the first's row.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`discovery-kit document ${this.name}`]);
+      ({ rows } = await client.query<{ version: string }>(select, [this.name]));
+    }
     const version = rows.length === 0 ? 0 : Number(rows[0]!.version);
     if (version === this.version) return;
     const fresh = await client.query<Row>('SELECT data, version FROM documents WHERE name = $1', [this.name]);

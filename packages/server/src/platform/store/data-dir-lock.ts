@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync, fsyncSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export class DataDirectoryLockedError extends Error {
   constructor(directory: string, pid: number) {
@@ -80,12 +80,23 @@ function pidExists(pid: number): boolean {
   }
 }
 
-/** Whether the process named by the lock still runs: same boot, same pid, and that pid started when the holder did. */
+/** Field 3 of /proc/<pid>/stat: `Z` a zombie (exited, not yet reaped by its parent), `X` dead. */
+function processState(pid: number): string | undefined {
+  const stat = readOptional(`/proc/${pid}/stat`);
+  return stat === undefined ? undefined : stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+}
+
+/**
+ * Whether the process named by the lock still runs: same boot, same pid, that pid started when the holder
+ * did, and it has not exited (a killed holder whose parent has not reaped it yet is still listed, as a zombie).
+ */
 export function holderIsAlive(holder: LockHolder): boolean {
   if (holder.pid === process.pid) return heldHere.has(holder.nonce);
   const bootId = readOptional('/proc/sys/kernel/random/boot_id');
   if (holder.bootId !== undefined && bootId !== undefined && holder.bootId !== bootId) return false;
   if (!pidExists(holder.pid)) return false;
+  const state = processState(holder.pid);
+  if (state === 'Z' || state === 'X') return false;
   const startTime = processStartTime(holder.pid);
   if (holder.startTime !== undefined && startTime !== undefined) return holder.startTime === startTime;
   return true;
@@ -150,8 +161,31 @@ function takeOverStale(directory: string, file: string): boolean {
   return true;
 }
 
+/** Locks taken by `claimDataDirectory`, waiting for the store that will open the directory; by resolved path. */
+const claimed = new Map<string, () => void>();
+
+/**
+ * Takes the lock before the store opens the directory, for a start that must hold it before anything else
+ * (the companion binds its port and says "listening" only once it holds the lock). The next
+ * `lockDataDirectory` of this directory in this process takes this lock over instead of refusing it.
+ */
+export function claimDataDirectory(directory: string): () => void {
+  const release = lockDataDirectory(directory);
+  const key = resolve(directory);
+  claimed.set(key, release);
+  return () => {
+    if (claimed.get(key) === release) claimed.delete(key);
+    release();
+  };
+}
+
 /** Takes the lock, replacing a stale one left by a crashed process; returns the function that releases it. */
 export function lockDataDirectory(directory: string): () => void {
+  const handedOver = claimed.get(resolve(directory));
+  if (handedOver !== undefined) {
+    claimed.delete(resolve(directory));
+    return handedOver;
+  }
   mkdirSync(directory, { recursive: true });
   const file = join(directory, 'server.lock');
   const me = currentHolder();

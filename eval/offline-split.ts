@@ -1,0 +1,17 @@
+/**
+ * What the offline tools (offline-ranker.ts, offline-buy-again.ts) start from: the evaluation's split of
+ * the retail data, and the training orders' purchases in the Interactions the server keeps.
+ */
+import { existsSync } from 'node:fs';
+import { readRetail, splitLastOrders } from './retail-data.js';
+import { Interactions } from '../packages/server/src/domains/recommendations/interactions.js';
+
+export async function offlineSplit() {
+  const file = process.env.EVAL_DATA ?? '/work/shared/data/online-retail.csv.gz';
+  if (!existsSync(file)) throw new Error(`${file} is absent`);
+  const data = await readRetail(file);
+  const { byCustomer, heldOut, training } = splitLastOrders(data.orders);
+  const interactions = new Interactions();
+  for (const order of training) for (const item of order.items) interactions.add(order.customer, 'purchase', item, order.at);
+  return { data, byCustomer, heldOut, training, interactions };
+}

@@ -1,0 +1,317 @@
+/**
+ * Trains the learned ranking stage on the shop's own history, in the training worker right after the
+ * item model (pure computation, no download). Examples: for the shoppers whose latest visit is most
+ * recent (at most `maxShoppers`), their history before that visit is replayed through the model and
+ * popularity as they stood then, the blend's best `candidates` items are the candidates, and the items
+ * the visit touched for the first time are the positives; a logistic regression on the features of
+ * ranker-features.ts learns which candidates those were.
+ *
+ * Why logistic regression: a few hundred thousand examples of 14 features fit by Newton's method in
+ * about a second, the answer is a weighted sum whose parts are the explanation the admin preview
+ * shows, and the model is 15 numbers. Gradient-boosted trees could find interactions on their own, but
+ * at this size the crossed features (model × history length, popularity × history length, model ×
+ * popularity) and the log scales carry the non-linearities that matter, and trees explain themselves
+ * far less plainly.
+ *
+ * The examples are scored by an item model trained without their visits (a second solve in the same
+ * training), as the served model has never seen the visit it is asked about.
+ */
+import type { SparseWeights } from './ease.js';
+import { invertSpdInPlace } from './spd-inverse.js';
+import { kthLargest } from './ease.js';
+import { DAY_MINUTES, FEATURE_COUNT, featuresOf, LONG_HALF_LIFE_DAYS, log2Add, RANKER_FEATURES, SHORT_HALF_LIFE_DAYS, shopperFacts, VISIT_MINUTES, WEEK_MINUTES, type CandidateFacts, type ItemStats } from './ranker-features.js';
+
+export interface RankerOptions {
+  /** Shoppers whose latest visit becomes an example (the most recent ones). */
+  maxShoppers: number;
+  /** Candidates ranked per request (the blend's best). */
+  candidates: number;
+  /** The blend's popularity weight (as `personalized`'s default). */
+  popularityWeight: number;
+}
+
+export const DEFAULT_RANKER_OPTIONS: RankerOptions = { maxShoppers: 3000, candidates: 100, popularityWeight: 0.6 };
+
+export interface RankerRows {
+  offsets: Int32Array;
+  items: Int32Array;
+  weights: Float32Array;
+  first: Int32Array;
+  itemCount: number;
+}
+
+/** Per item number of the snapshot: its family code (-1: none) and price (0: unknown). */
+export interface ItemFacts {
+  families: Int32Array;
+  prices: Float32Array;
+}
+
+export interface RankerWeights {
+  features: string[];
+  mean: number[];
+  scale: number[];
+  coef: number[];
+  bias: number;
+  examples: number;
+  positives: number;
+  shoppers: number;
+}
+
+/** A visit starts a new example when the shopper's last first touches are this far after the ones before. */
+const VISIT_GAP_MINUTES = VISIT_MINUTES;
+const POPULAR_POOL = 300;
+/** L2 penalty on the standardised weights. */
+const PENALTY = 1;
+const NEWTON_STEPS = 12;
+/** A touch at or above this weight is a purchase (interactions.ts BOUGHT). */
+const BOUGHT = 1;
+
+/**
+ * `trainModel` trains the item model the examples are scored with: on every row without the examples'
+ * latest visits, so that no positive is already in the weights that score it (trained on everything,
+ * the model's score looked far more telling in training than on any next visit, and the ranking lost).
+ */
+export function trainRanker(rows: RankerRows, trainModel: (rows: RankerRows) => SparseWeights, facts: ItemFacts, options: RankerOptions): { ranker: RankerWeights | undefined; stats: ItemStats } {
+  const n = rows.itemCount;
+  const entries = rows.items.length;
+  const end = entries === 0 ? 0 : rows.first.reduce((a, b) => Math.max(a, b), 0);
+  const stats: ItemStats = { short: new Float32Array(n).fill(-Infinity), long: new Float32Array(n).fill(-Infinity), shoppers: new Float32Array(n), born: new Int32Array(n), maxShort: -Infinity, maxLong: -Infinity, maxShoppers: 0, at: end, ...weeklyTouches(rows) };
+  // Every entry (a shopper's first touch of an item) in time order: the stats are swept forward through them.
+  const order = new Int32Array(entries);
+  for (let k = 0; k < entries; k++) order[k] = k;
+  order.sort((a, b) => rows.first[a]! - rows.first[b]!);
+  const entryItem = rows.items;
+  let swept = 0;
+  const sweepTo = (minute: number) => {
+    while (swept < entries && rows.first[order[swept]!]! < minute) {
+      const k = order[swept++]!;
+      const item = entryItem[k]!;
+      const at = rows.first[k]!;
+      const w = Math.log2(rows.weights[k]!);
+      stats.short[item] = log2Add(stats.short[item]!, w + (at - end) / (SHORT_HALF_LIFE_DAYS * DAY_MINUTES));
+      stats.long[item] = log2Add(stats.long[item]!, w + (at - end) / (LONG_HALF_LIFE_DAYS * DAY_MINUTES));
+      stats.shoppers[item]! += 1;
+      if (stats.born[item] === 0 || at < stats.born[item]!) stats.born[item] = Math.max(1, at);
+      stats.maxShort = Math.max(stats.maxShort, stats.short[item]!);
+      stats.maxLong = Math.max(stats.maxLong, stats.long[item]!);
+      stats.maxShoppers = Math.max(stats.maxShoppers, stats.shoppers[item]!);
+    }
+    stats.at = minute;
+  };
+
+  const examples = chooseShoppers(rows, options.maxShoppers);
+  const ease = trainModel(withoutVisits(rows, examples));
+  const rowOf = new Int32Array(n).fill(-1);
+  ease.rowItems.forEach((item, r) => (rowOf[item] = r));
+  const board = new Float64Array(n);
+  const touched: number[] = [];
+  const inHistory = new Uint8Array(n);
+  const positive = new Uint8Array(n);
+  let pool: number[] = [];
+  let poolAt = -Infinity;
+  const x: number[] = [];
+  const y: number[] = [];
+  const vector = new Float64Array(FEATURE_COUNT);
+  let positives = 0;
+  for (const { row, cut } of examples) {
+    sweepTo(cut);
+    if (cut - poolAt >= DAY_MINUTES) {
+      pool = popularPool(stats);
+      poolAt = cut;
+    }
+    const from = rows.offsets[row]!;
+    const to = rows.offsets[row + 1]!;
+    const history: number[] = [];
+    const ownWeek = new Map<number, number>();
+    for (let k = from; k < to; k++) {
+      ownWeek.set(entryItem[k]!, Math.floor(rows.first[k]! / WEEK_MINUTES));
+      if (rows.first[k]! < cut) history.push(k);
+      else positive[entryItem[k]!] = 1;
+    }
+    // The latest 300 history items feed the model, as in `personalized`.
+    history.sort((a, b) => rows.first[a]! - rows.first[b]!);
+    const seeds = history.slice(-300);
+    for (const k of seeds) {
+      const item = entryItem[k]!;
+      if (rows.weights[k]! >= BOUGHT) inHistory[item] = 1;
+      const r = rowOf[item]!;
+      if (r < 0) continue;
+      for (let j = ease.rowOffsets[r]!; j < ease.rowOffsets[r + 1]!; j++) {
+        const c = ease.columns[j]!;
+        if (board[c] === 0) touched.push(c);
+        board[c]! += rows.weights[k]! * ease.values[j]!;
+      }
+    }
+    let best = 0;
+    for (const c of touched) best = Math.max(best, board[c]!);
+    // The model's score from the last visit before the cut alone (what the shopper was after lately).
+    const lastActive = seeds.length === 0 ? 0 : rows.first[seeds[seeds.length - 1]!]!;
+    const recent = new Map<number, number>();
+    for (const k of seeds) {
+      const r = rowOf[entryItem[k]!]!;
+      if (r < 0 || rows.first[k]! < lastActive - VISIT_MINUTES) continue;
+      for (let j = ease.rowOffsets[r]!; j < ease.rowOffsets[r + 1]!; j++) recent.set(ease.columns[j]!, (recent.get(ease.columns[j]!) ?? 0) + rows.weights[k]! * ease.values[j]!);
+    }
+    let recentBest = 0;
+    for (const v of recent.values()) recentBest = Math.max(recentBest, v);
+    const blend = new Map<number, { model: number; score: number }>();
+    const popularity = (item: number) => 2 ** (stats.short[item]! - stats.maxShort);
+    const weight = best > 0 ? options.popularityWeight : 1;
+    if (best > 0) for (const c of touched) blend.set(c, { model: board[c]! / best, score: board[c]! / best + weight * popularity(c) });
+    for (const c of pool) if (!blend.has(c)) blend.set(c, { model: 0, score: weight * popularity(c) });
+    const ranked = [...blend].filter(([item, b]) => b.score > 0 && inHistory[item] === 0).sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).slice(0, options.candidates);
+    if (ranked.some(([item]) => positive[item] === 1)) {
+      const facts2 = shopperFacts({ count: seeds.length, item: (k) => entryItem[seeds[k]!]!, last: (k) => rows.first[seeds[k]!]! }, (item) => familyCode(facts, item), (item) => facts.prices[item]!, cut);
+      ranked.forEach(([item, b], rank) => {
+        const lastVisit = recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0;
+        const candidate: CandidateFacts = { rank, model: b.model, lastVisit, item, family: familyCode(facts, item), price: facts.prices[item]!, ownWeek: ownWeek.get(item) };
+        featuresOf(candidate, facts2, stats, vector);
+        for (const v of vector) x.push(v);
+        y.push(positive[item]!);
+        positives += positive[item]!;
+      });
+    }
+    for (const c of touched) board[c] = 0;
+    touched.length = 0;
+    for (const k of history) inHistory[entryItem[k]!] = 0;
+    for (let k = from; k < to; k++) positive[entryItem[k]!] = 0;
+  }
+  sweepTo(end + 1);
+  stats.at = end;
+  if (positives < 10 || positives === y.length) return { ranker: undefined, stats };
+  const fitted = fitLogistic(Float64Array.from(x), Uint8Array.from(y), FEATURE_COUNT);
+  return { ranker: { features: [...RANKER_FEATURES], ...fitted, examples: y.length, positives, shoppers: examples.length }, stats };
+}
+
+/** Per item, its shoppers' first touches by week (CSR), and all first touches by week. */
+function weeklyTouches(rows: RankerRows): Pick<ItemStats, 'weekOffsets' | 'weeks' | 'weekCounts' | 'weekTotals'> {
+  const entries = rows.items.length;
+  let minWeek = Infinity;
+  for (let k = 0; k < entries; k++) minWeek = Math.min(minWeek, Math.floor(rows.first[k]! / WEEK_MINUTES));
+  const span = 2 ** 21;
+  const keys = new Float64Array(entries);
+  for (let k = 0; k < entries; k++) keys[k] = rows.items[k]! * span + Math.min(span - 1, Math.floor(rows.first[k]! / WEEK_MINUTES) - minWeek);
+  keys.sort();
+  const weekOffsets = new Int32Array(rows.itemCount + 1);
+  const weeks: number[] = [];
+  const counts: number[] = [];
+  const weekTotals = new Map<number, number>();
+  for (let k = 0; k < entries; k++) {
+    const item = Math.floor(keys[k]! / span);
+    const week = (keys[k]! % span) + minWeek;
+    weekTotals.set(week, (weekTotals.get(week) ?? 0) + 1);
+    if (k > 0 && keys[k] === keys[k - 1]) {
+      counts[counts.length - 1]! += 1;
+      continue;
+    }
+    weeks.push(week);
+    counts.push(1);
+    weekOffsets[item + 1] = weeks.length;
+  }
+  for (let i = 1; i <= rows.itemCount; i++) weekOffsets[i] = Math.max(weekOffsets[i]!, weekOffsets[i - 1]!);
+  return { weekOffsets, weeks: Int32Array.from(weeks), weekCounts: Float32Array.from(counts), weekTotals };
+}
+
+function familyCode(facts: ItemFacts, item: number): number | undefined {
+  const code = facts.families[item] ?? -1;
+  return code < 0 ? undefined : code;
+}
+
+/** The rows with each example's visit (its entries first touched at or after its cut) left out. */
+function withoutVisits(rows: RankerRows, examples: ReadonlyArray<{ row: number; cut: number }>): RankerRows {
+  const cutOf = new Map(examples.map((e) => [e.row, e.cut]));
+  const offsets = new Int32Array(rows.offsets.length);
+  const keep: number[] = [];
+  for (let r = 0; r + 1 < rows.offsets.length; r++) {
+    const cut = cutOf.get(r) ?? Infinity;
+    for (let k = rows.offsets[r]!; k < rows.offsets[r + 1]!; k++) if (rows.first[k]! < cut) keep.push(k);
+    offsets[r + 1] = keep.length;
+  }
+  const pick = <T extends Int32Array | Float32Array>(from: T, into: T): T => {
+    keep.forEach((k, at) => (into[at] = from[k]!));
+    return into;
+  };
+  return { offsets, items: pick(rows.items, new Int32Array(keep.length)), weights: pick(rows.weights, new Float32Array(keep.length)), first: pick(rows.first, new Int32Array(keep.length)), itemCount: rows.itemCount };
+}
+
+/**
+ * Shoppers with a history before their latest visit and something new in it, at most `limit` of them,
+ * in the order of their cut (the minute the visit began).
+ */
+function chooseShoppers(rows: RankerRows, limit: number): Array<{ row: number; cut: number }> {
+  const chosen: Array<{ row: number; cut: number }> = [];
+  for (let r = 0; r + 1 < rows.offsets.length; r++) {
+    const from = rows.offsets[r]!;
+    const to = rows.offsets[r + 1]!;
+    if (to - from < 2) continue;
+    let last = -Infinity;
+    for (let k = from; k < to; k++) last = Math.max(last, rows.first[k]!);
+    const cut = last - VISIT_GAP_MINUTES;
+    let before = 0;
+    for (let k = from; k < to; k++) if (rows.first[k]! < cut) before++;
+    if (before > 0 && before < to - from) chosen.push({ row: r, cut });
+  }
+  // An even spread over all of them (every k-th row), not the latest: the next visits a model is asked
+  // about come after histories of every age.
+  const step = Math.max(1, chosen.length / limit);
+  const spread: Array<{ row: number; cut: number }> = [];
+  for (let at = 0; at < chosen.length && spread.length < limit; at += step) spread.push(chosen[Math.floor(at)]!);
+  return spread.sort((a, b) => a.cut - b.cut || a.row - b.row);
+}
+
+/** The items of highest short-term popularity at this point of the sweep. */
+function popularPool(stats: ItemStats): number[] {
+  const values = new Float64Array(stats.short.length);
+  let count = 0;
+  for (const v of stats.short) if (v > -Infinity) values[count++] = v;
+  const threshold = count > POPULAR_POOL ? kthLargest(values, count, POPULAR_POOL) : -Infinity;
+  const items: number[] = [];
+  for (let i = 0; i < stats.short.length; i++) if (stats.short[i]! > -Infinity && stats.short[i]! >= threshold) items.push(i);
+  return items.sort((a, b) => stats.short[b]! - stats.short[a]! || a - b).slice(0, POPULAR_POOL);
+}
+
+/** Logistic regression on standardised features with an L2 penalty, by Newton's method (d is tiny). */
+export function fitLogistic(x: Float64Array, y: Uint8Array, features: number): { mean: number[]; scale: number[]; coef: number[]; bias: number } {
+  const rows = y.length;
+  const mean = new Array<number>(features).fill(0);
+  const scale = new Array<number>(features).fill(0);
+  for (let r = 0; r < rows; r++) for (let f = 0; f < features; f++) mean[f]! += x[r * features + f]! / rows;
+  for (let r = 0; r < rows; r++) for (let f = 0; f < features; f++) scale[f]! += (x[r * features + f]! - mean[f]!) ** 2 / rows;
+  for (let f = 0; f < features; f++) scale[f] = Math.sqrt(scale[f]!) || 1;
+  const d = features + 1;
+  const w = new Float64Array(d);
+  const z = new Float64Array(d);
+  for (let step = 0; step < NEWTON_STEPS; step++) {
+    const gradient = new Float64Array(d);
+    const hessian = new Float64Array(d * d);
+    for (let r = 0; r < rows; r++) {
+      z[0] = 1;
+      for (let f = 0; f < features; f++) z[f + 1] = (x[r * features + f]! - mean[f]!) / scale[f]!;
+      let s = 0;
+      for (let j = 0; j < d; j++) s += w[j]! * z[j]!;
+      const p = 1 / (1 + Math.exp(-s));
+      const residual = p - y[r]!;
+      const curvature = Math.max(p * (1 - p), 1e-9);
+      for (let j = 0; j < d; j++) {
+        gradient[j]! += residual * z[j]!;
+        for (let k = j; k < d; k++) hessian[j * d + k]! += curvature * z[j]! * z[k]!;
+      }
+    }
+    for (let j = 1; j < d; j++) {
+      gradient[j]! += PENALTY * w[j]!;
+      hessian[j * d + j]! += PENALTY;
+    }
+    hessian[0]! += 1e-6;
+    for (let j = 0; j < d; j++) for (let k = 0; k < j; k++) hessian[j * d + k] = hessian[k * d + j]!;
+    invertSpdInPlace(hessian, d);
+    let change = 0;
+    for (let j = 0; j < d; j++) {
+      let delta = 0;
+      for (let k = 0; k < d; k++) delta += hessian[j * d + k]! * gradient[k]!;
+      w[j]! -= delta;
+      change = Math.max(change, Math.abs(delta));
+    }
+    if (change < 1e-6) break;
+  }
+  return { mean, scale, coef: [...w.subarray(1)], bias: w[0]! };
+}

@@ -1,0 +1,97 @@
+/**
+ * Response ids that carry their tenant and cannot be made up: search answers (`metadata.id`) and
+ * recommendation answers (`id`, and `<id>-<position>` per item) are named `<kind>_<nonce><mac>`, the mac
+ * an HMAC-SHA256 of kind, tenant and nonce under a key per tenant kept in the store, cut to 72 bits.
+ * So an id verifies after a restart and on every process sharing the store, without a ledger of ids,
+ * and one tenant's id never verifies for another. What an id proves is in docs/tracking.md.
+ */
+import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
+import type { Attribution, LoggedActivity } from './activity-record.js';
+
+/** `r` a recommendation answer, `s` a search answer (search, suggest, autocomplete). */
+export type ResponseKind = 'r' | 's';
+
+/** 72 random bits: unique (as `metadata.id` must be) over billions of answers. */
+const NONCE_BYTES = 9;
+const MAC_BYTES = 9;
+/** `r_` + 12 characters of nonce + 12 of mac, then an item's `-<position>` when it names one item. */
+const ID = /^([rs])_([A-Za-z0-9_-]{12})([A-Za-z0-9_-]{12})(?:-\d{1,6})?$/;
+/** Nonces are cut from a pool: one call for random bytes per 512 answers rather than one per answer. */
+const POOL_NONCES = 512;
+
+interface KeyDocument {
+  /** base64url of 32 random bytes; empty until the tenant's first response. */
+  key: string;
+}
+
+export class ResponseIds {
+  private readonly documents = new Map<string, Promise<StoredDocument<KeyDocument>>>();
+  /** Each tenant's key as a KeyObject, with the stored text it was made from (remade when that changes). */
+  private readonly keys = new Map<string, { text: string; key: KeyObject }>();
+  private pool = Buffer.alloc(0);
+  private pooled = 0;
+
+  constructor(private readonly store: DocumentStore) {}
+
+  /** A fresh id for an answer to this tenant; creates the tenant's key on its first answer. */
+  async issue(tenantId: string, kind: ResponseKind): Promise<string> {
+    const doc = await this.document(tenantId);
+    // Decided inside the update: on PostgreSQL the row is locked and re-read, so two processes agree on one key.
+    if (doc.data.key === '') await doc.update((data) => void (data.key ||= randomBytes(32).toString('base64url')));
+    const nonce = this.nonce();
+    return `${kind}_${nonce}${mac(this.keyOf(tenantId, doc.data.key), kind, tenantId, nonce)}`;
+  }
+
+  /** Whether `id` (a response's, or one item's `<id>-<position>`) was issued to this tenant. */
+  async verifies(tenantId: string, id: string): Promise<boolean> {
+    const match = ID.exec(id);
+    if (match === null) return false;
+    // The key is read at each check: another process may have created it since.
+    const { key } = (await this.document(tenantId)).data;
+    if (key === '') return false;
+    const [, kind, nonce, given] = match as unknown as [string, ResponseKind, string, string];
+    return timingSafeEqual(Buffer.from(mac(this.keyOf(tenantId, key), kind, tenantId, nonce)), Buffer.from(given));
+  }
+
+  /**
+   * How an activity's credit is to be taken (set once, at collect time): none when it names no response
+   * and no widget; `verified` when every response id it names was issued to this tenant; else `unverified`
+   * (an id made up or another tenant's, or a widget id alone).
+   */
+  async attributionOf(tenantId: string, activity: Pick<LoggedActivity, 'sourceId' | 'recommendationId' | 'widgetId'>): Promise<Attribution | undefined> {
+    const ids = [activity.sourceId, activity.recommendationId].filter((id): id is string => id !== undefined);
+    if (ids.length === 0) return activity.widgetId === undefined ? undefined : 'unverified';
+    for (const id of ids) if (!(await this.verifies(tenantId, id))) return 'unverified';
+    return 'verified';
+  }
+
+  private nonce(): string {
+    if (this.pooled === 0) {
+      this.pool = randomBytes(NONCE_BYTES * POOL_NONCES);
+      this.pooled = POOL_NONCES;
+    }
+    this.pooled--;
+    return this.pool.subarray(this.pooled * NONCE_BYTES, (this.pooled + 1) * NONCE_BYTES).toString('base64url');
+  }
+
+  private keyOf(tenantId: string, text: string): KeyObject {
+    let known = this.keys.get(tenantId);
+    if (known?.text !== text) this.keys.set(tenantId, (known = { text, key: createSecretKey(Buffer.from(text, 'base64url')) }));
+    return known.key;
+  }
+
+  private document(tenantId: string): Promise<StoredDocument<KeyDocument>> {
+    let doc = this.documents.get(tenantId);
+    if (doc === undefined) {
+      doc = this.store.document<KeyDocument>(`tenants/${tenantId}/response-key`, () => ({ key: '' }));
+      this.documents.set(tenantId, doc);
+      doc.catch(() => this.documents.delete(tenantId));
+    }
+    return doc;
+  }
+}
+
+function mac(key: KeyObject, kind: ResponseKind, tenantId: string, nonce: string): string {
+  return createHmac('sha256', key).update(`${kind}\u0000${tenantId}\u0000${nonce}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+}
