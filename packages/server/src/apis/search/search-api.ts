@@ -13,7 +13,7 @@ import { parseMask } from '../http/response-mask.js';
 import { parseInput } from '../http/validate.js';
 import { offensiveCheck } from '../../domains/search/offensive-terms.js';
 import { normalizeQuery } from '../../domains/search/search-queries.js';
-import type { AutocompleteResponse, AutocompleteSuggestion, SearchResponse, SuggestResponse } from '@discovery-kit/protocol';
+import type { AutocompleteResponse, AutocompleteSuggestion, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
 import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from './response-text.js';

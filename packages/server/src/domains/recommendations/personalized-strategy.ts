@@ -79,7 +79,7 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
     scores.push(score);
   }
   const first = input.want * 4;
-  return bestFirst(items, scores, (item) => interactions.itemIds[item]!, first, thresholdOf(scores, first, set.selection));
+  return bestFirst(items, scores, (item) => interactions.itemIds[item]!, thresholdOf(scores, first, set.selection));
 }
 
 /**
@@ -95,12 +95,12 @@ function thresholdOf(scores: readonly number[], first: number, selection: { valu
 }
 
 /**
- * The items best first (equal scores by id), sorting only the best `first` unless the reader goes on:
+ * The items best first (equal scores by id), sorting only those at or above `threshold` (the best `first`, see thresholdOf) unless the reader goes on:
  * a shopper's neighbourhood holds thousands of items, and sorting (and making a candidate of) every one
  * of them on each request made most of this strategy's garbage and its p99. Owns its arrays, so the
  * score boards can be reused while it is read.
  */
-function* bestFirst(items: readonly number[], scores: readonly number[], idOf: (item: number) => string, first: number, threshold: number): Generator<Candidate> {
+function* bestFirst(items: readonly number[], scores: readonly number[], idOf: (item: number) => string, threshold: number): Generator<Candidate> {
   const order = (a: number, b: number) => scores[b]! - scores[a]! || idOf(items[a]!).localeCompare(idOf(items[b]!));
   const head: number[] = [];
   for (let k = 0; k < scores.length; k++) if (scores[k]! >= threshold) head.push(k);
