@@ -24,8 +24,8 @@ import {
   trackerBatchSchema,
   type TrackerActivity,
 } from './tracker-schema.js';
+import { isPurchase } from '../../domains/tracking/verbs.js';
 
-const ORDER_VERBS = new Set(['buy', 'purchase']);
 
 export function createTrackerApi(deps: ServerDeps): ApiModule {
   const router = new Router();
@@ -97,7 +97,7 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
         clientKey,
         price: activity.price,
         quantity: activity.quantity,
-        orderId: ORDER_VERBS.has(activity.verb) ? batchOrder : undefined,
+        orderId: isPurchase(activity.verb) ? batchOrder : undefined,
         datasourceId: profile?.datasources[0]?.id,
         widgetId: activity.widgetId,
         recommendationId: activity.recommendationId,

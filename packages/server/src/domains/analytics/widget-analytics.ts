@@ -12,6 +12,7 @@ import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
 
 import type { WidgetCounts } from '@discovery-kit/protocol';
 import { DAY_MS } from '../../platform/clock.js';
+import { isPurchase } from '../tracking/verbs.js';
 const MINUTE_MS = 60_000;
 /** Minutes of per-minute counts kept: one day. */
 export const MINUTES_KEPT = 1_440;
@@ -28,7 +29,6 @@ export interface DayCounts {
 
 const CLICK_VERBS = new Set(['click', 'click-on-reco']);
 const CART_VERBS = new Set(['add-to-cart']);
-const PURCHASE_VERBS = new Set(['purchase', 'buy']);
 
 export function emptyWidgetCounts(): WidgetCounts {
   return { impressions: 0, clicks: 0, addToCarts: 0, purchases: 0, revenue: 0 };
@@ -113,7 +113,7 @@ export class WidgetAnalytics implements ActivityAggregate {
     if (widgetId === undefined && record.sourceId !== undefined) widgetId = state.sources.get(record.sourceId);
     if (widgetId !== undefined && record.sourceId !== undefined) state.sources.set(record.sourceId, widgetId);
     const verb = record.verb;
-    if (widgetId === undefined && (CART_VERBS.has(verb) || PURCHASE_VERBS.has(verb))) widgetId = state.clicked.get(pair);
+    if (widgetId === undefined && (CART_VERBS.has(verb) || isPurchase(verb))) widgetId = state.clicked.get(pair);
     if (widgetId === undefined) return;
     let widget = counts.widgets.get(widgetId);
     if (widget === undefined) counts.widgets.set(widgetId, (widget = emptyWidgetCounts()));
@@ -123,7 +123,7 @@ export class WidgetAnalytics implements ActivityAggregate {
       widget.clicks++;
       if (record.type !== 'page') state.clicked.set(pair, widgetId);
     } else if (CART_VERBS.has(verb)) widget.addToCarts++;
-    else if (PURCHASE_VERBS.has(verb)) {
+    else if (isPurchase(verb)) {
       widget.purchases++;
       widget.revenue += (record.price ?? 0) * (record.quantity ?? 1);
     }

@@ -10,10 +10,10 @@ import { createPersonalized } from './personalized-strategy.js';
 import { createSimilar } from './similar-strategy.js';
 import { runInSlices } from '../../platform/sliced-work.js';
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
+import { PURCHASE_VERBS } from '../tracking/verbs.js';
 
 export type { Candidate, Strategy, StrategyInput, TextSimilarity } from './strategy-input.js';
 
-const BUY_VERBS = ['buy', 'purchase'];
 const TRENDING_DAYS = 7;
 
 /**
@@ -23,7 +23,7 @@ const TRENDING_DAYS = 7;
 export function createStrategies(popular = new PopularLists()): Record<StrategyName, Strategy> {
   return {
     popular: (input) => popular.list(input, {}),
-    'top-sellers': (input) => popular.list(input, { verbs: BUY_VERBS }),
+    'top-sellers': (input) => popular.list(input, { verbs: PURCHASE_VERBS }),
     trending: (input) => popular.list(input, { sinceDays: TRENDING_DAYS }),
     'also-viewed': (input) => related(input, input.productIds, 'visit'),
     'bought-together': boughtTogether,
@@ -49,7 +49,7 @@ const POPULARITY_DEPTH = 300;
 const MAX_MERGED = 2_000;
 
 /** The popularity options of each popularity strategy (the engine's fallback is `popular`'s). */
-export const POPULARITY_OPTIONS: Partial<Record<StrategyName, PopularityOptions>> = { popular: {}, 'top-sellers': { verbs: BUY_VERBS }, trending: { sinceDays: TRENDING_DAYS } };
+export const POPULARITY_OPTIONS: Partial<Record<StrategyName, PopularityOptions>> = { popular: {}, 'top-sellers': { verbs: PURCHASE_VERBS }, trending: { sinceDays: TRENDING_DAYS } };
 
 type PopularityOptions = { verbs?: readonly string[]; sinceDays?: number };
 

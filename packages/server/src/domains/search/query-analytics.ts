@@ -19,6 +19,7 @@ import { normalizeQuery } from './search-queries.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
+import { isConversion } from '../tracking/verbs.js';
 
 export const MAX_QUERIES_PER_DAY = 1_000;
 export const OTHER_QUERIES = '(other queries)';
@@ -30,7 +31,6 @@ const RECENT_CLICKS = 100_000;
 const FLUSH_MS = 5_000;
 
 const CLICK_VERBS = new Set(['click', 'view']);
-const CONVERSION_VERBS = new Set(['add-to-cart', 'purchase', 'buy']);
 
 export interface QueryDayStats {
   searches: number;
@@ -162,7 +162,7 @@ export class QueryAnalytics {
 
   /** Folds one newly recorded activity (the activity service calls it once the activity is durable). */
   recordActivity(activity: LoggedActivity): void {
-    if (activity.sourceId === undefined && activity.query === undefined && !CONVERSION_VERBS.has(activity.verb)) return;
+    if (activity.sourceId === undefined && activity.query === undefined && !isConversion(activity.verb)) return;
     if (activity.type === 'page') return;
     const clickKey = `${activity.tenant}\u0000${activity.profileId}\u0000${activity.itemId}`;
     if (CLICK_VERBS.has(activity.verb)) {
@@ -175,7 +175,7 @@ export class QueryAnalytics {
       this.touch(ref.search.tenantId, ref.search.day);
       return;
     }
-    if (!CONVERSION_VERBS.has(activity.verb)) return;
+    if (!isConversion(activity.verb)) return;
     const direct = activity.sourceId === undefined ? undefined : this.recentSearches.get(activity.sourceId);
     const viaClick = this.recentClicks.get(clickKey);
     const search = direct ?? (viaClick === undefined ? undefined : this.recentSearches.get(viaClick));
