@@ -20,6 +20,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 import { isConversion } from '../tracking/verbs.js';
+import type { QueryAnalyticsRow } from '@discovery-kit/protocol';
 
 export const MAX_QUERIES_PER_DAY = 1_000;
 export const OTHER_QUERIES = '(other queries)';
@@ -51,16 +52,8 @@ export interface QueryDayStats {
   lastAt?: number;
 }
 
-/** One query over several days and every token of a tenant, for the console. */
-export interface QuerySummary {
-  query: string;
-  searches: number;
-  zeroResults: number;
-  corrected: number;
-  lastResultCount: number;
-  clicks: number;
-  conversions: number;
-}
+/** One query over several days and every token of a tenant, for the console: the published row before its ratios. */
+export type QuerySummary = Omit<QueryAnalyticsRow, 'clickThrough' | 'conversionRate'>;
 
 /** Day (YYYY-MM-DD) → token → query → stats. */
 interface AnalyticsDocument {
