@@ -5,7 +5,7 @@
  * gets recent popularity alone. Whether bought items are left out is the engine's call (per widget).
  */
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
-import { kthLargest } from './ease.js';
+import { kthLargest } from './top-k.js';
 import { ScoreBoard } from './item-model.js';
 
 /** The latest touched items that feed the model: bounds the work per request. */
