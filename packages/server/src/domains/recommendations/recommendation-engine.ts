@@ -8,7 +8,8 @@ import type { ProductView } from '../catalog/product-view.js';
 import type { StrategyName, WidgetConfig } from '../../platform/config/schema.js';
 import type { CatalogIndex, IndexedItem } from './catalog-index.js';
 import type { ModelTrainer } from './model-trainer.js';
-import { createStrategies, PopularLists, POPULARITY_OPTIONS, type TextSimilarity } from './strategies.js';
+import { createStrategies, POPULARITY_OPTIONS, type TextSimilarity } from './strategies.js';
+import { PopularLists } from './popular-lists.js';
 import type { RecommendationAggregates } from './activity-aggregates.js';
 import { compileFilters } from './widget-filters.js';
 
