@@ -4,7 +4,22 @@ import type { AdminWidget, WidgetListResponse, WidgetPreviewResponse, WidgetStra
 import { adminFetch } from './admin-client.js';
 import { ConsoleElement, errorText } from './console-element.js';
 
-const STRATEGIES: readonly WidgetStrategy[] = ['popular', 'top-sellers', 'trending', 'similar', 'also-viewed', 'bought-together', 'personalized', 'recently-viewed'];
+/**
+ * Every strategy, in the order the form offers them. A record rather than a list: a strategy added to
+ * the protocol's WidgetStrategy (which must equal the server's StrategyName, apis/wire-conformance.ts)
+ * and missing here fails the type check instead of being silently absent from the form.
+ */
+const OFFERED: Record<WidgetStrategy, true> = {
+  popular: true,
+  'top-sellers': true,
+  trending: true,
+  similar: true,
+  'also-viewed': true,
+  'bought-together': true,
+  personalized: true,
+  'recently-viewed': true,
+};
+const STRATEGIES = Object.keys(OFFERED) as WidgetStrategy[];
 
 export class WidgetsPage extends ConsoleElement {
   static override properties = { ...ConsoleElement.properties, widgets: { state: true }, selected: { state: true }, preview: { state: true }, error: { state: true } };
