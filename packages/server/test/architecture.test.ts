@@ -3,6 +3,7 @@
  * every file its change table names exists, and the checker itself finds each kind of breach when one is planted in a scratch tree.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -34,6 +35,14 @@ describe('architecture', () => {
     assert.deepEqual(layers, []);
     assert.deepEqual(long, []);
     assert.deepEqual(stale, []);
+  });
+
+  it('lists every page of docs/ in the docs index, and links only pages that exist', () => {
+    const index = readFileSync(join(ROOT, 'docs/README.md'), 'utf8');
+    const linked = new Set([...index.matchAll(/\]\(([\w/.-]+\.md)\)/g)].map((m) => m[1]!).filter((link) => !link.startsWith('../')));
+    const pages = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md') && name !== 'README.md');
+    assert.deepEqual(pages.filter((page) => !linked.has(page)), [], 'pages the index does not list');
+    assert.deepEqual([...linked].filter((link) => !existsSync(join(ROOT, 'docs', link))), [], 'links to pages that do not exist');
   });
 
   it('reports a path the change table names that the tree does not hold', async () => {
