@@ -117,9 +117,10 @@ describe('older tracker API', () => {
     const unknown = await click('reco-1');
     assert.equal(unknown.status, 400);
     assert.deepEqual(errorOf(unknown.body).issues, [{ path: 'activity.recommendationId', message: 'no recommendation "reco-1" was issued for this tenant' }]);
-    await activities().logRecommendation('tenant-a', { id: 'reco-1', info: { widgetId: 'tenant-a-popular' } });
-    assert.equal((await click('reco-1')).status, 200);
-    // Another tenant's recommendation is not this tenant's.
+    const issued = (await call(`${server.url}/widget/tenant-a-popular/recommendations/${body.profile.id}`)).body.id as string;
+    assert.equal((await click(issued)).status, 200);
+    // Another tenant's recommendation is not this tenant's. Each tenant numbers its own ids, so only an id
+    // written to tenant-b's ledger alone (not one its widget hands out) shows it.
     await activities().logRecommendation('tenant-b', { id: 'reco-b', info: {} });
     assert.equal((await click('reco-b')).status, 400);
   });
