@@ -15,6 +15,7 @@ import { singleParam } from '../http/query.js';
 import { SAME_ORIGIN, followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
 import { SESSION_IDENTITY } from '../collect/collect-schema.js';
 import { newActivity } from '../../domains/tracking/new-activity.js';
+import { noStore } from '../http/no-store.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
 
@@ -23,6 +24,7 @@ type UserRef = { kind: 'anonymous' } | { kind: 'profile'; profileId: string } | 
 
 export function createRecommendationsApi(deps: ServerDeps): ApiModule {
   const router = new Router();
+  router.use(noStore);
   const { limits } = deps.services;
   const { activities, recommendations } = deps.services;
 
@@ -46,7 +48,6 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
       const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId, ...params });
       body[widgetId] = applyMask(response, mask);
     }
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });
 
@@ -63,7 +64,6 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const mask = fieldsMask(ctx);
     const user = userRef(ref, segments, ctx.path.endsWith('/'));
     const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId: profileOf(ref, user), ...params });
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = applyMask(response, mask);
   });
 
