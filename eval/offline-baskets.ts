@@ -15,7 +15,7 @@ const K = 10;
 const DAY = 86_400_000;
 if (!existsSync(DATA)) throw new Error(`${DATA} is absent`);
 const data = await readRetail(DATA);
-const { byCustomer, heldOut, training } = splitLastOrders(data.orders);
+const { heldOut, training } = splitLastOrders(data.orders);
 const end = training.at(-1)!.at;
 const bought = new Map<string, number>();
 for (const order of training) for (const item of order.items) bought.set(item, (bought.get(item) ?? 0) + 1);

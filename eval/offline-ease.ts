@@ -6,7 +6,7 @@
  * Run: `npx tsx eval/offline-ease.ts [lambda=300] [maxItems=0 (all)]`; OFFLINE_SEEDS=13,7.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { readRetail, splitLastOrders, type RetailOrder } from './retail-data.js';
+import { readRetail, splitLastOrders } from './retail-data.js';
 import { shuffle } from './seeded-shuffle.js';
 import { invertSpdInPlace } from '../packages/server/src/domains/recommendations/spd-inverse.js';
 

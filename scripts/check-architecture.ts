@@ -5,7 +5,8 @@
  * - in the server, imports only go down: platform ← domains ← apis ← app (← the package entry);
  *   platform and domains never import Koa, so they cannot speak HTTP;
  * - browser packages (protocol, tracker, elements, client) never import Node built-ins;
- * - no source file over 400 lines unless its first lines say why (`long-file: <reason>`).
+ * - no source file over 400 lines unless its first lines say why (`long-file: <reason>`);
+ * - every path docs/architecture.md's change table names exists.
  * Prints every finding and exits 1 when there is one; the test suite runs the same checks.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -162,23 +163,50 @@ export function longFiles(root: string, files: readonly SourceFile[]): string[] 
     .map((f) => `${relative(root, f.path)}: ${f.lines} lines`);
 }
 
-export function checkArchitecture(root: string): { cycles: string[][]; layers: string[]; long: string[] } {
+/**
+ * Paths named in docs/architecture.md's "Where does my change go" table that do not exist. A path is a
+ * backticked or bare word with a slash: from the repository root when it starts with packages/, apps/
+ * or docs/, else inside packages/server/src (`domains/…`, `platform/…`); a `*` matches within a name.
+ */
+export function staleChangeTable(root: string): string[] {
+  const doc = join(root, 'docs', 'architecture.md');
+  if (!existsSync(doc)) return [];
+  const text = readFileSync(doc, 'utf8');
+  const table = text.slice(text.indexOf('## Where does my change go'));
+  const found = new Set<string>();
+  for (const [, path] of table.matchAll(/(?:^|[\s`(])((?:packages|apps|docs|domains|platform|apis|app)\/[\w./*-]*[\w*])/g)) {
+    const full = /^(packages|apps|docs)\//.test(path!) ? join(root, path!) : join(root, 'packages/server/src', path!);
+    if (!pathExists(full)) found.add(path!);
+  }
+  return [...found];
+}
+
+function pathExists(path: string): boolean {
+  if (!path.includes('*')) return existsSync(path);
+  const dir = dirname(path);
+  const name = new RegExp(`^${path.slice(dir.length + 1).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  return existsSync(dir) && readdirSync(dir).some((entry) => name.test(entry));
+}
+
+export function checkArchitecture(root: string): { cycles: string[][]; layers: string[]; long: string[]; stale: string[] } {
   const files = sourceFiles(root);
   return {
     cycles: findCycles(files).map((cycle) => cycle.map((path) => relative(root, path))),
     layers: layerViolations(root, files),
     long: longFiles(root, files),
+    stale: staleChangeTable(root),
   };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const root = resolve(process.argv[2] ?? '.');
-  const { cycles, layers, long } = checkArchitecture(root);
+  const { cycles, layers, long, stale } = checkArchitecture(root);
   const files = sourceFiles(root).length;
   for (const cycle of cycles) console.log(`import cycle: ${cycle.join(' → ')}`);
   for (const line of layers) console.log(`layering: ${line}`);
   for (const line of long) console.log(`too long: ${line}`);
-  const problems = cycles.length + layers.length + long.length;
-  console.log(`${files} source files: ${cycles.length} import cycles, ${layers.length} layering violations, ${long.length} files over ${MAX_LINES} lines without a reason`);
+  for (const path of stale) console.log(`docs/architecture.md names a missing path: ${path}`);
+  const problems = cycles.length + layers.length + long.length + stale.length;
+  console.log(`${files} source files: ${cycles.length} import cycles, ${layers.length} layering violations, ${long.length} files over ${MAX_LINES} lines without a reason, ${stale.length} missing paths in the change table`);
   process.exitCode = problems > 0 ? 1 : 0;
 }

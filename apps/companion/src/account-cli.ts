@@ -1,8 +1,8 @@
 /** Entry point of `npm run account -- create --tenant <id> ...`: registers a service account and says how to use it. */
-import { parseArgs } from 'node:util';
 import { ConfigError } from '@discovery-kit/server';
 import { DEMO_CONFIG } from './options.js';
 import { AccountError, createServiceAccount } from './service-account.js';
+import { readArgs } from './cli-args.js';
 
 const USAGE = `Usage: npm run account -- create --tenant <id> [options]
 
@@ -17,11 +17,9 @@ const USAGE = `Usage: npm run account -- create --tenant <id> [options]
 Restart the server afterwards: it reads service accounts at start.`;
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
+  const { values, positionals } = readArgs(
+    USAGE,
+    {
       tenant: { type: 'string' },
       realm: { type: 'string', default: 'tenant' },
       'client-id': { type: 'string' },
@@ -29,13 +27,9 @@ async function main(argv: string[]): Promise<number> {
       out: { type: 'string', default: '.' },
       description: { type: 'string' },
       config: { type: 'string' },
-      help: { type: 'boolean' },
     },
-  });
-  if (values.help === true) {
-    console.log(USAGE);
-    return 0;
-  }
+    argv,
+  );
   if (positionals[0] !== 'create' || positionals.length !== 1) throw new AccountError(`Expected the command "create".\n\n${USAGE}`);
   if (values.tenant === undefined) throw new AccountError(`--tenant is required.\n\n${USAGE}`);
   if (values.realm !== 'tenant' && values.realm !== 'master') throw new AccountError(`--realm must be "tenant" or "master", not "${values.realm}".`);
@@ -62,7 +56,7 @@ token URL:   {auth_url}/auth/realms/${realmName}/protocol/openid-connect/token`)
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof AccountError || error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof AccountError || error instanceof ConfigError) {
       console.error((error as Error).message);
       process.exit(2);
     }

@@ -3,8 +3,8 @@
  * `npm run restore -- <dir>` puts such a copy back (the server stopped). See docs/operations.md.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { BackupError, backupDataDir, restoreDataDir } from './backup/data-backup.js';
+import { fail, readArgs } from './cli-args.js';
 
 const USAGE = `Usage: npm run backup -- <backup dir> [--data-dir <dir>]
        npm run restore -- <backup dir> [--data-dir <dir>] [--force]
@@ -13,19 +13,9 @@ const USAGE = `Usage: npm run backup -- <backup dir> [--data-dir <dir>]
   --force            restore over a directory that holds data (it is moved aside, not deleted)`;
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { 'data-dir': { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean' } },
-  });
+  const { values, positionals } = readArgs(USAGE, { 'data-dir': { type: 'string' }, force: { type: 'boolean' } });
   const [command, target] = positionals;
-  if (values.help === true) {
-    console.log(USAGE);
-    return;
-  }
-  if ((command !== 'backup' && command !== 'restore') || target === undefined || positionals.length > 2) {
-    console.error(USAGE);
-    process.exit(2);
-  }
+  if ((command !== 'backup' && command !== 'restore') || target === undefined || positionals.length > 2) fail(USAGE);
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
   const started = performance.now();
   if (command === 'backup') {
@@ -41,5 +31,5 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
-  process.exit(error instanceof BackupError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 2 : 1);
+  process.exit(error instanceof BackupError ? 2 : 1);
 });

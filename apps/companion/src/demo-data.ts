@@ -4,35 +4,16 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import type { StorefrontProduct, StorefrontVariant } from '@discovery-kit/storefront';
 
-/** One colour or pattern of a product family, e.g. StockCode 84029E under parent 84029. */
-export interface DemoVariant {
-  id: string;
-  title: string;
-  color?: string;
-  /** Integer pence. */
-  price: number;
-}
+export type DemoVariant = StorefrontVariant;
 
-export interface DemoProduct {
-  id: string;
-  title: string;
-  description: string;
-  brand: string;
-  categories: string[];
-  color?: string;
-  /** Integer pence; for a family, its lowest variant price. */
-  price: number;
+/** The demo catalog's product: what the demo shop shows, plus the fields only the catalog import reads. */
+export interface DemoProduct extends StorefrontProduct {
   currency: 'GBP';
   url: string;
-  /** A `data:image/svg+xml` URL, so the demo needs no image files or network. */
-  photo: string;
-  /** Distinct orders that bought it in the source data. */
-  popularity: number;
-  inStock: boolean;
   recommended: boolean;
   booster: number;
-  variants?: DemoVariant[];
 }
 
 /** An activity in the collection API's shape (spec: "Activity (collection API)"). */

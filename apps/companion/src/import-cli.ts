@@ -5,13 +5,13 @@
  * it the active catalog, `--dry-run` only checks the file.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { CatalogClient, CatalogApiError } from './feed/catalog-client.js';
 import { FeedImportError, SHOWN_ISSUES, importFeed, type FeedImportSummary } from './feed/feed-import.js';
 import type { AttributeType } from './feed/feed-mapping.js';
 import { FeedFormatError, detectFormat } from './feed/feed-records.js';
 import { createProgress, type Progress } from './progress.js';
 import { CONNECTION_OPTIONS, connect, unreachableMessage } from './server-connection.js';
+import { fail, readArgs } from './cli-args.js';
 
 
 const USAGE = `Usage: npm run import -- <file> --tenant <id> --environment <id> [options]
@@ -31,11 +31,6 @@ const USAGE = `Usage: npm run import -- <file> --tenant <id> --environment <id> 
   --key <pem>            its private key
   --batch <n>            items per API call (default 2000)
   --quiet                no progress bar`;
-
-function fail(message: string, code = 2): never {
-  console.error(message);
-  process.exit(code);
-}
 
 function parseMapping(text: string | undefined): Record<string, string> {
   const columns: Record<string, string> = {};
@@ -77,36 +72,22 @@ function printSummary(summary: FeedImportSummary, dryRun: boolean): void {
 }
 
 async function main(): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        tenant: { type: 'string' },
-        environment: { type: 'string' },
-        format: { type: 'string' },
-        map: { type: 'string' },
-        'only-mapped': { type: 'boolean' },
-        schema: { type: 'string' },
-        currency: { type: 'string' },
-        duplicates: { type: 'string' },
-        'skip-invalid': { type: 'boolean' },
-        'dry-run': { type: 'boolean' },
-        promote: { type: 'boolean' },
-        ...CONNECTION_OPTIONS,
-        batch: { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    fail(`${(error as Error).message}\n\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) {
-    console.log(USAGE);
-    return;
-  }
+  const { values, positionals } = readArgs(USAGE, {
+    tenant: { type: 'string' },
+    environment: { type: 'string' },
+    format: { type: 'string' },
+    map: { type: 'string' },
+    'only-mapped': { type: 'boolean' },
+    schema: { type: 'string' },
+    currency: { type: 'string' },
+    duplicates: { type: 'string' },
+    'skip-invalid': { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    promote: { type: 'boolean' },
+    ...CONNECTION_OPTIONS,
+    batch: { type: 'string' },
+    quiet: { type: 'boolean' },
+  });
   const file = positionals[0];
   if (file === undefined || positionals.length > 1) fail(USAGE);
   if (values.tenant === undefined || values.environment === undefined) fail(`--tenant and --environment are required.\n\n${USAGE}`);

@@ -5,8 +5,8 @@
  * copies nothing twice. See docs/scale-out.md.
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { migrateDataDirectory, PostgresEngine } from '@discovery-kit/server';
+import { fail, readArgs } from './cli-args.js';
 
 const USAGE = `Usage: npm run migrate -- --from <data dir> --to postgres://user:password@host:port/db
 
@@ -14,16 +14,9 @@ const USAGE = `Usage: npm run migrate -- --from <data dir> --to postgres://user:
   --to <url>     the PostgreSQL database companions will use with --store (env STORE_URL)`;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean' } } });
-  if (values.help === true) {
-    console.log(USAGE);
-    return;
-  }
+  const { values, positionals } = readArgs(USAGE, { from: { type: 'string' }, to: { type: 'string' } });
   const to = values.to ?? process.env.STORE_URL;
-  if (values.from === undefined || to === undefined || !/^postgres(ql)?:\/\//.test(to)) {
-    console.error(USAGE);
-    process.exit(2);
-  }
+  if (values.from === undefined || to === undefined || !/^postgres(ql)?:\/\//.test(to) || positionals.length > 0) fail(USAGE);
   const engine = await PostgresEngine.connect({ url: to });
   try {
     const started = performance.now();
@@ -41,5 +34,5 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   const name = error instanceof Error ? error.constructor.name : '';
-  process.exit(['PostgresUnreachableError', 'DataDirectoryLockedError'].includes(name) || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 2 : 1);
+  process.exit(['PostgresUnreachableError', 'DataDirectoryLockedError'].includes(name) ? 2 : 1);
 });

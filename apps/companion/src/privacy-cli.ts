@@ -5,8 +5,8 @@
  * `--out <file>`; `erase` asks for `--yes`, then prints how many profiles and activities were erased.
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { CONNECTION_OPTIONS, connect, unreachableMessage } from './server-connection.js';
+import { fail, readArgs } from './cli-args.js';
 
 const USAGE = `Usage: npm run privacy -- <export|erase> --tenant <id> <person> [options]
 
@@ -21,11 +21,6 @@ const USAGE = `Usage: npm run privacy -- <export|erase> --tenant <id> <person> [
   --client-id <id>            service account of the tenant with adminRole "edit" (default demo-backoffice, with the demo key)
   --key <pem>                 its private key`;
 
-function fail(message: string, code = 2): never {
-  console.error(message);
-  process.exit(code);
-}
-
 /** The admin API's query naming the person. */
 function personQuery(values: { profile?: string; customer?: string; datasource?: string }): URLSearchParams {
   const given = [values.profile, values.customer, values.datasource].filter((v) => v !== undefined);
@@ -38,29 +33,15 @@ function personQuery(values: { profile?: string; customer?: string; datasource?:
 }
 
 async function main(): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        tenant: { type: 'string' },
-        profile: { type: 'string' },
-        customer: { type: 'string' },
-        datasource: { type: 'string' },
-        out: { type: 'string' },
-        yes: { type: 'boolean' },
-        ...CONNECTION_OPTIONS,
-        help: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    fail(`${(error as Error).message}\n\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) {
-    console.log(USAGE);
-    return;
-  }
+  const { values, positionals } = readArgs(USAGE, {
+    tenant: { type: 'string' },
+    profile: { type: 'string' },
+    customer: { type: 'string' },
+    datasource: { type: 'string' },
+    out: { type: 'string' },
+    yes: { type: 'boolean' },
+    ...CONNECTION_OPTIONS,
+  });
   const command = positionals[0];
   if ((command !== 'export' && command !== 'erase') || positionals.length !== 1) fail(USAGE);
   if (values.tenant === undefined) fail(`--tenant is required.\n\n${USAGE}`);

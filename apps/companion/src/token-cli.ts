@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createTokenProvider } from '@discovery-kit/client';
+import { fail, readArgs } from './cli-args.js';
 
 const DEMO_KEY = fileURLToPath(new URL('../demo/keys/demo-service-account.private.pem', import.meta.url));
 const DEMO_REALMS: Record<string, string> = { 'demo-backoffice': 'demo-shop', 'demo-legacy': 'master' };
@@ -16,15 +16,9 @@ const USAGE = `Usage: npm run -s token -- <client-id> [--realm <tenant id | mast
 Prints an access token. For the demo accounts (demo-backoffice, demo-legacy) the realm and key are known.`;
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { realm: { type: 'string' }, key: { type: 'string' }, url: { type: 'string' }, help: { type: 'boolean' } },
-  });
+  const { values, positionals } = readArgs(USAGE, { realm: { type: 'string' }, key: { type: 'string' }, url: { type: 'string' } });
   const clientId = positionals[0];
-  if (values.help === true || clientId === undefined) {
-    console.error(USAGE);
-    process.exit(values.help === true ? 0 : 2);
-  }
+  if (clientId === undefined) fail(USAGE);
   const realm = values.realm ?? DEMO_REALMS[clientId];
   if (realm === undefined) throw new Error(`Give the realm of ${clientId} with --realm (its tenant id, or master).`);
   const server = (values.url ?? process.env.DISCOVERY_URL ?? 'http://localhost:8787').replace(/\/$/, '');

@@ -125,6 +125,17 @@ describe('companion process', () => {
   });
 });
 
+/** GET on the catalog API for the demo shop's production environment, as its back office (the demo service account) calls it. */
+async function catalogApi(url: string): Promise<(path: string) => Promise<{ status: number; body: any }>> {
+  const { createTokenProvider } = await import('@discovery-kit/client');
+  const key = await readFile(fileURLToPath(new URL('../demo/keys/demo-service-account.private.pem', import.meta.url)), 'utf8');
+  const tokens = createTokenProvider({ tokenUrl: `${url}/auth/realms/demo-shop/protocol/openid-connect/token`, clientId: 'demo-backoffice', privateKeyPem: key });
+  return async (path) => {
+    const response = await fetch(`${url}/catalog${path}?tenant=demo-shop&environment=production`, { headers: { authorization: await tokens.authorization() } });
+    return { status: response.status, body: await response.json() };
+  };
+}
+
 describe('demo seeding', () => {
   it('makes the demo catalog the active catalog on a first start, and leaves it alone on the next', async () => {
     const { startCompanion: start } = await import('../src/companion.js');
@@ -132,16 +143,16 @@ describe('demo seeding', () => {
     const dataDir = await tempDir();
     const options = { configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: true, demoActivities: false, logLevel: 'silent', sdkDir: DEFAULT_SDK_DIR };
     const first = await start(options, createLogger('silent'));
-    const catalog = first.server.deps.services.catalog;
-    const active = await catalog.catalogs.active('demo-shop', 'production');
-    assert.equal(active?.version, 1);
-    const item = await catalog.getItem('demo-shop', 'production', 1, '84029');
-    assert.equal(item?.type, 'product');
-    assert.ok((await catalog.countItems('demo-shop', 'production', 1)) > 2750);
+    const firstCatalog = await catalogApi(first.url);
+    assert.equal((await firstCatalog('/catalogs/active')).body.version, 1);
+    assert.equal((await firstCatalog('/items/84029')).body.type, 'product');
+    // Every demo product is searchable (the demo search token's empty query counts them).
+    const everything = await fetch(`${first.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: 'demo-search-token', query: '' }) });
+    assert.equal(((await everything.json()) as { metadata: { count: number } }).metadata.count, 2750);
     await first.server.close();
 
     const second = await start(options, createLogger('silent'));
-    assert.equal((await second.server.deps.services.catalog.catalogs.list('demo-shop', 'production')).length, 1);
+    assert.deepEqual((await (await catalogApi(second.url))('/catalogs')).body.catalogs.map((c: { version: number }) => c.version), [1]);
     await second.server.close();
   });
 
@@ -169,7 +180,7 @@ describe('demo seeding', () => {
     const { createLogger } = await import('@discovery-kit/server');
     const dataDir = await tempDir();
     const server = await start({ configFile: DEMO_CONFIG, port: 0, host: '127.0.0.1', dataDir, demo: false, logLevel: 'silent', sdkDir: DEFAULT_SDK_DIR }, createLogger('silent'));
-    assert.equal((await server.server.deps.services.catalog.catalogs.list('demo-shop', 'production')).length, 0);
+    assert.deepEqual((await (await catalogApi(server.url))('/catalogs')).body, { catalogs: [] });
     await server.server.close();
   });
 });

@@ -20,10 +20,6 @@ export function useSession(token: string, environmentId: string): void {
   environment = environmentId;
 }
 
-export function currentEnvironment(): string {
-  return environment;
-}
-
 /** `path` is under /admin; the environment is added to every request. */
 export async function adminFetch<T>(path: string, init: { method?: string; json?: unknown; environment?: boolean } = {}): Promise<T> {
   const url = new URL(`/admin${path}`, location.origin);

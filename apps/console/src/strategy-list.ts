@@ -7,7 +7,7 @@ import { html, nothing, type ReactiveElement } from 'lit';
 import type { WidgetStrategy } from '@discovery-kit/protocol';
 
 /** Every strategy with what it does, in words (a Record: a strategy added to the protocol and missing here does not compile). */
-export const STRATEGY_LABELS: Record<WidgetStrategy, string> = {
+const STRATEGY_LABELS: Record<WidgetStrategy, string> = {
   popular: 'Popular: most viewed and bought overall',
   'top-sellers': 'Top sellers: most bought',
   trending: 'Trending: rising this week',
@@ -21,7 +21,7 @@ export const STRATEGY_LABELS: Record<WidgetStrategy, string> = {
 const STRATEGIES = Object.keys(STRATEGY_LABELS) as WidgetStrategy[];
 
 /** `strategies` with the one at `index` moved by `step` (−1 up, +1 down). */
-export function moveStrategy(strategies: readonly WidgetStrategy[], index: number, step: -1 | 1): WidgetStrategy[] {
+function moveStrategy(strategies: readonly WidgetStrategy[], index: number, step: -1 | 1): WidgetStrategy[] {
   const next = [...strategies];
   const target = index + step;
   if (target < 0 || target >= next.length) return next;

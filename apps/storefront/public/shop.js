@@ -8,7 +8,7 @@
     try {
       var items = JSON.parse(localStorage.getItem(KEY) || '[]');
       return Array.isArray(items) ? items : [];
-    } catch (e) {
+    } catch {
       return [];
     }
   }

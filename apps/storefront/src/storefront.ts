@@ -11,7 +11,16 @@ import { HttpError, StaticDirectory, singleParam, type ApiFactory } from '@disco
 import { fileURLToPath } from 'node:url';
 import { html, jsonScript, type Markup } from './html.js';
 
+/** One colour or pattern of a product family, e.g. StockCode 84029E under parent 84029. */
+export interface StorefrontVariant {
+  id: string;
+  title: string;
+  color?: string;
+  /** Integer minor units (pence). */
+  price: number;
+}
 
+/** A product as the shop shows it (the companion's demo catalog adds what only the catalog import reads). */
 export interface StorefrontProduct {
   id: string;
   title: string;
@@ -19,13 +28,15 @@ export interface StorefrontProduct {
   brand: string;
   categories: string[];
   color?: string;
-  /** Integer minor units (pence). */
+  /** Integer minor units (pence); for a family, its lowest variant price. */
   price: number;
   currency: string;
+  /** A `data:image/svg+xml` URL in the demo, so it needs no image files or network. */
   photo: string;
+  /** Distinct orders that bought it in the source data. */
   popularity: number;
   inStock: boolean;
-  variants?: { id: string; title: string; color?: string; price: number }[];
+  variants?: StorefrontVariant[];
 }
 
 export interface StorefrontOptions {

@@ -125,7 +125,7 @@ describe('admin API', () => {
     assert.ok((await search('sneakers')).body.items.length >= 3, 'the synonym finds the shoes');
     assert.equal(ids((await search('shoes')).body)[0], 'bag-1', 'the pinned item comes first');
     const help = await search('help me');
-    assert.equal(help.body.items[0].redirect?.url ?? help.body.items[0].url, 'https://shop.example/help');
+    assert.deepEqual(help.body.items[0].redirect, { id: 'help', name: 'Help', url: 'https://shop.example/help' });
     const explain = await api('/search-tokens/tenant-a-search/explain?q=shoes', reader);
     assert.equal(explain.status, 200);
     assert.equal(explain.body.hits[0].id, 'bag-1');

@@ -1,8 +1,9 @@
 /**
  * The layout rules of docs/architecture.md hold over the whole source tree (scripts/check-architecture.ts),
- * and the checker itself finds each kind of breach when one is planted in a scratch tree.
+ * every file its change table names exists, and the checker itself finds each kind of breach when one is planted in a scratch tree.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -28,11 +29,36 @@ describe('architecture', () => {
     return root;
   }
 
-  it('finds no import cycle, no import up a layer and no overlong file in the repository', () => {
-    const { cycles, layers, long } = checkArchitecture(ROOT);
+  it('finds no import cycle, no import up a layer, no overlong file and no missing path in the change table of the repository', () => {
+    const { cycles, layers, long, stale } = checkArchitecture(ROOT);
     assert.deepEqual(cycles, []);
     assert.deepEqual(layers, []);
     assert.deepEqual(long, []);
+    assert.deepEqual(stale, []);
+  });
+
+  it('lists every page of docs/ in the docs index, and links only pages that exist', () => {
+    const index = readFileSync(join(ROOT, 'docs/README.md'), 'utf8');
+    const linked = new Set([...index.matchAll(/\]\(([\w/.-]+\.md)\)/g)].map((m) => m[1]!).filter((link) => !link.startsWith('../')));
+    const pages = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md') && name !== 'README.md');
+    assert.deepEqual(pages.filter((page) => !linked.has(page)), [], 'pages the index does not list');
+    assert.deepEqual([...linked].filter((link) => !existsSync(join(ROOT, 'docs', link))), [], 'links to pages that do not exist');
+  });
+
+  it('reports a path the change table names that the tree does not hold', async () => {
+    const root = await tree({
+      'packages/server/src/domains/recommendations/strategies.ts': 'export const s = 1;\n',
+      'packages/server/test/recommendations-one.test.ts': '',
+      'docs/architecture.md': [
+        '# Architecture',
+        'Above the table `domains/gone/before.ts` is not checked.',
+        '## Where does my change go',
+        '| change | rooms |',
+        '|---|---|',
+        '| A strategy | `domains/recommendations/strategies.ts`, a test in `packages/server/test/recommendations-*.test.ts`, `apps/console/src/gone.ts` and docs/missing.md |',
+      ].join('\n'),
+    });
+    assert.deepEqual(checkArchitecture(root).stale, ['apps/console/src/gone.ts', 'docs/missing.md']);
   });
 
   it('reports a planted cycle, an upward import, HTTP in a domain, Node in browser code and a long file', async () => {

@@ -136,4 +136,28 @@ describe('common HTTP behaviour', () => {
     assert.doesNotMatch(JSON.stringify(res.body), /secret internal detail/);
     assert.equal((await call(`${server.url}/health`)).status, 200);
   });
+
+  it('keeps answers about a caller or about changing data out of every cache, refusals included', async () => {
+    const answers = {
+      health: await call(`${server.url}/health`),
+      metrics: await fetch(`${server.url}/metrics`),
+      recommendations: await call(`${server.url}/widget/tenant-a-popular/recommendations/someone`),
+      'tracker refusal': await call(`${server.url}/tracker/tenant-a-tracker/identify`, { json: { datasources: 'not a list' } }),
+      'collect refusal': await call(`${server.url}/collect/tenant-a-tracker`, { json: { activities: 'not a list' } }),
+      'admin without a session': await call(`${server.url}/admin/widgets?environment=prod`),
+      'catalog without a token': await call(`${server.url}/catalog/catalogs`),
+      'token info without a token': await call(`${server.url}/auth/realms/tenant-a/token-info`),
+    };
+    const statuses = Object.fromEntries(Object.entries(answers).map(([name, res]) => [name, `${res.status} ${res.headers.get('cache-control')}`]));
+    assert.deepEqual(statuses, {
+      health: '200 no-store',
+      metrics: '200 no-store',
+      recommendations: '200 no-store',
+      'tracker refusal': '400 no-store',
+      'collect refusal': '400 no-store',
+      'admin without a session': '401 no-store',
+      'catalog without a token': '401 no-store',
+      'token info without a token': '401 no-store',
+    });
+  });
 });

@@ -113,7 +113,7 @@ describe('search analytics', () => {
     assert.equal(anonymous.status, 401);
     const other = await report('', await tokenFor('client-b'));
     assert.equal(other.status, 404);
-    assert.equal(other.body.error?.code ?? other.body.code, 'unknown_search_token', JSON.stringify(other.body));
+    assert.equal(other.body.error.code, 'unknown_search_token', JSON.stringify(other.body));
     const bad = await report('?from=yesterday');
     assert.equal(bad.status, 400);
     assert.match(JSON.stringify(bad.body), /from/);

@@ -115,7 +115,8 @@ describe('search requests', () => {
   it('answers 404 for an unknown token', async () => {
     const res = await post('/search', { token: 'nope', query: 'x' });
     assert.equal(res.status, 404);
-    assert.equal(res.body.error ?? res.body.code ?? 'unknown_search_token', res.body.error ?? res.body.code ?? 'unknown_search_token');
+    assert.equal(res.body.error.code, 'unknown_search_token');
+    assert.equal(res.body.error.field, 'token');
   });
   it('pages with offset and limit, clamps large limits and refuses large offsets', async () => {
     const all = ids(await search('', { limit: 100 }));

@@ -4,8 +4,6 @@
  * leaves the array when it runs, so a second tracker on the page does not repeat a purchase.
  */
 
-export type DataLayerCommand = [name: string, ...args: unknown[]];
-
 declare global {
   interface Window {
     discoveryLayer?: unknown[];

@@ -176,7 +176,7 @@ export function startTracker(options: TrackerOptions): Tracker {
 
   function send(): Promise<void> {
     if (stopped || !consented) return Promise.resolve();
-    if (sending) {
+    if (sending !== undefined) {
       // The running loop may have looked at the queue before the newest activity landed: go again after it.
       again = true;
       return sending;

@@ -90,7 +90,7 @@ function makeProduct(id: string, title: string, members: Member[], family: boole
   const product: DemoProduct = {
     id,
     title,
-    description: describe({ id, title, brand, category: categories[0], colour, variantColours: family ? colours : undefined }),
+    description: describe({ id, title, brand, category: categories[0], variantColours: family ? colours : undefined }),
     brand,
     categories,
     ...(colour ? { color: colour } : {}),

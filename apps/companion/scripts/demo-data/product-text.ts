@@ -133,13 +133,12 @@ export interface DescribeInput {
   title: string;
   brand: string;
   category: string;
-  colour?: string;
   /** Colours of a product family's variants, in order. */
   variantColours?: string[];
 }
 
 /** Two short sentences in one of three voices chosen by hash, so the catalog does not read as one template. */
-export function describe({ id, title, brand, category, colour, variantColours }: DescribeInput): string {
+export function describe({ id, title, brand, category, variantColours }: DescribeInput): string {
   const setting = SETTINGS[category] ?? SETTINGS.Gifts;
   const voices = [
     `${title} from ${brand}, made for ${setting}. A cheerful, easy gift.`,

@@ -152,7 +152,7 @@ export class DiscoveryRecommendations extends LitElement implements PageWidget {
       const enough = answer.cards.length > 0 && answer.cards.length >= answer.minResults;
       this.answer = enough ? answer : undefined;
       this.state = enough ? 'ready' : 'empty';
-    } catch (error) {
+    } catch {
       // A newer request replaced this one: its answer is the one to show.
       if (request.signal.aborted) return;
       this.answer = undefined;

@@ -19,6 +19,7 @@ import { adminScope, requireAdmin } from './admin-auth.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { privacyRoutes } from './privacy-routes.js';
 import { experimentRoutes } from './experiment-routes.js';
+import { noStore } from '../http/no-store.js';
 
 export const signInSchema = z.strictObject({
   tenant: z.string().min(1).max(128),
@@ -41,12 +42,12 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
   const { admin, sessions, catalog, search, recommendations, activities } = deps.services;
   const body = jsonBody({ limit: deps.config.limits.bodyBytes });
   const guard = requireAdmin(deps);
+  router.use(noStore);
 
   router.post('/session', body, async (ctx) => {
     const input = parseInput(signInSchema, ctx.request.body);
     const { cookie, session } = await sessions.signIn(input.tenant, input.username, input.password);
     ctx.cookies.set(SESSION_COOKIE, cookie, { httpOnly: true, sameSite: 'strict', path: '/', secure: ctx.secure, maxAge: SESSION_HOURS * 3_600_000, overwrite: true });
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = { tenant: session.tenantId, username: session.username, role: session.role, csrfToken: sessions.csrfToken(session), expiresAt: new Date(session.expiresAt).toISOString() } satisfies Wire.SignInResponse;
   });
 

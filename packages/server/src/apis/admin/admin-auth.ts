@@ -24,7 +24,6 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function requireAdmin(deps: ServerDeps) {
   const bearer = requireBearer(deps.services.auth, { realm: 'tenant', requestedTenant: (ctx) => singleParam(ctx.query.tenant, 'tenant', 'query.tenant') });
   return async function checkAdmin(ctx: Context, next: Next): Promise<void> {
-    ctx.set('Cache-Control', 'no-store');
     if (ctx.get('authorization') !== '') {
       await bearer(ctx, async () => {
         const identity = ctx.state.auth!;

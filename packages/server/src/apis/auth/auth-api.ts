@@ -8,6 +8,7 @@ import { MASTER_REALM } from '../../domains/auth/realms.js';
 import { realmUrls } from './realm-urls.js';
 import { notFound } from '../http/errors.js';
 import { tokenEndpoint } from './token-endpoint.js';
+import { noStore } from '../http/no-store.js';
 
 const REALM = '/auth/realms/:realm';
 
@@ -50,12 +51,12 @@ export function createAuthApi(deps: ServerDeps): ApiModule {
   const masterGuard = requireBearer(auth, { realm: 'master' });
   router.get(
     `${REALM}/token-info`,
+    noStore,
     knownRealm,
     (ctx, next) => (ctx.params.realm === MASTER_REALM ? masterGuard(ctx, next) : tenantGuard(ctx, next)),
     (ctx) => {
       const identity = ctx.state.auth!;
       const info: Wire.TokenInfoResponse = { clientId: identity.clientId, tenant: identity.tenantId, realm: identity.realm, expiresAt: identity.expiresAt };
-      ctx.set('Cache-Control', 'no-store');
       ctx.body = info;
     },
   );

@@ -14,6 +14,7 @@ import { HttpError, notFound } from '../http/errors.js';
 import { jsonBody } from '../http/body.js';
 import { parseCatalogRequest, parseItemBatch, parseSchemaRequest } from './catalog-requests.js';
 import type { StoredItem } from '../../domains/catalog/types.js';
+import { noStore } from '../http/no-store.js';
 
 interface CatalogScope {
   tenantId: string;
@@ -62,13 +63,11 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
   async function resolveScope(ctx: Context, next: Next): Promise<void> {
     const { tenant, environment } = deps.registry.environment(singleQuery(ctx, 'tenant'), singleQuery(ctx, 'environment'));
     ctx.state.catalogScope = { tenantId: tenant.id, environmentId: environment.id };
-    // Answers depend on the token and change with every write; no cache may keep them.
-    ctx.set('Cache-Control', 'no-store');
     await next();
   }
 
   // The guard runs before the scope, so a caller without a valid token learns nothing about which tenants exist.
-  router.use(requireBearer(deps.services.auth, { realm: 'tenant' }), resolveScope);
+  router.use(noStore, requireBearer(deps.services.auth, { realm: 'tenant' }), resolveScope);
 
   const scopeOf = (ctx: Context): CatalogScope => ctx.state.catalogScope!;
 

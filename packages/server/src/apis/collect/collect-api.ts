@@ -16,11 +16,13 @@ import { jsonBody } from '../http/body.js';
 import { parseInput } from '../http/validate.js';
 import { collectActivitySchema, collectBatchSchema, type CollectActivity } from './collect-schema.js';
 import { attributeUser } from './collect-user.js';
+import { noStore } from '../http/no-store.js';
 
 export const COLLECT_BODY_LIMIT = 256 * 1024;
 
 export function createCollectApi(deps: ServerDeps): ApiModule {
   const router = new Router();
+  router.use(noStore);
   const activities = deps.services.activities;
 
   const { limits } = deps.services;
@@ -41,7 +43,6 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
     }
     await activities.recordActivities(tenant.id, inputs);
     const answer: CollectResponse = { profiles: {} };
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = answer;
   });
 

@@ -5,8 +5,6 @@ import './koa-augment.js';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-export type BodyKind = 'json' | 'form';
-
 export interface BodyOptions {
   /** Largest body accepted, in bytes. */
   limit?: number;
@@ -158,9 +156,4 @@ export async function readFormBody(ctx: Context, limit = 64 * 1024): Promise<URL
 
 export function isFormRequest(ctx: Context): boolean {
   return mediaType(ctx) === 'application/x-www-form-urlencoded';
-}
-
-export function isJsonRequest(ctx: Context): boolean {
-  const type = mediaType(ctx);
-  return type === 'application/json' || type.endsWith('+json');
 }

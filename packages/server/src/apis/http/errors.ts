@@ -29,14 +29,6 @@ export class HttpError extends Error {
   }
 }
 
-export function badRequest(message: string, field?: string, issues?: FieldIssue[]): HttpError {
-  return new HttpError(400, field === undefined && issues === undefined ? 'invalid_body' : 'invalid_parameter', message, { field, issues });
-}
-
-export function invalidBody(message: string, issues: FieldIssue[]): HttpError {
-  return new HttpError(400, 'invalid_body', message, { issues });
-}
-
 export function notFound(code: ErrorCode, message: string, field?: string): HttpError {
   return new HttpError(404, code, message, { field });
 }

@@ -18,7 +18,7 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
  * getter and setter), it gave every request's state a hidden class of its own, which V8 makes in the
  * old generation: the class held the getter's closure, so every request's state was promoted with it
  * and lived until the next full collection (1.7 MB promoted per young collection at 16,000 requests a
- * second of GET /health, against none without; docs/performance.md, "Seventh round").
+ * second of GET /health, against none without; docs/decisions/search-tuning-rounds.md, "Seventh round").
  */
 class RequestState {
   [key: string]: unknown;

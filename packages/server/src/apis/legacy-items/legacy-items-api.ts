@@ -11,6 +11,7 @@ import { requireBearer } from '../http/bearer-guard.js';
 import { HttpError } from '../http/errors.js';
 import { jsonBody } from '../http/body.js';
 import { parseActionBatch, parseContextCreate, parseContextRename } from './legacy-item-requests.js';
+import { noStore } from '../http/no-store.js';
 
 export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
   const router = new Router();
@@ -25,10 +26,6 @@ export function createLegacyItemsApi(deps: ServerDeps): ApiModule {
 
   const tenantOf = (ctx: Context): string => ctx.state.auth!.tenantId;
 
-  const noStore = async (ctx: Context, next: () => Promise<unknown>): Promise<void> => {
-    ctx.set('Cache-Control', 'no-store');
-    await next();
-  };
   router.use(noStore);
 
   // The older API has no environment parameter; its items live in the tenant's first configured environment.

@@ -16,6 +16,7 @@ import { SAME_ORIGIN, followableUrl, sendPhoto, sendRedirect, slotAt } from './e
 import { SESSION_IDENTITY } from '../collect/collect-schema.js';
 import { newActivity } from '../../domains/tracking/new-activity.js';
 import { usableShopperId } from '../../domains/experiments/assignment.js';
+import { noStore } from '../http/no-store.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
 
@@ -24,6 +25,7 @@ type UserRef = { kind: 'anonymous' } | { kind: 'profile'; profileId: string } | 
 
 export function createRecommendationsApi(deps: ServerDeps): ApiModule {
   const router = new Router();
+  router.use(noStore);
   const { limits } = deps.services;
   const { activities, recommendations } = deps.services;
 
@@ -47,7 +49,6 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
       const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId, ...params, shopperId: usableShopperId(ctx.params.profileId) });
       body[widgetId] = applyMask(response, mask);
     }
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = body;
   });
 
@@ -64,7 +65,6 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const mask = fieldsMask(ctx);
     const user = userRef(ref, segments, ctx.path.endsWith('/'));
     const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId: profileOf(ref, user), ...params, shopperId: shopperOf(user) });
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = applyMask(response, mask);
   });
 

@@ -12,7 +12,7 @@ import { parseMask } from '../../platform/response-mask.js';
 import { parseInput } from '../http/validate.js';
 import { offensiveCheck } from '../../domains/search/query/offensive-terms.js';
 import { normalizeQuery } from '../../domains/search/analytics/search-queries.js';
-import type { AutocompleteResponse, AutocompleteSuggestion, SearchResponse, SuggestResponse } from '@discovery-kit/protocol';
+import type { AutocompleteResponse, AutocompleteSuggestion, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
 import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from '../../domains/search/response/response-text.js';

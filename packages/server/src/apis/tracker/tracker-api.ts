@@ -24,11 +24,13 @@ import {
   trackerBatchSchema,
   type TrackerActivity,
 } from './tracker-schema.js';
+import { isPurchase } from '../../domains/tracking/verbs.js';
+import { noStore } from '../http/no-store.js';
 
-const ORDER_VERBS = new Set(['buy', 'purchase']);
 
 export function createTrackerApi(deps: ServerDeps): ApiModule {
   const router = new Router();
+  router.use(noStore);
   const activities = deps.services.activities;
   const { limits } = deps.services;
   const limited = [limits.byAddress, limits.byKey((ctx) => ctx.params.trackerKey)];
@@ -58,7 +60,6 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
         : // Merged into a person: what that person holds came from elsewhere, so only what this call sent is echoed.
           { id: own, datasources: request.datasources ?? [], infos: request.infos ?? {}, segments: request.segments ?? {} };
     const answer: Wire.IdentifyResponse = { profile: view, created: !known };
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = answer;
   });
 
@@ -97,7 +98,7 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
         clientKey,
         price: activity.price,
         quantity: activity.quantity,
-        orderId: ORDER_VERBS.has(activity.verb) ? batchOrder : undefined,
+        orderId: isPurchase(activity.verb) ? batchOrder : undefined,
         datasourceId: profile?.datasources[0]?.id,
         widgetId: activity.widgetId,
         recommendationId: activity.recommendationId,
@@ -107,7 +108,6 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     });
     const recorded = await activities.recordActivities(tenant.id, inputs);
     const answer: Wire.TrackerActivityResponse = { activities: recorded.map(({ activity }) => activityView(activity)) };
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = answer;
   });
 
@@ -115,7 +115,6 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     const { tenant } = deps.registry.trackerKey(ctx.params.trackerKey!);
     const profileId = ctx.params.profileId!;
     if (activities.findProfile(tenant.id, { profileId }) === undefined) throw notFound('not_found', `No profile "${profileId}".`, 'profileId');
-    ctx.set('Cache-Control', 'no-store');
     ctx.body = await renderHistory(ctx, async (filters, range) => {
       const page = await activities.historyPage(tenant.id, profileId, filters, range);
       return { total: page.total, data: page.activities.map((a) => activityView(a, profileId)) };

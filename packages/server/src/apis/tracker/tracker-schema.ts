@@ -17,8 +17,6 @@ export const identifyBodySchema = z.object({
   }),
 });
 
-export type IdentifyBody = z.output<typeof identifyBodySchema>;
-
 export const trackerActivitySchema = z.object({
   /** A client-made id: the same id sent twice is counted once. */
   id: text(128).optional(),

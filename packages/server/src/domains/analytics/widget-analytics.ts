@@ -13,6 +13,7 @@ import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
 
 import type { WidgetCounts } from '@discovery-kit/protocol';
 import { DAY_MS } from '../../platform/clock.js';
+import { isPurchase } from '../tracking/verbs.js';
 const MINUTE_MS = 60_000;
 /** Minutes of per-minute counts kept: one day. */
 export const MINUTES_KEPT = 1_440;
@@ -33,7 +34,6 @@ export interface DayCounts {
 
 const CLICK_VERBS = new Set(['click', 'click-on-reco']);
 const CART_VERBS = new Set(['add-to-cart']);
-const PURCHASE_VERBS = new Set(['purchase', 'buy']);
 
 export function emptyWidgetCounts(): WidgetCounts {
   return { impressions: 0, clicks: 0, addToCarts: 0, purchases: 0, revenue: 0 };
@@ -52,7 +52,7 @@ function countInto(widgets: Map<string, WidgetCounts>, widgetId: string, record:
   if (verb === 'view' && (record.type === IMPRESSION_TYPE || record.type === 'page')) widget.impressions++;
   else if (CLICK_VERBS.has(verb)) widget.clicks++;
   else if (CART_VERBS.has(verb)) widget.addToCarts++;
-  else if (PURCHASE_VERBS.has(verb)) {
+  else if (isPurchase(verb)) {
     widget.purchases++;
     widget.revenue += (record.price ?? 0) * (record.quantity ?? 1);
   }
@@ -132,7 +132,7 @@ export class WidgetAnalytics implements ActivityAggregate {
       for (const old of state.days.keys()) if (old < today - this.options.retentionDays) state.days.delete(old);
     }
     counts.activities++;
-    if (PURCHASE_VERBS.has(record.verb) && record.currency !== undefined && /^[A-Z]{3}$/.test(record.currency)) counts.currency = record.currency;
+    if (isPurchase(record.verb) && record.currency !== undefined && /^[A-Z]{3}$/.test(record.currency)) counts.currency = record.currency;
     if (counts.verbs[record.verb] !== undefined || Object.keys(counts.verbs).length < 64) counts.verbs[record.verb] = (counts.verbs[record.verb] ?? 0) + 1;
 
     const named = record.widgetId !== undefined && this.options.isWidgetOf(tenantId, record.widgetId) ? record.widgetId : undefined;
@@ -146,7 +146,7 @@ export class WidgetAnalytics implements ActivityAggregate {
     let widgetId = named;
     if (widgetId === undefined && record.sourceId !== undefined) widgetId = state.sources.get(record.sourceId);
     if (widgetId !== undefined && record.sourceId !== undefined) state.sources.set(record.sourceId, widgetId);
-    if (widgetId === undefined && (CART_VERBS.has(record.verb) || PURCHASE_VERBS.has(record.verb))) widgetId = state.clicked.get(pair);
+    if (widgetId === undefined && (CART_VERBS.has(record.verb) || isPurchase(record.verb))) widgetId = state.clicked.get(pair);
     if (widgetId === undefined) return;
     countInto(counts.widgets, widgetId, record);
     if (CLICK_VERBS.has(record.verb) && record.type !== 'page') state.clicked.set(pair, widgetId);

@@ -25,8 +25,6 @@ export interface ItemSchemaRecord {
 /** A catalog version as stored is exactly what the catalog API answers (the protocol's type). */
 export type { CatalogRecord, CatalogState } from '@discovery-kit/protocol';
 
-export type AttributeValue = string | number;
-
 /**
  * The one item model. Catalog-API items fill `attributes` from their schema; older-API items fill the
  * fixed fields (title, url...) and keep custom attributes in `attributes` too. `key` is unique within

@@ -15,8 +15,8 @@ import { IMPRESSION_TYPE } from '../tracking/tenant-activities.js';
 import { CoOccurrence, type CoOccurrenceKind, type PairChunk, type RelatedItem } from './co-occurrence.js';
 import { Interactions, type InteractionChunk } from './interactions.js';
 import { Popularity, type PopularItem } from './popularity.js';
+import { isPurchase } from '../tracking/verbs.js';
 
-const ORDER_VERBS = new Set(['buy', 'purchase']);
 /** A tenant whose newest activity is older than this is replaying a history: its windows end there. */
 const HISTORY_AFTER_MS = 30 * 24 * 60 * 60 * 1000;
 /** Revisions whose changed items are remembered for `changedItemsSince`. */
@@ -125,7 +125,7 @@ export class RecommendationAggregates implements ActivityAggregate {
     state.popularity.add(activity.verb, activity.itemId, activity.timestamp);
     if (profileId !== undefined) state.coOccurrence.addVisitItem(profileId, activity.itemId, activity.timestamp);
     if (profileId !== undefined && activity.type === 'product') state.interactions.add(profileId, activity.verb, activity.itemId, activity.timestamp);
-    if (ORDER_VERBS.has(activity.verb)) {
+    if (isPurchase(activity.verb)) {
       // Without an order id, one shopper's purchases close together in time make one order.
       if (activity.orderId !== undefined) state.coOccurrence.addOrderItem(activity.orderId, activity.itemId, activity.timestamp);
       else if (profileId !== undefined) state.coOccurrence.addPurchaseWithoutOrder(profileId, activity.itemId, activity.timestamp);

@@ -11,6 +11,7 @@
  */
 
 import { invertSpdInPlace } from './spd-inverse.js';
+import { kthLargest } from './top-k.js';
 
 export interface EaseOptions {
   /** L2 regularisation λ; larger values pull weights toward plain co-occurrence. */
@@ -158,29 +159,4 @@ function sparsify(p: Float64Array, n: number, items: Int32Array, neighbours: num
     rowOffsets[i + 1] = at;
   }
   return { rowItems: items, rowOffsets, columns: columns.slice(0, at), values: values.slice(0, at) };
-}
-
-/** The k-th largest of values[0..count) (1-based k ≤ count), by quickselect; reorders the values. */
-export function kthLargest(values: Float64Array, count: number, k: number): number {
-  let low = 0;
-  let high = count - 1;
-  const target = k - 1;
-  while (low < high) {
-    const pivot = values[(low + high) >>> 1]!;
-    let i = low;
-    let j = high;
-    while (i <= j) {
-      while (values[i]! > pivot) i++;
-      while (values[j]! < pivot) j--;
-      if (i <= j) {
-        const t = values[i]!;
-        values[i++] = values[j]!;
-        values[j--] = t;
-      }
-    }
-    if (target <= j) high = j;
-    else if (target >= i) low = i;
-    else return values[target]!;
-  }
-  return values[target]!;
 }

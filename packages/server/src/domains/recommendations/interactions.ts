@@ -5,7 +5,7 @@
  * counts in the very next response even before any retraining.
  */
 import { ChunkReader, ChunkWriter } from '../tracking/snapshot-encoding.js';
-import { kthLargest } from './ease.js';
+import { kthLargest } from './top-k.js';
 
 /** How much one touch says about wanting an item: a purchase is the unit; a view says a little. */
 export const TOUCH_WEIGHTS: Readonly<Record<string, number>> = {

@@ -21,11 +21,6 @@ export interface StoredRanker {
   stats: ItemStats;
 }
 
-export interface RankedCandidate {
-  item: number;
-  score: number;
-}
-
 export interface Explanation {
   /** The regression's score (log-odds) and, per feature, its value and contribution. */
   score: number;

@@ -5,7 +5,7 @@
  * gets recent popularity alone. Whether bought items are left out is the engine's call (per widget).
  */
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
-import { kthLargest } from './ease.js';
+import { kthLargest } from './top-k.js';
 import { ScoreBoard } from './item-model.js';
 import { learnedOrder } from './learned-stage.js';
 
@@ -86,7 +86,7 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
     return learnedOrder(input.ranker, input.model, { items, scores, model }, row, interactions, input.index, input.explain === true, (k) => thresholdOf(scores, k, set.selection));
   }
   const first = input.want * 4;
-  return bestFirst(items, scores, (item) => interactions.itemIds[item]!, first, thresholdOf(scores, first, set.selection));
+  return bestFirst(items, scores, (item) => interactions.itemIds[item]!, thresholdOf(scores, first, set.selection));
 }
 
 /**
@@ -102,12 +102,12 @@ function thresholdOf(scores: readonly number[], first: number, selection: { valu
 }
 
 /**
- * The items best first (equal scores by id), sorting only the best `first` unless the reader goes on:
+ * The items best first (equal scores by id), sorting only those at or above `threshold` (the best `first`, see thresholdOf) unless the reader goes on:
  * a shopper's neighbourhood holds thousands of items, and sorting (and making a candidate of) every one
  * of them on each request made most of this strategy's garbage and its p99. Owns its arrays, so the
  * score boards can be reused while it is read.
  */
-function* bestFirst(items: readonly number[], scores: readonly number[], idOf: (item: number) => string, first: number, threshold: number): Generator<Candidate> {
+function* bestFirst(items: readonly number[], scores: readonly number[], idOf: (item: number) => string, threshold: number): Generator<Candidate> {
   const order = (a: number, b: number) => scores[b]! - scores[a]! || idOf(items[a]!).localeCompare(idOf(items[b]!));
   const head: number[] = [];
   for (let k = 0; k < scores.length; k++) if (scores[k]! >= threshold) head.push(k);

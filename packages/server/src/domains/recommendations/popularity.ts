@@ -1,7 +1,7 @@
 /** Per-item counts by verb and day, the raw material of "popular" and "trending" recommendations. */
 
 import { DAY_MS } from '../../platform/clock.js';
-import { kthLargest } from './ease.js';
+import { kthLargest } from './top-k.js';
 import { runAtOnce } from '../../platform/sliced-work.js';
 import { ChunkReader, ChunkWriter } from '../tracking/snapshot-encoding.js';
 

@@ -18,7 +18,7 @@
  */
 import type { SparseWeights } from './ease.js';
 import { invertSpdInPlace } from './spd-inverse.js';
-import { kthLargest } from './ease.js';
+import { kthLargest } from './top-k.js';
 import { DAY_MINUTES, FEATURE_COUNT, featuresOf, LONG_HALF_LIFE_DAYS, log2Add, RANKER_FEATURES, SHORT_HALF_LIFE_DAYS, shopperFacts, VISIT_MINUTES, WEEK_MINUTES, type CandidateFacts, type ItemStats } from './ranker-features.js';
 
 export interface RankerOptions {

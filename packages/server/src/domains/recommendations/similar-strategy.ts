@@ -1,6 +1,6 @@
 /** The `similar` strategy: content likeness from the catalog index blended with title likeness from the search index. */
 import { brandOf, type CatalogIndex, type IndexedItem, type TextNeighbours } from './catalog-index.js';
-import { kthLargest } from './ease.js';
+import { kthLargest } from './top-k.js';
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 
 /**

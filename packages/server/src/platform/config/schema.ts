@@ -299,4 +299,3 @@ export type SearchConfiguration = SearchTokenConfig['configurations'][number];
 export type FacetConfig = SearchConfiguration['facets'][number];
 export type WidgetConfig = EnvironmentConfig['widgets'][number];
 export type WidgetFilter = WidgetConfig['filters'][number];
-export type ConsoleUserConfig = TenantConfig['consoleUsers'][number];

@@ -19,6 +19,8 @@ import { normalizeQuery } from './search-queries.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { DocumentStore, StoredDocument } from '../../../platform/store/document-store.js';
+import { isConversion, isPurchase } from '../../tracking/verbs.js';
+import type { QueryAnalyticsRow } from '@discovery-kit/protocol';
 
 export const MAX_QUERIES_PER_DAY = 1_000;
 export const OTHER_QUERIES = '(other queries)';
@@ -30,8 +32,6 @@ const RECENT_CLICKS = 100_000;
 const FLUSH_MS = 5_000;
 
 const CLICK_VERBS = new Set(['click', 'view']);
-const CONVERSION_VERBS = new Set(['add-to-cart', 'purchase', 'buy']);
-const PURCHASE_VERBS = new Set(['purchase', 'buy']);
 
 export interface QueryDayStats {
   searches: number;
@@ -54,16 +54,8 @@ export interface QueryDayStats {
   lastAt?: number;
 }
 
-/** One query over several days and every token of a tenant, for the console. */
-export interface QuerySummary {
-  query: string;
-  searches: number;
-  zeroResults: number;
-  corrected: number;
-  lastResultCount: number;
-  clicks: number;
-  conversions: number;
-}
+/** One query over several days and every token of a tenant, for the console: the published row before its ratios. */
+export type QuerySummary = Omit<QueryAnalyticsRow, 'clickThrough' | 'conversionRate'>;
 
 export interface SearchDayTotals {
   searches: number;
@@ -176,7 +168,7 @@ export class QueryAnalytics {
   recordActivity(activity: LoggedActivity): void {
     // A response id never issued to this tenant (or a widget id alone) credits no search, not even by its query.
     if (activity.attribution !== undefined && !isVerifiedAttribution(activity)) return;
-    if (activity.sourceId === undefined && activity.query === undefined && !CONVERSION_VERBS.has(activity.verb)) return;
+    if (activity.sourceId === undefined && activity.query === undefined && !isConversion(activity.verb)) return;
     if (activity.type === 'page') return;
     const clickKey = `${activity.tenant}\u0000${activity.profileId}\u0000${activity.itemId}`;
     if (CLICK_VERBS.has(activity.verb)) {
@@ -189,13 +181,13 @@ export class QueryAnalytics {
       this.touch(ref.search.tenantId, ref.search.day);
       return;
     }
-    if (!CONVERSION_VERBS.has(activity.verb)) return;
+    if (!isConversion(activity.verb)) return;
     const direct = activity.sourceId === undefined ? undefined : this.recentSearches.get(activity.sourceId);
     const viaClick = this.recentClicks.get(clickKey);
     const search = direct ?? (viaClick === undefined ? undefined : this.recentSearches.get(viaClick));
     if (search === undefined || search.tenantId !== activity.tenant) return;
     // Every purchase line from the search earns it revenue; the search converts once.
-    if (PURCHASE_VERBS.has(activity.verb)) search.stats.revenue = (search.stats.revenue ?? 0) + (activity.price ?? 0) * (activity.quantity ?? 1);
+    if (isPurchase(activity.verb)) search.stats.revenue = (search.stats.revenue ?? 0) + (activity.price ?? 0) * (activity.quantity ?? 1);
     if (!search.converted) {
       search.converted = true;
       search.stats.conversions++;
