@@ -78,7 +78,8 @@ function simulate(scenario: Scenario, random: () => number): ExperimentResults {
       const responseId = `r-${responses++}`;
       const exposure: LoggedExposure = { kind: 'exposure', tenant: 't', receivedAt: at, experiment: experiment.id, variant: variantId, shopper, profileId: shopper, responseId };
       ledger.fold('t', exposure, undefined);
-      if (random() < rates.click) ledger.fold('t', activity(shopper, 'click', at + 500, { sourceId: responseId }), shopper);
+      // As collect stamps a click naming a response id the server issued.
+      if (random() < rates.click) ledger.fold('t', activity(shopper, 'click', at + 500, { sourceId: responseId, attribution: 'verified' }), shopper);
     }
     if (random() < rates.cart) ledger.fold('t', activity(shopper, 'add-to-cart', at + 600, {}), shopper);
     if (random() < rates.conversion) ledger.fold('t', activity(shopper, 'purchase', at + 700, { price: Math.round(2_000 + 8_000 * random() ** 2), quantity: 1 }), shopper);

@@ -23,6 +23,15 @@ const DEFINITION = {
 /** The derived rates, which follow from the counts compared beside them. */
 const pick = (v: Record<string, unknown>) => ({ clickThroughRate: v.clickThroughRate, addToCartRate: v.addToCartRate, conversionRate: v.conversionRate, revenuePerUser: v.revenuePerUser });
 const AB = { id: 'home-trending', variations: DEFINITION.variants.map(({ id, weight }) => ({ id, weight })) };
+type Figures = { users: number; exposures: number; clicks: number; conversions: number; revenue: number };
+/** The daily series summed per variant must be the table's figures: the chart counts what the table counts. */
+const assertDaysAddUp = (results: { variants: Array<Figures & { variant: string }>; days: Array<{ variants: Record<string, Figures> }> }) => {
+  for (const v of results.variants) {
+    const summed: Figures = { users: 0, exposures: 0, clicks: 0, conversions: 0, revenue: 0 };
+    for (const day of results.days) for (const key of Object.keys(summed) as Array<keyof Figures>) summed[key] += day.variants[v.variant]?.[key] ?? 0;
+    assert.deepEqual(summed, { users: v.users, exposures: v.exposures, clicks: v.clicks, conversions: v.conversions, revenue: v.revenue }, `${v.variant} by day`);
+  }
+};
 
 describe('experiments', () => {
   let server: TestServer;
@@ -151,6 +160,7 @@ describe('experiments', () => {
     assert.equal(results.comparisons.length, 4, 'b against the control on four metrics');
     assert.ok(results.comparisons.every((c: { pValue: number; adjustedPValue: number }) => c.pValue >= 0 && c.pValue <= 1 && c.adjustedPValue >= c.pValue));
     assert.equal(typeof results.srm.flagged, 'boolean');
+    assertDaysAddUp(results);
 
     // Restored from a snapshot of the folded figures, plus the log after it.
     await server.server.deps.services.activities.snapshotNow();
@@ -173,6 +183,7 @@ describe('experiments', () => {
     const erased = await api(`/profiles?profileId=${encodeURIComponent(profile.id)}`, editor, { method: 'DELETE' });
     assert.equal(erased.status, 200, JSON.stringify(erased.body));
     const after = await figures();
+    assertDaysAddUp((await api('/experiments/home-trending/results', reader)).body);
     // buyer-0 was served once, clicked and bought one item for 9000.
     assert.deepEqual(after, { ...before, users: before.users - 1, exposures: before.exposures - 1, clicks: before.clicks - 1, conversions: before.conversions - 1, revenue: before.revenue - 9000, ...pick(after) });
     await server.close();

@@ -1,9 +1,10 @@
 /**
- * Which clicks may credit a response in experiment results. One function, so that requiring verified
- * response ids (a click naming an id the server issued, not one a client made up) is a one-line change.
+ * Which clicks may credit a response in experiment results: only those whose response ids verified as
+ * issued to the tenant at collect time (tracking/response-ids.ts). One that named an id made up or
+ * another tenant's, or was logged before ids were signed, is kept in the log and credits nothing here.
  */
-import type { LoggedActivity } from '../tracking/activity-record.js';
+import { isVerifiedAttribution, type LoggedActivity } from '../tracking/activity-record.js';
 
 export function creditsResponse(activity: LoggedActivity): boolean {
-  return activity.sourceId !== undefined || activity.recommendationId !== undefined;
+  return isVerifiedAttribution(activity);
 }

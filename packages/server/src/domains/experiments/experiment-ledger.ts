@@ -20,22 +20,36 @@ const CLICK_VERBS = new Set(['click', 'click-on-reco']);
 const CART_VERBS = new Set(['add-to-cart']);
 const PURCHASE_VERBS = new Set(['purchase', 'buy']);
 
+/** One day of one shopper: the day number (UTC days since the epoch), exposures, credited clicks, revenue. */
+export type UserDay = [day: number, exposures: number, clicks: number, revenue: number];
+
 export interface UserFigures {
   variant: string;
   firstAt: number;
   exposures: number;
   clicks: number;
   addedToCart: boolean;
-  converted: boolean;
+  /** When the shopper's first purchase after the first exposure was received (the conversion's day); none: not converted. */
+  convertedAt?: number;
   revenue: number;
+  /**
+   * The same figures by day, days ascending: the daily chart is summed from the shoppers the results
+   * keep, so it counts what the table counts (outliers and erased shoppers left out of both). A shopper
+   * holds one entry per day they did something, at most the experiment's length in days.
+   */
+  days: UserDay[];
 }
 
-export interface DayFigures {
-  users: number;
-  exposures: number;
-  clicks: number;
-  conversions: number;
-  revenue: number;
+/** The shopper's entry for the day of `at`, made in its place when the shopper has none yet. */
+function dayOf(user: UserFigures, at: number): UserDay {
+  const day = Math.floor(at / DAY_MS);
+  let i = user.days.length;
+  // Records arrive in about time order: the day is the last one, or one near the end.
+  while (i > 0 && user.days[i - 1]![0] > day) i--;
+  if (i > 0 && user.days[i - 1]![0] === day) return user.days[i - 1]!;
+  const entry: UserDay = [day, 0, 0, 0];
+  user.days.splice(i, 0, entry);
+  return entry;
 }
 
 interface ResponseEntry {
@@ -49,18 +63,7 @@ export class ExperimentFigures {
   /** Profile id → shopper id, so that activities recorded under the profile find the shopper's exposures. */
   readonly profiles = new Map<string, string>();
   readonly responses = new Map<string, ResponseEntry>();
-  /** Day number → variant → figures (everyone, outliers included). */
-  readonly days = new Map<number, Map<string, DayFigures>>();
   capped = false;
-
-  day(at: number, variant: string): DayFigures {
-    const day = Math.floor(at / DAY_MS);
-    let variants = this.days.get(day);
-    if (variants === undefined) this.days.set(day, (variants = new Map()));
-    let figures = variants.get(variant);
-    if (figures === undefined) variants.set(variant, (figures = { users: 0, exposures: 0, clicks: 0, conversions: 0, revenue: 0 }));
-    return figures;
-  }
 }
 
 /** The window an experiment counts activities in (started, and stopped when it was): from its definition. */
@@ -68,8 +71,7 @@ export type ExperimentWindow = (tenantId: string, experimentId: string) => { sta
 
 type SavedChunk =
   | { experiment: string; capped: boolean; users: Array<[string, UserFigures]>; profiles: Array<[string, string]> }
-  | { experiment: string; responses: Array<[string, ResponseEntry]> }
-  | { experiment: string; days: Array<[number, Array<[string, DayFigures]>]> };
+  | { experiment: string; responses: Array<[string, ResponseEntry]> };
 
 export class ExperimentLedger implements ActivityAggregate {
   private readonly tenants = new Map<string, Map<string, ExperimentFigures>>();
@@ -104,11 +106,10 @@ export class ExperimentLedger implements ActivityAggregate {
         figures.capped = true;
         return;
       }
-      figures.users.set(record.shopper, (user = { variant: record.variant, firstAt: record.receivedAt, exposures: 0, clicks: 0, addedToCart: false, converted: false, revenue: 0 }));
-      figures.day(record.receivedAt, user.variant).users++;
+      figures.users.set(record.shopper, (user = { variant: record.variant, firstAt: record.receivedAt, exposures: 0, clicks: 0, addedToCart: false, revenue: 0, days: [] }));
     }
     user.exposures++;
-    figures.day(record.receivedAt, user.variant).exposures++;
+    dayOf(user, record.receivedAt)[1]++;
     if (record.profileId !== record.shopper) figures.profiles.set(record.profileId, record.shopper);
     figures.responses.set(record.responseId, { shopper: record.shopper, at: record.receivedAt, clicked: false });
     for (const [id, entry] of figures.responses) {
@@ -142,7 +143,7 @@ export class ExperimentLedger implements ActivityAggregate {
     if (user === undefined) return;
     entry.clicked = true;
     user.clicks++;
-    figures.day(activity.receivedAt, user.variant).clicks++;
+    dayOf(user, activity.receivedAt)[2]++;
   }
 
   private shop(figures: ExperimentFigures, activity: LoggedActivity, profileId: string | undefined): void {
@@ -153,11 +154,9 @@ export class ExperimentLedger implements ActivityAggregate {
       return;
     }
     const revenue = (activity.price ?? 0) * (activity.quantity ?? 1);
-    const day = figures.day(activity.receivedAt, user.variant);
-    if (!user.converted) day.conversions++;
-    user.converted = true;
+    user.convertedAt ??= activity.receivedAt;
     user.revenue += revenue;
-    day.revenue += revenue;
+    dayOf(user, activity.receivedAt)[3] += revenue;
   }
 
   /** The shopper an activity belongs to: by its profile (as merged now, or as recorded), else its session id. */
@@ -198,7 +197,8 @@ export class ExperimentLedger implements ActivityAggregate {
 
   readonly snapshot: SnapshotPart = {
     name: 'experiments',
-    version: 1,
+    // 2: each shopper holds their days (1 kept one day series for everyone, outliers included).
+    version: 2,
     save: (tenantId) => this.save(tenantId),
     restore: (tenantId, chunk) => this.restore(tenantId, chunk as SavedChunk),
     clear: (tenantId) => void this.tenants.delete(tenantId),
@@ -208,7 +208,6 @@ export class ExperimentLedger implements ActivityAggregate {
     for (const [experiment, figures] of this.tenants.get(tenantId) ?? []) {
       yield* slices([...figures.users], (users, i) => ({ experiment, capped: figures.capped, users, profiles: i === 0 ? [...figures.profiles] : [] }));
       yield* slices([...figures.responses], (responses) => ({ experiment, responses }));
-      yield { experiment, days: [...figures.days].map(([day, variants]) => [day, [...variants]]) };
     }
   }
 
@@ -222,10 +221,8 @@ export class ExperimentLedger implements ActivityAggregate {
       figures.capped ||= chunk.capped;
       for (const [id, user] of chunk.users) figures.users.set(id, user);
       for (const [profile, shopper] of chunk.profiles) figures.profiles.set(profile, shopper);
-    } else if ('responses' in chunk) {
-      for (const [id, entry] of chunk.responses) figures.responses.set(id, entry);
     } else {
-      for (const [day, variants] of chunk.days) figures.days.set(day, new Map(variants));
+      for (const [id, entry] of chunk.responses) figures.responses.set(id, entry);
     }
   }
 }

@@ -52,7 +52,7 @@ export function experimentResults(experiment: Experiment, figures: ExperimentFig
     outliers: { users: all.length - kept.length, threshold: Number.isFinite(threshold) ? Math.floor(threshold) : 0 },
     srm: { pValue: round(srmP, 6), flagged: srmP < SRM_THRESHOLD },
     estimate: estimate(experiment, groups, variants[0], startedAt === undefined ? 0 : Math.max(0, endAt - startedAt)),
-    days: days(figures),
+    days: days(kept),
     capped: figures?.capped ?? false,
   };
 }
@@ -74,7 +74,7 @@ function variantResult(group: VariantUsers): ExperimentVariantResult {
     exposures += user.exposures;
     clicks += user.clicks;
     if (user.addedToCart) addToCarts++;
-    if (user.converted) conversions++;
+    if (user.convertedAt !== undefined) conversions++;
     revenue += user.revenue;
   }
   const users = group.users.length;
@@ -149,11 +149,35 @@ function estimate(experiment: Experiment, groups: readonly VariantUsers[], contr
   return { lift: DETECTABLE_LIFT, usersPerVariant: perGroup, daysRemaining: Math.max(0, Math.ceil((neededUsers - users) / usersPerDay)) };
 }
 
-function days(figures: ExperimentFigures | undefined): ExperimentResults['days'] {
-  if (figures === undefined) return [];
-  return [...figures.days]
+type DayFigures = ExperimentResults['days'][number]['variants'][string];
+
+/**
+ * Each day's figures per variant, summed from the shoppers the table counts: a shopper on the day of
+ * their first exposure, a conversion on the day of the first purchase, exposures, clicks and revenue
+ * on the day they happened. So the days add up to the table, outliers left out of both.
+ */
+function days(users: readonly UserFigures[]): ExperimentResults['days'] {
+  const byDay = new Map<number, Map<string, DayFigures>>();
+  const at = (day: number, variant: string): DayFigures => {
+    let variants = byDay.get(day);
+    if (variants === undefined) byDay.set(day, (variants = new Map()));
+    let figures = variants.get(variant);
+    if (figures === undefined) variants.set(variant, (figures = { users: 0, exposures: 0, clicks: 0, conversions: 0, revenue: 0 }));
+    return figures;
+  };
+  for (const user of users) {
+    at(Math.floor(user.firstAt / DAY_MS), user.variant).users++;
+    if (user.convertedAt !== undefined) at(Math.floor(user.convertedAt / DAY_MS), user.variant).conversions++;
+    for (const [day, exposures, clicks, revenue] of user.days) {
+      const figures = at(day, user.variant);
+      figures.exposures += exposures;
+      figures.clicks += clicks;
+      figures.revenue += revenue;
+    }
+  }
+  return [...byDay]
     .sort(([a], [b]) => a - b)
-    .map(([day, variants]) => ({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), variants: Object.fromEntries([...variants].map(([id, f]) => [id, { ...f }])) }));
+    .map(([day, variants]) => ({ date: new Date(day * DAY_MS).toISOString().slice(0, 10), variants: Object.fromEntries(variants) }));
 }
 
 function round(value: number, places: number): number {
