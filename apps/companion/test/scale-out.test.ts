@@ -215,6 +215,35 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     });
   });
 
+  it('runs one experiment on both processes: started through A, drawn alike on B, the same results read on each', async () => {
+    const [a, b] = companions;
+    const token = ((await (await tokenRequest(a!.url, await assertion())).json()) as { access_token: string }).access_token;
+    const admin = (base: string, path: string, method = 'GET', body?: unknown) =>
+      fetch(`${base}/admin/experiments${path}?environment=production`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...forwardedFor() }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const definition = { name: 'Scale-out test', widget: 'demo-popular', variants: [{ id: 'control', weight: 50 }, { id: 'b', weight: 50, widget: { strategies: ['trending'] } }] };
+    assert.equal((await admin(a!.url, '/scale-out', 'PUT', definition)).status, 200);
+    assert.equal((await admin(a!.url, '/scale-out/start', 'POST', {})).status, 200);
+    const served = async (base: string, shopper: string) => (await (await fetch(`${base}/widget/demo-popular/recommendations/${shopper}`, { headers: forwardedFor() })).json()) as { id: string; experiment?: { variant: string } };
+    await eventually(async () => assert.ok((await served(b!.url, 'x-probe')).experiment !== undefined, 'B serves the experiment A started'));
+    for (let i = 0; i < 8; i++) {
+      const [serving, collecting] = i % 2 === 0 ? [a!, b!] : [b!, a!];
+      const shopper = `x-shopper-${i}`;
+      const response = await served(serving.url, shopper);
+      assert.equal(response.experiment?.variant, (await served(collecting.url, shopper)).experiment?.variant, 'both processes draw the shopper alike');
+      const clicked = await post(`${collecting.url}/collect/demo-tracker-key`, { action: 'click', target: { product: '84029' }, sourceId: response.id, user: { sessionId: shopper } });
+      assert.equal(clicked.status, 200, await clicked.clone().text());
+    }
+    const results = async (base: string) => (await (await admin(base, '/scale-out/results')).json()) as { variants: Array<{ users: number; exposures: number; clicks: number }> };
+    await eventually(async () => {
+      const [onA, onB] = [await results(a!.url), await results(b!.url)];
+      assert.deepEqual(onA.variants, onB.variants);
+      // The probe plus eight shoppers served twice each; one click per shopper on the response it named.
+      assert.deepEqual([onA.variants.reduce((n, v) => n + v.users, 0), onA.variants.reduce((n, v) => n + v.exposures, 0), onA.variants.reduce((n, v) => n + v.clicks, 0)], [9, 17, 8]);
+    }, 5_000);
+    assert.equal((await admin(b!.url, '/scale-out/stop', 'POST', {})).status, 200);
+    await eventually(async () => assert.equal((await served(a!.url, 'x-probe')).experiment, undefined, 'A stops serving the experiment B stopped'));
+  });
+
   it('logs an activity once when its send and its retry reach both processes at the same moment', async () => {
     const [a, b] = companions;
     const ids = Array.from({ length: 10 }, () => `twice-${randomUUID()}`);

@@ -8,6 +8,7 @@ const PAGES = [
   { id: 'overview', title: 'Overview' },
   { id: 'search', title: 'Search tuning' },
   { id: 'widgets', title: 'Widgets' },
+  { id: 'experiments', title: 'Experiments' },
   { id: 'catalog', title: 'Catalog' },
   { id: 'keys', title: 'Keys and tokens' },
 ] as const;
@@ -122,6 +123,8 @@ export class ConsoleApp extends ConsoleElement {
         return html`<dk-catalog-page></dk-catalog-page>`;
       case 'keys':
         return html`<dk-keys-page></dk-keys-page>`;
+      case 'experiments':
+        return html`<dk-experiments-page></dk-experiments-page>`;
       default:
         return html`<dk-overview-page></dk-overview-page>`;
     }

@@ -79,5 +79,6 @@ fieldset { min-width: 0; }
 ol.preview { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(8.5rem, 1fr)); gap: .75rem; }
 ol.preview li { display: flex; flex-direction: column; gap: .2rem; background: var(--discovery-surface); border: 1px solid var(--discovery-border); border-radius: 8px; padding: .5rem; }
 ol.preview img, ol.preview .no-photo { width: 100%; height: auto; aspect-ratio: 1; border-radius: 6px; background: #eef0f4; }
+.verdict { font-size: 1.1rem; font-weight: 600; }
 pre.item { background: var(--discovery-surface); border: 1px solid var(--discovery-border); padding: .5rem; overflow: auto; }
 `;

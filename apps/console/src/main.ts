@@ -1,5 +1,6 @@
 /** Entry of the console bundle (/console/console.js): the stylesheet, then every element. The only file with side effects. */
 import { CatalogPage } from './catalog-page.js';
+import { ExperimentsPage } from './experiments-page.js';
 import { ConsoleApp } from './console-app.js';
 import { CONSOLE_CSS } from './console-styles.js';
 import { KeysPage } from './keys-page.js';
@@ -18,6 +19,7 @@ customElements.define('dk-search-page', SearchPage);
 customElements.define('dk-widgets-page', WidgetsPage);
 customElements.define('dk-catalog-page', CatalogPage);
 customElements.define('dk-keys-page', KeysPage);
+customElements.define('dk-experiments-page', ExperimentsPage);
 customElements.define('dk-console', ConsoleApp);
 
 declare global {
@@ -28,6 +30,7 @@ declare global {
     'dk-widgets-page': WidgetsPage;
     'dk-catalog-page': CatalogPage;
     'dk-keys-page': KeysPage;
+    'dk-experiments-page': ExperimentsPage;
     'dk-product-picker': ProductPicker;
   }
 }

@@ -4,30 +4,8 @@ import type { AdminWidget, WidgetListResponse, WidgetPreviewResponse, WidgetStra
 import { adminFetch } from './admin-client.js';
 import { ConsolePage } from './console-page.js';
 import type { PickDetail } from './product-picker.js';
+import { strategyListView } from './strategy-list.js';
 import { filterRowsView, toFilters, toRows, type FilterRow } from './widget-filters.js';
-
-/** Every strategy with what it does, in words (a Record: a strategy added to the protocol and missing here does not compile). */
-const STRATEGY_LABELS: Record<WidgetStrategy, string> = {
-  popular: 'Popular: most viewed and bought overall',
-  'top-sellers': 'Top sellers: most bought',
-  trending: 'Trending: rising this week',
-  similar: 'Similar: like the product shown',
-  'also-viewed': 'Also viewed: by shoppers who viewed the product',
-  'bought-together': 'Bought together: in the same orders',
-  personalized: 'Picked for the shopper: from their own history',
-  'recently-viewed': 'Recently viewed: by this shopper',
-  'buy-again': 'Buy it again: the shopper\'s own purchases, when due',
-};
-const STRATEGIES = Object.keys(STRATEGY_LABELS) as WidgetStrategy[];
-
-/** `strategies` with the one at `index` moved by `step` (−1 up, +1 down). */
-export function moveStrategy(strategies: readonly WidgetStrategy[], index: number, step: -1 | 1): WidgetStrategy[] {
-  const next = [...strategies];
-  const target = index + step;
-  if (target < 0 || target >= next.length) return next;
-  [next[index], next[target]] = [next[target]!, next[index]!];
-  return next;
-}
 
 export class WidgetsPage extends ConsolePage {
   protected readonly heading = 'Widgets';
@@ -60,40 +38,6 @@ export class WidgetsPage extends ConsolePage {
     this.preview = undefined;
     this.order = [...(this.widgets.find((w) => w.id === id)?.strategies ?? [])];
     this.filterRows = toRows(this.widgets.find((w) => w.id === id)?.filters ?? []);
-  }
-
-  /** Moves a strategy and keeps the focus on the same strategy's button, so a keyboard user can keep moving it. */
-  private async move(index: number, step: -1 | 1): Promise<void> {
-    const strategy = this.order[index]!;
-    this.order = moveStrategy(this.order, index, step);
-    await this.updateComplete;
-    const edge = index + step < 0 || index + step >= this.order.length;
-    this.querySelector<HTMLButtonElement>(`[data-strategy="${strategy}"] button[data-move="${edge ? -step : step}"]`)?.focus();
-  }
-
-  private strategiesView() {
-    const unused = STRATEGIES.filter((s) => !this.order.includes(s));
-    return html`<fieldset class="strategies"><legend>Strategies, in order of preference: the first that has enough answers fills the widget</legend>
-      <ol>
-        ${this.order.map(
-          (s, i) => html`<li data-strategy=${s}>
-            <span>${STRATEGY_LABELS[s]}</span>
-            <span class="moves">
-              <button type="button" class="secondary" data-move="-1" aria-label="Move ${s} up" ?disabled=${i === 0} @click=${() => this.move(i, -1)}>↑</button>
-              <button type="button" class="secondary" data-move="1" aria-label="Move ${s} down" ?disabled=${i === this.order.length - 1} @click=${() => this.move(i, 1)}>↓</button>
-              <button type="button" class="danger" aria-label="Remove ${s}" ?disabled=${this.order.length === 1} @click=${() => (this.order = this.order.filter((x) => x !== s))}>Remove</button>
-            </span>
-          </li>`,
-        )}
-      </ol>
-      ${unused.length === 0
-        ? nothing
-        : html`<label for="add-strategy">Add a strategy</label>
-            <span class="add-strategy">
-              <select id="add-strategy">${unused.map((s) => html`<option value=${s}>${STRATEGY_LABELS[s]}</option>`)}</select>
-              <button type="button" class="secondary" @click=${() => (this.order = [...this.order, (this.querySelector('#add-strategy') as HTMLSelectElement).value as WidgetStrategy])}>Add</button>
-            </span>`}
-    </fieldset>`;
   }
 
   private async submit(event: SubmitEvent, widget: AdminWidget): Promise<void> {
@@ -156,7 +100,7 @@ export class WidgetsPage extends ConsolePage {
         ? nothing
         : html`<form class="widget-form" @submit=${(e: SubmitEvent) => this.submit(e, widget)}>
             <label for="w-title">Title</label><input id="w-title" name="title" .value=${widget.title} />
-            ${this.strategiesView()}
+            ${strategyListView(this, this.order, (order) => (this.order = order), 'Strategies, in order of preference: the first that has enough answers fills the widget')}
             <label for="w-min">Fewest results</label><input id="w-min" name="minResults" type="number" min="0" max="100" .value=${String(widget.minResults)} />
             <label for="w-max">Most results</label><input id="w-max" name="maxResults" type="number" min="1" max="100" .value=${String(widget.maxResults)} />
             ${filterRowsView(this.filterRows, (rows) => (this.filterRows = rows))}

@@ -330,7 +330,7 @@ describe('console in Chromium', () => {
 
   for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     it(`shows every page without sideways scrolling, layout shift (CLS < 0.1), serious axe findings or console errors, ${name}`, async () => {
-      const pages: Array<[string, string]> = [['overview', '[data-figure]'], ['search', '[data-zero-query], .zero-results, #query'], ['widgets', '#w-title'], ['catalog', 'table'], ['keys', 'ul.keys code']];
+      const pages: Array<[string, string]> = [['overview', '[data-figure]'], ['search', '[data-zero-query], .zero-results, #query'], ['widgets', '#w-title'], ['catalog', 'table'], ['experiments', 'form.experiment-form'], ['keys', 'ul.keys code']];
       for (const [id, ready] of pages) {
         const tab = await browser.newPage();
         tab.on('pageerror', (error) => problems.push(`${id} uncaught: ${String(error)}`));

@@ -6,6 +6,7 @@ import { toProductCard } from './product-card.js';
 import type { ProductCard } from './product-card.js';
 import { safeLinkUrl } from './safe-url.js';
 import { cleanRanges } from './highlight.js';
+import { readProfileCookie } from '@discovery-kit/tracker';
 
 /** Only what a card shows travels; the redirect item is kept whole, and the title's matched words. */
 const CARD_MASK = 'id,product(title,url,photo,price,currency),redirect,highlights(title)';
@@ -52,6 +53,15 @@ export interface Suggestion {
   marks: HighlightRange[];
 }
 
+/**
+ * The shopper, named as recommendations name them (the tracker's profile cookie), so that a running
+ * experiment serves this shopper the same variant in search as in widgets (docs/experiments.md).
+ */
+function shopperContext(): Pick<SearchRequest, 'context'> {
+  const profileId = readProfileCookie();
+  return profileId ? { context: { session: { sessionId: profileId } } } : {};
+}
+
 function tokenOf(endpoint: SearchEndpoint): string {
   const token = endpoint.searchToken || toolkitConfig().searchToken;
   if (!token) throw new Error('No search token: set search-token or configureToolkit({searchToken})');
@@ -65,6 +75,7 @@ export async function search(endpoint: SearchEndpoint, query: string, options: S
     token: tokenOf(endpoint),
     query,
     options: { ...rest, highlight: true, customResponseMask: CARD_MASK, ...(disable.length > 0 ? { disable } : {}) },
+    ...shopperContext(),
   };
   const answer: Unchecked<SearchResponse> = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search'), { body, signal }));
   const metadata: Unchecked<SearchResponse['metadata']> = asRecord(answer.metadata);
@@ -104,7 +115,7 @@ export async function search(endpoint: SearchEndpoint, query: string, options: S
 
 /** Earlier shoppers' queries that start with `query`, most frequent first. */
 export async function autocomplete(endpoint: SearchEndpoint, query: string, count: number, signal?: AbortSignal): Promise<Suggestion[]> {
-  const body: AutocompleteRequest = { token: tokenOf(endpoint), query, options: { numberOfSuggestions: Math.min(20, Math.max(1, count)) } };
+  const body: AutocompleteRequest = { token: tokenOf(endpoint), query, options: { numberOfSuggestions: Math.min(20, Math.max(1, count)) }, ...shopperContext() };
   const answer: Unchecked<AutocompleteResponse> = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search/autocomplete'), { body, signal }));
   return asArray(answer.suggestions)
     .map((entry) => {

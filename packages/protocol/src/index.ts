@@ -10,6 +10,7 @@ export type {
   SortKey,
   DisableName,
   SearchRequest,
+  SearchContext,
   SearchFacet,
   SearchItem,
   SearchResponse,
@@ -87,3 +88,15 @@ export type {
   QueryAnalyticsResponse,
   ActivitiesPerMinuteResponse,
 } from './admin-analytics.js';
+export type {
+  ExperimentStatus,
+  ExperimentMetric,
+  ExperimentVariant,
+  ExperimentRequest,
+  Experiment,
+  ExperimentListResponse,
+  ExperimentStamp,
+  ExperimentVariantResult,
+  ExperimentComparison,
+  ExperimentResults,
+} from './experiments.js';

@@ -6,6 +6,7 @@
  * widget. The e-mail forms (`.../photo.png`, `.../redirect.html`) answer an image or a redirect.
  */
 import type { ProductView } from './public-apis.js';
+import type { ExperimentStamp } from './experiments.js';
 
 /** The query string every JSON form takes. */
 export interface RecommendationQueryParams {
@@ -51,6 +52,8 @@ export interface RecommendationResponse {
   recommendations: Recommendation[];
   pagination: { total: number };
   widget: { title: string; attributes: Record<string, string | number | boolean>; minResults: number };
+  /** Only when a running experiment served this response: which one, and the shopper's variant. */
+  experiment?: ExperimentStamp;
 }
 
 /** `GET /widget/multi/{widgetIds}/recommendations/{profileId}`: one response per widget id, keyed by it. */

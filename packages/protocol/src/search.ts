@@ -4,6 +4,7 @@
  * fails when the two drift; the elements read answers through them. Field names follow the interface spec.
  */
 import type { ProductView } from './public-apis.js';
+import type { ExperimentStamp } from './experiments.js';
 
 export interface SortKey {
   attribute: string;
@@ -30,6 +31,12 @@ export interface SearchRequest {
     highlight?: true | string[];
   };
   disable?: { name: DisableName }[];
+  context?: SearchContext;
+}
+
+/** Who is searching: `session` names the shopper (its `sessionId` entry, else its first); experiments draw by it. */
+export interface SearchContext {
+  session?: Record<string, string>;
 }
 
 /** Half-open `[start, end)` UTF-16 offsets into a string as the product carries it. */
@@ -73,6 +80,8 @@ export interface SearchResponse {
     correctedQuery?: string;
     /** Only when no item matched every word and a looser match was served instead of nothing. */
     relaxed?: true;
+    /** Only when a running experiment served this response (the shopper named by `context.session`). */
+    experiment?: ExperimentStamp;
   };
 }
 
@@ -83,6 +92,7 @@ export interface AutocompleteRequest {
   configurationId?: string;
   /** `categories`: also suggest "query in <facet value>" from the query's results (see docs/search.md). */
   options?: { numberOfSuggestions?: number; categories?: boolean };
+  context?: SearchContext;
 }
 
 export interface AutocompleteSuggestion {
@@ -95,7 +105,7 @@ export interface AutocompleteSuggestion {
 
 export interface AutocompleteResponse {
   suggestions: AutocompleteSuggestion[];
-  metadata: { time: number; token: string; id: string; configurationId: string };
+  metadata: { time: number; token: string; id: string; configurationId: string; experiment?: ExperimentStamp };
 }
 
 /** `POST /search/suggest` (and `GET /search/suggest?encoded=`): the matches grouped by one attribute. */
@@ -121,5 +131,5 @@ export interface SuggestGroup {
 
 export interface SuggestResponse {
   groups: SuggestGroup[];
-  metadata: { time: number; token: string; url: string; id: string; configurationId: string };
+  metadata: { time: number; token: string; url: string; id: string; configurationId: string; experiment?: ExperimentStamp };
 }

@@ -15,6 +15,7 @@ import type { ConsoleSessions } from '../domains/admin/console-sessions.js';
 import type { WidgetAnalytics } from '../domains/analytics/widget-analytics.js';
 import type { ServerMetrics } from '../platform/metrics/server-metrics.js';
 import type { PublicRateLimits } from './http/public-rate-limit.js';
+import type { Experiments } from '../domains/experiments/experiments.js';
 
 export interface Services {
   /** Token endpoint logic and the bearer guard's token checks (`requireBearer(deps.services.auth, ...)`). */
@@ -43,4 +44,6 @@ export interface Services {
   metrics: ServerMetrics;
   /** Per-address and per-key rate limits, shared by the public API modules. */
   limits: PublicRateLimits;
+  /** A/B tests of widgets and search configurations: definitions, the per-request draw, results. */
+  experiments: Experiments;
 }

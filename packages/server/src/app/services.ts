@@ -22,6 +22,7 @@ import { ConfigAdmin } from '../domains/admin/config-admin.js';
 import { ConsoleSessions } from '../domains/admin/console-sessions.js';
 import { WidgetAnalytics } from '../domains/analytics/widget-analytics.js';
 import { ServerMetrics } from '../platform/metrics/server-metrics.js';
+import { Experiments } from '../domains/experiments/experiments.js';
 
 
 export async function createServices(deps: ServiceContext): Promise<Services> {
@@ -64,10 +65,15 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   const searchStarted = search.start();
   // Awaited below; this only keeps a failure that lands while the activity state opens from going unhandled.
   searchStarted.catch(() => undefined);
+  // Experiments are loaded before the log's replay: their results are folded from it, within each one's running window.
+  let activityService: ActivityService | undefined;
+  const experiments = new Experiments({ store: deps.store, registry: deps.registry, admin, activities: () => activityService!, clock: deps.clock, logger: deps.logger });
+  await experiments.open(deps.config.tenants.map((t) => t.id));
   const activities = await ActivityService.open(deps, {
-    aggregates: [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, foldOnly(countCollected, { stateless: 'metrics' })],
+    aggregates: [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, experiments.ledger, foldOnly(countCollected, { stateless: 'metrics' })],
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
+  activityService = activities;
   activities.onRecorded((activity) => searchAnalytics.recordActivity(activity));
   await searchStarted;
   // Search threads read the active catalogs and build their copies after the main thread's indexes are up.
@@ -78,13 +84,13 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
     deps.onClose(() => threads.close());
     threads.start().catch((error: unknown) => deps.logger.error({ err: error }, 'starting the search threads failed'));
   }
-  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config });
+  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config, experiments });
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));
   deps.onClose(() => recommendations.models.close());
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
   const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now(), deps.rateWindows);
-  return { auth, catalog, activities, search, searchThreads, queryStatistics, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics }, metrics, limits };
+  return { auth, catalog, activities, search, searchThreads, queryStatistics, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics }, metrics, limits, experiments };
 }
 
 /** Search analytics (fed clicks and conversions by the activity service once it is open); it gives autocomplete back its search counts. */

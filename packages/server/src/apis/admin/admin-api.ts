@@ -18,6 +18,7 @@ import { parseVersion } from '../catalog/catalog-api.js';
 import { adminScope, requireAdmin } from './admin-auth.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { privacyRoutes } from './privacy-routes.js';
+import { experimentRoutes } from './experiment-routes.js';
 import { noStore } from '../http/no-store.js';
 
 export const signInSchema = z.strictObject({
@@ -189,5 +190,6 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
 
   analyticsRoutes(router, deps, guard, intParam);
   privacyRoutes(router, deps, guard);
+  experimentRoutes(router, deps, guard);
   return { name: 'admin', mount: 'base', router, public: false };
 }

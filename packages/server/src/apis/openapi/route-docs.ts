@@ -12,6 +12,7 @@ import { catalogInput, itemInput, schemaInput } from '../catalog/catalog-request
 import { actionInput, createInput, renameInput } from '../legacy-items/legacy-item-requests.js';
 import { searchConfigurationSchema, searchTokenSchema, widgetSchema } from '../../platform/config/schema.js';
 import * as responses from './response-schemas.js';
+import { EXPERIMENT_ROUTE_DOCS } from './experiment-docs.js';
 
 export type Security = 'none' | 'tenantBearer' | 'masterBearer' | 'admin';
 
@@ -118,4 +119,5 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'console GET /docs/reference.js': { summary: 'The reference page’s renderer.', ok: { description: 'JavaScript.', type: 'text/javascript' } },
   'openapi GET /openapi.json': { summary: 'This document (OpenAPI 3.1).', ok: { description: 'The OpenAPI document.' } },
   'sdk GET /sdk/{file}': { summary: 'The browser toolkit bundle (discovery.js and friends).', ok: { description: 'JavaScript.', type: 'text/javascript' } },
+  ...EXPERIMENT_ROUTE_DOCS,
 };

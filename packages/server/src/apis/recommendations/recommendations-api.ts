@@ -15,6 +15,7 @@ import { singleParam } from '../http/query.js';
 import { SAME_ORIGIN, followableUrl, sendPhoto, sendRedirect, slotAt } from './email-links.js';
 import { SESSION_IDENTITY } from '../collect/collect-schema.js';
 import { newActivity } from '../../domains/tracking/new-activity.js';
+import { usableShopperId } from '../../domains/experiments/assignment.js';
 import { noStore } from '../http/no-store.js';
 
 type WidgetRef = EnvironmentRef & { widget: WidgetConfig };
@@ -45,7 +46,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     for (const widgetId of splitWidgetIds(ctx.params.widgetIds!, (id) => deps.registry.widget(id))) {
       const ref = deps.registry.widget(widgetId);
       const profileId = profileOf(ref, { kind: 'profile', profileId: ctx.params.profileId! });
-      const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId, ...params });
+      const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId, ...params, shopperId: usableShopperId(ctx.params.profileId) });
       body[widgetId] = applyMask(response, mask);
     }
     ctx.body = body;
@@ -63,7 +64,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     const params = readParams(ctx.query, pathVariables);
     const mask = fieldsMask(ctx);
     const user = userRef(ref, segments, ctx.path.endsWith('/'));
-    const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId: profileOf(ref, user), ...params });
+    const response: Wire.RecommendationResponse = await recommendations.recommend({ ref, profileId: profileOf(ref, user), ...params, shopperId: shopperOf(user) });
     ctx.body = applyMask(response, mask);
   });
 
@@ -72,7 +73,7 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
     if (user.kind !== 'repository' && user.kind !== 'datasource') throw notFound('not_found', 'No such recommendation link.', 'datasourceId');
     const params = readParams(ctx.query, undefined);
     const profileId = profileOf(ref, user);
-    const response = await recommendations.emailList({ ref, profileId, ...params, offset: 0, limit: undefined, userKey: `${user.kind}:${source}:${userId}` });
+    const response = await recommendations.emailList({ ref, profileId, ...params, offset: 0, limit: undefined, userKey: `${user.kind}:${source}:${userId}`, shopperId: shopperOf(user) });
     const slot = slotAt(response, index);
     // Without a shop URL, the configured public URL; else a path on the origin the link was opened on (never the Host header).
     const base = ref.widget.shopUrl ?? deps.config.publicUrl ?? SAME_ORIGIN;
@@ -105,6 +106,11 @@ export function createRecommendationsApi(deps: ServerDeps): ApiModule {
   }
 
   return { name: 'recommendations', mount: 'base', router, public: true };
+}
+
+/** The id an experiment draws a variant for: the path's `{profileId}` or `{userId}` (docs/experiments.md). */
+function shopperOf(user: UserRef): string | undefined {
+  return user.kind === 'anonymous' ? undefined : usableShopperId(user.kind === 'profile' ? user.profileId : user.userId);
 }
 
 function pathSegments(ctx: Context): string[] {

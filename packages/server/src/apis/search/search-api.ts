@@ -18,6 +18,7 @@ import { readSearchInput } from './search-input.js';
 import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from '../../domains/search/response/response-text.js';
 import type { ThreadAnswer, ThreadSearch } from '../../domains/search/threads/search-thread-protocol.js';
 import { DomainError } from '../../platform/domain-error.js';
+import { searchShopperId } from '../../domains/experiments/assignment.js';
 
 export { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 
@@ -56,7 +57,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
   const { responseIds } = deps.services.activities;
   // POST bodies name their search token: counted once the body is read.
   const bodyToken = limits.byKey((ctx) => (ctx.request.body as { token?: unknown } | undefined)?.token);
-  const { search } = deps.services;
+  const { search, experiments } = deps.services;
   const maskedTexts = new MaskedTexts();
 
   const answer = async (ctx: Context, raw: unknown): Promise<void> => {
@@ -64,7 +65,10 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     // The common shape is read without zod; anything else (every refusal among it) goes through the schema.
     const input = readSearchInput(raw) ?? parseInput(searchSchema, raw);
     const ref = deps.registry.searchToken(input.token);
-    const configuration = configurationOf(ref.token, input.configurationId);
+    const asked = configurationOf(ref.token, input.configurationId);
+    // A running experiment on this configuration serves the shopper's variant (docs/experiments.md).
+    const touched = experiments.forSearch(ref.tenant.id, ref.environment.id, input.token, asked, searchShopperId(raw));
+    const configuration = touched?.settings ?? asked;
     const mask = parseMask(input.options.customResponseMask ?? '');
     const disabled = [...new Set([...input.options.disable, ...input.disable].map((d) => d.name))];
     const maskText = input.options.customResponseMask ?? '';
@@ -74,6 +78,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, `/search/${encodeURIComponent(String(token))}`)}?encoded=${encodeURIComponent(JSON.stringify(rest))}`,
       defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
       startedAt,
+      ...(touched === undefined ? {} : { experiment: touched.stamp }),
     };
     const request: ThreadSearch = {
       tenantId: ref.tenant.id,
@@ -94,7 +99,8 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     // A search thread in step with this thread's index answers it (search-threads.ts), its answer written
     // whole as UTF-8; else, or if the thread fails otherwise than refusing the request, this thread does.
     const threads = deps.services.searchThreads;
-    const threaded = threads?.answer(request);
+    // Search threads know the stored configurations only: a variant's own settings are answered here.
+    const threaded = configuration === asked ? threads?.answer(request) : undefined;
     const fromThread = threaded === undefined ? undefined : await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
     let found: Pick<ThreadAnswer, 'matched' | 'spelling' | 'corrected' | 'relaxed'>;
     if (fromThread !== undefined) {
@@ -115,6 +121,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
+    touched?.expose(head.id);
     if (input.query.trim() !== '') {
       deps.services.queryStatistics.recordSearch(ref.tenant.id, input.query, found.matched, found.spelling);
       deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id: head.id, query: normalizeQuery(input.query), count: found.matched, corrected: found.corrected, relaxed: found.relaxed });
@@ -127,7 +134,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const started = performance.now();
     const input = parseInput(suggestSchema, raw);
     const ref = deps.registry.searchToken(input.token);
-    const configuration = configurationOf(ref.token, input.configurationId);
+    const asked = configurationOf(ref.token, input.configurationId);
+    const touched = experiments.forSearch(ref.tenant.id, ref.environment.id, input.token, asked, searchShopperId(raw));
+    const configuration = touched?.settings ?? asked;
     const mask = parseMask(input.options.customResponseMask ?? '');
     const { groupBy } = input.options;
     const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter, groupBy });
@@ -158,7 +167,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       url: `${publicBaseUrl(deps.config, ctx)}${mountedPath(deps.config.mounts.search, '/search/suggest')}?encoded=${encodeURIComponent(JSON.stringify({ token, ...rest }))}`,
       id: await responseIds.issue(ref.tenant.id, 's'),
       configurationId: configuration.id,
+      ...(touched === undefined ? {} : { experiment: touched.stamp }),
     };
+    touched?.expose(metadata.id);
     ctx.type = 'application/json';
     ctx.body = `{"groups":${groupsText},"metadata":${JSON.stringify(metadata)}}`;
   };
@@ -173,7 +184,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const started = performance.now();
     const input = parseInput(autocompleteSchema, ctx.request.body);
     const ref = deps.registry.searchToken(input.token);
-    const configuration = configurationOf(ref.token, input.configurationId);
+    const asked = configurationOf(ref.token, input.configurationId);
+    const touched = experiments.forSearch(ref.tenant.id, ref.environment.id, input.token, asked, searchShopperId(ctx.request.body));
+    const configuration = touched?.settings ?? asked;
     const offensive = offensiveCheck(configuration.offensiveTerms);
     let probes = 0;
     const suggestions = deps.services.queryStatistics.suggestQueries(ref.tenant.id, input.query, {
@@ -202,8 +215,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.set('Cache-Control', 'no-store');
     const body: AutocompleteResponse = {
       suggestions: answered,
-      metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: await responseIds.issue(ref.tenant.id, 's'), configurationId: configuration.id },
+      metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: await responseIds.issue(ref.tenant.id, 's'), configurationId: configuration.id, ...(touched === undefined ? {} : { experiment: touched.stamp }) },
     };
+    touched?.expose(body.metadata.id);
     ctx.body = body;
   });
 

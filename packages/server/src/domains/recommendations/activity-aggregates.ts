@@ -112,7 +112,8 @@ export class RecommendationAggregates implements ActivityAggregate {
   fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {
     const state = this.tenant(tenantId);
     // Recommendation-id lines, written by earlier versions, credit nothing: ids are signed now.
-    if (record.kind === 'recommendation') return;
+    // An experiment's exposure is folded by the experiments' ledger alone.
+    if (record.kind !== 'activity') return;
     const activity: LoggedActivity = record;
     if (activity.timestamp > state.newest) state.newest = activity.timestamp;
     // A page view is not about a product; a widget impression says nothing about the products on it.

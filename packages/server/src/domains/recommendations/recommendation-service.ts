@@ -20,12 +20,15 @@ import { ModelTrainer } from './model-trainer.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DiscoveryConfig } from '../../platform/config/schema.js';
 import type { ItemFacts } from './ranker-training.js';
+import type { Experiments } from '../experiments/experiments.js';
+import type { ExperimentStamp } from '@discovery-kit/protocol';
 
 export interface RecommendationResponse {
   id: string;
   recommendations: Array<{ id: string; strategy: string; score: number; distribution: number; product: RecommendedItem['product']; explanation?: RecommendedItem['explanation'] }>;
   pagination: { total: number };
   widget: { title: string; attributes: WidgetConfig['attributes']; minResults: number };
+  experiment?: ExperimentStamp;
 }
 
 export interface RecommendationQuery {
@@ -35,6 +38,8 @@ export interface RecommendationQuery {
   idsToBan: readonly string[];
   offset: number;
   limit: number | undefined;
+  /** The id an experiment draws the variant for (the path's profile or user id); none: the control, uncounted. */
+  shopperId?: string;
   /** The admin preview: each item the learned ranking placed says why. */
   explain?: boolean;
 }
@@ -54,10 +59,12 @@ export class RecommendationService {
   private readonly config: DiscoveryConfig;
   private readonly emailLists: EmailLists;
   private readonly activities: ActivityService;
+  private readonly experiments: Experiments | undefined;
   /** Each tenant's trained item-to-item model: trained off the request path, persisted, swapped in whole. */
   readonly models: ModelTrainer;
 
-  constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig }) {
+  constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig; experiments?: Experiments }) {
+    this.experiments = deps.experiments;
     this.aggregates = deps.aggregates;
     this.emailLists = new EmailLists(deps.store);
     this.activities = deps.activities;
@@ -107,11 +114,14 @@ export class RecommendationService {
   }
 
   async recommend(query: RecommendationQuery): Promise<RecommendationResponse> {
-    const { tenant, environment, widget } = query.ref;
+    const { tenant, environment } = query.ref;
+    const touched = this.experiments?.forWidget(tenant.id, environment.id, query.ref.widget, query.shopperId, query.profileId);
+    const widget = touched?.settings ?? query.ref.widget;
     const index = await this.indexes.active(tenant.id, environment.id);
     await this.engine.prepare({ tenantId: tenant.id, widget });
     const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan, explain: query.explain });
     const id = await this.activities.responseIds.issue(tenant.id, 'r');
+    touched?.expose(id);
     const page = list.slice(query.offset, query.offset + (query.limit ?? widget.maxResults));
     // Distribution is over the page returned, so a carousel showing the page can size or weight its slots.
     const pageTotal = page.reduce((sum, r) => sum + r.score, 0);
@@ -127,6 +137,7 @@ export class RecommendationService {
       })),
       pagination: { total: list.length },
       widget: { title: widget.title, attributes: widget.attributes, minResults: widget.minResults },
+      ...(touched === undefined ? {} : { experiment: touched.stamp }),
     };
   }
 

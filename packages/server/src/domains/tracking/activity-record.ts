@@ -74,12 +74,33 @@ export interface LoggedRecommendation {
   info?: Record<string, unknown>;
 }
 
-export type LogRecord = LoggedActivity | LoggedRecommendation;
+/**
+ * A response an experiment touched (experiments/experiment-ledger.ts): which experiment, which variant,
+ * for which shopper, and the response id clicks name as their `sourceId`. Results are folded from these
+ * and the activities after them, so they are the same after a restart and on every process.
+ */
+export interface LoggedExposure {
+  kind: 'exposure';
+  tenant: string;
+  receivedAt: number;
+  experiment: string;
+  variant: string;
+  /** The id the variant was drawn for (a profile id, a user id of the path, a search's session entry). */
+  shopper: string;
+  /**
+   * The profile the shopper resolved to when the response was made (so later activities find their
+   * exposure), else the shopper id itself (a session not seen yet): erasing the person removes the record either way.
+   */
+  profileId: string;
+  responseId: string;
+}
+
+export type LogRecord = LoggedActivity | LoggedRecommendation | LoggedExposure;
 
 export function isLogRecord(value: unknown): value is LogRecord {
   if (typeof value !== 'object' || value === null) return false;
   const kind = (value as { kind?: unknown }).kind;
-  return kind === 'activity' || kind === 'recommendation';
+  return kind === 'activity' || kind === 'recommendation' || kind === 'exposure';
 }
 
 /**

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../platform/service-context.js';
 import { DAY_MS } from '../../platform/clock.js';
 import type { ActivityAggregate } from './activity-aggregate.js';
-import type { LoggedActivity } from './activity-record.js';
+import type { LoggedActivity, LoggedExposure } from './activity-record.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
 import type { HistoryPageResult } from './history-pages.js';
 import { matchesHistoryFilters, type HistoryFilters } from './profile-history.js';
@@ -255,6 +255,19 @@ export class ActivityService {
   /** Calls `listener` with each newly recorded activity once it is durable (search analytics counts clicks and conversions). */
   onRecorded(listener: (activity: LoggedActivity) => void): void {
     this.recordedListeners.push(listener);
+  }
+
+  /**
+   * Logs the responses experiments touched (one group commit for the call), then folds them like any
+   * record, so that results come back after a restart and reach every process of a shared log.
+   */
+  async logExposures(tenantId: string, records: ReadonlyArray<Omit<LoggedExposure, 'kind' | 'tenant' | 'receivedAt'>>): Promise<void> {
+    const state = this.tenant(tenantId);
+    const receivedAt = this.deps.clock.now();
+    const logged: LoggedExposure[] = records.map((record) => ({ kind: 'exposure', tenant: tenantId, receivedAt, ...record }));
+    await state.log.append(logged);
+    for (const record of logged) state.fold(record);
+    state.appended(logged);
   }
 
   async close(): Promise<void> {

@@ -52,9 +52,11 @@ export async function erasePerson(state: TenantActivities, profileId: string): P
     const profiles = state.profiles.members(profileId);
     const ids = profiles.length > 0 ? profiles.map((p) => p.id) : [profileId];
     if (profiles.length > 0) await state.profiles.erase(profiles);
-    const removed = await state.log.remove({ field: 'profileId', values: ids });
+    // An experiment's exposure served before the session had a profile names the session id as its profileId (experiments.md).
+    const keys = [...new Set([...ids, ...profiles.flatMap((p) => p.sessions)])];
+    const removed = await state.log.remove({ field: 'profileId', values: keys });
     if (profiles.length === 0 && removed === 0) return undefined;
-    state.forgetProfiles(ids);
+    state.forgetProfiles(keys);
     return { profileIds: ids, profiles: profiles.length, activities: removed };
   });
   // A fresh snapshot without the person, in the background (seconds at scale), so the next start need not replay the whole log.

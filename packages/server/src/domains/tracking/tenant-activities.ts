@@ -225,7 +225,9 @@ export class TenantActivities {
       return;
     }
     this.snapshots?.folded(1);
-    this.whenLive(() => this.foldActivity(record));
+    // An experiment's exposure belongs to no profile history: only the aggregates see it.
+    if (record.kind === 'exposure') this.whenLive(() => this.aggregates.forEach((aggregate) => aggregate.fold(this.tenant, record, undefined)));
+    else this.whenLive(() => this.foldActivity(record));
   }
 
   private foldActivity(record: LoggedActivity): void {

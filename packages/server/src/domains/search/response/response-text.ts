@@ -7,7 +7,7 @@
  * gives for the same object (response-text.test.ts compares them); product views' unmasked texts are
  * search-response.ts `hitJson`'s.
  */
-import type { SearchFacet, SearchItem, SearchResponse, SuggestGroup } from '@discovery-kit/protocol';
+import type { ExperimentStamp, SearchFacet, SearchItem, SearchResponse, SuggestGroup } from '@discovery-kit/protocol';
 import type { ProductView } from '../../catalog/product-view.js';
 import { highlightProduct, type HighlightTerms } from './highlight.js';
 import { hitJson } from './search-response.js';
@@ -57,6 +57,8 @@ export interface AnswerHead {
   defaultConfigurationId: string;
   /** When the request arrived, in milliseconds since the Unix epoch (`performance.timeOrigin + performance.now()`): `metadata.time` counts from it, in either thread. */
   startedAt: number;
+  /** The experiment that served this answer, when one did (`metadata.experiment`). */
+  experiment?: ExperimentStamp;
 }
 
 /** A search answer's metadata (without its facets), in the order the interface's examples show it. */
@@ -78,6 +80,7 @@ export function answerMetadata(
     defaultConfigurationId: head.defaultConfigurationId,
     ...(found.corrected === undefined ? {} : { correctedQuery: found.corrected }),
     ...(found.relaxed ? { relaxed: true as const } : {}),
+    ...(head.experiment === undefined ? {} : { experiment: head.experiment }),
   };
 }
 
