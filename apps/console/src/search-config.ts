@@ -5,18 +5,21 @@ export type Placement = 'pin' | 'boost' | 'bury' | 'clear';
 
 export const normalizeQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
 
+/** The rule of `wanted` alone: rules with `when` conditions are edited apart. */
+const isQueryRule = (rule: MerchandisingRule, wanted: string) => rule.when === undefined && rule.query !== undefined && normalizeQuery(rule.query) === wanted;
+
 /** The configuration with `itemId` pinned, boosted, buried or freed for `query` (one rule per query). */
 export function placeItem(config: SearchConfigurationView, query: string, itemId: string, placement: Placement): SearchConfigurationView {
   const wanted = normalizeQuery(query);
-  const existing = config.rules.find((r) => normalizeQuery(r.query) === wanted) ?? { query: wanted, pin: [], boost: [], bury: [] };
+  const existing = config.rules.find((r) => isQueryRule(r, wanted)) ?? { query: wanted, pin: [], boost: [], bury: [] };
   const rule: MerchandisingRule = {
-    query: existing.query,
+    ...existing,
     pin: existing.pin.filter((id) => id !== itemId),
     boost: existing.boost.filter((id) => id !== itemId),
     bury: existing.bury.filter((id) => id !== itemId),
   };
   if (placement !== 'clear') rule[placement].push(itemId);
-  const others = config.rules.filter((r) => normalizeQuery(r.query) !== wanted);
+  const others = config.rules.filter((r) => !isQueryRule(r, wanted));
   const empty = rule.pin.length + rule.boost.length + rule.bury.length === 0;
   return { ...config, rules: empty ? others : [...others, rule] };
 }
