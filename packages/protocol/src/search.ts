@@ -149,6 +149,7 @@ export interface SuggestRequest {
     /** `values`: only these groups, in this order; otherwise the most frequent values first. */
     groupBy: { attribute: string; size?: number; values?: string[] };
   };
+  context?: SearchContext;
 }
 
 /** One value of the `groupBy` attribute: every match having it counted, its first `size` items (masked by `customResponseMask`). */

@@ -161,6 +161,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const configuration = configurationOf(ref.token, input.configurationId);
     const mask = parseMask(input.options.customResponseMask ?? '');
     const { groupBy } = input.options;
+    const variables = declaredVariables(parseSearchContext(input.context), configuration.contextVariables);
     const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter, groupBy });
     if (waiting !== undefined) await waiting;
     // Answered here, not by search threads: a suggest answer is a hundred product views, and handing
@@ -177,6 +178,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       filter: input.options.filter,
       disabled: new Set(['facet', 'redirect']),
       groupBy,
+      variables,
     });
     // As search's answer: written as text with each product view's JSON (masked: per mask) made once (a
     // suggest answer holds up to `size` items per group, often a hundred views).

@@ -67,6 +67,8 @@ export const suggestSchema = z.object({
       customResponseMask: optionsSchema.shape.customResponseMask,
       groupBy: groupByOptions,
     }),
+  /** As search's: the published client sends it with suggest too; rules' conditions read its variables. */
+  context: z.unknown().optional(),
 });
 
 export const autocompleteSchema = z.object({
