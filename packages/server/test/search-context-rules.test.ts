@@ -21,7 +21,8 @@ const typed = (name: string, value: Record<string, unknown>) => ({ contextVariab
 
 describe('rules triggered by context', () => {
   it('a store variable pins the Paris store product for every query, in either form, and only in Paris', async () => {
-    for (const context of [{ variables: { store: 'paris' } }, typed('store', { stringValue: 'Paris' }), { variables: [{ name: 'store', value: { stringValue: 'paris' } }] }]) {
+    const forms = [{ variables: { store: 'paris' } }, { variables: { store: { stringValue: 'paris' } } }, typed('store', { stringValue: 'Paris' }), { variables: [{ name: 'store', value: { stringValue: 'paris' } }] }];
+    for (const context of forms) {
       assert.deepEqual(ids(await shop.search({ query: 'shirt', context })).slice(0, 1), ['p-paris'], JSON.stringify(context));
     }
     assert.deepEqual(ids(await shop.search({ query: '', itemOptions: { limit: 2 }, context: { variables: { store: 'paris' } } })), ['p-paris', 'p4']);
@@ -54,9 +55,11 @@ describe('rules triggered by context', () => {
     const sale = (member: boolean) => shop.search({ query: 'sale', context: typed('member', { boolValue: member }) });
     assert.deepEqual((await sale(true)).items[0].redirect, { id: 'vip-sale', name: 'Members sale', url: 'https://shop.example/members' });
     assert.deepEqual((await sale(false)).items, []);
-    // A double variable takes a long's value; a list variable a single string.
-    const doubles = await shop.post('/search', { token: 'shop-search', query: 'lamp', context: typed('basket', { longValue: 3 }) });
-    assert.equal(doubles.status, 200);
+    // A double compares as a number, and a double variable takes a long's value.
+    const towel = async (value: Record<string, unknown>) => ids(await shop.search({ query: 'towel', context: typed('basket', value) }));
+    assert.deepEqual(await towel({ doubleValue: 49.5 }), ['p5', 'p4']);
+    assert.deepEqual(await towel({ doubleValue: 49.49 }), ['p4']);
+    assert.deepEqual(await towel({ longValue: 60 }), ['p5', 'p4']);
   });
 
   it('explain shows which rule fired and because of which variable', async () => {

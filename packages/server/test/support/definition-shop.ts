@@ -26,6 +26,7 @@ export const CONFIGURATION = {
     { query: 'shirt', when: { segment: ['vip', 'staff'] }, boost: ['p-silk'] },
     { when: { visit: { from: '2026-12-01', to: '2026-12-24' } }, filter: 'price < 5000' },
     { query: 'lamp', when: { visits: { from: 10 } }, bury: ['p8'] },
+    { query: 'towel', when: { basket: { from: 49.5 } }, pin: ['p5'] },
   ],
   defaultSort: [{ attribute: 'popularity', order: 'desc' }],
 };
