@@ -7,7 +7,11 @@ import { html, nothing } from 'lit';
 import type { AdminSearchToken, QueryAnalyticsResponse, QueryAnalyticsRow, SearchConfigurationView, SearchExplanation, SearchTokenListResponse } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
 import { ConsoleElement, errorText } from './console-element.js';
-import { normalizeQuery, parseSynonyms, placeItem, redirectId, synonymsText, type Placement } from './search-config.js';
+import { normalizeQuery, parseSynonyms, placeItem, redirectId, synonymsText, type Placement, type PlacementScope } from './search-config.js';
+import { contextOf, firedText, ruleScopeText, whenOf, type ContextInputs } from './context-rules.js';
+
+/** Where Pin, Boost and Bury apply: the query for everyone, the query for shoppers in the context, or every query for them. */
+type Scope = 'query' | 'query-context' | 'context';
 
 export class SearchPage extends ConsoleElement {
   static override properties = {
@@ -19,6 +23,8 @@ export class SearchPage extends ConsoleElement {
     zeroResult: { state: true },
     topQueries: { state: true },
     error: { state: true },
+    contextInputs: { state: true },
+    scope: { state: true },
   };
   declare tokens: AdminSearchToken[];
   declare tokenIndex: number;
@@ -27,6 +33,8 @@ export class SearchPage extends ConsoleElement {
   declare zeroResult: QueryAnalyticsRow[];
   declare topQueries: QueryAnalyticsRow[];
   declare error: string;
+  declare contextInputs: ContextInputs;
+  declare scope: Scope;
 
   constructor() {
     super();
@@ -36,6 +44,8 @@ export class SearchPage extends ConsoleElement {
     this.zeroResult = [];
     this.topQueries = [];
     this.error = '';
+    this.contextInputs = {};
+    this.scope = 'query';
   }
 
   override connectedCallback(): void {
@@ -74,6 +84,8 @@ export class SearchPage extends ConsoleElement {
     if (token === undefined || this.query.trim() === '') return;
     try {
       const params = new URLSearchParams({ q: this.query, configurationId: this.configuration!.id });
+      const context = contextOf(this.configuration!.contextVariables, this.contextInputs);
+      if (context !== undefined) params.set('context', JSON.stringify(context));
       this.explanation = await adminFetch<SearchExplanation>(`/search-tokens/${encodeURIComponent(token.token)}/explain?${params}`);
     } catch (error) {
       this.error = errorText(error);
@@ -91,7 +103,53 @@ export class SearchPage extends ConsoleElement {
 
   private place(itemId: string, placement: Placement): void {
     const verb = { pin: 'Pinned', boost: 'Boosted', bury: 'Buried', clear: 'Released' }[placement];
-    void this.putConfiguration(placeItem(this.configuration!, this.query, itemId, placement), `${verb} ${itemId} for “${normalizeQuery(this.query)}”.`);
+    const config = this.configuration!;
+    const when = this.scope === 'query' ? undefined : whenOf(config.contextVariables, this.contextInputs);
+    const scope: PlacementScope = { when, everyQuery: this.scope === 'context' };
+    const where = ruleScopeText({ query: scope.everyQuery === true && when !== undefined ? undefined : normalizeQuery(this.query), when });
+    void this.putConfiguration(placeItem(config, this.query, itemId, placement, scope), `${verb} ${itemId} for ${where}.`);
+  }
+
+  private removeRule(index: number): void {
+    const config = this.configuration!;
+    void this.putConfiguration({ ...config, rules: config.rules.filter((_, i) => i !== index) }, `Rule for ${ruleScopeText(config.rules[index]!)} removed.`);
+  }
+
+  /** The declared context variables to fill in, and where placements apply; nothing when none is declared. */
+  private contextView() {
+    const declared = Object.entries(this.configuration?.contextVariables ?? {});
+    if (declared.length === 0) return nothing;
+    const kind = { string: 'text', stringList: 'comma separated', long: 'whole number', double: 'number', bool: 'true or false', date: 'date' } as const;
+    return html`<fieldset class="context">
+      <legend>Shopper context (context variables)</legend>
+      ${declared.map(
+        ([name, type]) => html`<label for="context-${name}">${name} <small>(${kind[type]})</small></label>
+          <input id="context-${name}" data-variable=${name} type=${type === 'date' ? 'date' : type === 'long' || type === 'double' ? 'number' : 'text'}
+            .value=${this.contextInputs[name] ?? ''} @input=${(e: Event) => (this.contextInputs = { ...this.contextInputs, [name]: (e.target as HTMLInputElement).value })} />`,
+      )}
+      <label for="rule-scope">Pin, boost and bury apply to</label>
+      <select id="rule-scope" @change=${(e: Event) => (this.scope = (e.target as HTMLSelectElement).value as Scope)}>
+        <option value="query" ?selected=${this.scope === 'query'}>this query, for every shopper</option>
+        <option value="query-context" ?selected=${this.scope === 'query-context'}>this query, for shoppers in this context</option>
+        <option value="context" ?selected=${this.scope === 'context'}>every query, for shoppers in this context</option>
+      </select>
+    </fieldset>`;
+  }
+
+  /** The rules with conditions on context variables, each removable. */
+  private contextRulesView(config: SearchConfigurationView) {
+    const conditioned = config.rules.flatMap((rule, index) => (rule.when === undefined ? [] : [{ rule, index }]));
+    if (conditioned.length === 0) return nothing;
+    return html`<section aria-labelledby="context-rules-heading">
+      <h2 id="context-rules-heading">Rules for shoppers in a context</h2>
+      <ul class="context-rules">
+        ${conditioned.map(({ rule, index }) => {
+          const what = [['pins', rule.pin], ['boosts', rule.boost], ['buries', rule.bury]].filter(([, ids]) => ids!.length > 0).map(([verb, ids]) => `${verb} ${(ids as string[]).join(', ')}`);
+          return html`<li data-rule=${index}>Rule ${index + 1}: ${ruleScopeText(rule)} — ${[...what, ...(rule.filter === undefined ? [] : [`filters ${rule.filter}`])].join('; ')}
+            <button type="button" @click=${() => this.removeRule(index)}>Remove rule ${index + 1}</button></li>`;
+        })}
+      </ul>
+    </section>`;
   }
 
   private pinById(event: SubmitEvent): void {
@@ -154,6 +212,7 @@ export class SearchPage extends ConsoleElement {
           <label for="query">Query</label>
           <input id="query" type="search" .value=${this.query} @input=${(e: Event) => (this.query = (e.target as HTMLInputElement).value)} />
           <button type="submit">Search</button>
+          ${this.contextView()}
         </form>
         ${this.resultsView()}
         ${this.explanation !== undefined
@@ -174,7 +233,7 @@ export class SearchPage extends ConsoleElement {
       </section>
       ${config === undefined
         ? nothing
-        : html`<section aria-labelledby="synonyms-heading">
+        : html`${this.contextRulesView(config)}<section aria-labelledby="synonyms-heading">
               <h2 id="synonyms-heading">Synonyms</h2>
               <form @submit=${(e: SubmitEvent) => this.saveSynonyms(e)}>
                 <label for="synonyms">One group per line, words separated by commas (for example: sneakers, trainers, shoes)</label>
@@ -209,6 +268,7 @@ export class SearchPage extends ConsoleElement {
     if (e === undefined) return nothing;
     return html`
       <p class="summary" data-result-count=${e.count}>${e.count} result${e.count === 1 ? '' : 's'}${e.synonyms.length > 0 ? html`, with synonyms ${e.synonyms.map((g) => g.join(' = ')).join('; ')}` : nothing}${e.redirect !== undefined ? html`; redirects to ${e.redirect.url}` : nothing}.</p>
+      ${e.fired.length > 0 && this.configuration !== undefined ? html`<ul class="fired">${firedText(e, this.configuration).map((line) => html`<li>${line}</li>`)}</ul>` : nothing}
       <table class="results">
         <thead><tr><th scope="col">#</th><th scope="col">Item</th><th scope="col">Score</th><th scope="col">Why it matched</th><th scope="col">Placement</th></tr></thead>
         <tbody>
