@@ -113,6 +113,8 @@ export interface SearchConfigurationView {
   offensiveTerms: string[];
   language: SearchLanguage;
   keepApart: string[];
+  /** The languages (ISO 639-1) it serves: a search with that `locale` and no configurationId is answered by it. */
+  locales: string[];
   /** The context variables the rules may name, with their types. */
   contextVariables: Record<string, ContextVariableType>;
 }

@@ -16,7 +16,8 @@ import { normalizeQuery } from '../../domains/search/search-queries.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SearchResponse, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput, type SearchInput } from './search-input.js';
-import { declaredVariables, parseSearchContext } from './search-context.js';
+import { declaredVariables, localeOf, parseSearchContext } from './search-context.js';
+import { languageOf } from '../../domains/catalog/localized.js';
 import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from './response-text.js';
 import type { ThreadAnswer, ThreadSearch } from './search-thread-protocol.js';
 import { DomainError } from '../../platform/domain-error.js';
@@ -29,7 +30,10 @@ const MAX_PROBES = 50;
 /** Category suggestions answered at most, after the first query suggestion. */
 const CATEGORY_SUGGESTIONS = 3;
 
-function configurationOf(token: SearchTokenConfig, id: string | undefined): SearchConfiguration {
+/** The configuration named, else the first serving the request's language, else the token's default. */
+function configurationOf(token: SearchTokenConfig, id: string | undefined, language?: string): SearchConfiguration {
+  const serving = id === undefined && language !== undefined ? token.configurations.find((c) => c.locales.includes(language)) : undefined;
+  if (serving !== undefined) return serving;
   const wanted = id ?? token.defaultConfigurationId ?? token.configurations[0]!.id;
   const found = token.configurations.find((c) => c.id === wanted);
   if (found === undefined) throw new HttpError(400, 'invalid_parameter', `No configuration ${wanted} exists for this search token.`, { field: 'configurationId' });
@@ -72,10 +76,11 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
   const maskedTexts = new MaskedTexts();
 
   /** `groupOptions`' groups of the query's matches (its own sort, filter and mask), as JSON text; `[]` without `groupBy`. */
-  const groupsText = (request: ThreadSearch, configuration: SearchConfiguration, group: NonNullable<SearchInput['groupOptions']>): string => {
+  const groupsText = (request: ThreadSearch, configuration: SearchConfiguration, group: NonNullable<SearchInput['groupOptions']>, language: string | undefined): string => {
     if (group.groupBy === undefined) return '[]';
     const result = search.search({ ...request, configuration, offset: 0, limit: 0, sortBy: group.sortBy, facets: [], filter: group.filter, disabled: new Set(['facet', 'redirect']), groupBy: group.groupBy });
-    return groupsJson(result.groups, parseMask(group.customResponseMask ?? ''), group.customResponseMask ?? '', maskedTexts);
+    const groups = result.groups.map((g) => ({ ...g, items: search.localized(request.tenantId, request.environmentId, g.items, language) }));
+    return groupsJson(groups, parseMask(group.customResponseMask ?? ''), group.customResponseMask ?? '', maskedTexts);
   };
 
   const answer = async (ctx: Context, raw: unknown): Promise<void> => {
@@ -83,10 +88,13 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     // The common shape is read without zod; anything else (every refusal among it) goes through the schema.
     const input = readSearchInput(raw) ?? parseInput(searchSchema, raw);
     const ref = deps.registry.searchToken(input.token);
-    const configuration = configurationOf(ref.token, input.configurationId);
+    const context = parseSearchContext(input.context);
+    // The `locale` variable: the configuration serving that language, and the items' texts in it.
+    const language = languageOf(localeOf(context));
+    const configuration = configurationOf(ref.token, input.configurationId, language);
     // `options` is the definition's deprecated name of `itemOptions`: sent both, `itemOptions` is the one read.
     const options = input.itemOptions ?? input.options;
-    const variables = declaredVariables(parseSearchContext(input.context), configuration.contextVariables);
+    const variables = declaredVariables(context, configuration.contextVariables);
     const mask = parseMask(options.customResponseMask ?? '');
     const disabled = [...new Set([...options.disable, ...input.disable].map((d) => d.name))];
     const maskText = options.customResponseMask ?? '';
@@ -122,8 +130,8 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     // A search thread in step with this thread's index answers it (search-threads.ts), its answer written
     // whole as UTF-8; else, or if the thread fails otherwise than refusing the request, this thread does.
     const threads = deps.services.searchThreads;
-    // An answer with groups is written here: the thread's answer has no place for them.
-    const threaded = groupOptions === undefined ? threads?.answer(request) : undefined;
+    // An answer with groups or in a language is written here: the thread's answer has no place for them.
+    const threaded = groupOptions === undefined && language === undefined ? threads?.answer(request) : undefined;
     const fromThread = threaded === undefined ? undefined : await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
     let found: Pick<ThreadAnswer, 'matched' | 'spelling' | 'corrected' | 'relaxed'>;
     if (fromThread !== undefined) {
@@ -139,9 +147,10 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       found = result;
       // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
       // made once, not per response (the same bytes `JSON.stringify` of the object would give).
-      const itemsText = itemsJson(result.items, request.highlight, result.highlight, mask, maskText, maskedTexts);
+      const items = search.localized(ref.tenant.id, ref.environment.id, result.items, language);
+      const itemsText = itemsJson(items, request.highlight, result.highlight, mask, maskText, maskedTexts);
       const parts = answerParts(itemsText, answerMetadata(result, request, head), facetsJson(result.facets));
-      if (groupOptions !== undefined) parts.splice(parts.length - 1, 0, ',"groups":', groupsText(request, configuration, groupOptions));
+      if (groupOptions !== undefined) parts.splice(parts.length - 1, 0, ',"groups":', groupsText(request, configuration, groupOptions, language));
       ctx.body = parts.join('');
     }
     ctx.set('Cache-Control', 'no-store');

@@ -175,3 +175,9 @@ export function shopperIdOf(session: Readonly<Record<string, string>>): string |
   const id = key === undefined ? undefined : session[key];
   return id === undefined || id === '' ? undefined : id;
 }
+
+/** The `locale` context variable as sent (a string value), whether or not the configuration declares it; never refused. */
+export function localeOf(context: SearchContextInput): string | undefined {
+  const sent = context.variables.find((v) => v.name === 'locale');
+  return sent?.value.type === 'string' ? sent.value.value : undefined;
+}

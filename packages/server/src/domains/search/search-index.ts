@@ -28,6 +28,7 @@ import { MatchScratch } from './match-scratch.js';
 import { FilterBits } from './filter-bits.js';
 import { runAtOnce, runInSlices } from '../../platform/sliced-work.js';
 import type { Language } from './language.js';
+import { localizedName, localizedValue } from '../catalog/localized.js';
 import { SortRanks, type SortKey } from './sort-ranks.js';
 import { TitleFingerprints } from './title-key.js';
 import { TypoVocabulary } from './typo-vocabulary.js';
@@ -58,6 +59,9 @@ const COLUMN_STEP = 1023;
 
 function fieldText(item: StoredItem, field: string): string {
   let value: unknown = item.attributes[field];
+  // `title@fr`: the French title, from either API (catalog/localized.ts).
+  const localized = value === undefined ? localizedName(field) : undefined;
+  if (localized !== undefined) value = localizedValue(item, ...localized);
   if (value === undefined && field === 'title') value = item.title;
   if (value === undefined && field === 'categories') value = item.tags?.join(', ');
   return typeof value === 'string' && !NOT_TEXT.test(value) ? value : '';

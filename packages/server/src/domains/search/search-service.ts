@@ -17,6 +17,8 @@ import { relaxedMatch, spellingOf } from './relaxed-match.js';
 import { SearchIndexes, type IndexedCatalog } from './search-indexes.js';
 import { emptyResult, runSearch, type SearchQuery, type SearchResult } from './search-pipeline.js';
 import { combinedFilter, merchandisingFor } from './context-rules.js';
+import { localizeView } from '../catalog/localized.js';
+import type { SearchHit } from './search-response.js';
 import { roundScore } from './search-response.js';
 
 export type { FacetResult } from './facets.js';
@@ -94,6 +96,19 @@ export class SearchService {
     const slot = active.index.docOf(itemId);
     if (slot === undefined) return [];
     return similarDocuments(active.index, slot, limit).map(({ doc, score }) => ({ id: active.index.docs[doc]!.item.id, score: roundScore(score) }));
+  }
+
+  /**
+   * `hits` with their products in `language` where the items have translations (catalog/localized.ts),
+   * falling back to the items' own texts; the hits themselves when no language is asked.
+   */
+  localized<H extends SearchHit>(tenantId: string, environmentId: string, hits: readonly H[], language: string | undefined): H[] {
+    const active = this.indexes.active(tenantId, environmentId);
+    if (language === undefined || active === undefined) return [...hits];
+    return hits.map((hit) => {
+      const slot = hit.product === undefined ? undefined : active.index.docOf(hit.id);
+      return slot === undefined ? hit : { ...hit, product: localizeView(hit.product!, active.index.docs[slot]!.item, language) };
+    });
   }
 
   /**

@@ -123,6 +123,11 @@ export const searchConfigurationSchema = z.strictObject({
   language: z.enum(LANGUAGES).default('english'),
   /** Words never folded with their other forms ("glasses" stays apart from "glass"). */
   keepApart: z.array(z.string().min(1).max(100)).max(1_000).default([]),
+  /**
+   * The languages (ISO 639-1) this configuration serves: a search whose `locale` context variable is
+   * one of them, naming no configuration, is answered by the first such configuration.
+   */
+  locales: z.array(z.string().regex(/^[a-z]{2}$/, 'use a two-letter ISO 639-1 code such as fr')).max(50).default([]),
   /** Context variables (`context.variables` / `context.contextVariables`) the rules' `when` may name, with their types; others sent are ignored. */
   contextVariables: declaredVariablesSchema,
 }).superRefine((config, ctx) => {
