@@ -6,6 +6,7 @@ import { toProductCard } from './product-card.js';
 import type { ProductCard } from './product-card.js';
 import { safeLinkUrl } from './safe-url.js';
 import { cleanRanges } from './highlight.js';
+import { pageLang } from './page-lang.js';
 
 /** Only what a card shows travels; the redirect item is kept whole, and the title's matched words. */
 const CARD_MASK = 'id,product(title,url,photo,price,currency),redirect,highlights(title)';
@@ -61,10 +62,13 @@ function tokenOf(endpoint: SearchEndpoint): string {
 export async function search(endpoint: SearchEndpoint, query: string, options: SearchOptions, signal?: AbortSignal): Promise<SearchAnswer> {
   const { withoutFacets, asTyped, ...rest } = options;
   const disable = [...(withoutFacets ? [{ name: 'facet' as const }] : []), ...(asTyped ? [{ name: 'correction' as const }] : [])];
+  // The page's language as the `locale` context variable: a shop serving it answers in it (docs/search.md).
+  const locale = endpoint instanceof Element ? pageLang(endpoint) : undefined;
   const body: SearchRequest = {
     token: tokenOf(endpoint),
     query,
     options: { ...rest, highlight: true, customResponseMask: CARD_MASK, ...(disable.length > 0 ? { disable } : {}) },
+    ...(locale === undefined ? {} : { context: { contextVariables: [{ name: 'locale', value: { stringValue: locale } }] } }),
   };
   const answer: Unchecked<SearchResponse> = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search'), { body, signal }));
   const metadata: Unchecked<SearchResponse['metadata']> = asRecord(answer.metadata);

@@ -30,6 +30,11 @@ const MAX_PROBES = 50;
 /** Category suggestions answered at most, after the first query suggestion. */
 const CATEGORY_SUGGESTIONS = 3;
 
+/** `language` when one of the token's configurations lists it in `locales`, else undefined. */
+function servedLanguage(token: SearchTokenConfig, language: string | undefined): string | undefined {
+  return language !== undefined && token.configurations.some((c) => c.locales.includes(language)) ? language : undefined;
+}
+
 /** The configuration named, else the first serving the request's language, else the token's default. */
 function configurationOf(token: SearchTokenConfig, id: string | undefined, language?: string): SearchConfiguration {
   const serving = id === undefined && language !== undefined ? token.configurations.find((c) => c.locales.includes(language)) : undefined;
@@ -89,8 +94,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const input = readSearchInput(raw) ?? parseInput(searchSchema, raw);
     const ref = deps.registry.searchToken(input.token);
     const context = parseSearchContext(input.context);
-    // The `locale` variable: the configuration serving that language, and the items' texts in it.
-    const language = languageOf(localeOf(context));
+    // The `locale` variable, when a configuration of the token serves its language: that configuration,
+    // and the items' texts in it (other languages change nothing, so most requests stay on the fast path).
+    const language = servedLanguage(ref.token, languageOf(localeOf(context)));
     const configuration = configurationOf(ref.token, input.configurationId, language);
     // `options` is the definition's deprecated name of `itemOptions`: sent both, `itemOptions` is the one read.
     const options = input.itemOptions ?? input.options;
