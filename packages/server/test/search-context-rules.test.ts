@@ -80,6 +80,8 @@ describe('rules triggered by context', () => {
     const bad = await explain({ contextVariables: [{ name: 'store', value: { stringValue: 'paris', boolValue: true } }] });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.field, 'context.contextVariables[0].value');
+    const notJson = await call(`${shop.server.url}/admin/search-tokens/shop-search/explain?environment=prod&q=lamp&context=%7Bstore`, { headers: { authorization } });
+    assert.deepEqual([notJson.status, notJson.body.error.field], [400, 'query.context']);
   });
 });
 

@@ -36,6 +36,16 @@ function intParam(ctx: Context, name: string, min: number, max: number, fallback
   return value;
 }
 
+/** Explain's `context` parameter: JSON, refused naming the parameter (not "the request body"). */
+function contextJson(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch (error) {
+    if (error instanceof HttpError) throw new HttpError(400, 'invalid_parameter', 'query.context is not valid JSON (a search request\'s context, URL-encoded).', { field: 'query.context' });
+    throw error;
+  }
+}
+
 export function createAdminApi(deps: ServerDeps): ApiModule {
   const router = new Router({ prefix: '/admin' });
   const { admin, sessions, catalog, search, recommendations, activities } = deps.services;
@@ -133,7 +143,7 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     if (configuration === undefined) throw new HttpError(404, 'not_found', `No configuration "${wanted}" in this search token.`, { field: 'query.configurationId' });
     // `context`: the search request's context as URL-encoded JSON, to explain what a shopper in it sees.
     const contextText = singleParam(ctx.query.context, 'context', 'query.context');
-    const context = parseSearchContext(contextText === undefined || contextText === '' ? undefined : parseJson(contextText));
+    const context = parseSearchContext(contextText === undefined || contextText === '' ? undefined : contextJson(contextText));
     const variables = declaredVariables(context, configuration.contextVariables);
     ctx.body = explainSearch({ search, tenantId: scope.tenantId, environmentId: scope.environmentId, configuration, query, limit: intParam(ctx, 'limit', 1, 100, 20), variables }) satisfies Wire.SearchExplanation;
   });
