@@ -13,7 +13,6 @@ import { filterAndCountFacets, type FacetBase } from './facet-pass.js';
 import { compileBatchFilter } from './filter-batch.js';
 import { keepBits } from './filter-bits.js';
 import type { HighlightTerms } from './highlight.js';
-import { queryWords } from './matcher.js';
 import { allDocuments } from './wordless-match.js';
 import { firstInOrder, type EntryOrder } from './ranking.js';
 import { highlightTermsOf, relaxedMatch, spellingOf } from './relaxed-match.js';
