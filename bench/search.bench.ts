@@ -183,6 +183,10 @@ const benchmark: Benchmark = async () => {
     // in a page and kept, so a serving index pays it once, not in every measured query.
     const inProcess = await measure(2_000, (i) => search.search(request(queries[i % queries.length]!)), queries.length);
     const commonWord = await measure(200, () => search.search(request('the')));
+    // The same queries for a shopper whose store fires a `when` rule (docs/search.md): two pins and a rule filter joining the request's.
+    const base = request('').configuration;
+    const withRules = { ...base, contextVariables: { store: 'string' as const }, rules: [...base.rules, { when: { store: 'paris' }, pin: ['p4', 'p8'], boost: [], bury: [], filter: 'price > 100' }] };
+    const inStore = await measure(2_000, (i) => search.search({ ...request(queries[i % queries.length]!), configuration: withRules, variables: { store: { type: 'string', value: 'paris' } } }), queries.length);
 
     // Typos in words of five letters or more, with one correct word beside them.
     const tr = rng(7);
@@ -280,6 +284,7 @@ const benchmark: Benchmark = async () => {
       { step: `index snapshot written (serialized, ${round(snapshotBytes.length / 2 ** 20, 1)} MB, in ${snapshotSteps} steps; maxMs: the longest, collections included)`, seconds: round(snapshotMs / 1000, 2), maxMs: round(longestSnapshotStepMs, 1) },
       { step: 'index restored from its snapshot (decode, documents, term maps)', seconds: round(restoreMs / 1000, 2) },
       { step: 'in process, 1,000 queries with facets and a filter', medianMs: inProcess.medianMs, p99Ms: inProcess.p99Ms },
+      { step: 'in process, the same 1,000 queries in a context firing a when rule (2 pins, a rule filter)', medianMs: inStore.medianMs, p99Ms: inStore.p99Ms },
       { step: 'in process, a word in most items ("the")', medianMs: commonWord.medianMs, p99Ms: commonWord.p99Ms },
       { step: `one-typo queries found (${TYPOS})`, hitRate: round(hits / TYPOS, 3) },
       { step: `relevance set, ${GENERATED_QUERIES.length} judged queries, mean first-page precision`, precision: relevance.mean, empty: relevance.empty.length },

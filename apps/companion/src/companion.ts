@@ -122,6 +122,8 @@ function demoStorefront(products: Awaited<ReturnType<typeof loadDemoCatalog>>): 
       email: 'demo-popular',
     },
     emailDatasource: 'crm',
+    // The French texts of a handful of products (demo/data/translations.json): /shop/search.html?q=sac&lang=fr
+    languages: ['fr'],
     locale: 'en-GB',
   };
 }

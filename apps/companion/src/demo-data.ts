@@ -40,7 +40,16 @@ function fileIn(dir: string | URL | undefined, name: string): URL | string {
   return `${dir.replace(/\/+$/, '')}/${name}`;
 }
 
-export function demoDataFile(name: 'catalog.json' | 'activities.jsonl.gz', options: DemoDataOptions = {}): URL | string {
+/** Language (ISO 639-1) → product id → its texts in that language: a handful of demo products in French. */
+export type DemoTranslations = Record<string, Record<string, { title?: string; description?: string }>>;
+
+export async function loadDemoTranslations(options: DemoDataOptions = {}): Promise<DemoTranslations> {
+  const parsed: unknown = JSON.parse(await readFile(demoDataFile('translations.json', options), 'utf8'));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('demo translations.json must hold {language: {productId: {title, description}}}');
+  return parsed as DemoTranslations;
+}
+
+export function demoDataFile(name: 'catalog.json' | 'activities.jsonl.gz' | 'translations.json', options: DemoDataOptions = {}): URL | string {
   return fileIn(options.dir, name);
 }
 

@@ -4,7 +4,7 @@
  * directory that already has a catalog for that environment is left alone.
  */
 import { newActivity, parseItemBatch, parseSchemaRequest, type DiscoveryServer, type Logger, type NewActivity } from '@discovery-kit/server';
-import { loadDemoCatalog, readDemoActivities, type DemoProduct } from './demo-data.js';
+import { loadDemoCatalog, loadDemoTranslations, readDemoActivities, type DemoProduct, type DemoTranslations } from './demo-data.js';
 
 export const DEMO_TENANT = 'demo-shop';
 export const DEMO_ENVIRONMENT = 'production';
@@ -15,6 +15,8 @@ const PRODUCT_SCHEMA = {
   name: 'product',
   attributes: [
     ...['title', 'description', 'brand', 'categories', 'color', 'currency', 'url', 'photo'].map((name) => ({ name, type: 'TEXT' })),
+    // A handful of products in French too (demo/data/translations.json): per-language attributes (docs/catalog.md).
+    ...['title@fr', 'description@fr'].map((name) => ({ name, type: 'TEXT' })),
     ...['price', 'popularity', 'in_stock', 'booster'].map((name) => ({ name, type: 'INTEGER' })),
   ],
   nestedItemSchemas: [
@@ -29,7 +31,7 @@ const PRODUCT_SCHEMA = {
   ],
 };
 
-function toCatalogItems(product: DemoProduct, catalogVersion: number): unknown[] {
+function toCatalogItems(product: DemoProduct, catalogVersion: number, translations: DemoTranslations): unknown[] {
   const attributes: Record<string, string | number> = {
     title: product.title,
     description: product.description,
@@ -44,6 +46,11 @@ function toCatalogItems(product: DemoProduct, catalogVersion: number): unknown[]
     booster: product.booster,
   };
   if (product.color !== undefined) attributes.color = product.color;
+  for (const [language, texts] of Object.entries(translations)) {
+    const own = texts[product.id];
+    if (own?.title !== undefined) attributes[`title@${language}`] = own.title;
+    if (own?.description !== undefined) attributes[`description@${language}`] = own.description;
+  }
   const parent = { id: product.id, catalogVersion, type: 'product', attributes };
   const variants = (product.variants ?? []).map((variant) => ({
     id: variant.id,
@@ -65,8 +72,9 @@ export async function seedDemoCatalog(server: DiscoveryServer, logger: Logger): 
     catalogItemSchemas: [{ name: schema.name, version: schema.version }],
   });
   const products = await loadDemoCatalog();
+  const translations = await loadDemoTranslations();
   for (let i = 0; i < products.length; i += BATCH) {
-    const items = products.slice(i, i + BATCH).flatMap((product) => toCatalogItems(product, record.version));
+    const items = products.slice(i, i + BATCH).flatMap((product) => toCatalogItems(product, record.version, translations));
     await catalog.items.load(DEMO_TENANT, DEMO_ENVIRONMENT, parseItemBatch(items));
   }
   const { activation } = await catalog.catalogs.promote(DEMO_TENANT, DEMO_ENVIRONMENT, record.version);

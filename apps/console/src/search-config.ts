@@ -5,19 +5,33 @@ export type Placement = 'pin' | 'boost' | 'bury' | 'clear';
 
 export const normalizeQuery = (query: string) => query.trim().toLowerCase().replace(/\s+/g, ' ');
 
-/** The configuration with `itemId` pinned, boosted, buried or freed for `query` (one rule per query). */
-export function placeItem(config: SearchConfigurationView, query: string, itemId: string, placement: Placement): SearchConfigurationView {
-  const wanted = normalizeQuery(query);
-  const existing = config.rules.find((r) => normalizeQuery(r.query) === wanted) ?? { query: wanted, pin: [], boost: [], bury: [] };
+/** Where a placement applies: the query alone, the query in a context (`when`), or every query in a context. */
+export interface PlacementScope {
+  when?: MerchandisingRule['when'];
+  everyQuery?: boolean;
+}
+
+/** The rule of exactly this query (none: every query) and these conditions. */
+function isRuleOf(rule: MerchandisingRule, wanted: string | undefined, when: MerchandisingRule['when']): boolean {
+  const query = rule.query === undefined ? undefined : normalizeQuery(rule.query);
+  return query === wanted && JSON.stringify(rule.when ?? null) === JSON.stringify(when ?? null);
+}
+
+/** The configuration with `itemId` pinned, boosted, buried or freed for `query` (one rule per query and conditions). */
+export function placeItem(config: SearchConfigurationView, query: string, itemId: string, placement: Placement, scope: PlacementScope = {}): SearchConfigurationView {
+  const when = scope.when;
+  // Every query needs a condition: a rule with neither would apply to every search of every shopper.
+  const wanted = scope.everyQuery === true && when !== undefined ? undefined : normalizeQuery(query);
+  const existing = config.rules.find((r) => isRuleOf(r, wanted, when)) ?? { ...(wanted === undefined ? {} : { query: wanted }), ...(when === undefined ? {} : { when }), pin: [], boost: [], bury: [] };
   const rule: MerchandisingRule = {
-    query: existing.query,
+    ...existing,
     pin: existing.pin.filter((id) => id !== itemId),
     boost: existing.boost.filter((id) => id !== itemId),
     bury: existing.bury.filter((id) => id !== itemId),
   };
   if (placement !== 'clear') rule[placement].push(itemId);
-  const others = config.rules.filter((r) => normalizeQuery(r.query) !== wanted);
-  const empty = rule.pin.length + rule.boost.length + rule.bury.length === 0;
+  const others = config.rules.filter((r) => !isRuleOf(r, wanted, when));
+  const empty = rule.pin.length + rule.boost.length + rule.bury.length === 0 && rule.filter === undefined;
   return { ...config, rules: empty ? others : [...others, rule] };
 }
 

@@ -9,7 +9,11 @@ import { adminFetch } from './admin-client.js';
 import { ConsolePage } from './console-page.js';
 import { fixPanel, type FixRemedies } from './fix-panel.js';
 import type { PickDetail } from './product-picker.js';
-import { addRedirect, addSynonym, normalizeQuery, parseSynonyms, placeItem, redirectId, synonymsText, type Placement } from './search-config.js';
+import { addRedirect, addSynonym, normalizeQuery, parseSynonyms, placeItem, redirectId, synonymsText, type Placement, type PlacementScope } from './search-config.js';
+import { contextOf, firedText, ruleScopeText, whenOf, type ContextInputs } from './context-rules.js';
+
+/** Where Pin, Boost and Bury apply: the query for everyone, the query for shoppers in the context, or every query for them. */
+type Scope = 'query' | 'query-context' | 'context';
 
 /** The days the query lists look back over. */
 const QUERY_DAYS = 30;
@@ -26,6 +30,8 @@ export class SearchPage extends ConsolePage {
     zeroResult: { state: true },
     topQueries: { state: true },
     fixing: { state: true },
+    contextInputs: { state: true },
+    scope: { state: true },
   };
   declare tokens: AdminSearchToken[];
   declare tokenIndex: number;
@@ -35,6 +41,9 @@ export class SearchPage extends ConsolePage {
   declare topQueries: QueryAnalyticsRow[];
   /** The zero-result query the Fix panel is open on. */
   declare fixing: string | undefined;
+  /** What the shopper-context form holds, by variable name. */
+  declare contextInputs: ContextInputs;
+  declare scope: Scope;
 
   constructor() {
     super();
@@ -43,6 +52,8 @@ export class SearchPage extends ConsolePage {
     this.query = '';
     this.zeroResult = [];
     this.topQueries = [];
+    this.contextInputs = {};
+    this.scope = 'query';
   }
 
   private get token(): AdminSearchToken | undefined {
@@ -70,6 +81,8 @@ export class SearchPage extends ConsolePage {
     const token = this.token;
     if (token === undefined || this.query.trim() === '') return;
     const params = new URLSearchParams({ q: this.query, configurationId: this.configuration!.id });
+    const context = contextOf(this.configuration!.contextVariables, this.contextInputs);
+    if (context !== undefined) params.set('context', JSON.stringify(context));
     await this.attempt(async () => void (this.explanation = await adminFetch<SearchExplanation>(`/search-tokens/${encodeURIComponent(token.token)}/explain?${params}`)));
   }
 
@@ -85,7 +98,53 @@ export class SearchPage extends ConsolePage {
 
   private place(itemId: string, placement: Placement, title = itemId): Promise<boolean> {
     const verb = { pin: 'Pinned', boost: 'Boosted', bury: 'Buried', clear: 'Released' }[placement];
-    return this.putConfiguration(placeItem(this.configuration!, this.query, itemId, placement), `${verb} ${title === itemId ? itemId : `${title} (${itemId})`} for “${normalizeQuery(this.query)}”.`);
+    const config = this.configuration!;
+    const when = this.scope === 'query' ? undefined : whenOf(config.contextVariables, this.contextInputs);
+    const scope: PlacementScope = { when, everyQuery: this.scope === 'context' };
+    const where = ruleScopeText({ query: scope.everyQuery === true && when !== undefined ? undefined : normalizeQuery(this.query), when });
+    return this.putConfiguration(placeItem(config, this.query, itemId, placement, scope), `${verb} ${title === itemId ? itemId : `${title} (${itemId})`} for ${where}.`);
+  }
+
+  private removeRule(index: number): void {
+    const config = this.configuration!;
+    void this.putConfiguration({ ...config, rules: config.rules.filter((_, i) => i !== index) }, `Rule for ${ruleScopeText(config.rules[index]!)} removed.`);
+  }
+
+  /** The declared context variables to fill in, and where placements apply; nothing when none is declared. */
+  private contextView() {
+    const declared = Object.entries(this.configuration?.contextVariables ?? {});
+    if (declared.length === 0) return nothing;
+    const kind = { string: 'text', stringList: 'comma separated', long: 'whole number', double: 'number', bool: 'true or false', date: 'date' } as const;
+    return html`<fieldset class="context">
+      <legend>Shopper context (context variables)</legend>
+      ${declared.map(
+        ([name, type]) => html`<label for="context-${name}">${name} <small>(${kind[type]})</small></label>
+          <input id="context-${name}" data-variable=${name} type=${type === 'date' ? 'date' : type === 'long' || type === 'double' ? 'number' : 'text'}
+            .value=${this.contextInputs[name] ?? ''} @input=${(e: Event) => (this.contextInputs = { ...this.contextInputs, [name]: (e.target as HTMLInputElement).value })} />`,
+      )}
+      <label for="rule-scope">Pin, boost and bury apply to</label>
+      <select id="rule-scope" @change=${(e: Event) => (this.scope = (e.target as HTMLSelectElement).value as Scope)}>
+        <option value="query" ?selected=${this.scope === 'query'}>this query, for every shopper</option>
+        <option value="query-context" ?selected=${this.scope === 'query-context'}>this query, for shoppers in this context</option>
+        <option value="context" ?selected=${this.scope === 'context'}>every query, for shoppers in this context</option>
+      </select>
+    </fieldset>`;
+  }
+
+  /** The rules with conditions on context variables, each removable. */
+  private contextRulesView(config: SearchConfigurationView) {
+    const conditioned = config.rules.flatMap((rule, index) => (rule.when === undefined ? [] : [{ rule, index }]));
+    if (conditioned.length === 0) return nothing;
+    return html`<section aria-labelledby="context-rules-heading">
+      <h2 id="context-rules-heading">Rules for shoppers in a context</h2>
+      <ul class="context-rules">
+        ${conditioned.map(({ rule, index }) => {
+          const what = [['pins', rule.pin], ['boosts', rule.boost], ['buries', rule.bury]].filter(([, ids]) => ids!.length > 0).map(([verb, ids]) => `${verb} ${(ids as string[]).join(', ')}`);
+          return html`<li data-rule=${index}>Rule ${index + 1}: ${ruleScopeText(rule)} — ${[...what, ...(rule.filter === undefined ? [] : [`filters ${rule.filter}`])].join('; ')}
+            <button type="button" @click=${() => this.removeRule(index)}>Remove rule ${index + 1}</button></li>`;
+        })}
+      </ul>
+    </section>`;
   }
 
   /** The remedies of the Fix panel: each is one change, saved at once, after which the panel shows what the query finds now. */
@@ -154,6 +213,7 @@ export class SearchPage extends ConsolePage {
           <label for="query">Query</label>
           <input id="query" type="search" .value=${this.query} @input=${(e: Event) => (this.query = (e.target as HTMLInputElement).value)} />
           <button type="submit">Search</button>
+          ${this.contextView()}
         </form>
         ${this.resultsView()}
         ${this.explanation !== undefined
@@ -162,7 +222,7 @@ export class SearchPage extends ConsolePage {
       </section>
       ${config === undefined
         ? nothing
-        : html`<section aria-labelledby="synonyms-heading">
+        : html`${this.contextRulesView(config)}<section aria-labelledby="synonyms-heading">
               <h2 id="synonyms-heading">Synonyms</h2>
               <form @submit=${(e: SubmitEvent) => this.saveSynonyms(e)}>
                 <label for="synonyms">One group per line, words separated by commas (for example: sneakers, trainers, shoes)</label>
@@ -201,6 +261,7 @@ export class SearchPage extends ConsolePage {
     if (e === undefined) return nothing;
     return html`
       <p class="summary" data-result-count=${e.count}>${e.count} result${e.count === 1 ? '' : 's'}${e.synonyms.length > 0 ? html`, with synonyms ${e.synonyms.map((g) => g.join(' = ')).join('; ')}` : nothing}${e.redirect !== undefined ? html`; redirects to ${e.redirect.url}` : nothing}.</p>
+      ${e.fired.length > 0 && this.configuration !== undefined ? html`<ul class="fired">${firedText(e, this.configuration).map((line) => html`<li>${line}</li>`)}</ul>` : nothing}
       <div class="table-scroll" tabindex="0" role="region" aria-label="Results table, scrolls sideways">
       <table class="results">
         <thead><tr><th scope="col">#</th><th scope="col">Item</th><th scope="col">Score</th><th scope="col">Why it matched</th><th scope="col">Placement</th></tr></thead>

@@ -172,6 +172,44 @@ describe('console in Chromium', () => {
     await page.waitForFunction((id) => document.querySelector('table.results tbody tr')?.getAttribute('data-hit') === id, {}, last);
   });
 
+  it('explains what a shopper in a context sees, and pins for that context only with the rule editor', async () => {
+    const inParis = async (query: string) => {
+      const context = { contextVariables: [{ name: 'store', value: { stringValue: 'paris' } }] };
+      const res = await fetch(`${companion.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN, query, context }) });
+      return ((await res.json()) as { items: Array<{ id: string }> }).items.map((i) => i.id);
+    };
+    // The demo configuration pins two Paris products for every query of a shopper in the Paris store.
+    await page.type('#context-store', 'paris');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('ul.fired li');
+    // The store rule is the demo's first; the "bag" rule is the one the earlier tests pinned with (its number depends on how many they added).
+    const fired = await page.$$eval('ul.fired li', (items) => items.map((li) => li.textContent ?? ''));
+    assert.equal(fired.length, 2, fired.join(' | '));
+    assert.equal(fired[0], 'Rule 1 (every query when store = paris) fired because store is paris.');
+    assert.match(fired[1]!, /^Rule \d+ \(“bag”\) fired for the query\.$/);
+    assert.equal(await page.$eval('table.results tbody tr', (row) => row.getAttribute('data-hit')), '20897');
+    assert.deepEqual(await seriousViolations('dk-search-page section'), [], 'the context fields');
+    // Boost the bag found last, for "bag" in Paris only.
+    const paris = await inParis('bag');
+    const elsewhere = await search('bag');
+    const last = paris.at(-1)!;
+    await page.select('#rule-scope', 'query-context');
+    await page.click(`tr[data-hit="${last}"] button[aria-label="Boost ${last}"]`);
+    assert.match(await waitForStatus('saved'), new RegExp(`Boosted ${last} for “bag” when store = paris`));
+    const boosted = await inParis('bag');
+    assert.deepEqual(boosted.slice(0, 4), ['20897', '23093', pinned, last], 'the store pins, the bag pin, then the boost');
+    assert.deepEqual(await search('bag'), elsewhere, 'a shopper elsewhere sees no change');
+    // The rule is listed with its conditions, and removed from there.
+    const listed = await page.waitForSelector('ul.context-rules li:last-child');
+    assert.match((await listed!.evaluate((li) => li.textContent)) ?? '', new RegExp(`“bag” when store = paris — boosts ${last}`));
+    await page.click('ul.context-rules li:last-child button');
+    assert.match(await waitForStatus('saved'), /removed/);
+    assert.deepEqual(await inParis('bag'), paris);
+    await page.select('#rule-scope', 'query');
+    await page.$eval('#context-store', (el) => ((el as HTMLInputElement).value = ''));
+    await page.$eval('#context-store', (el) => el.dispatchEvent(new Event('input')));
+  });
+
   it('tells the user when a change is refused, naming the problem', async () => {
     await page.type('#redirect-queries', 'returns');
     await page.type('#redirect-url', 'https://shop.example/returns');

@@ -50,6 +50,8 @@ export interface StorefrontOptions {
   /** Datasource and user of the newsletter preview's e-mail links. */
   emailDatasource: string;
   locale?: string;
+  /** Other languages (ISO 639-1) the search page offers with `?lang=`: its `<html lang>`, which the elements send. */
+  languages?: readonly string[];
   shopName?: string;
 }
 
@@ -73,7 +75,7 @@ export function createStorefrontApi(options: StorefrontOptions): ApiFactory {
     router.get('/shop/index.html', (ctx) => page(ctx, shop.home()));
     router.get('/shop/category.html', (ctx) => page(ctx, shop.category(single(ctx.query.c, 'c'), pageNumber(ctx.query.page))));
     router.get('/shop/product.html', (ctx) => page(ctx, shop.product(single(ctx.query.id, 'id'))));
-    router.get('/shop/search.html', (ctx) => page(ctx, shop.search()));
+    router.get('/shop/search.html', (ctx) => page(ctx, shop.search(single(ctx.query.lang, 'lang'))));
     router.get('/shop/cart.html', (ctx) => page(ctx, shop.cart()));
     router.get('/shop/checkout.html', (ctx) => page(ctx, shop.checkout()));
     router.get('/shop/newsletter.html', (ctx) => page(ctx, shop.newsletter(single(ctx.query.user, 'user') || 'u-1001')));
@@ -123,11 +125,11 @@ export class Storefront {
     return formatter.format(minor / 100);
   }
 
-  private layout(title: string, body: Markup, head?: Markup): Markup {
+  private layout(title: string, body: Markup, head?: Markup, lang?: string): Markup {
     const o = this.options;
     const name = o.shopName ?? 'Dotcom Gift Shop';
     return html`<!doctype html>
-<html lang="${o.locale ?? 'en-GB'}">
+<html lang="${lang ?? o.locale ?? 'en-GB'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -249,9 +251,16 @@ ${this.widgets(this.options.widgets.product, { productId: product.id, category: 
     );
   }
 
-  search(): Markup {
-    return this.layout('Search', html`<h1 class="search-title">Search results</h1>
-<discovery-search-results param="q" page-size="24" empty-widget-id="${this.options.widgets.searchEmpty}"></discovery-search-results>`);
+  /** `lang`: one of the shop's other languages, else the shop's own (an unknown one is not an error). */
+  search(lang?: string): Markup {
+    const offered = lang !== undefined && (this.options.languages ?? []).includes(lang) ? lang : undefined;
+    return this.layout(
+      'Search',
+      html`<h1 class="search-title">Search results</h1>
+<discovery-search-results param="q" page-size="24" empty-widget-id="${this.options.widgets.searchEmpty}"></discovery-search-results>`,
+      undefined,
+      offered,
+    );
   }
 
   cart(): Markup {

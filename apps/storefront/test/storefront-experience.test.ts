@@ -151,6 +151,23 @@ describe('the demo shop as a shopper sees it', () => {
     await page.close();
   });
 
+  it('answers a French page in French for the products that have French texts, and in English elsewhere', async () => {
+    const page = await open(shop, DESKTOP);
+    const titles = async (path: string) => {
+      await page.goto(shop.url(path));
+      await settled(page);
+      return page.$eval('discovery-search-results', (element) => [...element.shadowRoot!.querySelectorAll('[part~="title"]')].map((title) => title.textContent!.trim()));
+    };
+    const french = await titles('/shop/search.html?q=sac&lang=fr');
+    assert.equal(await page.$eval('html', (root) => root.lang), 'fr');
+    assert.deepEqual(french.slice(0, 2).sort(), ['Sac géant', 'Sac à déjeuner rouge à pois']);
+    const english = await titles('/shop/search.html?q=sac');
+    assert.ok(!english.includes('Sac géant'), JSON.stringify(english));
+    // A language the shop does not offer is its own: English, never an error.
+    assert.deepEqual(await titles('/shop/search.html?q=heart&lang=xx'), await titles('/shop/search.html?q=heart'));
+    await page.close();
+  });
+
   it('brings the results into view on the next page', async () => {
     const page = await open(shop, DESKTOP);
     await page.goto(shop.url('/shop/search.html?q=heart'));

@@ -7,6 +7,7 @@ import type { ProductCard } from './product-card.js';
 import { safeLinkUrl } from './safe-url.js';
 import { cleanRanges } from './highlight.js';
 import { readProfileCookie } from '@discovery-kit/tracker';
+import { pageLang } from './page-lang.js';
 
 /** Only what a card shows travels; the redirect item is kept whole, and the title's matched words. */
 const CARD_MASK = 'id,product(title,url,photo,price,currency),redirect,highlights(title)';
@@ -57,9 +58,14 @@ export interface Suggestion {
  * The shopper, named as recommendations name them (the tracker's profile cookie), so that a running
  * experiment serves this shopper the same variant in search as in widgets (docs/experiments.md).
  */
-function shopperContext(): Pick<SearchRequest, 'context'> {
+/** The shopper (the profile cookie, as `session.sessionId`) and the page's language (the `locale` variable), when known. */
+function shopperContext(locale?: string): Pick<SearchRequest, 'context'> {
   const profileId = readProfileCookie();
-  return profileId ? { context: { session: { sessionId: profileId } } } : {};
+  const context: NonNullable<SearchRequest['context']> = {
+    ...(profileId ? { session: { sessionId: profileId } } : {}),
+    ...(locale === undefined ? {} : { contextVariables: [{ name: 'locale', value: { stringValue: locale } }] }),
+  };
+  return Object.keys(context).length > 0 ? { context } : {};
 }
 
 function tokenOf(endpoint: SearchEndpoint): string {
@@ -71,11 +77,13 @@ function tokenOf(endpoint: SearchEndpoint): string {
 export async function search(endpoint: SearchEndpoint, query: string, options: SearchOptions, signal?: AbortSignal): Promise<SearchAnswer> {
   const { withoutFacets, asTyped, ...rest } = options;
   const disable = [...(withoutFacets ? [{ name: 'facet' as const }] : []), ...(asTyped ? [{ name: 'correction' as const }] : [])];
+  // The page's language as the `locale` context variable: a shop serving it answers in it (docs/search.md).
+  const locale = endpoint instanceof Element ? pageLang(endpoint) : undefined;
   const body: SearchRequest = {
     token: tokenOf(endpoint),
     query,
     options: { ...rest, highlight: true, customResponseMask: CARD_MASK, ...(disable.length > 0 ? { disable } : {}) },
-    ...shopperContext(),
+    ...shopperContext(locale),
   };
   const answer: Unchecked<SearchResponse> = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search'), { body, signal }));
   const metadata: Unchecked<SearchResponse['metadata']> = asRecord(answer.metadata);

@@ -179,5 +179,6 @@ describe('product cards from untrusted catalog data', () => {
   it('build widget URLs with encoded path segments', () => {
     const url = recommendationsUrl({ apiBase: 'https://api.example/base/', widgetId: 'a/b', profileId: 'p 1', limit: 3 });
     expect(url).to.equal('https://api.example/base/widget/a%2Fb/recommendations/p%201?limit=3');
+    expect(recommendationsUrl({ widgetId: 'w', lang: 'fr-FR', apiBase: 'https://api.example/' })).to.equal('https://api.example/widget/w/recommendations?lang=fr-FR');
   });
 });

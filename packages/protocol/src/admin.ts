@@ -70,11 +70,22 @@ export interface WidgetListResponse {
 /** `GET /admin/widgets/{id}/preview?productId=&profileId=`: what the widget recommends, as the public API would answer. */
 export type WidgetPreviewResponse = RecommendationResponse;
 
+/** The type of a context variable a search configuration reads (the published definition's value types). */
+export type ContextVariableType = 'string' | 'long' | 'double' | 'bool' | 'date' | 'stringList';
+
+/** A condition on one context variable: a value, values one of which, or a range of numbers or ISO dates (ends included). */
+export type ContextCondition = string | number | boolean | string[] | { from?: number | string; to?: number | string };
+
 export interface MerchandisingRule {
-  query: string;
+  /** The query it applies to; none: every query, when `when` holds. */
+  query?: string;
+  /** Conditions on the request's context variables, every one of which must hold. */
+  when?: Record<string, ContextCondition>;
   pin: string[];
   boost: string[];
   bury: string[];
+  /** A filter (the search filter language) applied on top of the request's. */
+  filter?: string;
 }
 
 export interface SearchRedirectConfig {
@@ -82,6 +93,7 @@ export interface SearchRedirectConfig {
   name: string;
   url: string;
   queries: string[];
+  when?: Record<string, ContextCondition>;
 }
 
 export interface SearchFacetConfig {
@@ -105,6 +117,10 @@ export interface SearchConfigurationView {
   offensiveTerms: string[];
   language: SearchLanguage;
   keepApart: string[];
+  /** The languages (ISO 639-1) it serves: a search with that `locale` and no configurationId is answered by it. */
+  locales: string[];
+  /** The context variables the rules may name, with their types. */
+  contextVariables: Record<string, ContextVariableType>;
 }
 
 export interface AdminSearchToken {
@@ -178,6 +194,8 @@ export interface SearchExplanation {
   count: number;
   redirect?: { id: string; name: string; url: string };
   rule?: { pin: string[]; boost: string[]; bury: string[] };
+  /** The rules (`index` in `rules`) and redirect (in `redirects`) that fired: the query and each variable whose condition held. */
+  fired: Array<{ kind: 'rule' | 'redirect'; index: number; query?: string; because: Array<{ variable: string; value: string; condition: ContextCondition }> }>;
   synonyms: string[][];
   hits: ExplainedHit[];
 }

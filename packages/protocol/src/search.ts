@@ -14,29 +14,57 @@ export interface SortKey {
 /** `correction`: run the words as typed, without typo corrections or word splits ("Search instead for …"). */
 export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction';
 
+/** The items' options of a search: `itemOptions`, or its older name `options`. */
+export interface SearchItemOptions {
+  offset?: number;
+  limit?: number;
+  sortBy?: SortKey[];
+  /** `id` names the configured facet; the 2.0 definition's `attribute` names it when `id` is empty. */
+  facets?: { id?: string; attribute?: string; values: string[] }[];
+  filter?: string;
+  customResponseMask?: string;
+  disable?: { name: DisableName }[];
+  /** `true` (the title) or the field names to mark: each item then carries `highlights`. */
+  highlight?: true | string[];
+  /** The definition's AI Search toggle: accepted, and the full-text search answers either way. */
+  aiSearch?: boolean;
+}
+
+/** A context variable's value: exactly one of these set. */
+export interface ContextVariableValue {
+  stringValue?: string;
+  /** A number, or a decimal string (protocol buffers' JSON form of 64-bit integers). */
+  longValue?: number | string;
+  doubleValue?: number;
+  boolValue?: boolean;
+  /** An ISO 8601 date. */
+  dateValue?: string;
+  stringListValue?: { values: string[] };
+}
+
+/** Who searches and in which context: rules' `when` conditions read the variables (docs/search.md). */
+/** Who is searching and where: `session` names the shopper (its `sessionId` entry, else its first; experiments draw by it), the variables fire rules. */
+export interface SearchContext {
+  /** Identity repository → id, such as `{sessionId: "…"}`. */
+  session?: Record<string, string>;
+  /** The 2.0 form: name → plain value (string, number, boolean, list of strings) or typed value. */
+  variables?: Record<string, string | number | boolean | string[] | ContextVariableValue> | { name: string; value: ContextVariableValue }[];
+  /** The 3.0 form. */
+  contextVariables?: { name: string; value: ContextVariableValue }[];
+}
+
 /** `POST /search`; `GET /search/{token}?encoded=` takes the same object without `token`. */
 export interface SearchRequest {
   token: string;
   query: string;
   configurationId?: string;
-  options?: {
-    offset?: number;
-    limit?: number;
-    sortBy?: SortKey[];
-    facets?: { id: string; values: string[] }[];
-    filter?: string;
-    customResponseMask?: string;
-    disable?: { name: DisableName }[];
-    /** `true` (the title) or the field names to mark: each item then carries `highlights`. */
-    highlight?: true | string[];
-  };
-  disable?: { name: DisableName }[];
+  /** Deprecated in the definition for `itemOptions`; when both are sent, `itemOptions` is read. */
+  options?: SearchItemOptions;
+  itemOptions?: SearchItemOptions;
+  /** Groups of the matches in the same answer (`groups`), when `groupBy` is given. */
+  groupOptions?: { sortBy?: SortKey[]; filter?: string; customResponseMask?: string; groupBy?: { attribute: string; size?: number; values?: string[] } };
   context?: SearchContext;
-}
-
-/** Who is searching: `session` names the shopper (its `sessionId` entry, else its first); experiments draw by it. */
-export interface SearchContext {
-  session?: Record<string, string>;
+  disable?: { name: DisableName }[];
 }
 
 /** Half-open `[start, end)` UTF-16 offsets into a string as the product carries it. */
@@ -83,6 +111,8 @@ export interface SearchResponse {
     /** Only when a running experiment served this response (the shopper named by `context.session`). */
     experiment?: ExperimentStamp;
   };
+  /** Only when the request sent `groupOptions`. */
+  groups?: SuggestGroup[];
 }
 
 /** `POST /search/autocomplete` (beta). */
@@ -90,8 +120,10 @@ export interface AutocompleteRequest {
   token: string;
   query: string;
   configurationId?: string;
-  /** `categories`: also suggest "query in <facet value>" from the query's results (see docs/search.md). */
-  options?: { numberOfSuggestions?: number; categories?: boolean };
+  /** `categories`: also suggest "query in <facet value>" from the query's results; `filter`: only suggest what finds items under it (see docs/search.md). */
+  options?: { numberOfSuggestions?: number; categories?: boolean; filter?: string };
+  /** `facet`: no category suggestions; `item`: no counts. */
+  disable?: { name: DisableName }[];
   context?: SearchContext;
 }
 
@@ -99,13 +131,15 @@ export interface AutocompleteSuggestion {
   suggestion: string;
   /** The part of `suggestion` matching the typed prefix, as half-open UTF-16 ranges. */
   highlights?: HighlightRange[];
+  /** How many items the suggestion finds (under `options.filter`); left out when `item` is disabled. */
+  count?: number;
   /** Category suggestions only (`options.categories`): the facet and value to search within. */
   category?: { facetId: string; attribute: string; value: string; count: number };
 }
 
 export interface AutocompleteResponse {
   suggestions: AutocompleteSuggestion[];
-  metadata: { time: number; token: string; id: string; configurationId: string; experiment?: ExperimentStamp };
+  metadata: { count: number; time: number; token: string; id: string; configurationId: string; defaultConfigurationId: string; experiment?: ExperimentStamp };
 }
 
 /** `POST /search/suggest` (and `GET /search/suggest?encoded=`): the matches grouped by one attribute. */
@@ -120,6 +154,7 @@ export interface SuggestRequest {
     /** `values`: only these groups, in this order; otherwise the most frequent values first. */
     groupBy: { attribute: string; size?: number; values?: string[] };
   };
+  context?: SearchContext;
 }
 
 /** One value of the `groupBy` attribute: every match having it counted, its first `size` items (masked by `customResponseMask`). */

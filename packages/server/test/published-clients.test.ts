@@ -26,7 +26,10 @@ describe('published clients, unmodified', () => {
   const clock = new ManualClock(Date.parse('2026-11-23T10:00:00Z'));
 
   before(async () => {
-    server = await startTestServer({ config: recommendationConfig(), clock });
+    const config = recommendationConfig() as { tenants: Array<{ environments: Array<{ searchTokens: Array<{ configurations: unknown[] }> }> }> };
+    // A store variable the client's context carries pins the Paris store's bag.
+    config.tenants[0]!.environments[0]!.searchTokens[0]!.configurations = [{ id: 'default', contextVariables: { store: 'string' }, rules: [{ when: { store: 'paris' }, pin: ['bag-1'] }] }];
+    server = await startTestServer({ config, clock });
     await loadCatalog(server.server);
     http = new ServerRoutedHttpClient(server.url);
   });
@@ -124,5 +127,20 @@ describe('published clients, unmodified', () => {
     await viewResults(first, 'running late');
     const completions = await search.autocomplete('runn', { numberOfSuggestions: 5 });
     assert.deepEqual(completions.suggestions.map((s) => s.suggestion), ['running shoes', 'running']);
+  });
+
+  it('search client: the context it sends (session, variables) is read, and a store variable fires its rule in query and suggest', async () => {
+    const search = new Search();
+    search.init({ token: SEARCH_TOKEN }, http);
+    const context = { session: { sessionId: 'shopper-9' }, variables: { store: 'paris' } };
+    const inParis = await search.query('running', { limit: 5 }, undefined, context);
+    assert.deepEqual(inParis.items.map((i) => i.id), ['bag-1', 'shoe-2', 'shoe-1']);
+    assert.deepEqual(JSON.parse(http.sent.at(-1)!.body!).context, context);
+    const elsewhere = await search.query('running', { limit: 5 }, undefined, { session: { sessionId: 'shopper-9' }, variables: { store: 'lyon' } });
+    assert.deepEqual(elsewhere.items.map((i) => i.id), ['shoe-2', 'shoe-1']);
+    const grouped = await search.suggest('running', { groupBy: { attribute: 'brand', size: 1, values: [] } }, undefined, context);
+    const groups = (grouped as unknown as { groups: Array<{ value: string; items: Array<{ id: string }> }> }).groups;
+    // Groups come most frequent value first; the pinned bag joins the matches.
+    assert.deepEqual(groups.map((g) => [g.value, g.items[0]!.id]), [['Acme', 'shoe-2'], ['Other', 'bag-1']]);
   });
 });

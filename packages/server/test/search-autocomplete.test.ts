@@ -150,11 +150,11 @@ describe('autocomplete', () => {
 
   it('marks the typed prefix, and offers category suggestions from the results when asked', async () => {
     const plain = await rawSuggestions('Lamp');
-    assert.deepEqual(plain[0], { suggestion: 'lampshade', highlights: [[0, 4]] });
+    assert.deepEqual(plain[0], { suggestion: 'lampshade', highlights: [[0, 4]], count: 1 });
     assert.ok(plain.every((s) => s.category === undefined), 'no categories unless asked');
     const withCategories = await rawSuggestions('lamp', { options: { categories: true } });
     assert.equal(withCategories[0].suggestion, 'lampshade');
-    assert.deepEqual(withCategories[1], { suggestion: 'lampshade', highlights: [[0, 4]], category: { facetId: 'category', attribute: 'categories', value: 'Lighting', count: 1 } });
+    assert.deepEqual(withCategories[1], { suggestion: 'lampshade', highlights: [[0, 4]], count: 1, category: { facetId: 'category', attribute: 'categories', value: 'Lighting', count: 1 } });
   });
 
   it('refuses a number of suggestions outside 1 to 20, naming the field', async () => {

@@ -35,6 +35,9 @@ const ACCEPTED: Record<string, unknown>[] = [
   },
   { token: TOKEN, query: 'lamp', options: { highlight: true, offset: 10_000, limit: 0 } },
   { token: TOKEN, query: 'lamp', options: { highlight: false, sortBy: [], facets: [], disable: [] } },
+  // The published definition's current shape: itemOptions (alone, or winning over options) and a context passed on as sent.
+  { token: TOKEN, query: 'lamp', itemOptions: { limit: 5, filter: 'price < 500' } },
+  { token: TOKEN, query: 'lamp', options: { limit: 3 }, itemOptions: { offset: 2 }, context: { session: { sessionId: 's-1' }, contextVariables: [{ name: 'store', value: { stringValue: 'paris' } }] } },
 ];
 
 /** Every one of these is refused: each through the schema, never by the fast reader. */
@@ -50,6 +53,8 @@ const REFUSED: unknown[] = [
   { token: TOKEN, disable: 'facet' },
   { token: TOKEN, disable: [{ name: 'everything' }] },
   { token: TOKEN, options: 'none' },
+  { token: TOKEN, itemOptions: 'limit=5' },
+  { token: TOKEN, itemOptions: { limit: -1 } },
   { token: TOKEN, options: [] },
   { token: TOKEN, options: { offset: -1 } },
   { token: TOKEN, options: { offset: 10_001 } },

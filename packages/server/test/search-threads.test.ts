@@ -38,6 +38,8 @@ const CONFIGURATION = {
     { id: 'price', title: 'Price', attribute: 'price', type: 'range', ranges: [{ label: 'low', to: 1000 }, { label: 'high', from: 1000 }] },
   ],
   defaultSort: [{ attribute: 'popularity', order: 'desc' }],
+  contextVariables: { store: 'string' },
+  rules: [{ when: { store: 'paris' }, pin: ['p7'] }],
 };
 
 /** Requests of every shape the search API takes: each is answered by the main thread and by the thread. */
@@ -55,6 +57,8 @@ const REQUESTS: Record<string, unknown>[] = [
   { query: 'the lamp of nothing' },
   { query: 'zzzz' },
   { query: 'cushion', configurationId: 'default', options: { limit: 0 } },
+  // The published definition's current shape; the context's store fires the pin rule in the thread too.
+  { query: 'bowl', itemOptions: { limit: 3 }, context: { session: { sessionId: 's-1' }, contextVariables: [{ name: 'store', value: { stringValue: 'paris' } }] } },
 ];
 
 /** An answer without what differs between two answers of the same request (its id and time). */
@@ -116,6 +120,8 @@ describe('search threads', () => {
       assert.equal(thread.status, 200);
       assert.deepEqual(comparable(thread.body), comparable(main.body), JSON.stringify(request));
     }
+    const paris = await bothWays(REQUESTS.at(-1)!);
+    assert.equal(paris.thread.body.items[0]?.id, 'p7');
     // The GET form reaches the thread too.
     const served = threads.counts.threads;
     const res = await fetch(`${base}/search/${SEARCH_TOKEN}?encoded=${encodeURIComponent(JSON.stringify({ query: 'red lamp' }))}`);

@@ -274,7 +274,7 @@ describe('autocomplete', () => {
     await view('lampshade', 's2');
     let res = await post('/search/autocomplete', { token: TOKEN, query: 'LAM' });
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.suggestions, [{ suggestion: 'lampshade', highlights: [[0, 3]] }]);
+    assert.deepEqual(res.body.suggestions, [{ suggestion: 'lampshade', highlights: [[0, 3]], count: 1 }]);
     clock.advance(-8 * 24 * 3600 * 1000);
     res = await post('/search/autocomplete', { token: TOKEN, query: 'lam', options: { numberOfSuggestions: 1 } });
     assert.equal(res.status, 200);

@@ -16,6 +16,8 @@ export interface RecommendationsInput {
   profileId?: string;
   /** Products to leave out: those other widgets on the page already show. */
   idsToBan?: readonly string[];
+  /** The page's language (`lang`): a shop with translations answers in it. */
+  lang?: string;
 }
 
 export interface RecommendedCard extends ProductCard {
@@ -40,6 +42,7 @@ export function recommendationsUrl(input: RecommendationsInput): string {
   if (Object.keys(variables).length > 0) query.set('variables', JSON.stringify(variables));
   if (input.limit && input.limit > 0) query.set('limit', String(Math.floor(input.limit)));
   if (input.idsToBan && input.idsToBan.length > 0) query.set('idsToBan', JSON.stringify(input.idsToBan));
+  if (input.lang) query.set('lang', input.lang);
   const search = query.toString();
   return apiUrl(input.apiBase, search ? `${path}?${search}` : path);
 }

@@ -8,6 +8,7 @@ import { announceActivity } from '../events.js';
 import { renderCard } from '../product-card.js';
 import { VisibilityController } from '../visibility.js';
 import { readRecommendations, recommendationsUrl } from './recommendations-request.js';
+import { pageLang } from '../page-lang.js';
 import type { RecommendationsAnswer } from './recommendations-request.js';
 import { recommendationsStyles } from './recommendations.styles.js';
 import { joinPage, leavePage, shownBefore } from './shown-on-page.js';
@@ -143,6 +144,7 @@ export class DiscoveryRecommendations extends LitElement implements PageWidget {
         limit: this.limit,
         profileId: readProfileCookie(),
         idsToBan: banned,
+        lang: pageLang(this),
       });
       const answer = readRecommendations(await requestJson(url, { signal: request.signal }));
       if (request.signal.aborted) return;

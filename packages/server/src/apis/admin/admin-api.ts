@@ -10,7 +10,8 @@ import { z } from 'zod';
 import type { ApiModule, ServerDeps } from '../api-module.js';
 import { SESSION_COOKIE, SESSION_HOURS } from '../../domains/admin/console-sessions.js';
 import { explainSearch } from '../../domains/admin/search-explain.js';
-import { jsonBody } from '../http/body.js';
+import { jsonBody, parseJson } from '../http/body.js';
+import { declaredVariables, parseSearchContext } from '../search/search-context.js';
 import { HttpError } from '../http/errors.js';
 import { singleParam } from '../http/query.js';
 import { parseInput } from '../http/validate.js';
@@ -35,6 +36,16 @@ function intParam(ctx: Context, name: string, min: number, max: number, fallback
     throw new HttpError(400, 'invalid_parameter', `query.${name} must be an integer from ${min} to ${max}.`, { field: `query.${name}` });
   }
   return value;
+}
+
+/** Explain's `context` parameter: JSON, refused naming the parameter (not "the request body"). */
+function contextJson(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch (error) {
+    if (error instanceof HttpError) throw new HttpError(400, 'invalid_parameter', 'query.context is not valid JSON (a search request\'s context, URL-encoded).', { field: 'query.context' });
+    throw error;
+  }
 }
 
 export function createAdminApi(deps: ServerDeps): ApiModule {
@@ -135,7 +146,11 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     const wanted = singleParam(ctx.query.configurationId, 'configurationId', 'query.configurationId') ?? token.defaultConfigurationId ?? token.configurations[0]!.id;
     const configuration = token.configurations.find((c) => c.id === wanted);
     if (configuration === undefined) throw new HttpError(404, 'not_found', `No configuration "${wanted}" in this search token.`, { field: 'query.configurationId' });
-    ctx.body = explainSearch({ search, tenantId: scope.tenantId, environmentId: scope.environmentId, configuration, query, limit: intParam(ctx, 'limit', 1, 100, 20) }) satisfies Wire.SearchExplanation;
+    // `context`: the search request's context as URL-encoded JSON, to explain what a shopper in it sees.
+    const contextText = singleParam(ctx.query.context, 'context', 'query.context');
+    const context = parseSearchContext(contextText === undefined || contextText === '' ? undefined : contextJson(contextText));
+    const variables = declaredVariables(context, configuration.contextVariables);
+    ctx.body = explainSearch({ search, tenantId: scope.tenantId, environmentId: scope.environmentId, configuration, query, limit: intParam(ctx, 'limit', 1, 100, 20), variables }) satisfies Wire.SearchExplanation;
   });
 
   router.get('/tracker-keys', guard, (ctx) => {

@@ -85,6 +85,17 @@ export const explainResponse = z.object({
   query: z.string(),
   configurationId: z.string(),
   count: z.number().int(),
+  redirect: z.object({ id: z.string(), name: z.string(), url: z.string() }).optional(),
+  rule: z.object({ pin: z.array(z.string()), boost: z.array(z.string()), bury: z.array(z.string()) }).optional(),
+  /** The rules and redirect that fired: their query and each context variable whose condition held. */
+  fired: z.array(
+    z.object({
+      kind: z.enum(['rule', 'redirect']),
+      index: z.number().int(),
+      query: z.string().optional(),
+      because: z.array(z.object({ variable: z.string(), value: z.string(), condition: z.unknown() })),
+    }),
+  ),
   synonyms: z.array(z.array(z.string())),
   hits: z.array(
     z.object({

@@ -2,6 +2,7 @@
 import type { ParsedUrlQuery } from 'node:querystring';
 import { HttpError } from '../http/errors.js';
 import { singleParam } from '../http/query.js';
+import { languageOf } from '../../domains/catalog/localized.js';
 
 export interface RecommendationParams {
   variables: Record<string, unknown>;
@@ -9,6 +10,8 @@ export interface RecommendationParams {
   offset: number;
   idsToBan: string[];
   nocache: boolean;
+  /** `lang` (`fr`, `fr-FR`): the page's language; anything else reads as none (the items' own texts). */
+  language: string | undefined;
 }
 
 const MAX_LIMIT = 100;
@@ -31,7 +34,8 @@ export function readParams(query: ParsedUrlQuery, pathVariables: string | undefi
     throw new HttpError(400, 'invalid_parameter', 'A "page" past the first needs a "limit".', { field: 'limit' });
   }
   const nocache = query.nocache !== undefined && singleParam(query.nocache, 'nocache') !== 'false' && singleParam(query.nocache, 'nocache') !== '0';
-  return { variables: parseVariables(raw), limit, offset, idsToBan: idList(query.idsToBan), nocache };
+  const lang = singleParam(query.lang, 'lang');
+  return { variables: parseVariables(raw), limit, offset, idsToBan: idList(query.idsToBan), nocache, language: languageOf(lang?.slice(0, 35)) };
 }
 
 function parseVariables(raw: string | undefined): Record<string, unknown> {

@@ -14,7 +14,9 @@ import { offensiveCheck } from '../../domains/search/query/offensive-terms.js';
 import { normalizeQuery } from '../../domains/search/analytics/search-queries.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
-import { readSearchInput } from './search-input.js';
+import { readSearchInput, type SearchInput } from './search-input.js';
+import { declaredVariables, localeOf, parseSearchContext } from './search-context.js';
+import { languageOf } from '../../domains/catalog/localized.js';
 import { answerMetadata, answerParts, facetsJson, groupsJson, itemsJson, MaskedTexts, type AnswerHead } from '../../domains/search/response/response-text.js';
 import type { ThreadAnswer, ThreadSearch } from '../../domains/search/threads/search-thread-protocol.js';
 import { DomainError } from '../../platform/domain-error.js';
@@ -28,11 +30,30 @@ const MAX_PROBES = 50;
 /** Category suggestions answered at most, after the first query suggestion. */
 const CATEGORY_SUGGESTIONS = 3;
 
-function configurationOf(token: SearchTokenConfig, id: string | undefined): SearchConfiguration {
+/** `language` when one of the token's configurations lists it in `locales`, else undefined. */
+function servedLanguage(token: SearchTokenConfig, language: string | undefined): string | undefined {
+  return language !== undefined && token.configurations.some((c) => c.locales.includes(language)) ? language : undefined;
+}
+
+/** The configuration named, else the first serving the request's language, else the token's default. */
+function configurationOf(token: SearchTokenConfig, id: string | undefined, language?: string): SearchConfiguration {
+  const serving = id === undefined && language !== undefined ? token.configurations.find((c) => c.locales.includes(language)) : undefined;
+  if (serving !== undefined) return serving;
   const wanted = id ?? token.defaultConfigurationId ?? token.configurations[0]!.id;
   const found = token.configurations.find((c) => c.id === wanted);
   if (found === undefined) throw new HttpError(400, 'invalid_parameter', `No configuration ${wanted} exists for this search token.`, { field: 'configurationId' });
   return found;
+}
+
+/**
+ * The facet selections with their configured ids: a 2.0 client names a facet by `attribute` too; the
+ * id wins when both are given, and an attribute no facet reads is kept as an id (matching none, as an unknown id).
+ */
+function facetsOf(requested: readonly { id?: string; attribute?: string; values: string[] }[], configuration: SearchConfiguration): { id: string; values: string[] }[] {
+  return requested.map(({ id, attribute, values }) => {
+    if (id !== undefined && id !== '') return { id, values };
+    return { id: configuration.facets.find((f) => f.attribute === attribute)?.id ?? attribute!, values };
+  });
 }
 
 /** The product fields `options.highlight` asks to highlight: `true` means the title. */
@@ -60,18 +81,33 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
   const { search, experiments } = deps.services;
   const maskedTexts = new MaskedTexts();
 
+  /** `groupOptions`' groups of the query's matches (its own sort, filter and mask), as JSON text; `[]` without `groupBy`. */
+  const groupsText = (request: ThreadSearch, configuration: SearchConfiguration, group: NonNullable<SearchInput['groupOptions']>, language: string | undefined): string => {
+    if (group.groupBy === undefined) return '[]';
+    const result = search.search({ ...request, configuration, offset: 0, limit: 0, sortBy: group.sortBy, facets: [], filter: group.filter, disabled: new Set(['facet', 'redirect']), groupBy: group.groupBy });
+    const groups = result.groups.map((g) => ({ ...g, items: search.localized(request.tenantId, request.environmentId, g.items, language) }));
+    return groupsJson(groups, parseMask(group.customResponseMask ?? ''), group.customResponseMask ?? '', maskedTexts);
+  };
+
   const answer = async (ctx: Context, raw: unknown): Promise<void> => {
     const startedAt = performance.timeOrigin + performance.now();
     // The common shape is read without zod; anything else (every refusal among it) goes through the schema.
     const input = readSearchInput(raw) ?? parseInput(searchSchema, raw);
     const ref = deps.registry.searchToken(input.token);
-    const asked = configurationOf(ref.token, input.configurationId);
+    const context = parseSearchContext(input.context);
+    // The `locale` variable, when a configuration of the token serves its language: that configuration,
+    // and the items' texts in it (other languages change nothing, so most requests stay on the fast path).
+    const language = servedLanguage(ref.token, languageOf(localeOf(context)));
+    const asked = configurationOf(ref.token, input.configurationId, language);
     // A running experiment on this configuration serves the shopper's variant (docs/experiments.md).
     const touched = experiments.forSearch(ref.tenant.id, ref.environment.id, input.token, asked, searchShopperId(raw));
     const configuration = touched?.settings ?? asked;
-    const mask = parseMask(input.options.customResponseMask ?? '');
-    const disabled = [...new Set([...input.options.disable, ...input.disable].map((d) => d.name))];
-    const maskText = input.options.customResponseMask ?? '';
+    // `options` is the definition's deprecated name of `itemOptions`: sent both, `itemOptions` is the one read.
+    const options = input.itemOptions ?? input.options;
+    const variables = declaredVariables(context, configuration.contextVariables);
+    const mask = parseMask(options.customResponseMask ?? '');
+    const disabled = [...new Set([...options.disable, ...input.disable].map((d) => d.name))];
+    const maskText = options.customResponseMask ?? '';
     const { token, ...rest } = raw as Record<string, unknown>;
     const head: AnswerHead = {
       id: await responseIds.issue(ref.tenant.id, 's'),
@@ -86,21 +122,28 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       token: input.token,
       configurationId: configuration.id,
       query: input.query,
-      offset: input.options.offset,
-      limit: input.options.limit,
-      sortBy: input.options.sortBy,
-      facets: input.options.facets,
-      filter: input.options.filter,
+      offset: options.offset,
+      limit: options.limit,
+      sortBy: options.sortBy,
+      facets: facetsOf(options.facets, configuration),
+      filter: options.filter,
       disabled,
-      highlight: highlightFields(input.options.highlight),
+      highlight: highlightFields(options.highlight),
       maskText,
       head,
+      variables,
     };
+    const { groupOptions } = input;
+    if (groupOptions?.groupBy !== undefined) {
+      const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: groupOptions.sortBy, filter: groupOptions.filter, groupBy: groupOptions.groupBy });
+      if (waiting !== undefined) await waiting;
+    }
     // A search thread in step with this thread's index answers it (search-threads.ts), its answer written
     // whole as UTF-8; else, or if the thread fails otherwise than refusing the request, this thread does.
     const threads = deps.services.searchThreads;
-    // Search threads know the stored configurations only: a variant's own settings are answered here.
-    const threaded = configuration === asked ? threads?.answer(request) : undefined;
+    // An answer with groups or in a language is written here: the thread's answer has no place for them.
+    // Search threads know the stored configurations only: a variant's own settings are answered here too.
+    const threaded = groupOptions === undefined && language === undefined && configuration === asked ? threads?.answer(request) : undefined;
     const fromThread = threaded === undefined ? undefined : await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
     let found: Pick<ThreadAnswer, 'matched' | 'spelling' | 'corrected' | 'relaxed'>;
     if (fromThread !== undefined) {
@@ -116,8 +159,11 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       found = result;
       // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
       // made once, not per response (the same bytes `JSON.stringify` of the object would give).
-      const itemsText = itemsJson(result.items, request.highlight, result.highlight, mask, maskText, maskedTexts);
-      ctx.body = answerParts(itemsText, answerMetadata(result, request, head), facetsJson(result.facets)).join('');
+      const items = search.localized(ref.tenant.id, ref.environment.id, result.items, language);
+      const itemsText = itemsJson(items, request.highlight, result.highlight, mask, maskText, maskedTexts);
+      const parts = answerParts(itemsText, answerMetadata(result, request, head), facetsJson(result.facets));
+      if (groupOptions !== undefined) parts.splice(parts.length - 1, 0, ',"groups":', groupsText(request, configuration, groupOptions, language));
+      ctx.body = parts.join('');
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
@@ -139,6 +185,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const configuration = touched?.settings ?? asked;
     const mask = parseMask(input.options.customResponseMask ?? '');
     const { groupBy } = input.options;
+    const variables = declaredVariables(parseSearchContext(input.context), configuration.contextVariables);
     const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: input.options.sortBy, filter: input.options.filter, groupBy });
     if (waiting !== undefined) await waiting;
     // Answered here, not by search threads: a suggest answer is a hundred product views, and handing
@@ -155,6 +202,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       filter: input.options.filter,
       disabled: new Set(['facet', 'redirect']),
       groupBy,
+      variables,
     });
     // As search's answer: written as text with each product view's JSON (masked: per mask) made once (a
     // suggest answer holds up to `size` items per group, often a hundred views).
@@ -188,6 +236,15 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     const touched = experiments.forSearch(ref.tenant.id, ref.environment.id, input.token, asked, searchShopperId(ctx.request.body));
     const configuration = touched?.settings ?? asked;
     const offensive = offensiveCheck(configuration.offensiveTerms);
+    const { filter } = input.options;
+    const disabled = new Set(input.disable.map((d) => d.name));
+    const scope = { tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration };
+    // Counts and the filter read the index: its default order (the tie-break) and the filter's columns first.
+    const waiting = search.whenReady({ ...scope, sortBy: [], filter });
+    if (waiting !== undefined) await waiting;
+    // How many items a suggestion finds (under `options.filter`): its `count`, and none means it is not offered.
+    const countOf = (query: string, facetsToo = false) =>
+      search.search({ ...scope, query, offset: 0, limit: 0, sortBy: [], facets: [], filter, disabled: new Set(facetsToo ? ['item', 'redirect'] : ['item', 'redirect', 'facet']) }).count;
     let probes = 0;
     const suggestions = deps.services.queryStatistics.suggestQueries(ref.tenant.id, input.query, {
       sinceDays: ref.token.autocompleteWindowDays,
@@ -198,24 +255,31 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
         // A query only seen as a page view since the last restart: ask the live index (a bounded number of times).
         const spelling = candidate.spelling ?? (probes++ < MAX_PROBES ? search.spelling(ref.tenant.id, ref.environment.id, configuration, candidate.query) : 'none');
         // "hanging hart" found items only through typo correction: its correctly spelt form is the one to offer.
-        return spelling === 'typed';
+        return spelling === 'typed' && (filter === undefined || countOf(candidate.query) > 0);
       },
     });
     // Suggestions start with the typed text as normalised (case, spaces): that part is what matched.
     const typed = normalizeQuery(input.query).length;
-    const answered: AutocompleteSuggestion[] = suggestions.map((s) => ({ suggestion: s.query, ...(typed > 0 ? { highlights: [[0, Math.min(typed, s.query.length)] as [number, number]] } : {}) }));
-    if (input.options.categories) {
-      // Category counts come from a search: its default order (the tie-break) is ranked first if a write made it stale.
-      const waiting = search.whenReady({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, sortBy: [], filter: undefined });
-      if (waiting !== undefined) await waiting;
+    // `disable: [{name: "item"}]` leaves the counts out (they are a search per suggestion).
+    const counted = (query: string) => (disabled.has('item') ? {} : { count: countOf(query) });
+    const answered: AutocompleteSuggestion[] = suggestions.map((s) => ({ suggestion: s.query, ...(typed > 0 ? { highlights: [[0, Math.min(typed, s.query.length)] as [number, number]] } : {}), ...counted(s.query) }));
+    if (input.options.categories && !disabled.has('facet')) {
       const head = suggestions[0]?.query ?? normalizeQuery(input.query);
-      const categories = head === '' ? [] : search.categorySuggestions({ tenantId: ref.tenant.id, environmentId: ref.environment.id, configuration, query: head, limit: CATEGORY_SUGGESTIONS });
-      answered.splice(Math.min(1, answered.length), 0, ...categories.map((c) => ({ suggestion: head, highlights: [[0, Math.min(typed, head.length)] as [number, number]], category: c })));
+      const categories = head === '' ? [] : search.categorySuggestions({ ...scope, query: head, limit: CATEGORY_SUGGESTIONS, filter });
+      answered.splice(Math.min(1, answered.length), 0, ...categories.map((c) => ({ suggestion: head, highlights: [[0, Math.min(typed, head.length)] as [number, number]], ...(disabled.has('item') ? {} : { count: c.count }), category: c })));
     }
     ctx.set('Cache-Control', 'no-store');
     const body: AutocompleteResponse = {
       suggestions: answered,
-      metadata: { time: Math.round((performance.now() - started) * 1000) / 1000, token: input.token, id: await responseIds.issue(ref.tenant.id, 's'), configurationId: configuration.id, ...(touched === undefined ? {} : { experiment: touched.stamp }) },
+      metadata: {
+        count: answered.length,
+        time: Math.round((performance.now() - started) * 1000) / 1000,
+        token: input.token,
+        id: await responseIds.issue(ref.tenant.id, 's'),
+        configurationId: configuration.id,
+        defaultConfigurationId: ref.token.defaultConfigurationId ?? ref.token.configurations[0]!.id,
+        ...(touched === undefined ? {} : { experiment: touched.stamp }),
+      },
     };
     touched?.expose(body.metadata.id);
     ctx.body = body;

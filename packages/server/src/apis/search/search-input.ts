@@ -15,7 +15,8 @@ export type SearchInput = z.output<typeof searchSchema>;
 /** The schema's limits (the ones it names, and the ones written inline there, checked by the tests above). */
 export const SEARCH_LIMITS = { maxQuery: 1_000, maxOffset: MAX_OFFSET, maxLimit: MAX_LIMIT, maxSortKeys: MAX_SORT_KEYS, maxSortAttribute: 200, maxFilter: 10_000, maxMask: 2_000, maxHighlightFields: 20, maxHighlightField: 100 } as const;
 
-const TOP_KEYS = new Set(['token', 'query', 'configurationId', 'options', 'disable']);
+// `groupOptions` (rare) is left to the schema; `context` is passed on as sent (search-context.ts reads it).
+const TOP_KEYS = new Set(['token', 'query', 'configurationId', 'options', 'itemOptions', 'context', 'disable']);
 const OPTION_KEYS = new Set(['offset', 'limit', 'sortBy', 'facets', 'filter', 'customResponseMask', 'disable', 'highlight']);
 const DISABLED = new Set(['facet', 'item', 'group', 'redirect', 'correction']);
 
@@ -54,6 +55,12 @@ export function readSearchInput(raw: unknown): SearchInput | undefined {
   if (read === undefined) return undefined;
   const input: SearchInput = { token, query: (query as string | undefined) ?? '', options: read, disable };
   if (configurationId !== undefined) input.configurationId = configurationId as string;
+  if (raw.itemOptions !== undefined) {
+    const itemOptions = isPlain(raw.itemOptions) && onlyKeys(raw.itemOptions, OPTION_KEYS) ? readOptions(raw.itemOptions) : undefined;
+    if (itemOptions === undefined) return undefined;
+    input.itemOptions = itemOptions;
+  }
+  if ('context' in raw) input.context = raw.context;
   return input;
 }
 

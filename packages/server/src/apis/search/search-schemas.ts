@@ -16,18 +16,43 @@ const optionsSchema = z.object({
     // Each distinct order ranks the whole catalog once: a few keys are all any shop sorts by.
     .max(MAX_SORT_KEYS)
     .default([]),
-  facets: z.array(z.strictObject({ id: z.string().min(1), values: z.array(z.string()).default([]) })).default([]),
+  // The 2.0 definition also sends the facet's `attribute` (required there, deprecated): it names the
+  // facet when `id` does not (search-api.ts `facetsOf`).
+  facets: z
+    .array(
+      z
+        .strictObject({ id: z.string().max(200).optional(), attribute: z.string().max(200).optional(), values: z.array(z.string()).default([]) })
+        .refine((facet) => (facet.id ?? '') !== '' || (facet.attribute ?? '') !== '', { message: 'a facet needs an id (or, in the 2.0 definition, an attribute)', path: ['id'] }),
+    )
+    .default([]),
   filter: z.string().max(10_000).optional(),
   customResponseMask: z.string().max(2_000).optional(),
   disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
   highlight: z.union([z.literal(true), z.literal(false), z.array(z.string().min(1).max(100)).max(20)]).optional(),
+  /** The definition's AI Search toggle: accepted; this server's full-text search answers either way (docs/search.md). */
+  aiSearch: z.boolean().optional(),
+});
+
+const groupByOptions = z.strictObject({ attribute: z.string().min(1).max(200), size: z.number().int().min(0).max(100).default(5), values: z.array(z.string()).max(100).default([]) });
+
+/** `groupOptions`: groups of the matches, answered in `groups` beside `items` (only when `groupBy` is given). */
+const groupOptionsSchema = z.strictObject({
+  sortBy: optionsSchema.shape.sortBy,
+  filter: optionsSchema.shape.filter,
+  customResponseMask: optionsSchema.shape.customResponseMask,
+  groupBy: groupByOptions.optional(),
 });
 
 export const searchSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000).default(''),
   configurationId: z.string().optional(),
+  /** Deprecated in the definition for `itemOptions`; when both are sent, `itemOptions` is used (docs/search.md). */
   options: optionsSchema.default(optionsSchema.parse({})),
+  itemOptions: optionsSchema.optional(),
+  groupOptions: groupOptionsSchema.optional(),
+  /** `{session, variables | contextVariables}`: read by search-context.ts, which names each refused field. */
+  context: z.unknown().optional(),
   disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
 });
 
@@ -40,15 +65,21 @@ export const suggestSchema = z.object({
       sortBy: optionsSchema.shape.sortBy,
       filter: optionsSchema.shape.filter,
       customResponseMask: optionsSchema.shape.customResponseMask,
-      groupBy: z.strictObject({ attribute: z.string().min(1), size: z.number().int().min(0).max(100).default(5), values: z.array(z.string()).default([]) }),
+      groupBy: groupByOptions,
     }),
+  /** As search's: the published client sends it with suggest too; rules' conditions read its variables. */
+  context: z.unknown().optional(),
 });
 
 export const autocompleteSchema = z.object({
   token: z.string().min(1),
   query: z.string().max(1_000),
   configurationId: z.string().optional(),
-  options: z.object({ numberOfSuggestions: z.number().int().min(1).max(20).default(10), categories: z.boolean().default(false) }).default({ numberOfSuggestions: 10, categories: false }),
+  options: z
+    .object({ numberOfSuggestions: z.number().int().min(1).max(20).default(10), categories: z.boolean().default(false), filter: optionsSchema.shape.filter })
+    .default({ numberOfSuggestions: 10, categories: false }),
+  /** `facet`: no category suggestions; `item`: no counts (`suggestions[].count`). */
+  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
 });
 
 /**

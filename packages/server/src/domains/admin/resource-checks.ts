@@ -55,11 +55,13 @@ function configurationIssues(config: SearchConfiguration, root: string): FieldIs
   });
   const ruleQueries = new Map<string, number>();
   config.rules.forEach((rule, i) => {
-    const query = words(rule.query);
+    const query = rule.query === undefined ? undefined : words(rule.query);
     if (query === '') issues.push({ path: at(`rules[${i}].query`), message: 'a rule needs a query with at least one word' });
-    const earlier = ruleQueries.get(query);
-    if (earlier !== undefined) issues.push({ path: at(`rules[${i}].query`), message: `rules[${earlier}] already has the query "${query}"; merge them` });
-    ruleQueries.set(query, i);
+    // Two rules of one query and the same conditions would always fire together: one is enough.
+    const key = JSON.stringify([query ?? null, rule.when ?? null]);
+    const earlier = ruleQueries.get(key);
+    if (earlier !== undefined) issues.push({ path: at(`rules[${i}].query`), message: `rules[${earlier}] already has ${query === undefined ? 'these conditions' : `the query "${query}"`}${rule.when === undefined ? '' : ' and conditions'}; merge them` });
+    ruleQueries.set(key, i);
     const promoted = new Set([...rule.pin, ...rule.boost]);
     const both = rule.bury.find((id) => promoted.has(id));
     if (both !== undefined) issues.push({ path: at(`rules[${i}].bury`), message: `"${both}" is both promoted and buried` });

@@ -6,6 +6,7 @@
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { SearchService } from '../search/search-service.js';
 import { safeImageUrl } from '../catalog/product-view.js';
+import { merchandisingFor, type ContextVariables, type FiredRule } from '../search/rules/context-rules.js';
 
 export interface ExplainedHit {
   position: number;
@@ -28,6 +29,8 @@ export interface Explanation {
   count: number;
   redirect: { id: string; name: string; url: string } | undefined;
   rule: { pin: string[]; boost: string[]; bury: string[] } | undefined;
+  /** The rules and redirect that fired, each with its query and the context variables whose conditions held. */
+  fired: FiredRule[];
   synonyms: string[][];
   hits: ExplainedHit[];
 }
@@ -48,6 +51,8 @@ export function explainSearch(options: {
   configuration: SearchConfiguration;
   query: string;
   limit: number;
+  /** The context variables to explain the search in (a shopper of the Paris store): the configuration's declared ones. */
+  variables: ContextVariables;
 }): Explanation {
   const { configuration, query } = options;
   const result = options.search.search({
@@ -61,12 +66,14 @@ export function explainSearch(options: {
     facets: [],
     filter: undefined,
     disabled: new Set(),
+    variables: options.variables,
     // The first `limit` in order, without sorting every match.
     ordered: options.limit,
   });
   const queryWords = wordsOf(query);
   const normalised = queryWords.join(' ');
-  const rule = configuration.rules.find((r) => wordsOf(r.query).join(' ') === normalised);
+  const merchandising = merchandisingFor(configuration, normalised, options.variables);
+  const rule = merchandising.fired.some((f) => f.kind === 'rule') ? merchandising : undefined;
   const synonyms = configuration.synonyms.filter((group) => group.some((word) => queryWords.includes(wordsOf(word).join(' '))));
   const wanted = new Set([...queryWords, ...synonyms.flat().flatMap(wordsOf)]);
   const redirectHit = result.items.find((item) => item.redirect !== undefined)?.redirect;
@@ -87,6 +94,7 @@ export function explainSearch(options: {
     count: result.count,
     redirect: redirectHit,
     rule: rule === undefined ? undefined : { pin: rule.pin, boost: rule.boost, bury: rule.bury },
+    fired: merchandising.fired,
     synonyms,
     hits,
   };

@@ -11,6 +11,7 @@ import type { EnvironmentRef } from '../../platform/config/registry.js';
 import type { WidgetConfig } from '../../platform/config/schema.js';
 import type { SearchService } from '../search/search-service.js';
 import type { ProductView } from '../catalog/product-view.js';
+import { localizeView } from '../catalog/localized.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import { CatalogIndexes } from './catalog-index.js';
@@ -42,6 +43,8 @@ export interface RecommendationQuery {
   shopperId?: string;
   /** The admin preview: each item the learned ranking placed says why. */
   explain?: boolean;
+  /** The page's language (ISO 639-1, from `lang`): products' texts in it where the items have them (catalog/localized.ts). */
+  language?: string;
 }
 
 /** What an e-mail's links read: the response id and the product at each 1-based position (index 0 is slot 1). */
@@ -125,6 +128,10 @@ export class RecommendationService {
     const page = list.slice(query.offset, query.offset + (query.limit ?? widget.maxResults));
     // Distribution is over the page returned, so a carousel showing the page can size or weight its slots.
     const pageTotal = page.reduce((sum, r) => sum + r.score, 0);
+    const localized = (r: (typeof page)[number]) => {
+      const item = query.language === undefined ? undefined : index?.byId.get(r.itemId)?.item;
+      return item === undefined ? r.product : localizeView(r.product, item, query.language);
+    };
     return {
       id,
       recommendations: page.map((r, i) => ({
@@ -132,7 +139,7 @@ export class RecommendationService {
         strategy: r.strategy,
         score: r.score,
         distribution: distribution(r.score, pageTotal),
-        product: r.product,
+        product: localized(r),
         ...(r.explanation === undefined ? {} : { explanation: r.explanation }),
       })),
       pagination: { total: list.length },

@@ -13,12 +13,12 @@ import { filterAndCountFacets, type FacetBase } from './facets/facet-pass.js';
 import { compileBatchFilter } from './filter/filter-batch.js';
 import { keepBits } from './filter/filter-bits.js';
 import type { HighlightTerms } from './response/highlight.js';
-import { queryWords } from './query/matcher.js';
 import { allDocuments } from './query/wordless-match.js';
 import { firstInOrder, type EntryOrder } from './order/ranking.js';
 import { highlightTermsOf, relaxedMatch, spellingOf } from './query/relaxed-match.js';
 import { groupInOrder, hitOf, type GroupBy, type SearchGroup, type SearchHit } from './response/search-response.js';
 import type { SearchDoc, SearchIndex, SortKey } from './index/search-index.js';
+import type { ContextVariables, Merchandising } from './rules/context-rules.js';
 
 export interface SearchQuery {
   tenantId: string;
@@ -41,6 +41,8 @@ export interface SearchQuery {
   groupBy?: GroupBy;
   /** Count only this configured facet (autocomplete's category suggestions read one): the others' passes are skipped. */
   onlyFacet?: string;
+  /** The request's context variables the configuration declares: rules' `when` conditions read them (context-rules.ts). */
+  variables?: ContextVariables;
 }
 
 export interface SearchResult {
@@ -73,8 +75,11 @@ export function emptyResult(): SearchResult {
   return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined };
 }
 
-/** Runs `request` over `index` (of catalog `version`); `queryText` is the request's folded words. */
-export function runSearch(request: SearchQuery, index: SearchIndex, version: number, queryText: string[], filter: FilterNode | undefined): SearchResult {
+/**
+ * Runs `request` over `index` (of catalog `version`); `queryText` is the request's folded words, `rules`
+ * what the configuration's rules and redirects fire for it (their filters are already in `filter`).
+ */
+export function runSearch(request: SearchQuery, index: SearchIndex, version: number, queryText: string[], filter: FilterNode | undefined, rules: Merchandising): SearchResult {
   const config = request.configuration;
   const normalised = queryText.join(' ');
   const run = normalised === '' ? undefined : relaxedMatch(index, config, queryText, { correct: !request.disabled.has('correction') });
@@ -135,7 +140,7 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   }
   if (pending !== undefined) length = keepBits(pending, docs, scores, length);
 
-  const rule = config.rules.find((r) => queryWords(r.query).join(' ') === normalised);
+  const rule = rules.fired.some((f) => f.kind === 'rule') ? rules : undefined;
   const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' ? config.defaultSort : [];
   // Equal relevance falls back to the configured default order (popularity in the demo), which shoppers read as "better".
   const primary = sortBy.length > 0 ? index.rank(sortBy) : undefined;
@@ -171,8 +176,8 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   };
 
   const hits: SearchHit[] = [];
-  const redirect = request.disabled.has('redirect') ? undefined : config.redirects.find((r) => r.queries.some((q) => queryWords(q).join(' ') === normalised));
-  if (redirect !== undefined && normalised !== '') {
+  const redirect = request.disabled.has('redirect') ? undefined : rules.redirect;
+  if (redirect !== undefined) {
     hits.push({ id: redirect.id, score: 1, kind: 'redirect', context: '', redirect: { id: redirect.id, name: redirect.name, url: redirect.url } });
   }
   if (!request.disabled.has('item') && request.limit > 0) {

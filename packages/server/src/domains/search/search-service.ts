@@ -16,6 +16,9 @@ import { ParsedFilters } from './filter/parsed-filters.js';
 import { relaxedMatch, spellingOf } from './query/relaxed-match.js';
 import { SearchIndexes, type IndexedCatalog } from './search-indexes.js';
 import { emptyResult, runSearch, type SearchQuery, type SearchResult } from './search-pipeline.js';
+import { combinedFilter, merchandisingFor } from './rules/context-rules.js';
+import { localizeView } from '../catalog/localized.js';
+import type { SearchHit } from './response/search-response.js';
 import { roundScore } from './response/search-response.js';
 
 export type { FacetResult } from './facets/facets.js';
@@ -96,6 +99,19 @@ export class SearchService {
   }
 
   /**
+   * `hits` with their products in `language` where the items have translations (catalog/localized.ts),
+   * falling back to the items' own texts; the hits themselves when no language is asked.
+   */
+  localized<H extends SearchHit>(tenantId: string, environmentId: string, hits: readonly H[], language: string | undefined): H[] {
+    const active = this.indexes.active(tenantId, environmentId);
+    if (language === undefined || active === undefined) return [...hits];
+    return hits.map((hit) => {
+      const slot = hit.product === undefined ? undefined : active.index.docOf(hit.id);
+      return slot === undefined ? hit : { ...hit, product: localizeView(hit.product!, active.index.docs[slot]!.item, language) };
+    });
+  }
+
+  /**
    * How `query`'s words match the active catalog now, without filters, paging or views: autocomplete
    * asks it about queries whose last search it does not know (recorded before a restart).
    */
@@ -111,10 +127,10 @@ export class SearchService {
    * "heart in Home Décor": the most frequent values of the configuration's first value facet among
    * `query`'s results (before paging), for autocomplete's category suggestions.
    */
-  categorySuggestions(request: { tenantId: string; environmentId: string; configuration: SearchConfiguration; query: string; limit: number }): { facetId: string; attribute: string; value: string; count: number }[] {
+  categorySuggestions(request: { tenantId: string; environmentId: string; configuration: SearchConfiguration; query: string; limit: number; filter?: string }): { facetId: string; attribute: string; value: string; count: number }[] {
     const facet = request.configuration.facets.find((f) => f.type !== 'range');
     if (facet === undefined) return [];
-    const result = this.search({ ...request, offset: 0, limit: 0, sortBy: [], facets: [], filter: undefined, disabled: new Set(['item', 'redirect']), onlyFacet: facet.id });
+    const result = this.search({ ...request, offset: 0, limit: 0, sortBy: [], facets: [], filter: request.filter, disabled: new Set(['item', 'redirect']), onlyFacet: facet.id });
     if (result.relaxed || result.count === 0) return [];
     const counted = result.facets.find((f) => f.id === facet.id);
     return (counted?.values ?? []).slice(0, request.limit).map((v) => ({ facetId: facet.id, attribute: facet.attribute, value: v.value, count: v.count }));
@@ -165,23 +181,28 @@ export class SearchService {
     return Promise.all([own, fallback, columns]).then(() => undefined);
   }
 
-  search(request: SearchQuery): SearchResult {
+  search(asked: SearchQuery): SearchResult {
+    const queryText = queryWords(asked.query);
+    // The rules this query and context fire (context-rules.ts); their filters join the request's.
+    const merchandising = merchandisingFor(asked.configuration, queryText.join(' '), asked.variables ?? {});
+    const request = merchandising.filters.length === 0 ? asked : { ...asked, filter: combinedFilter(asked.filter, merchandising.filters) };
     // A malformed filter is refused even before the environment has a catalog: the request is wrong either way.
     const filter = request.filter === undefined || request.filter.trim() === '' ? undefined : this.filters.parse(request.filter);
     const active = this.indexes.active(request.tenantId, request.environmentId);
     if (active === undefined) return emptyResult();
     const { index, version, cache } = active;
-    const queryText = queryWords(request.query);
     // Ordered match lists (all matches, or the explanation's first few) are not kept: the cache key
     // does not name them.
-    if (request.ordered !== undefined && request.ordered !== false) return runSearch(request, index, version, queryText, filter);
+    if (request.ordered !== undefined && request.ordered !== false) return runSearch(request, index, version, queryText, filter, merchandising);
     cache.capacity = this.resultCacheSize;
     // Cache off: no key to build (get and set would do nothing with it).
-    if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter);
-    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '', request.groupBy ?? null]);
+    if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter, merchandising);
+    // The context enters the key as the rules it fired: shoppers of one store share their answers.
+    const fired = merchandising.fired.map((f) => `${f.kind}${f.index}`);
+    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '', request.groupBy ?? null, fired]);
     const cached = cache.get(index, cacheKey);
     if (cached !== undefined) return cached;
-    const result = runSearch(request, index, version, queryText, filter);
+    const result = runSearch(request, index, version, queryText, filter, merchandising);
     cache.set(index, cacheKey, result);
     return result;
   }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LANGUAGES } from './languages.js';
 import { DEFAULT_HTTP_LIMITS } from '../http-limits.js';
+import { declaredVariablesSchema, filterSyntaxIssue, whenIssues, whenSchema } from './context-conditions.js';
 
 /** Ids appear in URLs and file names: keep them to a safe alphabet. */
 export const identifier = z
@@ -81,16 +82,23 @@ const redirectSchema = z.strictObject({
   id: identifier,
   name: z.string().min(1).max(200),
   url: z.string().url(),
-  /** Queries (normalised: case, accents and spaces) that trigger the redirect. */
-  queries: z.array(z.string().min(1)).min(1),
-});
+  /** Queries (normalised: case, accents and spaces) that trigger the redirect; none: any query, when `when` holds. */
+  queries: z.array(z.string().min(1)).default([]),
+  /** Context variables that must hold for the redirect (context-conditions.ts). */
+  when: whenSchema.optional(),
+}).refine((redirect) => redirect.queries.length > 0 || redirect.when !== undefined, { message: 'a redirect needs queries, a when condition or both', path: ['queries'] });
 
 const merchandisingRuleSchema = z.strictObject({
-  query: z.string().min(1),
+  /** The query (normalised) the rule applies to; none: every query, when `when` holds. */
+  query: z.string().min(1).optional(),
+  /** Context variables that must hold for the rule (context-conditions.ts), e.g. `{"store": "paris"}`. */
+  when: whenSchema.optional(),
   pin: z.array(z.string()).default([]),
   boost: z.array(z.string()).default([]),
   bury: z.array(z.string()).default([]),
-});
+  /** Keeps only the items this filter (the search filter language) lets through, on top of the request's. */
+  filter: z.string().min(1).max(10_000).optional(),
+}).refine((rule) => rule.query !== undefined || rule.when !== undefined, { message: 'a rule needs a query, a when condition or both', path: ['query'] });
 
 export const searchConfigurationSchema = z.strictObject({
   id: identifier,
@@ -117,6 +125,24 @@ export const searchConfigurationSchema = z.strictObject({
   language: z.enum(LANGUAGES).default('english'),
   /** Words never folded with their other forms ("glasses" stays apart from "glass"). */
   keepApart: z.array(z.string().min(1).max(100)).max(1_000).default([]),
+  /**
+   * The languages (ISO 639-1) this configuration serves: a search whose `locale` context variable is
+   * one of them, naming no configuration, is answered by the first such configuration.
+   */
+  locales: z.array(z.string().regex(/^[a-z]{2}$/, 'use a two-letter ISO 639-1 code such as fr')).max(50).default([]),
+  /** Context variables (`context.variables` / `context.contextVariables`) the rules' `when` may name, with their types; others sent are ignored. */
+  contextVariables: declaredVariablesSchema,
+}).superRefine((config, ctx) => {
+  const check = (when: Parameters<typeof whenIssues>[1] | undefined, path: (string | number)[]) => {
+    if (when === undefined) return;
+    for (const issue of whenIssues(config.contextVariables, when)) ctx.addIssue({ code: 'custom', message: issue.message, path: [...path, 'when', issue.variable] });
+  };
+  config.rules.forEach((rule, i) => {
+    check(rule.when, ['rules', i]);
+    const syntax = rule.filter === undefined ? undefined : filterSyntaxIssue(rule.filter);
+    if (syntax !== undefined) ctx.addIssue({ code: 'custom', message: syntax, path: ['rules', i, 'filter'] });
+  });
+  config.redirects.forEach((redirect, i) => check(redirect.when, ['redirects', i]));
 });
 
 export const searchTokenSchema = z

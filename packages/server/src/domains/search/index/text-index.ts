@@ -13,6 +13,7 @@
  */
 import { Index } from 'flexsearch';
 import type { ProductView } from '../../catalog/product-view.js';
+import { localizedName, localizedValue } from '../../catalog/localized.js';
 import type { StoredItem } from '../../catalog/types.js';
 import { encoder, words } from './analyzer.js';
 import type { FlexInternals } from './index-snapshot.js';
@@ -39,6 +40,9 @@ const NOT_TEXT = /^(https?:|data:|\/)/;
 
 function fieldText(item: StoredItem, field: string): string {
   let value: unknown = item.attributes[field];
+  // `title@fr`: the French title, from either API (catalog/localized.ts).
+  const localized = value === undefined ? localizedName(field) : undefined;
+  if (localized !== undefined) value = localizedValue(item, ...localized);
   if (value === undefined && field === 'title') value = item.title;
   if (value === undefined && field === 'categories') value = item.tags?.join(', ');
   return typeof value === 'string' && !NOT_TEXT.test(value) ? value : '';

@@ -11,7 +11,7 @@ import type { SearchQuery } from '../search-pipeline.js';
 import type { AnswerHead } from '../response/response-text.js';
 
 /** A search as the main thread validated it: the thread resolves the configuration by token and id. */
-export interface ThreadSearch extends Pick<SearchQuery, 'tenantId' | 'environmentId' | 'query' | 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter'> {
+export interface ThreadSearch extends Pick<SearchQuery, 'tenantId' | 'environmentId' | 'query' | 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter' | 'variables'> {
   token: string;
   configurationId: string;
   disabled: string[];
