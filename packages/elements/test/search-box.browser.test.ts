@@ -161,7 +161,8 @@ describe('<discovery-search-box>', () => {
       const intent = activities.intents[0]!;
       expect(intent).to.deep.include({ action: 'click', sourceId: box.searchId });
       expect(intent.metadata).to.deep.equal({ query: 'mug', position: 2 });
-      expect(box.searchId).to.match(/^[0-9a-f-]{36}$/);
+      // The server's signed search id (docs/tracking.md): a click carrying it counts as verified attribution.
+      expect(box.searchId).to.match(/^s_[A-Za-z0-9_-]{24}$/);
       expect(navigation.targets).to.deep.equal([{ url: `/shop/product.html?id=${intent.productId}`, reason: 'product' }]);
       expect(title).to.match(/mug|cup/i);
       expect(box.open).to.equal(false);
