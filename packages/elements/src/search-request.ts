@@ -17,7 +17,7 @@ export interface SearchEndpoint {
 }
 
 /** What the elements ask of a search (the wire request's options), and whether to leave facet counts out. */
-export type SearchOptions = Pick<NonNullable<SearchRequest['options']>, 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter'> & {
+export type SearchOptions = Pick<NonNullable<SearchRequest['options']>, 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter' | 'asYouType'> & {
   /** Leave out facet counts (the search box does not show them). */
   withoutFacets?: boolean;
   /** Run the words as typed, without typo correction or word splits. */

@@ -101,6 +101,20 @@ export interface SearchConfigurationView {
   offensiveTerms: string[];
   language: SearchLanguage;
   keepApart: string[];
+  /** Learning from clicks, add-to-carts and purchases (docs/search.md, "Learned order"). */
+  learning: SearchLearningConfig;
+}
+
+export interface SearchLearningConfig {
+  enabled: boolean;
+  weights: { click: number; addToCart: number; purchase: number };
+  halfLifeDays: number;
+  minShoppers: number;
+  priorShoppers: number;
+  /** 0 to 100: how far learning may move an item. */
+  impact: number;
+  /** Learned keys reset by a merchandiser, with when (ms): votes received before are not used. */
+  resets: Array<{ key: string; at: number }>;
 }
 
 export interface AdminSearchToken {

@@ -59,6 +59,7 @@ export type {
   WidgetFilter,
   WidgetStrategy,
   SearchLanguage,
+  SearchLearningConfig,
   AdminWidget,
   WidgetListResponse,
   WidgetPreviewResponse,

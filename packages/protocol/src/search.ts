@@ -10,8 +10,11 @@ export interface SortKey {
   order: 'asc' | 'desc';
 }
 
-/** `correction`: run the words as typed, without typo corrections or word splits ("Search instead for …"). */
-export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction';
+/**
+ * `correction`: run the words as typed, without typo corrections or word splits ("Search instead for …").
+ * `learning` (Discovery Kit): leave out the order learned from what shoppers clicked and bought.
+ */
+export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction' | 'learning';
 
 /** `POST /search`; `GET /search/{token}?encoded=` takes the same object without `token`. */
 export interface SearchRequest {
@@ -28,6 +31,8 @@ export interface SearchRequest {
     disable?: { name: DisableName }[];
     /** `true` (the title) or the field names to mark: each item then carries `highlights`. */
     highlight?: true | string[];
+    /** Discovery Kit: a search made while the shopper types, counted in analytics only once a result of it is clicked. */
+    asYouType?: boolean;
   };
   disable?: { name: DisableName }[];
 }

@@ -94,7 +94,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     // A search thread in step with this thread's index answers it (search-threads.ts), its answer written
     // whole as UTF-8; else, or if the thread fails otherwise than refusing the request, this thread does.
     const threads = deps.services.searchThreads;
-    const threaded = threads?.answer(request);
+    // Search threads hold no learned state: a search learning may reorder is answered here.
+    const learnable = threads !== undefined && search.mayLearn({ ...request, configuration, disabled: new Set(disabled) });
+    const threaded = learnable ? undefined : threads?.answer(request);
     const fromThread = threaded === undefined ? undefined : await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
     let found: Pick<ThreadAnswer, 'matched' | 'spelling' | 'corrected' | 'relaxed'>;
     if (fromThread !== undefined) {
@@ -108,6 +110,11 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       if (waiting !== undefined) await waiting;
       const result = search.search({ ...request, configuration, disabled: new Set(disabled) });
       found = result;
+      if (result.learningKey !== undefined) {
+        // What the shopper saw, so that a click on it is credited at its real position (learning/search-ledger.ts).
+        const items = result.items.flatMap((hit) => (hit.kind === 'redirect' ? [] : [hit.id]));
+        search.learning?.ledger.record(head.id, { tenantId: ref.tenant.id, key: result.learningKey, first: request.offset + 1, items });
+      }
       // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
       // made once, not per response (the same bytes `JSON.stringify` of the object would give).
       const itemsText = itemsJson(result.items, request.highlight, result.highlight, mask, maskText, maskedTexts);
@@ -116,8 +123,13 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
     if (input.query.trim() !== '') {
-      deps.services.queryStatistics.recordSearch(ref.tenant.id, input.query, found.matched, found.spelling);
-      deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id: head.id, query: normalizeQuery(input.query), count: found.matched, corrected: found.corrected, relaxed: found.relaxed });
+      const outcome = { tenantId: ref.tenant.id, token: input.token, id: head.id, query: normalizeQuery(input.query), count: found.matched, corrected: found.corrected, relaxed: found.relaxed };
+      // A search made while the shopper types counts only if they act on its results (docs/search.md, "As-you-type searches").
+      if (input.options.asYouType === true) deps.services.searchAnalytics.recordTypingSearch(outcome);
+      else {
+        deps.services.queryStatistics.recordSearch(ref.tenant.id, input.query, found.matched, found.spelling);
+        deps.services.searchAnalytics.recordSearch(outcome);
+      }
     }
   };
 

@@ -5,6 +5,8 @@ import type { AutocompleteRequest, SearchRequest, SuggestRequest } from '@discov
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 10_000;
 export const MAX_SORT_KEYS = 8;
+/** What a request may switch off; `learning` leaves the learned order out (the text order alone). */
+export const DISABLE_NAMES = ['facet', 'item', 'group', 'redirect', 'correction', 'learning'] as const;
 
 const optionsSchema = z.object({
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0),
@@ -19,8 +21,13 @@ const optionsSchema = z.object({
   facets: z.array(z.strictObject({ id: z.string().min(1), values: z.array(z.string()).default([]) })).default([]),
   filter: z.string().max(10_000).optional(),
   customResponseMask: z.string().max(2_000).optional(),
-  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
+  disable: z.array(z.object({ name: z.enum(DISABLE_NAMES) })).default([]),
   highlight: z.union([z.literal(true), z.literal(false), z.array(z.string().min(1).max(100)).max(20)]).optional(),
+  /**
+   * Sent while the shopper is still typing (the search box's instant results): answered as any search,
+   * but counted in query analytics and autocomplete only once a result of it is clicked.
+   */
+  asYouType: z.boolean().optional(),
 });
 
 export const searchSchema = z.object({
@@ -28,7 +35,7 @@ export const searchSchema = z.object({
   query: z.string().max(1_000).default(''),
   configurationId: z.string().optional(),
   options: optionsSchema.default(optionsSchema.parse({})),
-  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
+  disable: z.array(z.object({ name: z.enum(DISABLE_NAMES) })).default([]),
 });
 
 export const suggestSchema = z.object({

@@ -19,6 +19,7 @@ import { firstInOrder, type EntryOrder } from './ranking.js';
 import { highlightTermsOf, relaxedMatch, spellingOf } from './relaxed-match.js';
 import { groupInOrder, hitOf, type GroupBy, type SearchGroup, type SearchHit } from './search-response.js';
 import type { SearchDoc, SearchIndex, SortKey } from './search-index.js';
+import { applyLifts, learningKeyOf, resetOf, type LearnedSource } from './learning/learned-signal.js';
 
 export interface SearchQuery {
   tenantId: string;
@@ -64,17 +65,24 @@ export interface SearchResult {
   /** What highlighting marks in the answered items. */
   highlight: HighlightTerms;
   version: number | undefined;
+  /** The key the search is learned under (learning/query-key.ts), when learning is on for it. */
+  learningKey: string | undefined;
+  /** Matches the learned order moved (0: the text order stands). */
+  learned: number;
 }
 
 const NO_HIGHLIGHT: HighlightTerms = { terms: [], typing: undefined };
 
 /** The answer of an environment without an active index. */
 export function emptyResult(): SearchResult {
-  return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined };
+  return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined, learningKey: undefined, learned: 0 };
 }
 
-/** Runs `request` over `index` (of catalog `version`); `queryText` is the request's folded words. */
-export function runSearch(request: SearchQuery, index: SearchIndex, version: number, queryText: string[], filter: FilterNode | undefined): SearchResult {
+/**
+ * Runs `request` over `index` (of catalog `version`); `queryText` is the request's folded words.
+ * `learned`, when given, holds what shoppers taught (learning/), applied when the configuration and the request allow.
+ */
+export function runSearch(request: SearchQuery, index: SearchIndex, version: number, queryText: string[], filter: FilterNode | undefined, learned?: LearnedSource): SearchResult {
   const config = request.configuration;
   const normalised = queryText.join(' ');
   const run = normalised === '' ? undefined : relaxedMatch(index, config, queryText, { correct: !request.disabled.has('correction') });
@@ -135,8 +143,15 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   }
   if (pending !== undefined) length = keepBits(pending, docs, scores, length);
 
+  // The learned signal: after text relevance (and under the tiers below), before pins. A requested sort outranks it.
+  const learning = learned !== undefined && config.learning.enabled && !request.disabled.has('learning') && request.sortBy.length === 0;
+  const learningKey = learning ? learningKeyOf(config, run?.plan.corrected ?? normalised, request) : undefined;
+  const lifts = learningKey === undefined ? undefined : learned!.lifts(request.tenantId, learningKey, config.learning, resetOf(config, learningKey));
+  const moved = lifts === undefined ? 0 : applyLifts(index, lifts, docs, scores, length);
+
   const rule = config.rules.find((r) => queryWords(r.query).join(' ') === normalised);
-  const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' ? config.defaultSort : [];
+  // A browse request's default order yields to a learned one, and still breaks its ties.
+  const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' && moved === 0 ? config.defaultSort : [];
   // Equal relevance falls back to the configured default order (popularity in the demo), which shoppers read as "better".
   const primary = sortBy.length > 0 ? index.rank(sortBy) : undefined;
   const fallback = config.defaultSort.length > 0 ? index.rank(config.defaultSort) : undefined;
@@ -194,6 +209,8 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
     relaxed: run?.relaxed ?? false,
     highlight: run === undefined ? NO_HIGHLIGHT : highlightTermsOf(run.words, queryText),
     version,
+    learningKey,
+    learned: moved,
   };
 }
 

@@ -14,9 +14,12 @@ import { queryWords } from './matcher.js';
 import { similarDocuments } from './wordless-match.js';
 import { ParsedFilters } from './parsed-filters.js';
 import { relaxedMatch, spellingOf } from './relaxed-match.js';
+import { planQuery } from './query-plan.js';
 import { SearchIndexes, type IndexedCatalog } from './search-indexes.js';
 import { emptyResult, runSearch, type SearchQuery, type SearchResult } from './search-pipeline.js';
 import { roundScore } from './search-response.js';
+import { learningKeyOf } from './learning/learned-signal.js';
+import type { SearchLearning } from './learning/search-learning.js';
 
 export type { FacetResult } from './facets.js';
 export type { SortKey } from './search-index.js';
@@ -42,8 +45,28 @@ export class SearchService {
   /** Entries each environment's result cache holds; the benchmark sets 0 to measure the engine alone. */
   resultCacheSize = RESULT_CACHE_SIZE;
 
+  /** What shoppers taught search (learning/search-learning.ts); the composition root sets it once tracking is open. */
+  learning: SearchLearning | undefined;
+
   constructor(deps: { catalog: IndexedCatalog; registry: ConfigRegistry; logger: Logger; blobs?: BlobStore; onIndexBuilt?: (seconds: number) => void }) {
     this.indexes = new SearchIndexes({ ...deps, resultCacheSize: () => this.resultCacheSize });
+  }
+
+  /**
+   * The key an activity's `query` is learned under in the tenant's live index: its words as analysed
+   * with the environment's first search configuration, corrected as a search of it would be.
+   */
+  learningKey(tenantId: string, environmentId: string, configuration: SearchConfiguration, query: string): string {
+    const active = this.indexes.active(tenantId, environmentId);
+    const typed = queryWords(query);
+    const corrected = active === undefined || typed.length === 0 ? undefined : planQuery(active.index.vocabulary, configuration, typed).corrected;
+    return learningKeyOf(configuration, corrected ?? typed.join(' '), { facets: [], filter: undefined });
+  }
+
+  /** Whether a search might be reordered by learning (search threads do not hold learned state: such a search stays here). */
+  mayLearn(request: Pick<SearchQuery, 'tenantId' | 'configuration' | 'query' | 'facets' | 'filter' | 'disabled'>): boolean {
+    if (this.learning === undefined || !request.configuration.learning.enabled || request.disabled.has('learning')) return false;
+    return this.learning.has(request.tenantId, learningKeyOf(request.configuration, queryWords(request.query).join(' '), request));
   }
 
   /** Builds the indexes of catalogs that were already active when the server started. */
@@ -174,14 +197,17 @@ export class SearchService {
     const queryText = queryWords(request.query);
     // Ordered match lists (all matches, or the explanation's first few) are not kept: the cache key
     // does not name them.
-    if (request.ordered !== undefined && request.ordered !== false) return runSearch(request, index, version, queryText, filter);
+    const learning = this.learning;
+    if (request.ordered !== undefined && request.ordered !== false) return runSearch(request, index, version, queryText, filter, learning);
     cache.capacity = this.resultCacheSize;
     // Cache off: no key to build (get and set would do nothing with it).
-    if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter);
-    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '', request.groupBy ?? null]);
+    if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter, learning);
+    // What was learned moves the key on (at most every few seconds while votes arrive: learning/search-learning.ts `epoch`).
+    const learnedEpoch = learning === undefined ? 0 : learning.epoch(request.tenantId);
+    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '', request.groupBy ?? null, learnedEpoch]);
     const cached = cache.get(index, cacheKey);
     if (cached !== undefined) return cached;
-    const result = runSearch(request, index, version, queryText, filter);
+    const result = runSearch(request, index, version, queryText, filter, learning);
     cache.set(index, cacheKey, result);
     return result;
   }

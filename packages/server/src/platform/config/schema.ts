@@ -90,6 +90,32 @@ const merchandisingRuleSchema = z.strictObject({
   bury: z.array(z.string()).default([]),
 });
 
+/**
+ * Search that learns from what shoppers do after a search (domains/search/learning/, docs/search.md):
+ * per configuration, so that an experiment can compare it on and off.
+ */
+const searchLearningSchema = z.strictObject({
+  /** Reorder each query's matches by the clicks, add-to-carts and purchases that followed it. */
+  enabled: z.boolean().default(true),
+  /** What one shopper's action on an item of a query is worth; purchases are the most reliable label. */
+  weights: z
+    .strictObject({ click: z.number().min(0).max(100).default(1), addToCart: z.number().min(0).max(100).default(2), purchase: z.number().min(0).max(100).default(4) })
+    .default({ click: 1, addToCart: 2, purchase: 4 }),
+  /** Days after which a vote counts half. */
+  halfLifeDays: z.number().min(1).max(365).default(30),
+  /** Distinct shoppers an item needs in a query before it moves at all. */
+  minShoppers: z.number().int().min(2).max(1_000).default(3),
+  /** Shrinkage: an item's lift is scaled by shoppers / (shoppers + priorShoppers). */
+  priorShoppers: z.number().min(0).max(1_000).default(5),
+  /** How far learning may move an item, 0 (not at all) to 100 (above every text match). */
+  impact: z.number().min(0).max(100).default(100),
+  /** Learned keys a merchandiser reset, and when: votes received before are not used (the admin API adds them). */
+  resets: z
+    .array(z.strictObject({ key: z.string().min(1).max(200), at: z.number().int().min(0) }))
+    .max(1_000)
+    .default([]),
+});
+
 export const searchConfigurationSchema = z.strictObject({
   id: identifier,
   /** Text attributes searched, with their relative weights. */
@@ -115,6 +141,7 @@ export const searchConfigurationSchema = z.strictObject({
   language: z.enum(LANGUAGES).default('english'),
   /** Words never folded with their other forms ("glasses" stays apart from "glass"). */
   keepApart: z.array(z.string().min(1).max(100)).max(1_000).default([]),
+  learning: searchLearningSchema.default(searchLearningSchema.parse({})),
 });
 
 export const searchTokenSchema = z
