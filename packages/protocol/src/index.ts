@@ -75,6 +75,10 @@ export type {
   AuditResponse,
   AdminItemResponse,
   ExplainedHit,
+  LearnedItemView,
+  QueryLearningView,
+  SearchLearningListResponse,
+  SearchLearningResetResponse,
   SearchExplanation,
 } from './admin.js';
 export type {
