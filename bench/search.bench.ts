@@ -17,6 +17,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Benchmark, BenchResult } from './run.js';
 import { httpFigures, type HttpTarget } from './search-http.js';
+import { learningCost } from './search-learning-cost.js';
 import { realisticCatalog, retailTitles, RETAIL_DATA } from './realistic-catalog.js';
 import { heapUsedMb, measure, probe, round, startBareKoa, stepped, type ProbeTarget } from './harness.js';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
@@ -183,6 +184,7 @@ const benchmark: Benchmark = async () => {
     // in a page and kept, so a serving index pays it once, not in every measured query.
     const inProcess = await measure(2_000, (i) => search.search(request(queries[i % queries.length]!)), queries.length);
     const commonWord = await measure(200, () => search.search(request('the')));
+    const learning = await learningCost({ search, activities: server.deps.services.activities, tenantId: TENANT, queries, request });
 
     // Typos in words of five letters or more, with one correct word beside them.
     const tr = rng(7);
@@ -281,6 +283,7 @@ const benchmark: Benchmark = async () => {
       { step: 'index restored from its snapshot (decode, documents, term maps)', seconds: round(restoreMs / 1000, 2) },
       { step: 'in process, 1,000 queries with facets and a filter', medianMs: inProcess.medianMs, p99Ms: inProcess.p99Ms },
       { step: 'in process, a word in most items ("the")', medianMs: commonWord.medianMs, p99Ms: commonWord.p99Ms },
+      ...learning,
       { step: `one-typo queries found (${TYPOS})`, hitRate: round(hits / TYPOS, 3) },
       { step: `relevance set, ${GENERATED_QUERIES.length} judged queries, mean first-page precision`, precision: relevance.mean, empty: relevance.empty.length },
       ...badInput,
