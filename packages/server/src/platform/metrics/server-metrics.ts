@@ -50,7 +50,7 @@ export class ServerMetrics {
     const learned = this.learnedQueries;
     new Gauge({
       name: 'discovery_search_learned_queries',
-      help: 'Query keys (and browse selections) search learning holds votes for, every tenant together; at most 2,000 per tenant.',
+      help: 'Query keys (and browse selections) search learning holds votes for, every tenant together; at most 1,000 per tenant.',
       registers,
       collect() {
         this.set(learned.collect());

@@ -16,8 +16,8 @@ import { learnedItems, type LearnedItem, type LearningSettings, type Vote } from
 import { ACTION_OF, CLICK, creditOf } from './search-credit.js';
 import { SearchLedger } from './search-ledger.js';
 
-export const MAX_QUERIES = 2_000;
-export const MAX_VOTES = 500;
+export const MAX_QUERIES = 1_000;
+export const MAX_VOTES = 120;
 export const RECENT_CLICKS = 20_000;
 /** Cached search answers of a tenant are renewed at most this often while votes arrive. */
 const EPOCH_MS = 5_000;
