@@ -163,12 +163,12 @@ export class SearchLearning implements ActivityAggregate {
     const tenant = this.tenants.get(tenantId);
     const query = tenant?.queries.get(key);
     if (query === undefined) return undefined;
-    const day = Math.floor(this.deps.clock.now() / DAY_MS);
-    const memo = query.memo;
-    if (memo !== undefined && memo.generation === query.generation && memo.settings === settings && memo.since === since && memo.day === day) return memo;
     // Used: the least used key is the one dropped when the tenant is full.
     tenant!.queries.delete(key);
     tenant!.queries.set(key, query);
+    const day = Math.floor(this.deps.clock.now() / DAY_MS);
+    const memo = query.memo;
+    if (memo !== undefined && memo.generation === query.generation && memo.settings === settings && memo.since === since && memo.day === day) return memo;
     const votes = since === 0 ? query.votes.values() : [...query.votes.values()].filter((vote) => vote.at >= since);
     const items = learnedItems(votes, settings, day);
     query.memo = { generation: query.generation, settings, since, day, items, lifts: new Map(items.map((item) => [item.id, item.lift])) };
@@ -194,13 +194,12 @@ export class SearchLearning implements ActivityAggregate {
     tenant.bumpedAt = this.deps.clock.now();
   }
 
+  /** The votes kept under `key`, made when missing; now the most recently used key. */
   private query(tenant: TenantLearning, key: string): QueryVotes {
-    let query = tenant.queries.get(key);
-    if (query === undefined) {
-      query = { votes: new Map(), generation: 0, memo: undefined };
-      tenant.queries.set(key, query);
-      if (tenant.queries.size > MAX_QUERIES) tenant.queries.delete(tenant.queries.keys().next().value!);
-    }
+    const query = tenant.queries.get(key) ?? { votes: new Map(), generation: 0, memo: undefined };
+    tenant.queries.delete(key);
+    tenant.queries.set(key, query);
+    if (tenant.queries.size > MAX_QUERIES) tenant.queries.delete(tenant.queries.keys().next().value!);
     return query;
   }
 
