@@ -6,6 +6,7 @@ import { toProductCard } from './product-card.js';
 import type { ProductCard } from './product-card.js';
 import { safeLinkUrl } from './safe-url.js';
 import { cleanRanges } from './highlight.js';
+import { readProfileCookie } from '@discovery-kit/tracker';
 
 /** Only what a card shows travels; the redirect item is kept whole, and the title's matched words. */
 const CARD_MASK = 'id,product(title,url,photo,price,currency),redirect,highlights(title)';
@@ -66,6 +67,9 @@ export async function search(endpoint: SearchEndpoint, query: string, options: S
     query,
     options: { ...rest, highlight: true, customResponseMask: CARD_MASK, ...(disable.length > 0 ? { disable } : {}) },
   };
+  // The shopper, as the published client names them: their own interests then shape the order.
+  const profileId = readProfileCookie();
+  if (profileId !== undefined) body.context = { session: { sessionId: profileId } };
   const answer: Unchecked<SearchResponse> = asRecord(await requestJson(apiUrl(endpoint.apiBase, '/search'), { body, signal }));
   const metadata: Unchecked<SearchResponse['metadata']> = asRecord(answer.metadata);
   const cards: ProductCard[] = [];

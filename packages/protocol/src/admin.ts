@@ -103,6 +103,16 @@ export interface SearchConfigurationView {
   keepApart: string[];
   /** Learning from clicks, add-to-carts and purchases (docs/search.md, "Learned order"). */
   learning: SearchLearningConfig;
+  /** The shopper's own interests lift matching items (docs/search.md, "Personalisation"). */
+  personalization: SearchPersonalizationConfig;
+}
+
+export interface SearchPersonalizationConfig {
+  enabled: boolean;
+  /** Attributes whose values make an affinity; empty: the configuration's value facets. */
+  attributes: string[];
+  /** 0 to 100. */
+  impact: number;
 }
 
 export interface SearchLearningConfig {

@@ -60,6 +60,7 @@ export type {
   WidgetStrategy,
   SearchLanguage,
   SearchLearningConfig,
+  SearchPersonalizationConfig,
   AdminWidget,
   WidgetListResponse,
   WidgetPreviewResponse,

@@ -12,15 +12,22 @@ export interface SortKey {
 
 /**
  * `correction`: run the words as typed, without typo corrections or word splits ("Search instead for …").
- * `learning` (Discovery Kit): leave out the order learned from what shoppers clicked and bought.
+ * `learning` (Discovery Kit): leave out the order learned from what shoppers clicked and bought;
+ * `personalization` (Discovery Kit): leave out the shopper's own interests.
  */
-export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction' | 'learning';
+export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction' | 'learning' | 'personalization';
 
 /** `POST /search`; `GET /search/{token}?encoded=` takes the same object without `token`. */
 export interface SearchRequest {
   token: string;
   query: string;
   configurationId?: string;
+  /**
+   * Who searches: `session` maps an identity repository to the shopper's id (the published client
+   * sends `{sessionId: ...}`; the toolkit its profile cookie's id the same way); `variables` are the
+   * request's variables. A known shopper's interests then lift matching items (docs/search.md).
+   */
+  context?: { session?: Record<string, string>; variables?: Record<string, unknown> };
   options?: {
     offset?: number;
     limit?: number;
@@ -78,6 +85,8 @@ export interface SearchResponse {
     correctedQuery?: string;
     /** Only when no item matched every word and a looser match was served instead of nothing. */
     relaxed?: true;
+    /** Discovery Kit: only when the shopper's own interests (`context.session`) changed the order. */
+    personalized?: true;
   };
 }
 

@@ -53,6 +53,10 @@ before(async () => {
     ...['Blue Tote', 'Red Tote', 'Green Tote', 'Striped Tote'].map((title, i) => ({ id: `t${i}`, title, category: 'totes' })),
     { id: 't-pinned', title: 'Gift Card', category: 'gifts' },
     ...['Paper Lantern', 'Metal Lantern', 'Glass Lantern'].map((title, i) => ({ id: `l${i}`, title, category: 'lights' })),
+    ...['White Candle', 'Pillar Candle', 'Scented Candle', 'Tea Candle'].map((title, i) => ({ id: `c${i}`, title, category: 'home' })),
+    { id: 'x-candle', title: 'Star Candle', category: 'Christmas' },
+    { id: 'x-wreath', title: 'Holly Wreath', category: 'Christmas' },
+    { id: 'x-bauble', title: 'Glass Bauble', category: 'Christmas' },
   ];
   await catalog.items.load(T, E, items.map(({ id, title, category }) => ({ id, catalogVersion: record.version, type: 'product', attributes: { title, category } })));
   await (await catalog.catalogs.promote(T, E, record.version)).activation;
@@ -135,5 +139,22 @@ describe('search learning', () => {
     assert.notEqual(text[0], learned[0], 'learning off: the text order');
     await server.close();
     server = await startTestServer({ config, clock, dataDir });
+  });
+
+  it('lifts what a shopper who looked at Christmas items likes among the candles, says so, and only for them', async () => {
+    const anonymous = await post('/search', { token: TOKEN, query: 'candle' });
+    const order = (anonymous.items as { id: string }[]).map((item) => item.id);
+    assert.notEqual(order[0], 'x-candle');
+    for (const item of ['x-wreath', 'x-bauble']) await post('/collect/tenant-a-tracker', { action: 'view', target: { product: item }, user: { sessionId: 'xmas-fan' } });
+    const context = { session: { sessionId: 'xmas-fan' } };
+    const personal = await post('/search', { token: TOKEN, query: 'candle', context });
+    assert.equal(personal.items[0].id, 'x-candle', 'the Christmas candle first for this shopper');
+    assert.equal(personal.metadata.personalized, true);
+    assert.deepEqual(((await post('/search', { token: TOKEN, query: 'candle' })).items as { id: string }[]).map((item) => item.id), order, 'the same order as before for everyone else');
+    const stranger = await post('/search', { token: TOKEN, query: 'candle', context: { session: { sessionId: 'never-seen' } } });
+    assert.equal(stranger.metadata.personalized, undefined);
+    assert.deepEqual((stranger.items as { id: string }[]).map((item) => item.id), order, 'a shopper without history gets the common order');
+    const off = await post('/search', { token: TOKEN, query: 'candle', context, options: { disable: [{ name: 'personalization' }] } });
+    assert.deepEqual((off.items as { id: string }[]).map((item) => item.id), order, 'off per request');
   });
 });

@@ -59,7 +59,7 @@ export interface AnswerHead {
 
 /** A search answer's metadata (without its facets), in the order the interface's examples show it. */
 export function answerMetadata(
-  found: { count: number; exact: boolean; corrected: string | undefined; relaxed: boolean },
+  found: { count: number; exact: boolean; corrected: string | undefined; relaxed: boolean; personalized?: boolean },
   request: { token: string; offset: number; limit: number; configurationId: string },
   head: AnswerHead,
 ): Omit<SearchResponse['metadata'], 'facets'> {
@@ -76,6 +76,7 @@ export function answerMetadata(
     defaultConfigurationId: head.defaultConfigurationId,
     ...(found.corrected === undefined ? {} : { correctedQuery: found.corrected }),
     ...(found.relaxed ? { relaxed: true as const } : {}),
+    ...(found.personalized === true ? { personalized: true as const } : {}),
   };
 }
 

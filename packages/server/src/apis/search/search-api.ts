@@ -13,6 +13,8 @@ import { parseMask } from '../http/response-mask.js';
 import { parseInput } from '../http/validate.js';
 import { offensiveCheck } from '../../domains/search/offensive-terms.js';
 import { normalizeQuery } from '../../domains/search/search-queries.js';
+import { EVENTS_READ, shopperOf } from '../../domains/search/learning/shopper-affinities.js';
+import type { SearchQuery } from '../../domains/search/search-service.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SearchResponse, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput } from './search-input.js';
@@ -49,6 +51,16 @@ function encodedParams(ctx: Context): Record<string, unknown> {
     throw new HttpError(400, 'invalid_parameter', 'encoded must be a URL-encoded JSON object.', { field: 'encoded' });
   }
   return params as Record<string, unknown>;
+}
+
+/** A known shopper's recent product activities (newest first), from the `context.session` id: a session id or our profile id. */
+function shopperEvents(deps: ServerDeps, tenantId: string, shopperId: string | undefined): SearchQuery['shopper'] {
+  if (shopperId === undefined) return undefined;
+  const { activities } = deps.services;
+  const profile = activities.findProfile(tenantId, { sessionId: shopperId }) ?? activities.findProfile(tenantId, { profileId: shopperId });
+  if (profile === undefined) return undefined;
+  const events = activities.history(tenantId, profile.id, { type: 'product' }).slice(0, EVENTS_READ);
+  return events.length === 0 ? undefined : { events, now: deps.clock.now() };
 }
 
 export function createSearchApi(deps: ServerDeps): ApiModule {
@@ -94,8 +106,9 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     // A search thread in step with this thread's index answers it (search-threads.ts), its answer written
     // whole as UTF-8; else, or if the thread fails otherwise than refusing the request, this thread does.
     const threads = deps.services.searchThreads;
-    // Search threads hold no learned state: a search learning may reorder is answered here.
-    const learnable = threads !== undefined && search.mayLearn({ ...request, configuration, disabled: new Set(disabled) });
+    const shopper = shopperEvents(deps, ref.tenant.id, shopperOf((raw as { context?: unknown }).context));
+    // Search threads hold no learned state nor histories: a search learning or the shopper's interests may reorder is answered here.
+    const learnable = threads !== undefined && (shopper !== undefined || search.mayLearn({ ...request, configuration, disabled: new Set(disabled) }));
     const threaded = learnable ? undefined : threads?.answer(request);
     const fromThread = threaded === undefined ? undefined : await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
     let found: Pick<ThreadAnswer, 'matched' | 'spelling' | 'corrected' | 'relaxed'>;
@@ -108,7 +121,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       // A sort order or a column nobody asked for yet is built in slices while this request waits (search-service.ts).
       const waiting = search.whenReady({ ...request, configuration });
       if (waiting !== undefined) await waiting;
-      const result = search.search({ ...request, configuration, disabled: new Set(disabled) });
+      const result = search.search({ ...request, configuration, disabled: new Set(disabled), shopper });
       found = result;
       if (result.learningKey !== undefined) {
         // What the shopper saw, so that a click on it is credited at its real position (learning/search-ledger.ts).

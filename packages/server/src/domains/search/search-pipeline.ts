@@ -20,6 +20,7 @@ import { highlightTermsOf, relaxedMatch, spellingOf } from './relaxed-match.js';
 import { groupInOrder, hitOf, type GroupBy, type SearchGroup, type SearchHit } from './search-response.js';
 import type { SearchDoc, SearchIndex, SortKey } from './search-index.js';
 import { applyLifts, learningKeyOf, resetOf, type LearnedSource } from './learning/learned-signal.js';
+import { affinitiesOf, affinityAttributes, applyAffinities, type ShopperEvent } from './learning/shopper-affinities.js';
 
 export interface SearchQuery {
   tenantId: string;
@@ -42,6 +43,8 @@ export interface SearchQuery {
   groupBy?: GroupBy;
   /** Count only this configured facet (autocomplete's category suggestions read one): the others' passes are skipped. */
   onlyFacet?: string;
+  /** The known shopper's recent product activities, newest first: their interests lift matching items (learning/shopper-affinities.ts). */
+  shopper?: { events: readonly ShopperEvent[]; now: number };
 }
 
 export interface SearchResult {
@@ -69,13 +72,15 @@ export interface SearchResult {
   learningKey: string | undefined;
   /** Matches the learned order moved (0: the text order stands). */
   learned: number;
+  /** The shopper's interests changed scores (`metadata.personalized`). */
+  personalized: boolean;
 }
 
 const NO_HIGHLIGHT: HighlightTerms = { terms: [], typing: undefined };
 
 /** The answer of an environment without an active index. */
 export function emptyResult(): SearchResult {
-  return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined, learningKey: undefined, learned: 0 };
+  return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined, learningKey: undefined, learned: 0, personalized: false };
 }
 
 /**
@@ -147,7 +152,13 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   const learning = learned !== undefined && config.learning.enabled && !request.disabled.has('learning') && request.sortBy.length === 0;
   const learningKey = learning ? learningKeyOf(config, run?.plan.corrected ?? normalised, request) : undefined;
   const lifts = learningKey === undefined ? undefined : learned!.lifts(request.tenantId, learningKey, config.learning, resetOf(config, learningKey));
-  const moved = lifts === undefined ? 0 : applyLifts(index, lifts, docs, scores, length);
+  const learnedMoves = lifts === undefined ? 0 : applyLifts(index, lifts, docs, scores, length);
+  // The shopper's own interests, on top: among comparably relevant items (a bounded share of the best score).
+  const personalization = config.personalization;
+  const personal = request.shopper !== undefined && request.shopper.events.length > 0 && personalization.enabled && !request.disabled.has('personalization') && request.sortBy.length === 0;
+  const affinities = personal ? affinitiesOf(index, request.shopper!.events, affinityAttributes(config), config.learning.halfLifeDays, request.shopper!.now) : undefined;
+  const personalMoves = affinities === undefined ? 0 : applyAffinities(index, affinities, personalization.impact, docs, scores, length);
+  const moved = learnedMoves + personalMoves;
 
   const rule = config.rules.find((r) => queryWords(r.query).join(' ') === normalised);
   // A browse request's default order yields to a learned one, and still breaks its ties.
@@ -210,7 +221,8 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
     highlight: run === undefined ? NO_HIGHLIGHT : highlightTermsOf(run.words, queryText),
     version,
     learningKey,
-    learned: moved,
+    learned: learnedMoves,
+    personalized: personalMoves > 0,
   };
 }
 

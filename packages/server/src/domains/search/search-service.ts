@@ -195,10 +195,9 @@ export class SearchService {
     if (active === undefined) return emptyResult();
     const { index, version, cache } = active;
     const queryText = queryWords(request.query);
-    // Ordered match lists (all matches, or the explanation's first few) are not kept: the cache key
-    // does not name them.
     const learning = this.learning;
-    if (request.ordered !== undefined && request.ordered !== false) return runSearch(request, index, version, queryText, filter, learning);
+    // Ordered lists and a known shopper's personal order are not kept: the cache key names neither.
+    if ((request.ordered !== undefined && request.ordered !== false) || (request.shopper?.events.length ?? 0) > 0) return runSearch(request, index, version, queryText, filter, learning);
     cache.capacity = this.resultCacheSize;
     // Cache off: no key to build (get and set would do nothing with it).
     if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter, learning);

@@ -116,6 +116,16 @@ const searchLearningSchema = z.strictObject({
     .default([]),
 });
 
+/** The shopper's own interests (learning/shopper-affinities.ts): facet values they viewed, carted and bought lift matching items. */
+const searchPersonalizationSchema = z.strictObject({
+  /** Lift a known shopper's affinities among comparably relevant items (the request's `context.session` names them). */
+  enabled: z.boolean().default(true),
+  /** Attributes whose values make an affinity (category, brand, colour); empty: the configuration's value facets. */
+  attributes: z.array(z.string().min(1).max(200)).max(10).default([]),
+  /** 0 (none) to 100: an item sharing every affinity gains up to a quarter of the best text score at 100. */
+  impact: z.number().min(0).max(100).default(50),
+});
+
 export const searchConfigurationSchema = z.strictObject({
   id: identifier,
   /** Text attributes searched, with their relative weights. */
@@ -142,6 +152,7 @@ export const searchConfigurationSchema = z.strictObject({
   /** Words never folded with their other forms ("glasses" stays apart from "glass"). */
   keepApart: z.array(z.string().min(1).max(100)).max(1_000).default([]),
   learning: searchLearningSchema.default(searchLearningSchema.parse({})),
+  personalization: searchPersonalizationSchema.default(searchPersonalizationSchema.parse({})),
 });
 
 export const searchTokenSchema = z
