@@ -9,8 +9,9 @@
  * 1/r curve learning corrects with), clicks an examined item with probability 0.7 when wanted and 0.08
  * otherwise, and buys a clicked item with probability 0.3 when wanted and 0.02 otherwise.
  * Figures: NDCG@10 and recall@10 of the wanted items before learning and after 20, 50 and 150 shoppers
- * per query; a one-session click flood and a many-session one; queries nobody acted on; and the demo
- * relevance set of issue 14 (first-page precision), before and after.
+ * per query; a one-session click flood and a many-session one; queries nobody acted on; the lift of a
+ * shopper's own interests (affinityLift below); and the demo relevance set of issue 14 (first-page
+ * precision), before and after.
  * Options: `--seed N` (default 7), `--queries N` (default 10).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,7 +24,8 @@ import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import { newActivity } from '../packages/server/src/domains/tracking/new-activity.js';
 import type { NewActivity } from '../packages/server/src/domains/tracking/activity-service.js';
-import type { SearchQuery } from '../packages/server/src/domains/search/search-service.js';
+import type { SearchQuery, SearchService } from '../packages/server/src/domains/search/search-service.js';
+import type { ActivityService } from '../packages/server/src/domains/tracking/activity-service.js';
 import { judgeSet } from '../bench/relevance/judge.js';
 import { DEMO_QUERIES } from '../bench/relevance/demo-queries.js';
 
@@ -133,6 +135,8 @@ const evaluation: Evaluation = async () => {
     await activities.recordActivities(tenantId, Array.from({ length: 20 }, (_, i) => click(`eval-sybil-${i}`)));
     const afterManySessions = ranked(floodQuery).indexOf(floodItem) + 1;
 
+    const affinity = await affinityLift({ search, activities, tenantId, request, queries: CANDIDATES, seed });
+
     const changed = untouched.filter((query) => query !== floodQuery && ranked(query, K).join(',') !== untouchedBefore.get(query));
     const relevanceAfter = await judge();
     const result: EvalResult = {
@@ -149,6 +153,13 @@ const evaluation: Evaluation = async () => {
         },
         { title: 'Queries nobody acted on (the flood query aside)', rows: [{ queries: untouched.length - 1, firstPageChanged: changed.length }] },
         { title: 'Judged queries sharing a trained key (plurals, typos: one key by design)', rows: [{ queries: sharing.length, examples: sharing.slice(0, 8).join(', ') }] },
+        {
+          title: `The shopper's own interests: share of the first 10 in the category a shopper viewed 3 other items of (${affinity.shoppers} shoppers)`,
+          rows: [
+            { personalisation: 'off (options.disable personalization)', share: affinity.off },
+            { personalisation: 'on (impact 50, the default)', share: affinity.on },
+          ],
+        },
         {
           title: 'Relevance set of issue 14 (demo catalog, first-page precision)',
           rows: [
@@ -168,5 +179,47 @@ const evaluation: Evaluation = async () => {
     await rm(dataDir, { recursive: true, force: true });
   }
 };
+
+/**
+ * Shoppers each with a hidden favourite category: one among a query's matches ranked 11th to 50th;
+ * each views three other items of it (through the activity service), then searches the query as a
+ * known shopper. The share of the first page in that category, with their interests and without.
+ */
+async function affinityLift(options: {
+  search: SearchService;
+  activities: ActivityService;
+  tenantId: string;
+  request: (query: string, limit?: number) => SearchQuery;
+  queries: readonly string[];
+  seed: number;
+}): Promise<{ shoppers: number; off: number; on: number }> {
+  const { search, activities, tenantId, request } = options;
+  const rng = random(options.seed + 1);
+  const categoryOf = (item: { attributes: Record<string, unknown> }) => String(item.attributes.categories ?? '');
+  let off = 0;
+  let on = 0;
+  let shoppers = 0;
+  for (let n = 0; n < 40; n++) {
+    const query = options.queries[n % options.queries.length]!;
+    const deep = search.search({ ...request(query, 50), ordered: 50 }).ordered.slice(10).map(({ item }) => item);
+    const categories = [...new Set(deep.map(categoryOf).filter((c) => c !== ''))];
+    if (categories.length === 0) continue;
+    const favourite = categories[Math.floor(rng() * categories.length)]!;
+    const shown = new Set(search.search(request(query, 50)).items.map((hit) => hit.id));
+    const others = search.search({ ...request('', 30), facets: [{ id: 'category', values: [favourite] }] }).items.map((hit) => hit.id).filter((id) => !shown.has(id)).slice(0, 3);
+    if (others.length === 0) continue;
+    const profileId = `eval-fan-${n}`;
+    await activities.recordActivities(tenantId, others.map((itemId) => newActivity({ profileId, source: 'collect', verb: 'view', type: 'product', itemId, timestamp: Date.now() })));
+    const shopper = { events: activities.history(tenantId, profileId, { type: 'product' }), now: Date.now() };
+    const share = (disabled: Set<string>) => {
+      const first = search.search({ ...request(query, K), ordered: K, shopper, disabled }).ordered;
+      return first.filter(({ item }) => categoryOf(item) === favourite).length / Math.max(1, first.length);
+    };
+    off += share(new Set(['personalization']));
+    on += share(new Set());
+    shoppers++;
+  }
+  return { shoppers, off: round(off / Math.max(1, shoppers)), on: round(on / Math.max(1, shoppers)) };
+}
 
 export default evaluation;
