@@ -18,7 +18,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalResult, Evaluation } from './run.js';
-import { shuffle } from './seeded-shuffle.js';
+import { seededRandom as random, shuffle } from './seeded-shuffle.js';
 import { startCompanion } from '../apps/companion/src/companion.js';
 import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
@@ -38,17 +38,6 @@ const CANDIDATES = ['mug', 'candle', 'bag', 'lantern', 'cushion', 'box', 'heart'
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
   return at < 0 ? undefined : process.argv[at + 1];
-}
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
