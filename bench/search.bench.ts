@@ -17,7 +17,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Benchmark, BenchResult } from './run.js';
 import { httpFigures, type HttpTarget } from './search-http.js';
-import { learningCost } from './search-learning-cost.js';
 import { realisticCatalog, retailTitles, RETAIL_DATA } from './realistic-catalog.js';
 import { heapUsedMb, measure, probe, round, startBareKoa, stepped, type ProbeTarget } from './harness.js';
 import { createDiscoveryServer } from '../packages/server/src/app/server.js';
@@ -34,7 +33,7 @@ import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 import { judgeSet, type SetOutcome } from './relevance/judge.js';
 import { DEMO_QUERIES } from './relevance/demo-queries.js';
 import { GENERATED_QUERIES } from './relevance/generated-queries.js';
-import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, generatedSearchConfig, pick, product, rng } from './relevance/generated-catalog.js';
+import { GENERATED_SCHEMA, batchOf, benchQueries, generatedSearchConfig, product, rng } from './relevance/generated-catalog.js';
 
 /**
  * A full collection on demand, so the index heap figure is steady under plain `npm run bench` (no
@@ -153,16 +152,7 @@ const benchmark: Benchmark = async () => {
     // The measured index is garbage now: collected here, not in the middle of the latency measurements.
     collectGarbage();
 
-    const r = rng(42);
-    const queries: string[] = [];
-    for (let i = 0; i < 1_000; i++) {
-      const noun = pick(r, NOUNS);
-      const kind = i % 4;
-      if (kind === 0) queries.push(`${pick(r, COLOURS)} ${noun}`);
-      else if (kind === 1) queries.push(`${pick(r, ADJECTIVES)} ${noun.slice(0, Math.max(2, noun.length - 2))}`);
-      else if (kind === 2) queries.push(`${pick(r, EXTRAS)} ${pick(r, COLOURS)} ${noun}`);
-      else queries.push(pick(r, [...EXTRAS, ...NOUNS]).slice(0, 3));
-    }
+    const queries = benchQueries(1_000, 42);
     const request = (query: string): SearchQuery => ({
       tenantId: TENANT,
       environmentId: ENV,
@@ -184,7 +174,6 @@ const benchmark: Benchmark = async () => {
     // in a page and kept, so a serving index pays it once, not in every measured query.
     const inProcess = await measure(2_000, (i) => search.search(request(queries[i % queries.length]!)), queries.length);
     const commonWord = await measure(200, () => search.search(request('the')));
-    const learning = await learningCost({ search, activities: server.deps.services.activities, tenantId: TENANT, queries, request });
 
     // Typos in words of five letters or more, with one correct word beside them.
     const tr = rng(7);
@@ -283,7 +272,6 @@ const benchmark: Benchmark = async () => {
       { step: 'index restored from its snapshot (decode, documents, term maps)', seconds: round(restoreMs / 1000, 2) },
       { step: 'in process, 1,000 queries with facets and a filter', medianMs: inProcess.medianMs, p99Ms: inProcess.p99Ms },
       { step: 'in process, a word in most items ("the")', medianMs: commonWord.medianMs, p99Ms: commonWord.p99Ms },
-      ...learning,
       { step: `one-typo queries found (${TYPOS})`, hitRate: round(hits / TYPOS, 3) },
       { step: `relevance set, ${GENERATED_QUERIES.length} judged queries, mean first-page precision`, precision: relevance.mean, empty: relevance.empty.length },
       ...badInput,

@@ -157,4 +157,16 @@ describe('search learning', () => {
     const off = await post('/search', { token: TOKEN, query: 'candle', context, options: { disable: [{ name: 'personalization' }] } });
     assert.deepEqual((off.items as { id: string }[]).map((item) => item.id), order, 'off per request');
   });
+
+  it('counts as-you-type searches in query analytics only once a result of one is clicked', async () => {
+    const analytics = server.server.deps.services.searchAnalytics;
+    const day = new Date(clock.now()).toISOString().slice(0, 10);
+    const counted = (query: string) => analytics.summary(T, day, day).find((row) => row.query === query)?.searches ?? 0;
+    let last = { id: '', ids: [] as string[] };
+    for (const typed of ['l', 'la', 'lan', 'lant', 'lante', 'lanter']) last = await search(typed, { options: { asYouType: true } });
+    assert.deepEqual(['l', 'la', 'lan', 'lant', 'lante', 'lanter'].map(counted), [0, 0, 0, 0, 0, 0], 'keystrokes are not searches');
+    await click('typist', last.ids[0]!, last, 'lanter');
+    assert.equal(counted('lanter'), 1, 'the search the shopper acted on counts once');
+    assert.equal(analytics.summary(T, day, day).find((row) => row.query === 'lanter')?.clicks, 1);
+  });
 });
