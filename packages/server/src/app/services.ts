@@ -18,6 +18,7 @@ import { SearchService } from '../domains/search/search-service.js';
 import { SearchThreads } from '../apis/search/search-threads.js';
 import { QueryAnalytics } from '../domains/search/query-analytics.js';
 import { SearchLearning } from '../domains/search/learning/search-learning.js';
+import { ActivityQueryKeys } from '../domains/search/learning/activity-query-keys.js';
 import { ConfigAdmin } from '../domains/admin/config-admin.js';
 import { ConsoleSessions } from '../domains/admin/console-sessions.js';
 import { WidgetAnalytics } from '../domains/analytics/widget-analytics.js';
@@ -57,7 +58,8 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, blobs: deps.blobs, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
   const searchService = search;
   deps.onClose(() => searchService.close());
-  const learning = new SearchLearning({ clock: deps.clock, keyOf: (tenantId, query) => learningKeyOf(deps, searchService, tenantId, query) });
+  const queryKeys = new ActivityQueryKeys({ registry: deps.registry, search: searchService });
+  const learning = new SearchLearning({ clock: deps.clock, keyOf: (tenantId, query) => queryKeys.keyOf(tenantId, query) });
   search.learning = learning;
   metrics.learnedQueries.collect = () => learning.keyCount();
   // The search indexes are restored (or built) while the activity state is: both read files and unzip
@@ -86,18 +88,6 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
   const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now(), deps.rateWindows);
   return { auth, catalog, activities, search, searchThreads, queryStatistics, searchAnalytics, recommendations, admin, sessions, analytics: { widgets: widgetAnalytics }, metrics, limits };
-}
-
-/**
- * The key an activity's query is learned under: analysed with the tenant's first search configuration
- * (its language) and corrected in that environment's live index, as a search of it is (learning/query-key.ts).
- */
-function learningKeyOf(deps: ServiceContext, search: SearchService, tenantId: string, query: string): string {
-  const environment = deps.registry.findTenant(tenantId)?.environments.find((e) => e.searchTokens.length > 0);
-  const token = environment?.searchTokens[0];
-  const configuration = token?.configurations.find((c) => c.id === token.defaultConfigurationId) ?? token?.configurations[0];
-  if (environment === undefined || configuration === undefined) return '';
-  return search.learningKey(tenantId, environment.id, configuration, query);
 }
 
 /** Search analytics (fed clicks and conversions by the activity service once it is open); it gives autocomplete back its search counts. */
