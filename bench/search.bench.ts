@@ -33,7 +33,7 @@ import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 import { judgeSet, type SetOutcome } from './relevance/judge.js';
 import { DEMO_QUERIES } from './relevance/demo-queries.js';
 import { GENERATED_QUERIES } from './relevance/generated-queries.js';
-import { ADJECTIVES, COLOURS, EXTRAS, GENERATED_SCHEMA, NOUNS, batchOf, generatedSearchConfig, pick, product, rng } from './relevance/generated-catalog.js';
+import { GENERATED_SCHEMA, batchOf, benchQueries, generatedSearchConfig, product, rng } from './relevance/generated-catalog.js';
 
 /**
  * A full collection on demand, so the index heap figure is steady under plain `npm run bench` (no
@@ -152,16 +152,7 @@ const benchmark: Benchmark = async () => {
     // The measured index is garbage now: collected here, not in the middle of the latency measurements.
     collectGarbage();
 
-    const r = rng(42);
-    const queries: string[] = [];
-    for (let i = 0; i < 1_000; i++) {
-      const noun = pick(r, NOUNS);
-      const kind = i % 4;
-      if (kind === 0) queries.push(`${pick(r, COLOURS)} ${noun}`);
-      else if (kind === 1) queries.push(`${pick(r, ADJECTIVES)} ${noun.slice(0, Math.max(2, noun.length - 2))}`);
-      else if (kind === 2) queries.push(`${pick(r, EXTRAS)} ${pick(r, COLOURS)} ${noun}`);
-      else queries.push(pick(r, [...EXTRAS, ...NOUNS]).slice(0, 3));
-    }
+    const queries = benchQueries(1_000, 42);
     const request = (query: string): SearchQuery => ({
       tenantId: TENANT,
       environmentId: ENV,

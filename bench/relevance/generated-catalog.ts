@@ -94,3 +94,19 @@ export function generatedSearchConfig(tenant: string, environment: string, token
     ],
   };
 }
+
+/** The search bench's queries: colour + noun, adjective + a noun's prefix, three words, and three-letter prefixes, a quarter each. */
+export function benchQueries(count: number, seed: number): string[] {
+  const r = rng(seed);
+  const queries: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const noun = pick(r, NOUNS);
+    const kind = i % 4;
+    if (kind === 0) queries.push(`${pick(r, COLOURS)} ${noun}`);
+    else if (kind === 1) queries.push(`${pick(r, ADJECTIVES)} ${noun.slice(0, Math.max(2, noun.length - 2))}`);
+    else if (kind === 2) queries.push(`${pick(r, EXTRAS)} ${pick(r, COLOURS)} ${noun}`);
+    else queries.push(pick(r, [...EXTRAS, ...NOUNS]).slice(0, 3));
+  }
+  return queries;
+}
+

@@ -146,6 +146,22 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     assert.match(((await again.json()) as { error_description: string }).error_description, /jti .* was already used/);
   });
 
+  // On the demo catalog: the next test promotes a catalog of three items.
+  it('serves on B the order learned from clicks collected on A, within seconds', async () => {
+    const [a, b] = companions;
+    const response = await post(`${a!.url}/search`, { token: 'demo-search-token', query: 'candle', options: { limit: 5, customResponseMask: 'id' } });
+    const answer = (await response.json()) as { items: Array<{ id: string }>; metadata: { id: string } };
+    const fourth = answer.items[3]!.id;
+    for (const shopper of ['l1', 'l2', 'l3']) {
+      const click = { action: 'click', target: { product: fourth }, user: { identities: { sessionid: `learning-${shopper}` } }, sourceId: answer.metadata.id, metadata: { query: 'candle', position: 4 } };
+      const sent = await post(`${a!.url}/collect/demo-tracker-key`, [click]);
+      assert.equal(sent.status, 200, await sent.clone().text());
+    }
+    // B folds the same shared log: its answers (a search thread's too) follow once its answer cache renews (5 s).
+    await eventually(async () => assert.equal((await search(b!.url, 'candle'))[0], fourth), 10_000);
+    assert.equal((await search(a!.url, 'candle'))[0], fourth);
+  });
+
   it('serves on B, within 2 s, a catalog promoted through A', async () => {
     const [a, b] = companions;
     const token = ((await (await tokenRequest(a!.url, await assertion())).json()) as { access_token: string }).access_token;

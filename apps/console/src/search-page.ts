@@ -1,10 +1,12 @@
 /**
  * Search tuning: type a query and see the ranked results with their scores and why each matched;
- * pin, boost or bury a result with one click, or pin a product found by its title; edit synonyms and
- * redirects; and fix a query that finds nothing in one step, from the Fix panel of the zero-result list.
+ * pin, boost or bury a result with one click, or pin a product found by its title; see what learning
+ * from shoppers moved (votes, lift, the text order beside it), reset it for a query or switch it off;
+ * edit synonyms and redirects; and fix a query that finds nothing in one step, from the Fix panel of
+ * the zero-result list.
  */
 import { html, nothing } from 'lit';
-import type { AdminSearchToken, QueryAnalyticsResponse, QueryAnalyticsRow, SearchConfigurationView, SearchExplanation, SearchTokenListResponse } from '@discovery-kit/protocol';
+import type { AdminSearchToken, LearnedItemView, QueryAnalyticsResponse, QueryAnalyticsRow, SearchConfigurationView, SearchExplanation, SearchTokenListResponse } from '@discovery-kit/protocol';
 import { adminFetch } from './admin-client.js';
 import { ConsolePage } from './console-page.js';
 import { fixPanel, type FixRemedies } from './fix-panel.js';
@@ -94,6 +96,23 @@ export class SearchPage extends ConsolePage {
       await this.explain();
     }
     return ok;
+  }
+
+  /** Learning's votes for the query tried stop counting (the configuration keeps when). */
+  private async resetLearning(): Promise<void> {
+    const token = this.token!;
+    const key = this.explanation?.learning?.key;
+    if (key === undefined) return;
+    const ok = await this.save(() => adminFetch(`/search-tokens/${encodeURIComponent(token.token)}/learning/reset`, { method: 'POST', json: { configurationId: this.configuration!.id, key } }), `Learning reset for “${normalizeQuery(this.query)}”.`);
+    if (ok) {
+      await this.load();
+      await this.explain();
+    }
+  }
+
+  private switchLearning(enabled: boolean): void {
+    const config = this.configuration!;
+    void this.putConfiguration({ ...config, learning: { ...config.learning, enabled } }, `Learning ${enabled ? 'on' : 'off'} for configuration ${config.id}.`);
   }
 
   private place(itemId: string, placement: Placement, title = itemId): Promise<boolean> {
@@ -262,16 +281,19 @@ export class SearchPage extends ConsolePage {
     return html`
       <p class="summary" data-result-count=${e.count}>${e.count} result${e.count === 1 ? '' : 's'}${e.synonyms.length > 0 ? html`, with synonyms ${e.synonyms.map((g) => g.join(' = ')).join('; ')}` : nothing}${e.redirect !== undefined ? html`; redirects to ${e.redirect.url}` : nothing}.</p>
       ${e.fired.length > 0 && this.configuration !== undefined ? html`<ul class="fired">${firedText(e, this.configuration).map((line) => html`<li>${line}</li>`)}</ul>` : nothing}
+      ${this.learningView()}
       <div class="table-scroll" tabindex="0" role="region" aria-label="Results table, scrolls sideways">
       <table class="results">
-        <thead><tr><th scope="col">#</th><th scope="col">Item</th><th scope="col">Score</th><th scope="col">Why it matched</th><th scope="col">Placement</th></tr></thead>
+        <thead><tr><th scope="col">#</th><th scope="col">Text order</th><th scope="col">Item</th><th scope="col">Score</th><th scope="col">Why it matched</th><th scope="col">Learned</th><th scope="col">Placement</th></tr></thead>
         <tbody>
           ${e.hits.map(
             (hit) => html`<tr data-hit=${hit.id}>
               <td>${hit.position}</td>
+              <td data-text-position>${hit.textPosition ?? '—'}</td>
               <th scope="row">${hit.title || hit.id} <small>${hit.id}</small></th>
               <td>${hit.score}</td>
               <td>${hit.rule !== undefined ? html`<strong>${hit.rule}</strong> ` : nothing}${hit.matchedFields.map((f) => `${f.attribute} ×${f.weight} (${f.words.join(', ')})`).join('; ') || '—'}</td>
+              <td data-learned>${hit.learned === undefined ? '—' : learnedText(hit.learned)}</td>
               <td class="actions">
                 <button type="button" aria-label="Pin ${hit.id}" @click=${() => this.place(hit.id, 'pin')} ?disabled=${hit.rule === 'pinned'}>Pin</button>
                 <button type="button" aria-label="Boost ${hit.id}" @click=${() => this.place(hit.id, 'boost')} ?disabled=${hit.rule === 'boosted'}>Boost</button>
@@ -285,4 +307,32 @@ export class SearchPage extends ConsolePage {
       </div>
     `;
   }
+
+  /** What learning holds for the query tried, and its switches. */
+  private learningView() {
+    const learning = this.explanation?.learning;
+    const config = this.configuration;
+    if (config === undefined) return nothing;
+    const enabled = config.learning.enabled;
+    return html`<div class="learning" data-learning=${enabled ? 'on' : 'off'}>
+      <p>
+        Learning from shoppers is <strong>${enabled ? 'on' : 'off'}</strong> for configuration ${config.id}.
+        ${learning === undefined ? nothing : html`Query key “${learning.key}”: ${learning.votes} vote${learning.votes === 1 ? '' : 's'} from ${learning.shoppers} shopper${learning.shoppers === 1 ? '' : 's'}; ${learning.items.length} item${learning.items.length === 1 ? '' : 's'} moved.`}
+      </p>
+      ${learning !== undefined && learning.votes > 0 ? html`<button type="button" @click=${() => void this.resetLearning()}>Reset learning for this query</button>` : nothing}
+      <button type="button" @click=${() => this.switchLearning(!enabled)}>${enabled ? 'Switch learning off' : 'Switch learning on'}</button>
+    </div>`;
+  }
+}
+
+/** "4 shoppers: 4 clicks, 1 purchase; lift 38%". */
+function learnedText(item: LearnedItemView): string {
+  const actions = [
+    [item.clicks, 'click', 'clicks'],
+    [item.addToCarts, 'add-to-cart', 'add-to-carts'],
+    [item.purchases, 'purchase', 'purchases'],
+  ]
+    .filter(([count]) => (count as number) > 0)
+    .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`);
+  return `${item.shoppers} shoppers: ${actions.join(', ')}; lift ${Math.round(item.lift * 100)}%`;
 }

@@ -210,6 +210,32 @@ describe('console in Chromium', () => {
     await page.$eval('#context-store', (el) => el.dispatchEvent(new Event('input')));
   });
 
+  it('shows what learning from shoppers moved for a query and why, and resets it', async () => {
+    // A query no earlier test pinned for ("candle" has a pin by now, and a pin stays above what is learned).
+    const query = 'lantern';
+    const res = await fetch(`${companion.url}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TOKEN, query }) });
+    const answer = (await res.json()) as { items: Array<{ id: string }>; metadata: { id: string } };
+    const fourth = answer.items[3]!.id;
+    for (const shopper of ['s1', 's2', 's3']) {
+      const click = { action: 'click', target: { product: fourth }, user: { sessionId: `console-${shopper}` }, sourceId: answer.metadata.id, metadata: { query, position: 4 } };
+      const sent = await fetch(`${companion.url}/collect/demo-tracker-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(click) });
+      assert.equal(sent.status, 200);
+    }
+    await page.$eval('#query', (el) => ((el as HTMLInputElement).value = ''));
+    await page.type('#query', query);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((id) => document.querySelector('table.results tbody tr')?.getAttribute('data-hit') === id, {}, fourth);
+    const row = await page.$eval(`tr[data-hit="${fourth}"]`, (el) => ({ text: el.querySelector('[data-text-position]')?.textContent, learned: el.querySelector('[data-learned]')?.textContent ?? '' }));
+    assert.equal(row.text, '4', 'the text order beside the learned one');
+    assert.match(row.learned, /^3 shoppers: 3 clicks; lift \d+%$/);
+    assert.match(await page.$eval('.learning', (el) => el.textContent ?? ''), /3 votes from 3 shoppers/);
+    assert.deepEqual(await seriousViolations('.learning'), [], 'learning view');
+    await page.click('.learning button');
+    assert.match(await waitForStatus('saved'), new RegExp(`Learning reset for “${query}”`));
+    await page.waitForFunction((id) => document.querySelector('table.results tbody tr')?.getAttribute('data-hit') !== id, {}, fourth);
+    assert.equal(await page.$eval(`tr[data-hit="${fourth}"] [data-learned]`, (el) => el.textContent), '—');
+  });
+
   it('tells the user when a change is refused, naming the problem', async () => {
     await page.type('#redirect-queries', 'returns');
     await page.type('#redirect-url', 'https://shop.example/returns');

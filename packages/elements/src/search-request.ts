@@ -19,7 +19,7 @@ export interface SearchEndpoint {
 }
 
 /** What the elements ask of a search (the wire request's options), and whether to leave facet counts out. */
-export type SearchOptions = Pick<NonNullable<SearchRequest['options']>, 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter'> & {
+export type SearchOptions = Pick<NonNullable<SearchRequest['options']>, 'offset' | 'limit' | 'sortBy' | 'facets' | 'filter' | 'asYouType'> & {
   /** Leave out facet counts (the search box does not show them). */
   withoutFacets?: boolean;
   /** Run the words as typed, without typo correction or word splits. */
@@ -55,10 +55,10 @@ export interface Suggestion {
 }
 
 /**
- * The shopper, named as recommendations name them (the tracker's profile cookie), so that a running
- * experiment serves this shopper the same variant in search as in widgets (docs/experiments.md).
+ * The shopper (the profile cookie, as `session.sessionId`, the published client's shape) and the page's
+ * language (the `locale` variable), when known. A running experiment then serves this shopper the same
+ * variant in search as in widgets (docs/experiments.md), and their own interests shape the order (docs/search.md).
  */
-/** The shopper (the profile cookie, as `session.sessionId`) and the page's language (the `locale` variable), when known. */
 function shopperContext(locale?: string): Pick<SearchRequest, 'context'> {
   const profileId = readProfileCookie();
   const context: NonNullable<SearchRequest['context']> = {

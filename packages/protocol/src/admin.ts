@@ -121,6 +121,30 @@ export interface SearchConfigurationView {
   locales: string[];
   /** The context variables the rules may name, with their types. */
   contextVariables: Record<string, ContextVariableType>;
+  /** Learning from clicks, add-to-carts and purchases (docs/search.md, "Learned order"). */
+  learning: SearchLearningConfig;
+  /** The shopper's own interests lift matching items (docs/search.md, "Personalisation"). */
+  personalization: SearchPersonalizationConfig;
+}
+
+export interface SearchPersonalizationConfig {
+  enabled: boolean;
+  /** Attributes whose values make an affinity; empty: the configuration's value facets. */
+  attributes: string[];
+  /** 0 to 100. */
+  impact: number;
+}
+
+export interface SearchLearningConfig {
+  enabled: boolean;
+  weights: { click: number; addToCart: number; purchase: number };
+  halfLifeDays: number;
+  minShoppers: number;
+  priorShoppers: number;
+  /** 0 to 100: how far learning may move an item. */
+  impact: number;
+  /** Learned keys reset by a merchandiser, with when (ms): votes received before are not used. */
+  resets: Array<{ key: string; at: number }>;
 }
 
 export interface AdminSearchToken {
@@ -185,6 +209,50 @@ export interface ExplainedHit {
   rule?: 'pinned' | 'boosted' | 'buried';
   /** Weighted fields that contain a word of the query (as typed, as a prefix, or as a synonym). */
   matchedFields: Array<{ attribute: string; weight: number; words: string[] }>;
+  /** Where the text order alone (learning off) puts the item; absent when beyond the explained positions. */
+  textPosition?: number;
+  /** Present when learning moved the item: the votes behind it and the lift they give. */
+  learned?: LearnedItemView;
+}
+
+/** What shoppers taught search about one item of a query (docs/search.md, "Learned order"). */
+export interface LearnedItemView {
+  id: string;
+  /** 0 to 1: the share of the query's best text score added to the item's score. */
+  lift: number;
+  /** Distinct shoppers who voted for it. */
+  shoppers: number;
+  clicks: number;
+  addToCarts: number;
+  purchases: number;
+  /** Weighted, position-corrected, decayed votes: the lift is proportional to it. */
+  strength: number;
+}
+
+/** A query's learning, as the explanation and the learning list show it. */
+export interface QueryLearningView {
+  /** The key the query is learned under (its words as analysed, or `browse:` and its selections). */
+  key: string;
+  enabled: boolean;
+  votes: number;
+  shoppers: number;
+  /** When a merchandiser last reset the key (ms): votes received before are not used. */
+  resetAt?: number;
+  items: LearnedItemView[];
+}
+
+/** `GET /admin/search-tokens/{token}/learning`: the keys learning holds votes for, most recently voted first. */
+export interface SearchLearningListResponse {
+  configurationId: string;
+  enabled: boolean;
+  queries: Array<{ key: string; votes: number; shoppers: number; lastVoteAt: number; resetAt?: number }>;
+}
+
+/** `POST /admin/search-tokens/{token}/learning/reset`: the key reset and when. */
+export interface SearchLearningResetResponse {
+  configurationId: string;
+  key: string;
+  at: number;
 }
 
 /** `GET /admin/search-tokens/{token}/explain?q=`: the ranked results and why each matched. */
@@ -198,4 +266,6 @@ export interface SearchExplanation {
   fired: Array<{ kind: 'rule' | 'redirect'; index: number; query?: string; because: Array<{ variable: string; value: string; condition: ContextCondition }> }>;
   synonyms: string[][];
   hits: ExplainedHit[];
+  /** What learning holds for this query; absent when the configuration has it off and nothing is kept. */
+  learning?: QueryLearningView;
 }

@@ -63,6 +63,8 @@ export type {
   WidgetFilter,
   WidgetStrategy,
   SearchLanguage,
+  SearchLearningConfig,
+  SearchPersonalizationConfig,
   AdminWidget,
   WidgetListResponse,
   WidgetPreviewResponse,
@@ -80,6 +82,10 @@ export type {
   AuditResponse,
   AdminItemResponse,
   ExplainedHit,
+  LearnedItemView,
+  QueryLearningView,
+  SearchLearningListResponse,
+  SearchLearningResetResponse,
   SearchExplanation,
 } from './admin.js';
 export type {

@@ -11,8 +11,12 @@ export interface SortKey {
   order: 'asc' | 'desc';
 }
 
-/** `correction`: run the words as typed, without typo corrections or word splits ("Search instead for …"). */
-export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction';
+/**
+ * `correction`: run the words as typed, without typo corrections or word splits ("Search instead for …").
+ * `learning` (Discovery Kit): leave out the order learned from what shoppers clicked and bought;
+ * `personalization` (Discovery Kit): leave out the shopper's own interests.
+ */
+export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction' | 'learning' | 'personalization';
 
 /** The items' options of a search: `itemOptions`, or its older name `options`. */
 export interface SearchItemOptions {
@@ -28,6 +32,8 @@ export interface SearchItemOptions {
   highlight?: true | string[];
   /** The definition's AI Search toggle: accepted, and the full-text search answers either way. */
   aiSearch?: boolean;
+  /** Discovery Kit: a search made while the shopper types, counted in analytics only once a result of it is clicked. */
+  asYouType?: boolean;
 }
 
 /** A context variable's value: exactly one of these set. */
@@ -110,6 +116,8 @@ export interface SearchResponse {
     relaxed?: true;
     /** Only when a running experiment served this response (the shopper named by `context.session`). */
     experiment?: ExperimentStamp;
+    /** Discovery Kit: only when the shopper's own interests (`context.session`) changed the order. */
+    personalized?: true;
   };
   /** Only when the request sent `groupOptions`. */
   groups?: SuggestGroup[];

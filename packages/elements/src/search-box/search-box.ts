@@ -168,7 +168,7 @@ export class DiscoverySearchBox extends LitElement {
     const request = (this.request = new AbortController());
     const [texts, answer] = await Promise.all([
       this.suggestions > 0 ? autocomplete(this, query, this.suggestions, request.signal).catch(() => []) : [],
-      this.products > 0 ? search(this, query, { limit: this.products, withoutFacets: true }, request.signal).catch(() => undefined) : undefined,
+      this.products > 0 ? search(this, query, { limit: this.products, withoutFacets: true, asYouType: true }, request.signal).catch(() => undefined) : undefined,
     ]);
     if (request.signal.aborted) return;
     const typed = query.toLowerCase();

@@ -18,6 +18,8 @@ import { RecommendationService } from '../domains/recommendations/recommendation
 import { SearchService } from '../domains/search/search-service.js';
 import { SearchThreads } from '../domains/search/threads/search-threads.js';
 import { QueryAnalytics } from '../domains/search/analytics/query-analytics.js';
+import { SearchLearning } from '../domains/search/learning/search-learning.js';
+import { ActivityQueryKeys } from '../domains/search/learning/activity-query-keys.js';
 import { ConfigAdmin } from '../domains/admin/config-admin.js';
 import { ConsoleSessions } from '../domains/admin/console-sessions.js';
 import { WidgetAnalytics } from '../domains/analytics/widget-analytics.js';
@@ -60,6 +62,10 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, blobs: deps.blobs, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
   const searchService = search;
   deps.onClose(() => searchService.close());
+  const queryKeys = new ActivityQueryKeys({ registry: deps.registry, search: searchService });
+  const learning = new SearchLearning({ clock: deps.clock, keyOf: (tenantId, query) => queryKeys.keyOf(tenantId, query) });
+  search.learning = learning;
+  metrics.learnedQueries.collect = () => learning.keyCount();
   // The search indexes are restored (or built) while the activity state is: both read files and unzip
   // on the thread pool between slices of work, so a start overlaps their waits instead of adding them.
   const searchStarted = search.start();
@@ -70,7 +76,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   const experiments = new Experiments({ store: deps.store, registry: deps.registry, admin, activities: () => activityService!, clock: deps.clock, logger: deps.logger });
   await experiments.open(deps.config.tenants.map((t) => t.id));
   const activities = await ActivityService.open(deps, {
-    aggregates: [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, experiments.ledger, foldOnly(countCollected, { stateless: 'metrics' })],
+    aggregates: [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, experiments.ledger, learning, foldOnly(countCollected, { stateless: 'metrics' })],
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
   activityService = activities;

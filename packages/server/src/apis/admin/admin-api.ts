@@ -18,6 +18,7 @@ import { parseInput } from '../http/validate.js';
 import { parseVersion } from '../catalog/catalog-api.js';
 import { adminScope, requireAdmin } from './admin-auth.js';
 import { analyticsRoutes } from './analytics-routes.js';
+import { learningRoutes } from './learning-routes.js';
 import { privacyRoutes } from './privacy-routes.js';
 import { experimentRoutes } from './experiment-routes.js';
 import { noStore } from '../http/no-store.js';
@@ -204,6 +205,7 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
   });
 
   analyticsRoutes(router, deps, guard, intParam);
+  learningRoutes(router, deps, guard, body, intParam);
   privacyRoutes(router, deps, guard);
   experimentRoutes(router, deps, guard);
   return { name: 'admin', mount: 'base', router, public: false };

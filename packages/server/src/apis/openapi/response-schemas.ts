@@ -81,6 +81,16 @@ export const auditResponse = z.object({
   entries: z.array(z.object({ at: z.string(), actor: z.string(), action: z.string(), environment: z.string(), target: z.string(), before: z.unknown(), after: z.unknown() })),
 });
 
+const learnedItem = z.object({
+  id: z.string(),
+  lift: z.number().min(0).max(1),
+  shoppers: z.number().int(),
+  clicks: z.number().int(),
+  addToCarts: z.number().int(),
+  purchases: z.number().int(),
+  strength: z.number(),
+});
+
 export const explainResponse = z.object({
   query: z.string(),
   configurationId: z.string(),
@@ -108,9 +118,22 @@ export const explainResponse = z.object({
       currency: z.string().optional(),
       rule: z.enum(['pinned', 'boosted', 'buried']).optional(),
       matchedFields: z.array(z.object({ attribute: z.string(), weight: z.number(), words: z.array(z.string()) })),
+      textPosition: z.number().int().min(1).optional(),
+      learned: learnedItem.optional(),
     }),
   ),
+  learning: z
+    .object({ key: z.string(), enabled: z.boolean(), votes: z.number().int(), shoppers: z.number().int(), resetAt: z.number().int().optional(), items: z.array(learnedItem) })
+    .optional(),
 });
+
+export const learningListResponse = z.object({
+  configurationId: z.string(),
+  enabled: z.boolean(),
+  queries: z.array(z.object({ key: z.string(), votes: z.number().int(), shoppers: z.number().int(), lastVoteAt: z.number().int(), resetAt: z.number().int().optional() })),
+});
+
+export const learningResetResponse = z.object({ configurationId: z.string(), key: z.string(), at: z.number().int() });
 
 export const trackerKeyResponse = z.object({ trackerKey: z.string() });
 export const trackerKeysResponse = z.object({ trackerKeys: z.array(z.string()) });

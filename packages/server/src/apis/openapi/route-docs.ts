@@ -11,6 +11,7 @@ import { historyQuerySchema, identifyBodySchema, trackerActivitySchema, trackerB
 import { catalogInput, itemInput, schemaInput } from '../catalog/catalog-requests.js';
 import { actionInput, createInput, renameInput } from '../legacy-items/legacy-item-requests.js';
 import { searchConfigurationSchema, searchTokenSchema, widgetSchema } from '../../platform/config/schema.js';
+import { learningResetSchema } from '../admin/learning-routes.js';
 import * as responses from './response-schemas.js';
 import { EXPERIMENT_ROUTE_DOCS } from './experiment-docs.js';
 
@@ -97,6 +98,8 @@ export const ROUTE_DOCS: Record<string, RouteDoc> = {
   'admin POST /admin/search-tokens/{token}/rotate': admin('Issue a new value with the same configurations; the old one stops working.', { ok: { description: 'The new token.', schema: searchTokenSchema } }),
   'admin PUT /admin/search-tokens/{token}/configurations/{configurationId}': admin('Replace or add one search configuration: field weights, facets, synonyms, redirects, pin/boost/bury rules, default sort.', { body: searchConfigurationSchema, ok: { description: 'The configuration.', schema: searchConfigurationSchema } }),
   'admin GET /admin/search-tokens/{token}/explain': admin('Ranked results of a query with scores and why each matched.', { query: { ...env, q: 'The query.', configurationId: 'Configuration (default: the token’s).', limit: '1 to 100 (default 20).', context: 'A search request’s `context` as URL-encoded JSON: explains what a shopper in it sees, and which rule fired because of which variable.' }, ok: { description: 'The explanation.', schema: responses.explainResponse } }),
+  'admin GET /admin/search-tokens/{token}/learning': admin('Queries (and browse selections) search learning holds votes for, most recently voted first.', { query: { ...env, configurationId: 'Configuration whose resets apply (default: the token’s).', limit: '1 to 500 (default 100).' }, ok: { description: 'Learned keys.', schema: responses.learningListResponse } }),
+  'admin POST /admin/search-tokens/{token}/learning/reset': admin('Reset what one query learned in one configuration: votes received before now stop counting (kept in the configuration’s learning.resets, audited).', { body: learningResetSchema, ok: { description: 'The key reset and when.', schema: responses.learningResetResponse } }),
   'admin GET /admin/tracker-keys': admin('List tracker keys.', { ok: { description: 'Tracker keys.', schema: responses.trackerKeysResponse } }),
   'admin POST /admin/tracker-keys': admin('Create a tracker key.', { ok: { status: 201, description: 'The key.', schema: responses.trackerKeyResponse } }),
   'admin POST /admin/tracker-keys/{trackerKey}/rotate': admin('Replace a tracker key with a new one.', { ok: { description: 'The new key.', schema: responses.trackerKeyResponse } }),

@@ -12,6 +12,8 @@ import { parseMask } from '../../platform/response-mask.js';
 import { parseInput } from '../http/validate.js';
 import { offensiveCheck } from '../../domains/search/query/offensive-terms.js';
 import { normalizeQuery } from '../../domains/search/analytics/search-queries.js';
+import { EVENTS_READ } from '../../domains/search/learning/shopper-affinities.js';
+import type { SearchQuery } from '../../domains/search/search-service.js';
 import type { AutocompleteResponse, AutocompleteSuggestion, SuggestResponse } from '@discovery-kit/protocol';
 import { autocompleteSchema, searchSchema, suggestSchema } from './search-schemas.js';
 import { readSearchInput, type SearchInput } from './search-input.js';
@@ -70,6 +72,16 @@ function encodedParams(ctx: Context): Record<string, unknown> {
     throw new HttpError(400, 'invalid_parameter', 'encoded must be a URL-encoded JSON object.', { field: 'encoded' });
   }
   return params as Record<string, unknown>;
+}
+
+/** A known shopper's recent product activities (newest first), from the `context.session` id: a session id or our profile id. */
+function shopperEvents(deps: ServerDeps, tenantId: string, shopperId: string | undefined): SearchQuery['shopper'] {
+  if (shopperId === undefined) return undefined;
+  const { activities } = deps.services;
+  const profile = activities.findProfile(tenantId, { sessionId: shopperId }) ?? activities.findProfile(tenantId, { profileId: shopperId });
+  if (profile === undefined) return undefined;
+  const events = activities.history(tenantId, profile.id, { type: 'product' }).slice(0, EVENTS_READ);
+  return events.length === 0 ? undefined : { events, now: deps.clock.now() };
 }
 
 export function createSearchApi(deps: ServerDeps): ApiModule {
@@ -141,9 +153,12 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     // A search thread in step with this thread's index answers it (search-threads.ts), its answer written
     // whole as UTF-8; else, or if the thread fails otherwise than refusing the request, this thread does.
     const threads = deps.services.searchThreads;
+    const shopper = shopperEvents(deps, ref.tenant.id, searchShopperId(raw));
     // An answer with groups or in a language is written here: the thread's answer has no place for them.
     // Search threads know the stored configurations only: a variant's own settings are answered here too.
-    const threaded = groupOptions === undefined && language === undefined && configuration === asked ? threads?.answer(request) : undefined;
+    // They hold no learned state nor histories: a search learning or the shopper's interests may reorder is answered here.
+    const learnable = threads !== undefined && (shopper !== undefined || search.mayLearn({ ...request, configuration, disabled: new Set(disabled) }));
+    const threaded = groupOptions === undefined && language === undefined && configuration === asked && !learnable ? threads?.answer(request) : undefined;
     const fromThread = threaded === undefined ? undefined : await threaded.catch((error: unknown) => (error instanceof DomainError ? Promise.reject(error) : undefined));
     let found: Pick<ThreadAnswer, 'matched' | 'spelling' | 'corrected' | 'relaxed'>;
     if (fromThread !== undefined) {
@@ -155,8 +170,13 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       // A sort order or a column nobody asked for yet is built in slices while this request waits (search-service.ts).
       const waiting = search.whenReady({ ...request, configuration });
       if (waiting !== undefined) await waiting;
-      const result = search.search({ ...request, configuration, disabled: new Set(disabled) });
+      const result = search.search({ ...request, configuration, disabled: new Set(disabled), shopper });
       found = result;
+      if (result.learningKey !== undefined) {
+        // What the shopper saw, so that a click on it is credited at its real position (learning/search-ledger.ts).
+        const items = result.items.flatMap((hit) => (hit.kind === 'redirect' ? [] : [hit.id]));
+        search.learning?.ledger.record(head.id, { tenantId: ref.tenant.id, key: result.learningKey, first: request.offset + 1, items });
+      }
       // Written as text so each product view's JSON (masked: per mask) and a cached answer's facets are
       // made once, not per response (the same bytes `JSON.stringify` of the object would give).
       const items = search.localized(ref.tenant.id, ref.environment.id, result.items, language);
@@ -169,8 +189,13 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
     ctx.type = 'application/json';
     touched?.expose(head.id);
     if (input.query.trim() !== '') {
-      deps.services.queryStatistics.recordSearch(ref.tenant.id, input.query, found.matched, found.spelling);
-      deps.services.searchAnalytics.recordSearch({ tenantId: ref.tenant.id, token: input.token, id: head.id, query: normalizeQuery(input.query), count: found.matched, corrected: found.corrected, relaxed: found.relaxed });
+      const outcome = { tenantId: ref.tenant.id, token: input.token, id: head.id, query: normalizeQuery(input.query), count: found.matched, corrected: found.corrected, relaxed: found.relaxed };
+      // A search made while the shopper types counts only if they act on its results (docs/search.md, "As-you-type searches").
+      if (input.options.asYouType === true) deps.services.searchAnalytics.recordTypingSearch(outcome);
+      else {
+        deps.services.queryStatistics.recordSearch(ref.tenant.id, input.query, found.matched, found.spelling);
+        deps.services.searchAnalytics.recordSearch(outcome);
+      }
     }
   };
 

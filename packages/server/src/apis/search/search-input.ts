@@ -8,7 +8,7 @@
  * search-fast-path.test.ts holds both to that: same output for accepted shapes, same bodies for refused ones.
  */
 import type { z } from 'zod';
-import { MAX_LIMIT, MAX_OFFSET, MAX_SORT_KEYS, type searchSchema } from './search-schemas.js';
+import { DISABLE_NAMES, MAX_LIMIT, MAX_OFFSET, MAX_SORT_KEYS, type searchSchema } from './search-schemas.js';
 
 export type SearchInput = z.output<typeof searchSchema>;
 
@@ -17,8 +17,8 @@ export const SEARCH_LIMITS = { maxQuery: 1_000, maxOffset: MAX_OFFSET, maxLimit:
 
 // `groupOptions` (rare) is left to the schema; `context` is passed on as sent (search-context.ts reads it).
 const TOP_KEYS = new Set(['token', 'query', 'configurationId', 'options', 'itemOptions', 'context', 'disable']);
-const OPTION_KEYS = new Set(['offset', 'limit', 'sortBy', 'facets', 'filter', 'customResponseMask', 'disable', 'highlight']);
-const DISABLED = new Set(['facet', 'item', 'group', 'redirect', 'correction']);
+const OPTION_KEYS = new Set(['offset', 'limit', 'sortBy', 'facets', 'filter', 'customResponseMask', 'disable', 'highlight', 'asYouType']);
+const DISABLED: ReadonlySet<string> = new Set(DISABLE_NAMES);
 
 type Plain = Record<string, unknown>;
 type Disable = SearchInput['disable'];
@@ -65,7 +65,7 @@ export function readSearchInput(raw: unknown): SearchInput | undefined {
 }
 
 function readOptions(options: Plain): SearchInput['options'] | undefined {
-  const { offset = 0, limit = 10, filter, customResponseMask, highlight } = options;
+  const { offset = 0, limit = 10, filter, customResponseMask, highlight, asYouType } = options;
   if (!isCount(offset, SEARCH_LIMITS.maxOffset) || !isCount(limit, Number.MAX_SAFE_INTEGER)) return undefined;
   if (!optionalString(filter, SEARCH_LIMITS.maxFilter) || !optionalString(customResponseMask, SEARCH_LIMITS.maxMask)) return undefined;
   const sortBy = readSortBy(options.sortBy);
@@ -73,10 +73,12 @@ function readOptions(options: Plain): SearchInput['options'] | undefined {
   const disable = readDisable(options.disable);
   if (sortBy === undefined || facets === undefined || disable === undefined) return undefined;
   if (highlight !== undefined && typeof highlight !== 'boolean' && !isHighlightList(highlight)) return undefined;
+  if (asYouType !== undefined && typeof asYouType !== 'boolean') return undefined;
   const out: SearchInput['options'] = { offset, limit: Math.min(limit, SEARCH_LIMITS.maxLimit), sortBy, facets, disable };
   if (filter !== undefined) out.filter = filter as string;
   if (customResponseMask !== undefined) out.customResponseMask = customResponseMask as string;
   if (highlight !== undefined) out.highlight = highlight as true | false | string[];
+  if (asYouType !== undefined) out.asYouType = asYouType;
   return out;
 }
 

@@ -5,6 +5,8 @@ import type { AutocompleteRequest, SearchRequest, SuggestRequest } from '@discov
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 10_000;
 export const MAX_SORT_KEYS = 8;
+/** What a request may switch off; `learning` leaves the learned order out, `personalization` the shopper's interests. */
+export const DISABLE_NAMES = ['facet', 'item', 'group', 'redirect', 'correction', 'learning', 'personalization'] as const;
 
 const optionsSchema = z.object({
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0),
@@ -27,8 +29,13 @@ const optionsSchema = z.object({
     .default([]),
   filter: z.string().max(10_000).optional(),
   customResponseMask: z.string().max(2_000).optional(),
-  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
+  disable: z.array(z.object({ name: z.enum(DISABLE_NAMES) })).default([]),
   highlight: z.union([z.literal(true), z.literal(false), z.array(z.string().min(1).max(100)).max(20)]).optional(),
+  /**
+   * Sent while the shopper is still typing (the search box's instant results): answered as any search,
+   * but counted in query analytics and autocomplete only once a result of it is clicked.
+   */
+  asYouType: z.boolean().optional(),
   /** The definition's AI Search toggle: accepted; this server's full-text search answers either way (docs/search.md). */
   aiSearch: z.boolean().optional(),
 });
@@ -53,7 +60,7 @@ export const searchSchema = z.object({
   groupOptions: groupOptionsSchema.optional(),
   /** `{session, variables | contextVariables}`: read by search-context.ts, which names each refused field. */
   context: z.unknown().optional(),
-  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
+  disable: z.array(z.object({ name: z.enum(DISABLE_NAMES) })).default([]),
 });
 
 export const suggestSchema = z.object({
@@ -79,7 +86,7 @@ export const autocompleteSchema = z.object({
     .object({ numberOfSuggestions: z.number().int().min(1).max(20).default(10), categories: z.boolean().default(false), filter: optionsSchema.shape.filter })
     .default({ numberOfSuggestions: 10, categories: false }),
   /** `facet`: no category suggestions; `item`: no counts (`suggestions[].count`). */
-  disable: z.array(z.object({ name: z.enum(['facet', 'item', 'group', 'redirect', 'correction']) })).default([]),
+  disable: z.array(z.object({ name: z.enum(DISABLE_NAMES) })).default([]),
 });
 
 /**

@@ -1,12 +1,14 @@
 /**
  * Search tuning's view of a query: the ranked results with their scores and, for each, why it is
- * there — which weighted fields hold the query's words (or their synonyms), and which merchandising
- * rule pinned, boosted or buried it.
+ * there — which weighted fields hold the query's words (or their synonyms), which merchandising
+ * rule pinned, boosted or buried it, and what learning moved (votes, lift, the text order beside it).
  */
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { SearchService } from '../search/search-service.js';
 import { safeImageUrl } from '../catalog/product-view.js';
 import { merchandisingFor, type ContextVariables, type FiredRule } from '../search/rules/context-rules.js';
+import type { LearnedItem } from '../search/learning/learned-order.js';
+import { resetOf } from '../search/learning/learned-signal.js';
 
 export interface ExplainedHit {
   position: number;
@@ -21,6 +23,19 @@ export interface ExplainedHit {
   rule: 'pinned' | 'boosted' | 'buried' | undefined;
   /** Weighted fields that contain a word of the query (as typed, as a prefix, or as a synonym). */
   matchedFields: Array<{ attribute: string; weight: number; words: string[] }>;
+  /** Its position in the text order alone (learning off), when within the explained positions. */
+  textPosition?: number;
+  /** The votes that moved it, when learning did. */
+  learned?: LearnedItem;
+}
+
+export interface QueryLearning {
+  key: string;
+  enabled: boolean;
+  votes: number;
+  shoppers: number;
+  resetAt?: number;
+  items: LearnedItem[];
 }
 
 export interface Explanation {
@@ -33,6 +48,7 @@ export interface Explanation {
   fired: FiredRule[];
   synonyms: string[][];
   hits: ExplainedHit[];
+  learning?: QueryLearning;
 }
 
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
@@ -55,7 +71,7 @@ export function explainSearch(options: {
   variables: ContextVariables;
 }): Explanation {
   const { configuration, query } = options;
-  const result = options.search.search({
+  const request = {
     tenantId: options.tenantId,
     environmentId: options.environmentId,
     configuration,
@@ -65,11 +81,16 @@ export function explainSearch(options: {
     sortBy: [],
     facets: [],
     filter: undefined,
-    disabled: new Set(),
+    disabled: new Set<string>(),
     variables: options.variables,
     // The first `limit` in order, without sorting every match.
     ordered: options.limit,
-  });
+  };
+  const result = options.search.search(request);
+  // The text order beside it: the same search with the learned signal left out.
+  const textOrder = result.learned === 0 ? undefined : options.search.search({ ...request, disabled: new Set(['learning']) }).ordered.map(({ item }) => item.id);
+  const learning = learningOf(options.search, options.tenantId, configuration, result.learningKey);
+  const learnedById = new Map(learning?.items.map((item) => [item.id, item]));
   const queryWords = wordsOf(query);
   const normalised = queryWords.join(' ');
   const merchandising = merchandisingFor(configuration, normalised, options.variables);
@@ -86,7 +107,12 @@ export function explainSearch(options: {
     const attrs = item.attributes;
     const price = item.price ?? (typeof attrs.price === 'number' ? attrs.price : undefined);
     const photo = safeImageUrl(item.image ?? (attributeText(attrs.image) || attributeText(attrs.photo) || undefined));
-    return { position: index + 1, id: item.id, score: Math.round(score * 1000) / 1000, title: attributeText(attrs.title), photo, price, currency: attributeText(attrs.currency) || undefined, rule: ruleOf, matchedFields } as ExplainedHit;
+    const hit = { position: index + 1, id: item.id, score: Math.round(score * 1000) / 1000, title: attributeText(attrs.title), photo, price, currency: attributeText(attrs.currency) || undefined, rule: ruleOf, matchedFields } as ExplainedHit;
+    const textPosition = textOrder === undefined ? index + 1 : textOrder.indexOf(item.id) + 1;
+    if (textPosition > 0) hit.textPosition = textPosition;
+    const learned = learnedById.get(item.id);
+    if (learned !== undefined) hit.learned = learned;
+    return hit;
   });
   return {
     query,
@@ -97,5 +123,14 @@ export function explainSearch(options: {
     fired: merchandising.fired,
     synonyms,
     hits,
+    ...(learning === undefined ? {} : { learning }),
   };
+}
+
+/** What learning holds under `key` for this configuration (the votes since its last reset). */
+export function learningOf(search: SearchService, tenantId: string, configuration: SearchConfiguration, key: string | undefined): QueryLearning | undefined {
+  if (key === undefined || search.learning === undefined) return undefined;
+  const resetAt = resetOf(configuration, key);
+  const { votes, shoppers, items } = search.learning.explain(tenantId, key, configuration.learning, resetAt);
+  return { key, enabled: configuration.learning.enabled, votes, shoppers, ...(resetAt > 0 ? { resetAt } : {}), items };
 }

@@ -17,8 +17,20 @@
  *   as a phrase, 1 otherwise.
  *
  * query/matcher.ts computes it (its fast paths too); relaxation (query/relaxed-match.ts) runs a
- * shorter query through the same formula. Around relevance, order/ranking.ts puts merchandising
- * tiers and a requested sort before it and the configuration's default sort after it: orders, not weights.
+ * shorter query through the same formula. What shoppers did then adds to it, among the matches only:
+ *
+ *     score = relevance + top × (learnedLift + personalGain)
+ *
+ * - top: the best relevance among the matches (1 for a browse request, whose matches all score 0);
+ * - learnedLift (learning/learned-order.ts): 0 to impact/100, this query's weighted, decayed votes
+ *   for the item, each click weighing its rank up to MAX_CLICK_WEIGHT (examination 1/rank), shrunk
+ *   by shoppers / (shoppers + priorShoppers), nothing below minShoppers;
+ * - personalGain (learning/shopper-affinities.ts): at most impact/100 × PERSONAL_SHARE, the shopper's
+ *   affinities to the item's facet values.
+ *
+ * Around the score, order/ranking.ts puts merchandising tiers (boost, bury) and a requested sort
+ * before it, pins before all, and the configuration's default sort after it: orders, not weights.
+ * A requested sort switches the learned and personal terms off.
  *
  * docs/search.md's table of weights is SCORING_TABLE, checked by search-scoring.test.ts. A new
  * signal is a constant here, its row in SCORING_TABLE, and its factor in the formula above.
@@ -49,6 +61,11 @@ export const EXACT_TITLE = 2;
 /** Then titles holding the whole query as a phrase. */
 export const TITLE_PHRASE = 1.5;
 
+/** Learning's examination curve: a click at rank r weighs r (P(seen) = 1/r), clipped here to bound one deep click's weight. */
+export const MAX_CLICK_WEIGHT = 10;
+/** At personalisation impact 100, an item sharing every one of the shopper's affinities gains this share of the top score. */
+export const PERSONAL_SHARE = 0.25;
+
 /** A term's score in one FlexSearch list: a field's weight, the term's factor, the list's position slot. */
 export function termScore(fieldWeight: number, termFactor: number, position: number): number {
   return fieldWeight * termFactor * (1 - POSITION_STEP * position);
@@ -72,4 +89,6 @@ export const SCORING_TABLE: readonly { name: string; value: number; what: string
   { name: 'COMPLETION_OTHER', value: COMPLETION_OTHER, what: 'completion factor: the same for an earlier query word' },
   { name: 'EXACT_TITLE', value: EXACT_TITLE, what: 'title factor: the title is the query' },
   { name: 'TITLE_PHRASE', value: TITLE_PHRASE, what: 'title factor: the title holds the query as a phrase' },
+  { name: 'MAX_CLICK_WEIGHT', value: MAX_CLICK_WEIGHT, what: 'learned lift: a click at rank r counts min(r, MAX_CLICK_WEIGHT) clicks (examination 1/r)' },
+  { name: 'PERSONAL_SHARE', value: PERSONAL_SHARE, what: 'personal gain: the most a shopper\'s affinities add, as a share of the top score, at impact 100' },
 ];

@@ -19,6 +19,8 @@ import { highlightTermsOf, relaxedMatch, spellingOf } from './query/relaxed-matc
 import { groupInOrder, hitOf, type GroupBy, type SearchGroup, type SearchHit } from './response/search-response.js';
 import type { SearchDoc, SearchIndex, SortKey } from './index/search-index.js';
 import type { ContextVariables, Merchandising } from './rules/context-rules.js';
+import { applyLifts, learningKeyOf, resetOf, type LearnedSource } from './learning/learned-signal.js';
+import { affinitiesOf, affinityAttributes, applyAffinities, type ShopperEvent } from './learning/shopper-affinities.js';
 
 export interface SearchQuery {
   tenantId: string;
@@ -43,6 +45,8 @@ export interface SearchQuery {
   onlyFacet?: string;
   /** The request's context variables the configuration declares: rules' `when` conditions read them (context-rules.ts). */
   variables?: ContextVariables;
+  /** The known shopper's recent product activities, newest first: their interests lift matching items (learning/shopper-affinities.ts). */
+  shopper?: { events: readonly ShopperEvent[]; now: number };
 }
 
 export interface SearchResult {
@@ -66,20 +70,27 @@ export interface SearchResult {
   /** What highlighting marks in the answered items. */
   highlight: HighlightTerms;
   version: number | undefined;
+  /** The key the search is learned under (learning/query-key.ts), when learning is on for it. */
+  learningKey: string | undefined;
+  /** Matches the learned order moved (0: the text order stands). */
+  learned: number;
+  /** The shopper's interests changed scores (`metadata.personalized`). */
+  personalized: boolean;
 }
 
 const NO_HIGHLIGHT: HighlightTerms = { terms: [], typing: undefined };
 
 /** The answer of an environment without an active index. */
 export function emptyResult(): SearchResult {
-  return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined };
+  return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined, learningKey: undefined, learned: 0, personalized: false };
 }
 
 /**
  * Runs `request` over `index` (of catalog `version`); `queryText` is the request's folded words, `rules`
  * what the configuration's rules and redirects fire for it (their filters are already in `filter`).
+ * `learned`, when given, holds what shoppers taught (learning/), applied when the configuration and the request allow.
  */
-export function runSearch(request: SearchQuery, index: SearchIndex, version: number, queryText: string[], filter: FilterNode | undefined, rules: Merchandising): SearchResult {
+export function runSearch(request: SearchQuery, index: SearchIndex, version: number, queryText: string[], filter: FilterNode | undefined, rules: Merchandising, learned?: LearnedSource): SearchResult {
   const config = request.configuration;
   const normalised = queryText.join(' ');
   const run = normalised === '' ? undefined : relaxedMatch(index, config, queryText, { correct: !request.disabled.has('correction') });
@@ -140,8 +151,21 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   }
   if (pending !== undefined) length = keepBits(pending, docs, scores, length);
 
+  // The learned signal: after text relevance (and under the tiers below), before pins. A requested sort outranks it.
+  const learning = learned !== undefined && config.learning.enabled && !request.disabled.has('learning') && request.sortBy.length === 0;
+  const learningKey = learning ? learningKeyOf(config, run?.plan.corrected ?? normalised, request) : undefined;
+  const lifts = learningKey === undefined ? undefined : learned!.lifts(request.tenantId, learningKey, config.learning, resetOf(config, learningKey));
+  const learnedMoves = lifts === undefined ? 0 : applyLifts(index, lifts, docs, scores, length);
+  // The shopper's own interests, on top: among comparably relevant items (a bounded share of the best score).
+  const personalization = config.personalization;
+  const personal = request.shopper !== undefined && request.shopper.events.length > 0 && personalization.enabled && !request.disabled.has('personalization') && request.sortBy.length === 0;
+  const affinities = personal ? affinitiesOf(index, request.shopper!.events, affinityAttributes(config), config.learning.halfLifeDays, request.shopper!.now) : undefined;
+  const personalMoves = affinities === undefined ? 0 : applyAffinities(index, affinities, personalization.impact, docs, scores, length);
+  const moved = learnedMoves + personalMoves;
+
   const rule = rules.fired.some((f) => f.kind === 'rule') ? rules : undefined;
-  const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' ? config.defaultSort : [];
+  // A browse request's default order yields to a learned one, and still breaks its ties.
+  const sortBy = request.sortBy.length > 0 ? request.sortBy : normalised === '' && moved === 0 ? config.defaultSort : [];
   // Equal relevance falls back to the configured default order (popularity in the demo), which shoppers read as "better".
   const primary = sortBy.length > 0 ? index.rank(sortBy) : undefined;
   const fallback = config.defaultSort.length > 0 ? index.rank(config.defaultSort) : undefined;
@@ -199,6 +223,9 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
     relaxed: run?.relaxed ?? false,
     highlight: run === undefined ? NO_HIGHLIGHT : highlightTermsOf(run.words, queryText),
     version,
+    learningKey,
+    learned: learnedMoves,
+    personalized: personalMoves > 0,
   };
 }
 

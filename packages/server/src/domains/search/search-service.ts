@@ -20,6 +20,9 @@ import { combinedFilter, merchandisingFor } from './rules/context-rules.js';
 import { localizeView } from '../catalog/localized.js';
 import type { SearchHit } from './response/search-response.js';
 import { roundScore } from './response/search-response.js';
+import { planQuery } from './query/query-plan.js';
+import { learningKeyOf } from './learning/learned-signal.js';
+import type { SearchLearning } from './learning/search-learning.js';
 
 export type { FacetResult } from './facets/facets.js';
 export type { SortKey } from './index/search-index.js';
@@ -45,8 +48,28 @@ export class SearchService {
   /** Entries each environment's result cache holds; the benchmark sets 0 to measure the engine alone. */
   resultCacheSize = RESULT_CACHE_SIZE;
 
+  /** What shoppers taught search (learning/search-learning.ts); the composition root sets it once tracking is open. */
+  learning: SearchLearning | undefined;
+
   constructor(deps: { catalog: IndexedCatalog; registry: ConfigRegistry; logger: Logger; blobs?: BlobStore; onIndexBuilt?: (seconds: number) => void }) {
     this.indexes = new SearchIndexes({ ...deps, resultCacheSize: () => this.resultCacheSize });
+  }
+
+  /**
+   * The key an activity's `query` is learned under in the tenant's live index: its words as analysed
+   * with the environment's first search configuration, corrected as a search of it would be.
+   */
+  learningKey(tenantId: string, environmentId: string, configuration: SearchConfiguration, query: string): string {
+    const active = this.indexes.active(tenantId, environmentId);
+    const typed = queryWords(query);
+    const corrected = active === undefined || typed.length === 0 ? undefined : planQuery(active.index.vocabulary, configuration, typed).corrected;
+    return learningKeyOf(configuration, corrected ?? typed.join(' '), { facets: [], filter: undefined });
+  }
+
+  /** Whether a search might be reordered by learning (search threads do not hold learned state: such a search stays here). */
+  mayLearn(request: Pick<SearchQuery, 'tenantId' | 'configuration' | 'query' | 'facets' | 'filter' | 'disabled'>): boolean {
+    if (this.learning === undefined || !request.configuration.learning.enabled || request.disabled.has('learning')) return false;
+    return this.learning.has(request.tenantId, learningKeyOf(request.configuration, queryWords(request.query).join(' '), request));
   }
 
   /** Builds the indexes of catalogs that were already active when the server started. */
@@ -191,18 +214,21 @@ export class SearchService {
     const active = this.indexes.active(request.tenantId, request.environmentId);
     if (active === undefined) return emptyResult();
     const { index, version, cache } = active;
-    // Ordered match lists (all matches, or the explanation's first few) are not kept: the cache key
-    // does not name them.
-    if (request.ordered !== undefined && request.ordered !== false) return runSearch(request, index, version, queryText, filter, merchandising);
+    const learning = this.learning;
+    // Ordered match lists (all matches, or the explanation's first few) and a known shopper's personal
+    // order are not kept: the cache key names neither.
+    if ((request.ordered !== undefined && request.ordered !== false) || (request.shopper?.events.length ?? 0) > 0) return runSearch(request, index, version, queryText, filter, merchandising, learning);
     cache.capacity = this.resultCacheSize;
     // Cache off: no key to build (get and set would do nothing with it).
-    if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter, merchandising);
+    if (cache.capacity <= 0) return runSearch(request, index, version, queryText, filter, merchandising, learning);
     // The context enters the key as the rules it fired: shoppers of one store share their answers.
     const fired = merchandising.fired.map((f) => `${f.kind}${f.index}`);
-    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '', request.groupBy ?? null, fired]);
+    // What was learned moves the key on (at most every few seconds while votes arrive: learning/search-learning.ts `epoch`).
+    const learnedEpoch = learning === undefined ? 0 : learning.epoch(request.tenantId);
+    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '', request.groupBy ?? null, fired, learnedEpoch]);
     const cached = cache.get(index, cacheKey);
     if (cached !== undefined) return cached;
-    const result = runSearch(request, index, version, queryText, filter, merchandising);
+    const result = runSearch(request, index, version, queryText, filter, merchandising, learning);
     cache.set(index, cacheKey, result);
     return result;
   }

@@ -54,7 +54,8 @@ export type Attribution = 'verified' | 'unverified';
 /**
  * Whether an activity may be credited to the response or widget it names: only when its ids verified at
  * collect time. An unverified one (made up, another tenant's, a widget id alone, or logged before ids were
- * signed) is kept and counted apart, never in click-through, experiments or learning.
+ * signed) is kept and counted apart, never in click-through or experiments; search learning reads its
+ * `metadata.query` only, once per shopper, query and item ever (search/learning/search-credit.ts).
  */
 export function isVerifiedAttribution(activity: LoggedActivity): boolean {
   return activity.attribution === 'verified';

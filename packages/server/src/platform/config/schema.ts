@@ -100,6 +100,42 @@ const merchandisingRuleSchema = z.strictObject({
   filter: z.string().min(1).max(10_000).optional(),
 }).refine((rule) => rule.query !== undefined || rule.when !== undefined, { message: 'a rule needs a query, a when condition or both', path: ['query'] });
 
+/**
+ * Search that learns from what shoppers do after a search (domains/search/learning/, docs/search.md):
+ * per configuration, so that an experiment can compare it on and off.
+ */
+const searchLearningSchema = z.strictObject({
+  /** Reorder each query's matches by the clicks, add-to-carts and purchases that followed it. */
+  enabled: z.boolean().default(true),
+  /** What one shopper's action on an item of a query is worth; purchases are the most reliable label. */
+  weights: z
+    .strictObject({ click: z.number().min(0).max(100).default(1), addToCart: z.number().min(0).max(100).default(2), purchase: z.number().min(0).max(100).default(4) })
+    .default({ click: 1, addToCart: 2, purchase: 4 }),
+  /** Days after which a vote counts half. */
+  halfLifeDays: z.number().min(1).max(365).default(30),
+  /** Distinct shoppers an item needs in a query before it moves at all. */
+  minShoppers: z.number().int().min(2).max(1_000).default(3),
+  /** Shrinkage: an item's lift is scaled by shoppers / (shoppers + priorShoppers). */
+  priorShoppers: z.number().min(0).max(1_000).default(5),
+  /** How far learning may move an item, 0 (not at all) to 100 (above every text match). */
+  impact: z.number().min(0).max(100).default(100),
+  /** Learned keys a merchandiser reset, and when: votes received before are not used (the admin API adds them). */
+  resets: z
+    .array(z.strictObject({ key: z.string().min(1).max(200), at: z.number().int().min(0) }))
+    .max(1_000)
+    .default([]),
+});
+
+/** The shopper's own interests (learning/shopper-affinities.ts): facet values they viewed, carted and bought lift matching items. */
+const searchPersonalizationSchema = z.strictObject({
+  /** Lift a known shopper's affinities among comparably relevant items (the request's `context.session` names them). */
+  enabled: z.boolean().default(true),
+  /** Attributes whose values make an affinity (category, brand, colour); empty: the configuration's value facets. */
+  attributes: z.array(z.string().min(1).max(200)).max(10).default([]),
+  /** 0 (none) to 100: an item sharing every affinity gains up to a quarter of the best text score at 100. */
+  impact: z.number().min(0).max(100).default(50),
+});
+
 export const searchConfigurationSchema = z.strictObject({
   id: identifier,
   /** Text attributes searched, with their relative weights. */
@@ -132,6 +168,8 @@ export const searchConfigurationSchema = z.strictObject({
   locales: z.array(z.string().regex(/^[a-z]{2}$/, 'use a two-letter ISO 639-1 code such as fr')).max(50).default([]),
   /** Context variables (`context.variables` / `context.contextVariables`) the rules' `when` may name, with their types; others sent are ignored. */
   contextVariables: declaredVariablesSchema,
+  learning: searchLearningSchema.default(searchLearningSchema.parse({})),
+  personalization: searchPersonalizationSchema.default(searchPersonalizationSchema.parse({})),
 }).superRefine((config, ctx) => {
   const check = (when: Parameters<typeof whenIssues>[1] | undefined, path: (string | number)[]) => {
     if (when === undefined) return;

@@ -3,7 +3,7 @@
  * one process (tests) never share counters. Labels are route patterns and status codes, never raw
  * paths or tenant data, so the number of series stays bounded whatever the public sends.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export class ServerMetrics {
   readonly registry = new Registry();
@@ -15,6 +15,8 @@ export class ServerMetrics {
   readonly indexBuildSeconds: Histogram;
   readonly modelTrainingSeconds: Histogram;
   readonly searchThreadAnswers: Counter<'answered_by'>;
+  /** Set by the composition root: how many query keys search learning holds now. */
+  readonly learnedQueries: { collect: () => number } = { collect: () => 0 };
 
   constructor() {
     const registers = [this.registry];
@@ -50,6 +52,15 @@ export class ServerMetrics {
       help: 'With search threads configured: searches by who answered them, a search thread or the main thread (no thread in step with its index, or the thread failed).',
       labelNames: ['answered_by'],
       registers,
+    });
+    const learned = this.learnedQueries;
+    new Gauge({
+      name: 'discovery_search_learned_queries',
+      help: 'Query keys (and browse selections) search learning holds votes for, every tenant together; at most 1,000 per tenant.',
+      registers,
+      collect() {
+        this.set(learned.collect());
+      },
     });
     this.modelTrainingSeconds = new Histogram({
       name: 'discovery_recommendation_model_training_seconds',

@@ -11,7 +11,8 @@
  *
  * Memory is bounded by design: at most MAX_QUERIES_PER_DAY queries per token and day (later new
  * queries are counted under OTHER_QUERIES), DAYS_KEPT days, and the last RECENT_SEARCHES search ids
- * and RECENT_CLICKS clicks remembered for attribution (process-wide; older ones are let go first).
+ * and RECENT_CLICKS clicks remembered for attribution, and the last RECENT_TYPING_SEARCHES searches made
+ * while typing, uncounted until clicked (process-wide; older ones are let go first).
  */
 import { statelessPart, type ActivityAggregate } from '../../tracking/activity-aggregate.js';
 import { isVerifiedAttribution, type LoggedActivity } from '../../tracking/activity-record.js';
@@ -28,6 +29,7 @@ export const DAYS_KEPT = 90;
 export const MAX_QUERY_CHARS = 200;
 const RECENT_SEARCHES = 100_000;
 const RECENT_CLICKS = 100_000;
+const RECENT_TYPING_SEARCHES = 20_000;
 /** Pending counts reach the store this often. */
 const FLUSH_MS = 5_000;
 
@@ -99,6 +101,8 @@ export class QueryAnalytics {
   private readonly recentSearches = new Map<string, RecentSearch>();
   /** tenant, profile, item → the search a click came from. */
   private readonly recentClicks = new Map<string, string>();
+  /** As-you-type searches not counted yet, by response id (`recordTypingSearch`). */
+  private readonly typingSearches = new Map<string, SearchOutcome>();
   private timer: NodeJS.Timeout | undefined;
   /** Handed to tracking with the other aggregates so that an erasure reaches the clicks remembered here (new activities come through `recordActivity`). */
   readonly erasure: ActivityAggregate = { fold: () => undefined, forgetProfiles: (tenantId, profileIds) => this.forgetProfiles(tenantId, profileIds), snapshot: statelessPart('search-analytics') };
@@ -153,6 +157,15 @@ export class QueryAnalytics {
   }
 
   /**
+   * A search made while the shopper typed (`options.asYouType`): "t", "te", "tea" are not searches
+   * anybody meant. It is remembered, uncounted, and counted as a search once a result of it is clicked
+   * (the shopper stopped there); the search they submit is counted as any search.
+   */
+  recordTypingSearch(outcome: SearchOutcome): void {
+    remember(this.typingSearches, outcome.id, outcome, RECENT_TYPING_SEARCHES);
+  }
+
+  /**
    * Whether a token's queries of a day number MAX_QUERIES_PER_DAY. A record only grows (days go whole),
    * so a full one is remembered: counting its keys again for every later new query made an array of
    * a thousand keys per search on a busy day.
@@ -172,6 +185,11 @@ export class QueryAnalytics {
     if (activity.type === 'page') return;
     const clickKey = `${activity.tenant}\u0000${activity.profileId}\u0000${activity.itemId}`;
     if (CLICK_VERBS.has(activity.verb)) {
+      const typed = activity.sourceId === undefined ? undefined : this.typingSearches.get(activity.sourceId);
+      if (typed !== undefined && typed.tenantId === activity.tenant) {
+        this.typingSearches.delete(activity.sourceId!);
+        this.recordSearch(typed);
+      }
       const ref = this.searchOf(activity);
       if (ref === undefined) return;
       remember(this.recentClicks, clickKey, ref.id, RECENT_CLICKS);

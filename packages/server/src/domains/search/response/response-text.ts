@@ -63,7 +63,7 @@ export interface AnswerHead {
 
 /** A search answer's metadata (without its facets), in the order the interface's examples show it. */
 export function answerMetadata(
-  found: { count: number; exact: boolean; corrected: string | undefined; relaxed: boolean },
+  found: { count: number; exact: boolean; corrected: string | undefined; relaxed: boolean; personalized?: boolean },
   request: { token: string; offset: number; limit: number; configurationId: string },
   head: AnswerHead,
 ): Omit<SearchResponse['metadata'], 'facets'> {
@@ -81,6 +81,7 @@ export function answerMetadata(
     ...(found.corrected === undefined ? {} : { correctedQuery: found.corrected }),
     ...(found.relaxed ? { relaxed: true as const } : {}),
     ...(head.experiment === undefined ? {} : { experiment: head.experiment }),
+    ...(found.personalized === true ? { personalized: true as const } : {}),
   };
 }
 

@@ -1,0 +1,239 @@
+/**
+ * Search's learned order: the votes shoppers cast for items of a query by clicking, carting and buying
+ * them after searching it, folded from the activity log (handed to tracking as an `ActivityAggregate`,
+ * so every process folding the shared log holds the same votes, a snapshot restores them, and erasing
+ * a shopper removes theirs). The search pipeline asks `lifts` for the matches' learned signal
+ * (learned-order.ts turns votes into lifts under a configuration's settings).
+ *
+ * Memory is bounded by design: MAX_QUERIES keys per tenant (the least used goes first), MAX_VOTES per
+ * key (the oldest goes first), RECENT_CLICKS clicks per tenant remembered to credit a later add-to-cart
+ * or purchase of the clicked item, and the search ledger's LEDGER_SIZE ids. Figures in docs/search.md.
+ */
+import { DAY_MS, type Clock } from '../../../platform/clock.js';
+import type { ActivityAggregate, SnapshotPart } from '../../tracking/activity-aggregate.js';
+import type { LogRecord } from '../../tracking/activity-record.js';
+import { learnedItems, type LearnedItem, type LearningSettings, type Vote } from './learned-order.js';
+import { ACTION_OF, CLICK, creditOf } from './search-credit.js';
+import { SearchLedger } from './search-ledger.js';
+
+export const MAX_QUERIES = 1_000;
+export const MAX_VOTES = 120;
+export const RECENT_CLICKS = 20_000;
+/** Cached search answers of a tenant are renewed at most this often while votes arrive. */
+const EPOCH_MS = 5_000;
+
+interface StoredVote extends Vote {
+  /** When the vote's first action was received (ms): a reset hides votes received before it. */
+  at: number;
+}
+
+interface QueryVotes {
+  votes: Map<string, StoredVote>;
+  generation: number;
+  memo: { generation: number; settings: LearningSettings; since: number; day: number; items: LearnedItem[]; lifts: Map<string, number> } | undefined;
+}
+
+interface TenantLearning {
+  queries: Map<string, QueryVotes>;
+  /** shopper, item → the key and verification of the search they clicked it from. */
+  clicks: Map<string, { key: string; verified: boolean }>;
+  epoch: number;
+  bumpedAt: number;
+  pending: boolean;
+}
+
+/** A snapshot chunk: one key's votes, or the remembered clicks. */
+type SavedChunk = { key: string; votes: [voteKey: string, shopper: string, item: string, day: number, at: number, actions: number, position: number | null][] } | { clicks: [string, string, boolean][] };
+
+export interface LearnedQuery {
+  key: string;
+  votes: number;
+  shoppers: number;
+  lastVoteAt: number;
+}
+
+export class SearchLearning implements ActivityAggregate {
+  private readonly tenants = new Map<string, TenantLearning>();
+  readonly ledger = new SearchLedger();
+
+  /** `keyOf` analyses an activity's query as the search pipeline does (query-key.ts, with the live index's correction). */
+  constructor(private readonly deps: { clock: Clock; keyOf: (tenantId: string, query: string) => string }) {}
+
+  readonly snapshot: SnapshotPart = {
+    name: 'search-learning',
+    version: 1,
+    save: (tenantId) => this.save(tenantId),
+    restore: (tenantId, chunk) => this.restore(tenantId, chunk as SavedChunk),
+    clear: (tenantId) => void this.tenants.delete(tenantId),
+  };
+
+  fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {
+    if (record.kind !== 'activity' || record.type !== 'product') return;
+    const action = ACTION_OF[record.verb];
+    const shopper = profileId ?? record.profileId;
+    // A vote needs someone to count once: an activity that names no shopper teaches nothing.
+    if (action === undefined || shopper === '') return;
+    const tenant = this.tenant(tenantId);
+    const clickKey = `${shopper}\u0000${record.itemId}`;
+    let credit = creditOf(record, this.ledger, (query) => this.deps.keyOf(tenantId, query));
+    if (credit === undefined && action !== CLICK) {
+      const clicked = tenant.clicks.get(clickKey);
+      if (clicked !== undefined) credit = { key: clicked.key, position: undefined, verified: clicked.verified };
+    }
+    if (credit === undefined) return;
+    if (action === CLICK) remember(tenant.clicks, clickKey, { key: credit.key, verified: credit.verified }, RECENT_CLICKS);
+    const day = Math.floor(record.receivedAt / DAY_MS);
+    const voteKey = `${shopper}\u0000${record.itemId}\u0000${credit.verified ? day : 'once'}`;
+    const query = this.query(tenant, credit.key);
+    const vote = query.votes.get(voteKey);
+    if (vote !== undefined && (vote.actions & action) !== 0) return;
+    if (vote === undefined) {
+      query.votes.set(voteKey, { shopper, item: record.itemId, day, at: record.receivedAt, actions: action, position: action === CLICK ? credit.position : undefined });
+      if (query.votes.size > MAX_VOTES) query.votes.delete(query.votes.keys().next().value!);
+    } else {
+      vote.actions |= action;
+      if (action === CLICK) vote.position = credit.position;
+    }
+    query.generation++;
+    this.changed(tenant);
+  }
+
+  forgetProfiles(tenantId: string, profileIds: readonly string[]): void {
+    const tenant = this.tenants.get(tenantId);
+    if (tenant === undefined) return;
+    const gone = new Set(profileIds);
+    for (const query of tenant.queries.values()) {
+      let removed = false;
+      for (const [key, vote] of query.votes) if (gone.has(vote.shopper)) removed = query.votes.delete(key);
+      if (removed) query.generation++;
+    }
+    for (const key of [...tenant.clicks.keys()]) if (gone.has(key.slice(0, key.indexOf('\u0000')))) tenant.clicks.delete(key);
+    this.changed(tenant);
+  }
+
+  /**
+   * The lift (0 to 1, a share of the top text score) of each item `key` learned, under `settings`;
+   * votes received before `since` (the query's last reset) are left out. Undefined when nothing is learned.
+   */
+  lifts(tenantId: string, key: string, settings: LearningSettings, since = 0): ReadonlyMap<string, number> | undefined {
+    const memo = this.learned(tenantId, key, settings, since);
+    return memo === undefined || memo.lifts.size === 0 ? undefined : memo.lifts;
+  }
+
+  /** What `key` learned, item by item, for the console and the admin API. */
+  explain(tenantId: string, key: string, settings: LearningSettings, since = 0): { votes: number; shoppers: number; items: LearnedItem[] } {
+    const query = this.tenants.get(tenantId)?.queries.get(key);
+    const votes = query === undefined ? [] : [...query.votes.values()].filter((vote) => vote.at >= since);
+    return { votes: votes.length, shoppers: new Set(votes.map((vote) => vote.shopper)).size, items: this.learned(tenantId, key, settings, since)?.items ?? [] };
+  }
+
+  /** Whether anything is kept under `key` (a search thread does not see learned state: such searches stay on the main thread). */
+  has(tenantId: string, key: string): boolean {
+    return this.tenants.get(tenantId)?.queries.has(key) === true;
+  }
+
+  /** The tenant's learned keys, most recently voted first. */
+  queries(tenantId: string): LearnedQuery[] {
+    const tenant = this.tenants.get(tenantId);
+    if (tenant === undefined) return [];
+    return [...tenant.queries]
+      .map(([key, query]) => {
+        const votes = [...query.votes.values()];
+        return { key, votes: votes.length, shoppers: new Set(votes.map((vote) => vote.shopper)).size, lastVoteAt: votes.reduce((max, vote) => Math.max(max, vote.at), 0) };
+      })
+      .sort((a, b) => b.lastVoteAt - a.lastVoteAt || (a.key < b.key ? -1 : 1));
+  }
+
+  /** Keys kept over every tenant (the `/metrics` gauge). */
+  keyCount(): number {
+    let count = 0;
+    for (const tenant of this.tenants.values()) count += tenant.queries.size;
+    return count;
+  }
+
+  /** Part of the search answer cache's key: it moves at most every EPOCH_MS while votes change what is learned. */
+  epoch(tenantId: string): number {
+    const tenant = this.tenants.get(tenantId);
+    if (tenant === undefined) return 0;
+    if (tenant.pending && this.deps.clock.now() - tenant.bumpedAt >= EPOCH_MS) this.bump(tenant);
+    return tenant.epoch;
+  }
+
+  private learned(tenantId: string, key: string, settings: LearningSettings, since: number): QueryVotes['memo'] {
+    const tenant = this.tenants.get(tenantId);
+    const query = tenant?.queries.get(key);
+    if (query === undefined) return undefined;
+    // Used: the least used key is the one dropped when the tenant is full.
+    tenant!.queries.delete(key);
+    tenant!.queries.set(key, query);
+    const day = Math.floor(this.deps.clock.now() / DAY_MS);
+    const memo = query.memo;
+    if (memo !== undefined && memo.generation === query.generation && memo.settings === settings && memo.since === since && memo.day === day) return memo;
+    const votes = since === 0 ? query.votes.values() : [...query.votes.values()].filter((vote) => vote.at >= since);
+    const items = learnedItems(votes, settings, day);
+    query.memo = { generation: query.generation, settings, since, day, items, lifts: new Map(items.map((item) => [item.id, item.lift])) };
+    return query.memo;
+  }
+
+  /** Forgets what `key` learned in this process (a reset that must also hold on other processes goes through the configuration). */
+  drop(tenantId: string, key: string): boolean {
+    const tenant = this.tenants.get(tenantId);
+    const dropped = tenant?.queries.delete(key) === true;
+    if (dropped) this.changed(tenant!);
+    return dropped;
+  }
+
+  private changed(tenant: TenantLearning): void {
+    if (this.deps.clock.now() - tenant.bumpedAt >= EPOCH_MS) this.bump(tenant);
+    else tenant.pending = true;
+  }
+
+  private bump(tenant: TenantLearning): void {
+    tenant.epoch++;
+    tenant.pending = false;
+    tenant.bumpedAt = this.deps.clock.now();
+  }
+
+  /** The votes kept under `key`, made when missing; now the most recently used key. */
+  private query(tenant: TenantLearning, key: string): QueryVotes {
+    const query = tenant.queries.get(key) ?? { votes: new Map(), generation: 0, memo: undefined };
+    tenant.queries.delete(key);
+    tenant.queries.set(key, query);
+    if (tenant.queries.size > MAX_QUERIES) tenant.queries.delete(tenant.queries.keys().next().value!);
+    return query;
+  }
+
+  private tenant(tenantId: string): TenantLearning {
+    let tenant = this.tenants.get(tenantId);
+    if (tenant === undefined) this.tenants.set(tenantId, (tenant = { queries: new Map(), clicks: new Map(), epoch: 0, bumpedAt: Number.NEGATIVE_INFINITY, pending: false }));
+    return tenant;
+  }
+
+  private *save(tenantId: string): Iterable<SavedChunk> {
+    const tenant = this.tenants.get(tenantId);
+    if (tenant === undefined) return;
+    for (const [key, query] of tenant.queries) {
+      yield { key, votes: [...query.votes].map(([voteKey, v]) => [voteKey, v.shopper, v.item, v.day, v.at, v.actions, v.position ?? null]) };
+    }
+    const clicks = [...tenant.clicks].map(([key, click]) => [key, click.key, click.verified] as [string, string, boolean]);
+    for (let at = 0; at < clicks.length; at += 2_000) yield { clicks: clicks.slice(at, at + 2_000) };
+  }
+
+  private restore(tenantId: string, chunk: SavedChunk): void {
+    const tenant = this.tenant(tenantId);
+    if ('clicks' in chunk) {
+      for (const [key, clicked, verified] of chunk.clicks) tenant.clicks.set(key, { key: clicked, verified });
+      return;
+    }
+    const query = this.query(tenant, chunk.key);
+    for (const [voteKey, shopper, item, day, at, actions, position] of chunk.votes) query.votes.set(voteKey, { shopper, item, day, at, actions, position: position ?? undefined });
+    query.generation++;
+  }
+}
+
+/** Sets `key` as the newest entry, letting the oldest go past `cap`. */
+function remember<V>(map: Map<string, V>, key: string, value: V, cap: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > cap) map.delete(map.keys().next().value!);
+}
