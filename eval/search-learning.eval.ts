@@ -125,6 +125,7 @@ const evaluation: Evaluation = async () => {
     const afterManySessions = ranked(floodQuery).indexOf(floodItem) + 1;
 
     const affinity = await affinityLift({ search, activities, tenantId, request, queries: CANDIDATES, seed });
+    const leads = await leadRecall({ search, activities, tenantId, request, queries, seed });
 
     const changed = untouched.filter((query) => query !== floodQuery && ranked(query, K).join(',') !== untouchedBefore.get(query));
     const relevanceAfter = await judge();
@@ -150,6 +151,10 @@ const evaluation: Evaluation = async () => {
           ],
         },
         {
+          title: `Queries that lead to products: ${leads.queries} made-up queries matching nothing, 3 wanted products each found through a second query (recall@10 of the wanted)`,
+          rows: leads.rows,
+        },
+        {
           title: 'Relevance set of issue 14 (demo catalog, first-page precision)',
           rows: [
             { when: 'before learning', precision: round(relevanceBefore.mean), empty: relevanceBefore.empty.length },
@@ -168,6 +173,60 @@ const evaluation: Evaluation = async () => {
     await rm(dataDir, { recursive: true, force: true });
   }
 };
+
+/**
+ * Queries that lead to products. Each trained query gets a made-up twin the catalog's words do not match
+ * (a shop's vocabulary gap: "kittyhome" for cat-shaped things). A shopper searches the twin (a results
+ * page view, as the toolkit sends it), finds nothing, searches the real query, examines its first 20
+ * with the position-biased eye, clicks what they want (0.7; 0.08 other), and carts a clicked wanted item
+ * with probability 0.5 (0.03 other). Recall@10 of the twin's three wanted items, as shoppers arrive; and
+ * with AI Search (`aiSearch`: clicks count too) at the first checkpoint.
+ */
+async function leadRecall(options: {
+  search: SearchService;
+  activities: ActivityService;
+  tenantId: string;
+  request: (query: string, limit?: number) => SearchQuery;
+  queries: readonly string[];
+  seed: number;
+}): Promise<{ queries: number; rows: Array<Record<string, string | number>> }> {
+  const { search, activities, tenantId, request } = options;
+  const rng = random(options.seed + 2);
+  const twin = (query: string) => `zorb${[...query].reverse().join('')}`;
+  const pairs = options.queries.filter((query) => search.search(request(twin(query), 0)).count === 0);
+  const wanted = new Map(pairs.map((query) => [query, new Set(shuffle(search.search(request(query, SHOWN)).items.map((hit) => hit.id), options.seed + query.length).slice(0, 3))]));
+  const recall = (aiSearch: boolean) => {
+    let sum = 0;
+    for (const query of pairs) {
+      const first = search.search({ ...request(twin(query), K), aiSearch }).items.map((hit) => hit.id);
+      sum += first.filter((id) => wanted.get(query)!.has(id)).length / 3;
+    }
+    return round(sum / Math.max(1, pairs.length));
+  };
+  const rows: Array<Record<string, string | number>> = [{ shoppersPerQuery: 0, recallAt10: recall(false), recallAt10AiSearch: recall(true) }];
+  let shopper = 0;
+  let done = 0;
+  for (const target of [3, 5, 10, 20, 50]) {
+    for (; done < target; done++) {
+      const batch: NewActivity[] = [];
+      for (const query of pairs) {
+        const profileId = `eval-gap-${shopper++}`;
+        const at = Date.now();
+        batch.push(newActivity({ profileId, source: 'collect', verb: 'view', type: 'page', itemId: '/search', timestamp: at, query: twin(query) }));
+        search.search(request(query, SHOWN)).items.forEach((hit, i) => {
+          if (rng() >= (i + 1) ** -0.8) return;
+          const liked = wanted.get(query)!.has(hit.id);
+          if (rng() >= (liked ? 0.7 : 0.08)) return;
+          batch.push(newActivity({ profileId, source: 'collect', verb: 'click', type: 'product', itemId: hit.id, timestamp: at, query, details: { metadata: { position: i + 1 } } }));
+          if (rng() < (liked ? 0.5 : 0.03)) batch.push(newActivity({ profileId, source: 'collect', verb: 'add-to-cart', type: 'product', itemId: hit.id, timestamp: at }));
+        });
+      }
+      await activities.recordActivities(tenantId, batch);
+    }
+    rows.push({ shoppersPerQuery: target, recallAt10: recall(false), recallAt10AiSearch: recall(true) });
+  }
+  return { queries: pairs.length, rows };
+}
 
 /**
  * Shoppers each with a hidden favourite category: one among a query's matches ranked 11th to 50th;

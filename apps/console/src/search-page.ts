@@ -293,7 +293,7 @@ export class SearchPage extends ConsolePage {
               <th scope="row">${hit.title || hit.id} <small>${hit.id}</small></th>
               <td>${hit.score}</td>
               <td>${hit.rule !== undefined ? html`<strong>${hit.rule}</strong> ` : nothing}${hit.matchedFields.map((f) => `${f.attribute} ×${f.weight} (${f.words.join(', ')})`).join('; ') || '—'}</td>
-              <td data-learned>${hit.learned === undefined ? '—' : learnedText(hit.learned)}</td>
+              <td data-learned>${hit.joined === true ? html`<strong>joined</strong> ` : nothing}${hit.learned === undefined ? '—' : learnedText(hit.learned)}</td>
               <td class="actions">
                 <button type="button" aria-label="Pin ${hit.id}" @click=${() => this.place(hit.id, 'pin')} ?disabled=${hit.rule === 'pinned'}>Pin</button>
                 <button type="button" aria-label="Boost ${hit.id}" @click=${() => this.place(hit.id, 'boost')} ?disabled=${hit.rule === 'boosted'}>Boost</button>
@@ -317,7 +317,7 @@ export class SearchPage extends ConsolePage {
     return html`<div class="learning" data-learning=${enabled ? 'on' : 'off'}>
       <p>
         Learning from shoppers is <strong>${enabled ? 'on' : 'off'}</strong> for configuration ${config.id}.
-        ${learning === undefined ? nothing : html`Query key “${learning.key}”: ${learning.votes} vote${learning.votes === 1 ? '' : 's'} from ${learning.shoppers} shopper${learning.shoppers === 1 ? '' : 's'}; ${learning.items.length} item${learning.items.length === 1 ? '' : 's'} moved.`}
+        ${learning === undefined ? nothing : html`Query key “${learning.key}”: ${learning.votes} vote${learning.votes === 1 ? '' : 's'} from ${learning.shoppers} shopper${learning.shoppers === 1 ? '' : 's'}; ${learning.items.length} item${learning.items.length === 1 ? '' : 's'} moved${learning.leads.length > 0 ? html`, ${learning.leads.length} joined (bought after searching this, though its words do not match)` : nothing}.`}
       </p>
       ${learning !== undefined && learning.votes > 0 ? html`<button type="button" @click=${() => void this.resetLearning()}>Reset learning for this query</button>` : nothing}
       <button type="button" @click=${() => this.switchLearning(!enabled)}>${enabled ? 'Switch learning off' : 'Switch learning on'}</button>

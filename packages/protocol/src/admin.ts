@@ -143,6 +143,8 @@ export interface SearchLearningConfig {
   priorShoppers: number;
   /** 0 to 100: how far learning may move an item. */
   impact: number;
+  /** Products shoppers carted or bought after searching a query that does not match them join its results. */
+  leads: boolean;
   /** Learned keys reset by a merchandiser, with when (ms): votes received before are not used. */
   resets: Array<{ key: string; at: number }>;
 }
@@ -211,8 +213,10 @@ export interface ExplainedHit {
   matchedFields: Array<{ attribute: string; weight: number; words: string[] }>;
   /** Where the text order alone (learning off) puts the item; absent when beyond the explained positions. */
   textPosition?: number;
-  /** Present when learning moved the item: the votes behind it and the lift they give. */
+  /** Present when learning moved the item: the votes behind it and the lift they give (for a joined item, the shoppers it led). */
   learned?: LearnedItemView;
+  /** The query's words do not match it: it joined because shoppers who searched the query went on to cart or buy it. */
+  joined?: true;
 }
 
 /** What shoppers taught search about one item of a query (docs/search.md, "Learned order"). */
@@ -239,6 +243,8 @@ export interface QueryLearningView {
   /** When a merchandiser last reset the key (ms): votes received before are not used. */
   resetAt?: number;
   items: LearnedItemView[];
+  /** Products the query leads to: shoppers searched it, then carted or bought them (docs/search.md, "Queries that lead to products"). */
+  leads: LearnedItemView[];
 }
 
 /** `GET /admin/search-tokens/{token}/learning`: the keys learning holds votes for, most recently voted first. */

@@ -16,7 +16,7 @@ export interface SortKey {
  * `learning` (Discovery Kit): leave out the order learned from what shoppers clicked and bought;
  * `personalization` (Discovery Kit): leave out the shopper's own interests.
  */
-export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction' | 'learning' | 'personalization';
+export type DisableName = 'facet' | 'item' | 'group' | 'redirect' | 'correction' | 'learning' | 'leads' | 'personalization';
 
 /** The items' options of a search: `itemOptions`, or its older name `options`. */
 export interface SearchItemOptions {
@@ -30,7 +30,10 @@ export interface SearchItemOptions {
   disable?: { name: DisableName }[];
   /** `true` (the title) or the field names to mark: each item then carries `highlights`. */
   highlight?: true | string[];
-  /** The definition's AI Search toggle: accepted, and the full-text search answers either way. */
+  /**
+   * The definition's AI Search toggle: widens the products a query leads to (shoppers who only clicked
+   * them after searching it count too) beside full-text search (docs/search.md, "Queries that lead to products").
+   */
   aiSearch?: boolean;
   /** Discovery Kit: a search made while the shopper types, counted in analytics only once a result of it is clicked. */
   asYouType?: boolean;
@@ -93,6 +96,8 @@ export interface SearchItem {
   redirect?: { id: string; name: string; url: string };
   /** Only when `options.highlight` asked: per field, the ranges of its value that matched the query. */
   highlights?: { [field: string]: HighlightRange[] };
+  /** Discovery Kit: the query's words do not match it; shoppers who searched the query went on to buy or cart it. */
+  learned?: true;
 }
 
 export interface SearchResponse {

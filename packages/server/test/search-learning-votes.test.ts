@@ -64,7 +64,8 @@ describe('search learning votes', () => {
     for (let q = 0; q < MAX_QUERIES + 50; q++) {
       // The favourite is searched (used) while new keys arrive: it stays, the oldest unused ones go.
       if (q % 100 === 0) learning.lifts(T, textKey('favourite', 'english'), settings);
-      learning.fold(T, activity(clock, 'a', 'x', `query${q}`), undefined);
+      // A shopper each: one shopper's run of searches would also make keys of the products they lead to.
+      learning.fold(T, activity(clock, `s${q}`, 'x', `query${q}`), undefined);
     }
     assert.equal(learning.keyCount(), MAX_QUERIES);
     assert.ok(learning.has(T, textKey('favourite', 'english')));
@@ -85,5 +86,26 @@ describe('search learning votes', () => {
     // The remembered clicks came back too: a later add-to-cart is still credited.
     copy.fold(T, activity(clock, 'b', 'mug-1', 'mug', { verb: 'add-to-cart', query: undefined }), undefined);
     assert.equal(copy.explain(T, key, settings).items[0]!.addToCarts, 1);
+  });
+
+  it('keeps the queries that lead to products, and the searches still open, through a snapshot', () => {
+    const clock = new ManualClock();
+    const learning = learningWith(clock);
+    const searched = (shopper: string, query: string) => learning.fold(T, { ...activity(clock, shopper, '/search', query), type: 'page', verb: 'view' }, undefined);
+    for (const shopper of ['a', 'b', 'c']) {
+      searched(shopper, 'kittyhome');
+      learning.fold(T, activity(clock, shopper, 'cat-doorstop', 'cat', { verb: 'add-to-cart' }), undefined);
+    }
+    searched('d', 'kittyhome');
+    const key = textKey('kittyhome', 'english');
+    assert.deepEqual([...(learning.leads(T, key, settings) ?? new Map()).keys()], ['cat-doorstop']);
+    const copy = learningWith(clock);
+    for (const chunk of JSON.parse(JSON.stringify([...learning.snapshot.save(T)])) as unknown[]) copy.snapshot.restore(T, chunk);
+    assert.deepEqual(copy.explain(T, key, settings), learning.explain(T, key, settings));
+    // Shopper d searched before the snapshot and buys after it: still a lead.
+    copy.fold(T, activity(clock, 'd', 'cat-doorstop', 'cat', { verb: 'purchase' }), undefined);
+    assert.equal(copy.explain(T, key, settings).leads[0]!.shoppers, 4);
+    copy.forgetProfiles(T, ['a', 'b']);
+    assert.equal(copy.leads(T, key, settings), undefined, 'two shoppers left: below minShoppers');
   });
 });

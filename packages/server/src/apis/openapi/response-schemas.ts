@@ -120,10 +120,11 @@ export const explainResponse = z.object({
       matchedFields: z.array(z.object({ attribute: z.string(), weight: z.number(), words: z.array(z.string()) })),
       textPosition: z.number().int().min(1).optional(),
       learned: learnedItem.optional(),
+      joined: z.literal(true).optional().describe('The query does not match it: shoppers who searched the query went on to cart or buy it.'),
     }),
   ),
   learning: z
-    .object({ key: z.string(), enabled: z.boolean(), votes: z.number().int(), shoppers: z.number().int(), resetAt: z.number().int().optional(), items: z.array(learnedItem) })
+    .object({ key: z.string(), enabled: z.boolean(), votes: z.number().int(), shoppers: z.number().int(), resetAt: z.number().int().optional(), items: z.array(learnedItem), leads: z.array(learnedItem) })
     .optional(),
 });
 

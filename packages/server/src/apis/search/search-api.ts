@@ -170,7 +170,7 @@ export function createSearchApi(deps: ServerDeps): ApiModule {
       // A sort order or a column nobody asked for yet is built in slices while this request waits (search-service.ts).
       const waiting = search.whenReady({ ...request, configuration });
       if (waiting !== undefined) await waiting;
-      const result = search.search({ ...request, configuration, disabled: new Set(disabled), shopper });
+      const result = search.search({ ...request, configuration, disabled: new Set(disabled), shopper, aiSearch: options.aiSearch === true });
       found = result;
       if (result.learningKey !== undefined) {
         // What the shopper saw, so that a click on it is credited at its real position (learning/search-ledger.ts).

@@ -6,7 +6,7 @@ export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 10_000;
 export const MAX_SORT_KEYS = 8;
 /** What a request may switch off; `learning` leaves the learned order out, `personalization` the shopper's interests. */
-export const DISABLE_NAMES = ['facet', 'item', 'group', 'redirect', 'correction', 'learning', 'personalization'] as const;
+export const DISABLE_NAMES = ['facet', 'item', 'group', 'redirect', 'correction', 'learning', 'leads', 'personalization'] as const;
 
 const optionsSchema = z.object({
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0),

@@ -25,8 +25,10 @@ export interface ExplainedHit {
   matchedFields: Array<{ attribute: string; weight: number; words: string[] }>;
   /** Its position in the text order alone (learning off), when within the explained positions. */
   textPosition?: number;
-  /** The votes that moved it, when learning did. */
+  /** The votes that moved it, when learning did (for a joined item: the shoppers it led, query-leads.ts). */
   learned?: LearnedItem;
+  /** The query's words do not match it: it joined because shoppers who searched the query went on to buy it. */
+  joined?: true;
 }
 
 export interface QueryLearning {
@@ -36,6 +38,8 @@ export interface QueryLearning {
   shoppers: number;
   resetAt?: number;
   items: LearnedItem[];
+  /** Products the query leads to (query-leads.ts): they join its results when it does not match them. */
+  leads: LearnedItem[];
 }
 
 export interface Explanation {
@@ -88,8 +92,9 @@ export function explainSearch(options: {
   };
   const result = options.search.search(request);
   // The text order beside it: the same search with the learned signal left out.
-  const textOrder = result.learned === 0 ? undefined : options.search.search({ ...request, disabled: new Set(['learning']) }).ordered.map(({ item }) => item.id);
+  const textOrder = result.learned === 0 && result.joined === 0 ? undefined : options.search.search({ ...request, disabled: new Set(['learning']) }).ordered.map(({ item }) => item.id);
   const learning = learningOf(options.search, options.tenantId, configuration, result.learningKey);
+  const leadsById = new Map(learning?.leads.map((item) => [item.id, item]));
   const learnedById = new Map(learning?.items.map((item) => [item.id, item]));
   const queryWords = wordsOf(query);
   const normalised = queryWords.join(' ');
@@ -98,7 +103,7 @@ export function explainSearch(options: {
   const synonyms = configuration.synonyms.filter((group) => group.some((word) => queryWords.includes(wordsOf(word).join(' '))));
   const wanted = new Set([...queryWords, ...synonyms.flat().flatMap(wordsOf)]);
   const redirectHit = result.items.find((item) => item.redirect !== undefined)?.redirect;
-  const hits: ExplainedHit[] = result.ordered.slice(0, options.limit).map(({ item, score }, index) => {
+  const hits: ExplainedHit[] = result.ordered.slice(0, options.limit).map(({ item, score, joined }, index) => {
     const matchedFields = configuration.fields.flatMap((field) => {
       const found = wordsOf(attributeText(item.attributes[field.attribute])).filter((w) => [...wanted].some((q) => w.startsWith(q)));
       return found.length === 0 ? [] : [{ attribute: field.attribute, weight: field.weight, words: [...new Set(found)].slice(0, 5) }];
@@ -110,8 +115,9 @@ export function explainSearch(options: {
     const hit = { position: index + 1, id: item.id, score: Math.round(score * 1000) / 1000, title: attributeText(attrs.title), photo, price, currency: attributeText(attrs.currency) || undefined, rule: ruleOf, matchedFields } as ExplainedHit;
     const textPosition = textOrder === undefined ? index + 1 : textOrder.indexOf(item.id) + 1;
     if (textPosition > 0) hit.textPosition = textPosition;
-    const learned = learnedById.get(item.id);
+    const learned = joined === true ? leadsById.get(item.id) : learnedById.get(item.id);
     if (learned !== undefined) hit.learned = learned;
+    if (joined === true) hit.joined = true;
     return hit;
   });
   return {
@@ -131,6 +137,6 @@ export function explainSearch(options: {
 export function learningOf(search: SearchService, tenantId: string, configuration: SearchConfiguration, key: string | undefined): QueryLearning | undefined {
   if (key === undefined || search.learning === undefined) return undefined;
   const resetAt = resetOf(configuration, key);
-  const { votes, shoppers, items } = search.learning.explain(tenantId, key, configuration.learning, resetAt);
-  return { key, enabled: configuration.learning.enabled, votes, shoppers, ...(resetAt > 0 ? { resetAt } : {}), items };
+  const { votes, shoppers, items, leads } = search.learning.explain(tenantId, key, configuration.learning, resetAt);
+  return { key, enabled: configuration.learning.enabled, votes, shoppers, ...(resetAt > 0 ? { resetAt } : {}), items, leads };
 }

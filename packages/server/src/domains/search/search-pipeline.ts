@@ -19,7 +19,7 @@ import { highlightTermsOf, relaxedMatch, spellingOf } from './query/relaxed-matc
 import { groupInOrder, hitOf, type GroupBy, type SearchGroup, type SearchHit } from './response/search-response.js';
 import type { SearchDoc, SearchIndex, SortKey } from './index/search-index.js';
 import type { ContextVariables, Merchandising } from './rules/context-rules.js';
-import { applyLifts, learningKeyOf, resetOf, type LearnedSource } from './learning/learned-signal.js';
+import { applyLifts, joinLeads, learningKeyOf, resetOf, type LearnedSource } from './learning/learned-signal.js';
 import { affinitiesOf, affinityAttributes, applyAffinities, type ShopperEvent } from './learning/shopper-affinities.js';
 
 export interface SearchQuery {
@@ -45,6 +45,8 @@ export interface SearchQuery {
   onlyFacet?: string;
   /** The request's context variables the configuration declares: rules' `when` conditions read them (context-rules.ts). */
   variables?: ContextVariables;
+  /** AI Search (`options.aiSearch`): products shoppers only clicked after searching the query join it too (learning/query-leads.ts). */
+  aiSearch?: boolean;
   /** The known shopper's recent product activities, newest first: their interests lift matching items (learning/shopper-affinities.ts). */
   shopper?: { events: readonly ShopperEvent[]; now: number };
 }
@@ -56,7 +58,7 @@ export interface SearchResult {
   exact: boolean;
   facets: FacetResult[];
   /** Every match in result order, when the query asked for it (`ordered`: suggest's groups); otherwise empty. */
-  ordered: { doc: SearchDoc; item: StoredItem; score: number }[];
+  ordered: { doc: SearchDoc; item: StoredItem; score: number; joined?: true }[];
   /** The matches grouped as `groupBy` asked (suggest); otherwise empty. */
   groups: SearchGroup[];
   /** Items the query's words matched before filters and facets (what autocomplete calls "returned results"). */
@@ -74,6 +76,8 @@ export interface SearchResult {
   learningKey: string | undefined;
   /** Matches the learned order moved (0: the text order stands). */
   learned: number;
+  /** Products that joined the matches as the query's leads (learning/query-leads.ts), before filters. */
+  joined: number;
   /** The shopper's interests changed scores (`metadata.personalized`). */
   personalized: boolean;
 }
@@ -82,7 +86,7 @@ const NO_HIGHLIGHT: HighlightTerms = { terms: [], typing: undefined };
 
 /** The answer of an environment without an active index. */
 export function emptyResult(): SearchResult {
-  return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined, learningKey: undefined, learned: 0, personalized: false };
+  return { items: [], count: 0, exact: true, facets: [], ordered: [], groups: [], matched: 0, spelling: 'none', corrected: undefined, relaxed: false, highlight: NO_HIGHLIGHT, version: undefined, learningKey: undefined, learned: 0, joined: 0, personalized: false };
 }
 
 /**
@@ -95,8 +99,17 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   const normalised = queryText.join(' ');
   const run = normalised === '' ? undefined : relaxedMatch(index, config, queryText, { correct: !request.disabled.has('correction') });
   const matches = run === undefined ? allDocuments(index) : run.matches;
-  const { docs, scores } = matches;
+  let { docs, scores } = matches;
   let length = docs.length;
+
+  // Learning on for this request: its key is the query as run (corrected), or a browse request's selections.
+  const learningOn = learned !== undefined && config.learning.enabled && !request.disabled.has('learning');
+  const learningKey = learningOn ? learningKeyOf(config, run?.plan.corrected ?? normalised, request) : undefined;
+  // Products shoppers went on to buy after searching this query join its matches (learning/query-leads.ts),
+  // before filters and facets, which apply to them as to any match.
+  const leads = learningKey === undefined || run === undefined || !config.learning.leads || request.disabled.has('leads') ? undefined : learned!.leads(request.tenantId, learningKey, config.learning, resetOf(config, learningKey), request.aiSearch === true);
+  let joined: ReadonlySet<number> | undefined;
+  if (leads !== undefined) ({ docs, scores, length, joined } = joinLeads(index, leads, docs, scores, length));
 
   // A filter requested before is one bit per slot (filter-bits.ts); a new one is evaluated on the matches.
   const bits = filter === undefined || request.filter === undefined ? undefined : index.filterBits.get(request.filter, filter);
@@ -152,9 +165,7 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   if (pending !== undefined) length = keepBits(pending, docs, scores, length);
 
   // The learned signal: after text relevance (and under the tiers below), before pins. A requested sort outranks it.
-  const learning = learned !== undefined && config.learning.enabled && !request.disabled.has('learning') && request.sortBy.length === 0;
-  const learningKey = learning ? learningKeyOf(config, run?.plan.corrected ?? normalised, request) : undefined;
-  const lifts = learningKey === undefined ? undefined : learned!.lifts(request.tenantId, learningKey, config.learning, resetOf(config, learningKey));
+  const lifts = learningKey === undefined || request.sortBy.length > 0 ? undefined : learned!.lifts(request.tenantId, learningKey, config.learning, resetOf(config, learningKey));
   const learnedMoves = lifts === undefined ? 0 : applyLifts(index, lifts, docs, scores, length);
   // The shopper's own interests, on top: among comparably relevant items (a bounded share of the best score).
   const personalization = config.personalization;
@@ -206,7 +217,8 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
   }
   if (!request.disabled.has('item') && request.limit > 0) {
     for (const { doc, score } of page(request.offset + request.limit).slice(request.offset)) {
-      hits.push(hitOf(request.tenantId, version, index.docs[doc]!, score));
+      const hit = hitOf(request.tenantId, version, index.docs[doc]!, score);
+      hits.push(joined?.has(doc) === true ? { ...hit, learned: true } : hit);
     }
   }
   const count = length + unmatchedPins;
@@ -216,15 +228,17 @@ export function runSearch(request: SearchQuery, index: SearchIndex, version: num
     exact: true,
     facets,
     groups: request.groupBy === undefined ? [] : groupInOrder(request.tenantId, version, index, pinned.map((doc) => ({ doc, score: scoreOf.get(doc) ?? top })), { docs, scores, length, order, pinned: pinnedSet, leading: tiers === undefined && primary === undefined ? scores : undefined }, request.groupBy),
-    ordered: orderedOf(request.ordered, count, page).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score })),
+    ordered: orderedOf(request.ordered, count, page).map(({ doc, score }) => ({ doc: index.docs[doc]!, item: index.docs[doc]!.item, score, ...(joined?.has(doc) === true ? { joined: true as const } : {}) })),
     matched: matches.docs.length,
     spelling: run === undefined ? 'none' : spellingOf(matches, run.plan, run.relaxed),
     corrected: run?.plan.corrected,
     relaxed: run?.relaxed ?? false,
     highlight: run === undefined ? NO_HIGHLIGHT : highlightTermsOf(run.words, queryText),
     version,
-    learningKey,
+    // What a click on this page teaches is credited by position only when the order was not a requested sort.
+    learningKey: request.sortBy.length === 0 ? learningKey : undefined,
     learned: learnedMoves,
+    joined: joined?.size ?? 0,
     personalized: personalMoves > 0,
   };
 }

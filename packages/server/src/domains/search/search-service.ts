@@ -225,7 +225,7 @@ export class SearchService {
     const fired = merchandising.fired.map((f) => `${f.kind}${f.index}`);
     // What was learned moves the key on (at most every few seconds while votes arrive: learning/search-learning.ts `epoch`).
     const learnedEpoch = learning === undefined ? 0 : learning.epoch(request.tenantId);
-    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '', request.groupBy ?? null, fired, learnedEpoch]);
+    const cacheKey = cache.key(request.configuration, [queryText.join(' '), request.offset, request.limit, request.sortBy, request.facets, request.filter ?? '', [...request.disabled].sort(), request.onlyFacet ?? '', request.groupBy ?? null, fired, learnedEpoch, request.aiSearch === true]);
     const cached = cache.get(index, cacheKey);
     if (cached !== undefined) return cached;
     const result = runSearch(request, index, version, queryText, filter, merchandising, learning);

@@ -119,6 +119,11 @@ const searchLearningSchema = z.strictObject({
   priorShoppers: z.number().min(0).max(1_000).default(5),
   /** How far learning may move an item, 0 (not at all) to 100 (above every text match). */
   impact: z.number().min(0).max(100).default(100),
+  /**
+   * Queries that lead to products: a product shoppers went on to cart or buy after searching a query
+   * that does not match it joins that query's results once `minShoppers` did so (docs/search.md).
+   */
+  leads: z.boolean().default(true),
   /** Learned keys a merchandiser reset, and when: votes received before are not used (the admin API adds them). */
   resets: z
     .array(z.strictObject({ key: z.string().min(1).max(200), at: z.number().int().min(0) }))

@@ -9,9 +9,10 @@ import type { SearchIndex } from '../index/search-index.js';
 import { browseKey, textKey } from './query-key.js';
 import type { LearningSettings } from './learned-order.js';
 
-/** Where the pipeline reads learned lifts (search-learning.ts). */
+/** Where the pipeline reads learned lifts and the products a query leads to (search-learning.ts). */
 export interface LearnedSource {
   lifts(tenantId: string, key: string, settings: LearningSettings, since?: number): ReadonlyMap<string, number> | undefined;
+  leads(tenantId: string, key: string, settings: LearningSettings, since?: number, clicks?: boolean): ReadonlyMap<string, number> | undefined;
 }
 
 /** The key a search is learned under: its text as analysed (with the engine's correction), or its browse selections. */
@@ -56,4 +57,36 @@ export function applyLifts(index: SearchIndex, lifts: ReadonlyMap<string, number
   }
   for (const doc of touched) scratch[doc] = 0;
   return moved;
+}
+
+/**
+ * Adds the products a query leads to (query-leads.ts) that it did not match to the match arrays, each
+ * scored its lift times the best text score (as `applyLifts` lifts a match); filters and facets then
+ * apply to them as to any match. Returns the new arrays and the documents that joined.
+ */
+export function joinLeads(index: SearchIndex, leads: ReadonlyMap<string, number>, docs: Int32Array, scores: Float32Array, length: number): { docs: Int32Array; scores: Float32Array; length: number; joined: ReadonlySet<number> } {
+  const wanted = new Map<number, number>();
+  for (const [id, lift] of leads) {
+    const doc = index.docOf(id);
+    if (doc !== undefined && lift > 0) wanted.set(doc, lift);
+  }
+  let top = 0;
+  for (let i = 0; i < length; i++) {
+    if (scores[i]! > top) top = scores[i]!;
+    // Matched already: the learned order moves it, it does not join.
+    wanted.delete(docs[i]!);
+  }
+  if (wanted.size === 0) return { docs, scores, length, joined: new Set() };
+  if (top <= 0) top = 1;
+  const outDocs = new Int32Array(length + wanted.size);
+  const outScores = new Float32Array(length + wanted.size);
+  outDocs.set(docs.subarray(0, length));
+  outScores.set(scores.subarray(0, length));
+  let n = length;
+  for (const [doc, lift] of wanted) {
+    outDocs[n] = doc;
+    outScores[n] = lift * top;
+    n++;
+  }
+  return { docs: outDocs, scores: outScores, length: n, joined: new Set(wanted.keys()) };
 }

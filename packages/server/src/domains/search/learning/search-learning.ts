@@ -15,6 +15,7 @@ import type { LogRecord } from '../../tracking/activity-record.js';
 import { learnedItems, type LearnedItem, type LearningSettings, type Vote } from './learned-order.js';
 import { ACTION_OF, CLICK, creditOf } from './search-credit.js';
 import { SearchLedger } from './search-ledger.js';
+import { leadsOf, leadVoteKey, leadVotes, rememberSearch, RECENT_SHOPPERS, type LeadVote, type RecentSearches } from './query-leads.js';
 
 export const MAX_QUERIES = 1_000;
 export const MAX_VOTES = 120;
@@ -33,8 +34,18 @@ interface QueryVotes {
   memo: { generation: number; settings: LearningSettings; since: number; day: number; items: LearnedItem[]; lifts: Map<string, number> } | undefined;
 }
 
+/** A query's lead votes (query-leads.ts): products shoppers went on to cart or buy after searching it. */
+interface QueryLeads {
+  votes: Map<string, LeadVote>;
+  generation: number;
+  memo: { generation: number; settings: LearningSettings; since: number; day: number; clicks: boolean; items: LearnedItem[]; lifts: Map<string, number> } | undefined;
+}
+
 interface TenantLearning {
   queries: Map<string, QueryVotes>;
+  leads: Map<string, QueryLeads>;
+  /** shopper → their last searches (query-leads.ts). */
+  recent: Map<string, RecentSearches>;
   /** shopper, item → the key and verification of the search they clicked it from. */
   clicks: Map<string, { key: string; verified: boolean }>;
   epoch: number;
@@ -42,8 +53,10 @@ interface TenantLearning {
   pending: boolean;
 }
 
-/** A snapshot chunk: one key's votes, or the remembered clicks. */
-type SavedChunk = { key: string; votes: [voteKey: string, shopper: string, item: string, day: number, at: number, actions: number, position: number | null][] } | { clicks: [string, string, boolean][] };
+type SavedVote = [voteKey: string, shopper: string, item: string, day: number, at: number, actions: number, position: number | null];
+
+/** A snapshot chunk: one key's votes, one key's lead votes, the remembered clicks, or shoppers' recent searches. */
+type SavedChunk = { key: string; votes: SavedVote[] } | { lead: string; votes: SavedVote[] } | { clicks: [string, string, boolean][] } | { recent: [shopper: string, key: string, at: number][] };
 
 export interface LearnedQuery {
   key: string;
@@ -68,11 +81,20 @@ export class SearchLearning implements ActivityAggregate {
   };
 
   fold(tenantId: string, record: LogRecord, profileId: string | undefined): void {
-    if (record.kind !== 'activity' || record.type !== 'product') return;
-    const action = ACTION_OF[record.verb];
+    if (record.kind !== 'activity') return;
     const shopper = profileId ?? record.profileId;
     // A vote needs someone to count once: an activity that names no shopper teaches nothing.
-    if (action === undefined || shopper === '') return;
+    if (shopper === '') return;
+    if (record.type !== 'product') {
+      // A results page's view names the query searched: remembered for the products it may lead to.
+      if (record.verb === 'view' && record.query !== undefined) {
+        const key = this.deps.keyOf(tenantId, record.query);
+        if (key !== '') this.searched(this.tenant(tenantId), shopper, key, record.receivedAt);
+      }
+      return;
+    }
+    const action = ACTION_OF[record.verb];
+    if (action === undefined) return;
     const tenant = this.tenant(tenantId);
     const clickKey = `${shopper}\u0000${record.itemId}`;
     let credit = creditOf(record, this.ledger, (query) => this.deps.keyOf(tenantId, query));
@@ -80,6 +102,8 @@ export class SearchLearning implements ActivityAggregate {
       const clicked = tenant.clicks.get(clickKey);
       if (clicked !== undefined) credit = { key: clicked.key, position: undefined, verified: clicked.verified };
     }
+    this.lead(tenant, shopper, record, credit?.key, action);
+    if (credit !== undefined && record.query !== undefined) this.searched(tenant, shopper, credit.key, record.receivedAt);
     if (credit === undefined) return;
     if (action === CLICK) remember(tenant.clicks, clickKey, { key: credit.key, verified: credit.verified }, RECENT_CLICKS);
     const day = Math.floor(record.receivedAt / DAY_MS);
@@ -107,7 +131,13 @@ export class SearchLearning implements ActivityAggregate {
       for (const [key, vote] of query.votes) if (gone.has(vote.shopper)) removed = query.votes.delete(key);
       if (removed) query.generation++;
     }
+    for (const query of tenant.leads.values()) {
+      let removed = false;
+      for (const [key, vote] of query.votes) if (gone.has(vote.shopper)) removed = query.votes.delete(key);
+      if (removed) query.generation++;
+    }
     for (const key of [...tenant.clicks.keys()]) if (gone.has(key.slice(0, key.indexOf('\u0000')))) tenant.clicks.delete(key);
+    for (const profileId of gone) tenant.recent.delete(profileId);
     this.changed(tenant);
   }
 
@@ -120,25 +150,43 @@ export class SearchLearning implements ActivityAggregate {
     return memo === undefined || memo.lifts.size === 0 ? undefined : memo.lifts;
   }
 
-  /** What `key` learned, item by item, for the console and the admin API. */
-  explain(tenantId: string, key: string, settings: LearningSettings, since = 0): { votes: number; shoppers: number; items: LearnedItem[] } {
-    const query = this.tenants.get(tenantId)?.queries.get(key);
+  /**
+   * The products `key` leads to (query-leads.ts), each with its lift as `lifts` gives it; `clicks` (AI
+   * Search) counts shoppers who only clicked them too. Undefined when none has enough shoppers.
+   */
+  leads(tenantId: string, key: string, settings: LearningSettings, since = 0, clicks = false): ReadonlyMap<string, number> | undefined {
+    const memo = this.leadMemo(tenantId, key, settings, since, clicks);
+    return memo === undefined || memo.lifts.size === 0 ? undefined : memo.lifts;
+  }
+
+  /** What `key` learned, item by item, for the console and the admin API; `leads`: the products it leads to. */
+  explain(tenantId: string, key: string, settings: LearningSettings, since = 0, clicks = false): { votes: number; shoppers: number; items: LearnedItem[]; leads: LearnedItem[] } {
+    const tenant = this.tenants.get(tenantId);
+    const query = tenant?.queries.get(key);
     const votes = query === undefined ? [] : [...query.votes.values()].filter((vote) => vote.at >= since);
-    return { votes: votes.length, shoppers: new Set(votes.map((vote) => vote.shopper)).size, items: this.learned(tenantId, key, settings, since)?.items ?? [] };
+    const leadVoters = [...(tenant?.leads.get(key)?.votes.values() ?? [])].filter((vote) => vote.at >= since).map((vote) => vote.shopper);
+    return {
+      votes: votes.length,
+      shoppers: new Set([...votes.map((vote) => vote.shopper), ...leadVoters]).size,
+      items: this.learned(tenantId, key, settings, since)?.items ?? [],
+      leads: this.leadMemo(tenantId, key, settings, since, clicks)?.items ?? [],
+    };
   }
 
   /** Whether anything is kept under `key` (a search thread does not see learned state: such searches stay on the main thread). */
   has(tenantId: string, key: string): boolean {
-    return this.tenants.get(tenantId)?.queries.has(key) === true;
+    const tenant = this.tenants.get(tenantId);
+    return tenant !== undefined && (tenant.queries.has(key) || tenant.leads.has(key));
   }
 
   /** The tenant's learned keys, most recently voted first. */
   queries(tenantId: string): LearnedQuery[] {
     const tenant = this.tenants.get(tenantId);
     if (tenant === undefined) return [];
-    return [...tenant.queries]
-      .map(([key, query]) => {
-        const votes = [...query.votes.values()];
+    const keys = new Set([...tenant.queries.keys(), ...tenant.leads.keys()]);
+    return [...keys]
+      .map((key) => {
+        const votes = [...(tenant.queries.get(key)?.votes.values() ?? []), ...(tenant.leads.get(key)?.votes.values() ?? [])];
         return { key, votes: votes.length, shoppers: new Set(votes.map((vote) => vote.shopper)).size, lastVoteAt: votes.reduce((max, vote) => Math.max(max, vote.at), 0) };
       })
       .sort((a, b) => b.lastVoteAt - a.lastVoteAt || (a.key < b.key ? -1 : 1));
@@ -147,7 +195,10 @@ export class SearchLearning implements ActivityAggregate {
   /** Keys kept over every tenant (the `/metrics` gauge). */
   keyCount(): number {
     let count = 0;
-    for (const tenant of this.tenants.values()) count += tenant.queries.size;
+    for (const tenant of this.tenants.values()) {
+      count += tenant.queries.size;
+      for (const key of tenant.leads.keys()) if (!tenant.queries.has(key)) count++;
+    }
     return count;
   }
 
@@ -175,10 +226,56 @@ export class SearchLearning implements ActivityAggregate {
     return query.memo;
   }
 
+  private leadMemo(tenantId: string, key: string, settings: LearningSettings, since: number, clicks: boolean): QueryLeads['memo'] {
+    const tenant = this.tenants.get(tenantId);
+    const query = tenant?.leads.get(key);
+    if (query === undefined) return undefined;
+    tenant!.leads.delete(key);
+    tenant!.leads.set(key, query);
+    const day = Math.floor(this.deps.clock.now() / DAY_MS);
+    const memo = query.memo;
+    if (memo !== undefined && memo.generation === query.generation && memo.settings === settings && memo.since === since && memo.day === day && memo.clicks === clicks) return memo;
+    const votes = leadVotes(since === 0 ? query.votes.values() : [...query.votes.values()].filter((vote) => vote.at >= since), clicks);
+    const items = learnedItems(votes, settings, day);
+    query.memo = { generation: query.generation, settings, since, day, clicks, items, lifts: new Map(items.map((item) => [item.id, item.lift])) };
+    return query.memo;
+  }
+
+  /** Remembers that `shopper` searched `key` at `at` (query-leads.ts). */
+  private searched(tenant: TenantLearning, shopper: string, key: string, at: number): void {
+    const recent = tenant.recent.get(shopper) ?? [];
+    rememberSearch(recent, key, at);
+    remember(tenant.recent, shopper, recent, RECENT_SHOPPERS);
+  }
+
+  /** Counts the product `record` names as a lead of each other query the shopper searched lately. */
+  private lead(tenant: TenantLearning, shopper: string, record: LogRecord & { kind: 'activity' }, creditedKey: string | undefined, action: number): void {
+    for (const search of leadsOf(tenant.recent.get(shopper), record, creditedKey, action)) {
+      const query = this.leadsOfKey(tenant, search.key);
+      const voteKey = leadVoteKey(shopper, record.itemId, record.receivedAt);
+      const vote = query.votes.get(voteKey);
+      if (vote !== undefined && (vote.actions & action) !== 0) continue;
+      if (vote === undefined) {
+        query.votes.set(voteKey, { shopper, item: record.itemId, day: Math.floor(record.receivedAt / DAY_MS), at: record.receivedAt, actions: action, position: undefined });
+        if (query.votes.size > MAX_VOTES) query.votes.delete(query.votes.keys().next().value!);
+      } else vote.actions |= action;
+      query.generation++;
+      this.changed(tenant);
+    }
+  }
+
+  private leadsOfKey(tenant: TenantLearning, key: string): QueryLeads {
+    const query = tenant.leads.get(key) ?? { votes: new Map(), generation: 0, memo: undefined };
+    tenant.leads.delete(key);
+    tenant.leads.set(key, query);
+    if (tenant.leads.size > MAX_QUERIES) tenant.leads.delete(tenant.leads.keys().next().value!);
+    return query;
+  }
+
   /** Forgets what `key` learned in this process (a reset that must also hold on other processes goes through the configuration). */
   drop(tenantId: string, key: string): boolean {
     const tenant = this.tenants.get(tenantId);
-    const dropped = tenant?.queries.delete(key) === true;
+    const dropped = [tenant?.queries.delete(key), tenant?.leads.delete(key)].includes(true);
     if (dropped) this.changed(tenant!);
     return dropped;
   }
@@ -205,7 +302,7 @@ export class SearchLearning implements ActivityAggregate {
 
   private tenant(tenantId: string): TenantLearning {
     let tenant = this.tenants.get(tenantId);
-    if (tenant === undefined) this.tenants.set(tenantId, (tenant = { queries: new Map(), clicks: new Map(), epoch: 0, bumpedAt: Number.NEGATIVE_INFINITY, pending: false }));
+    if (tenant === undefined) this.tenants.set(tenantId, (tenant = { queries: new Map(), leads: new Map(), recent: new Map(), clicks: new Map(), epoch: 0, bumpedAt: Number.NEGATIVE_INFINITY, pending: false }));
     return tenant;
   }
 
@@ -215,14 +312,29 @@ export class SearchLearning implements ActivityAggregate {
     for (const [key, query] of tenant.queries) {
       yield { key, votes: [...query.votes].map(([voteKey, v]) => [voteKey, v.shopper, v.item, v.day, v.at, v.actions, v.position ?? null]) };
     }
+    for (const [key, query] of tenant.leads) {
+      yield { lead: key, votes: [...query.votes].map(([voteKey, v]) => [voteKey, v.shopper, v.item, v.day, v.at, v.actions, null]) };
+    }
     const clicks = [...tenant.clicks].map(([key, click]) => [key, click.key, click.verified] as [string, string, boolean]);
     for (let at = 0; at < clicks.length; at += 2_000) yield { clicks: clicks.slice(at, at + 2_000) };
+    const recent = [...tenant.recent].flatMap(([shopper, searches]) => searches.map(({ key, at }) => [shopper, key, at] as [string, string, number]));
+    for (let at = 0; at < recent.length; at += 2_000) yield { recent: recent.slice(at, at + 2_000) };
   }
 
   private restore(tenantId: string, chunk: SavedChunk): void {
     const tenant = this.tenant(tenantId);
     if ('clicks' in chunk) {
       for (const [key, clicked, verified] of chunk.clicks) tenant.clicks.set(key, { key: clicked, verified });
+      return;
+    }
+    if ('recent' in chunk) {
+      for (const [shopper, key, at] of chunk.recent) this.searched(tenant, shopper, key, at);
+      return;
+    }
+    if ('lead' in chunk) {
+      const query = this.leadsOfKey(tenant, chunk.lead);
+      for (const [voteKey, shopper, item, day, at, actions] of chunk.votes) query.votes.set(voteKey, { shopper, item, day, at, actions, position: undefined });
+      query.generation++;
       return;
     }
     const query = this.query(tenant, chunk.key);

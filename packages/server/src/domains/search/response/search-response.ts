@@ -222,7 +222,8 @@ export function hitHead(hit: SearchHit): string {
 
 /** A hitOf-shaped hit's text after its product view's. */
 export function hitTail(hit: SearchHit): string {
-  return hit.highlights === undefined ? '}' : `,"highlights":${JSON.stringify(hit.highlights)}}`;
+  const learned = hit.learned === true ? ',"learned":true' : '';
+  return hit.highlights === undefined ? `${learned}}` : `,"highlights":${JSON.stringify(hit.highlights)}${learned}}`;
 }
 
 /** Scores travel with three decimals. */
