@@ -119,9 +119,12 @@ const evaluation: Evaluation = async () => {
     const floodOrder = ranked(floodQuery);
     const floodItem = floodOrder[11]!;
     const click = (profileId: string) => newActivity({ profileId, source: 'collect', verb: 'click', type: 'product', itemId: floodItem, timestamp: Date.now(), query: floodQuery, details: { metadata: { position: 12 } } });
-    await activities.recordActivities(tenantId, Array.from({ length: 500 }, () => click('eval-flooder')));
+    // Through the collection API's path: from one public address (documentation ranges), as an attacker's machine sends them.
+    await activities.recordActivities(tenantId, Array.from({ length: 500 }, () => click('eval-flooder')), { address: '203.0.113.7' });
     const afterOneSession = ranked(floodQuery).indexOf(floodItem) + 1;
-    await activities.recordActivities(tenantId, Array.from({ length: 20 }, (_, i) => click(`eval-sybil-${i}`)));
+    await activities.recordActivities(tenantId, Array.from({ length: 20 }, (_, i) => click(`eval-sybil-${i}`)), { address: '203.0.113.7' });
+    const afterOneAddress = ranked(floodQuery).indexOf(floodItem) + 1;
+    for (let i = 0; i < 20; i++) await activities.recordActivities(tenantId, [click(`eval-botnet-${i}`)], { address: `198.51.100.${i + 1}` });
     const afterManySessions = ranked(floodQuery).indexOf(floodItem) + 1;
 
     const affinity = await affinityLift({ search, activities, tenantId, request, queries: CANDIDATES, seed });
@@ -138,7 +141,8 @@ const evaluation: Evaluation = async () => {
           title: 'Click floods on a query nobody else acted on',
           rows: [
             { flood: `one session clicks the 12th item of "${floodQuery}" 500 times`, positionBefore: 12, positionAfter: afterOneSession },
-            { flood: 'then 20 different sessions click it once each', positionBefore: 12, positionAfter: afterManySessions },
+            { flood: 'then 20 different sessions behind one address click it once each', positionBefore: 12, positionAfter: afterOneAddress },
+            { flood: 'then 20 sessions from 20 addresses click it once each', positionBefore: 12, positionAfter: afterManySessions },
           ],
         },
         { title: 'Queries nobody acted on (the flood query aside)', rows: [{ queries: untouched.length - 1, firstPageChanged: changed.length }] },
@@ -163,7 +167,7 @@ const evaluation: Evaluation = async () => {
         },
       ],
       notes: [
-        'Many sessions are many shoppers to learning: a flood from sessions made up behind one address is bounded only by the per-address rate limits of POST /collect (docs/search.md).',
+        'Sessions behind one address count as two shoppers at most (the activity origin); 20 sessions from 20 addresses are 20 shoppers: only minShoppers and shrinkage stand in their way (docs/search.md, "Abuse").',
         ...(changed.length > 0 ? [`Changed without votes: ${changed.join(', ')}`] : []),
       ],
     };

@@ -8,18 +8,20 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { ManualClock } from '../src/platform/clock.js';
 import { explainSearch } from '../src/domains/admin/search-explain.js';
+import { isPublicAddress, networkOf } from '../src/domains/tracking/response-ids.js';
 import { makeDataDir, startTestServer, testConfigWithSearch, type TestServer } from './support/test-server.js';
 
 const T = 'tenant-a';
 const E = 'prod';
 const TOKEN = 'shop-search';
 const clock = new ManualClock(Date.parse('2026-11-20T10:00:00Z'));
-const config = testConfigWithSearch(TOKEN, { id: 'default', facets: [{ id: 'category', title: 'Category', attribute: 'category' }] });
+// One reverse proxy in front (X-Forwarded-For names the shopper's address), as a production deployment runs.
+const config = { ...testConfigWithSearch(TOKEN, { id: 'default', facets: [{ id: 'category', title: 'Category', attribute: 'category' }] }), trustedProxies: 1 };
 let server: TestServer;
 let dataDir: string;
 
-async function post(path: string, body: unknown): Promise<Record<string, any>> {
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(path: string, body: unknown, from?: string): Promise<Record<string, any>> {
+  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(from === undefined ? {} : { 'x-forwarded-for': from }) }, body: JSON.stringify(body) });
   const json = (await res.json()) as Record<string, any>;
   assert.equal(res.status, 200, JSON.stringify(json));
   return json;
@@ -66,6 +68,8 @@ before(async () => {
     { id: 'jewellery-box', title: 'Jewellery Box', category: 'gifts' },
     { id: 'tea-towel', title: 'Tea Towel', category: 'kitchen' },
     { id: 'dog-lead', title: 'Dog Lead', category: 'pets' },
+    { id: 'bath-towel', title: 'Bath Towel', category: 'bathroom' },
+    { id: 'linen-towel', title: 'Linen Towel', category: 'kitchen' },
   ];
   await catalog.items.load(T, E, items.map(({ id, title, category }) => ({ id, catalogVersion: record.version, type: 'product', attributes: { title, category } })));
   await (await catalog.catalogs.promote(T, E, record.version)).activation;
@@ -130,5 +134,27 @@ describe('queries that lead to products', () => {
     admin.search.learning!.forgetProfiles(T, [admin.activities.findProfile(T, { sessionId: 's1' })!.id]);
     later();
     assert.deepEqual(ids(await search('kittyhome')), [], 'two shoppers left: it leaves the results');
+  });
+
+  it('takes an IPv6 /64 as one network, and gives private and loopback addresses (a proxy, a test machine) no origin', () => {
+    assert.equal(networkOf('2001:db8:5::1'), networkOf('2001:0db8:0005:0000:ffff::2'));
+    assert.notEqual(networkOf('2001:db8:5::1'), networkOf('2001:db8:6::1'));
+    assert.equal(networkOf('::ffff:203.0.113.7'), '203.0.113.7');
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.5', '192.168.1.9', '::1', 'fd00::5', 'fe80::1', '::ffff:10.0.0.1', 'not an address']) assert.equal(isPublicAddress(address), false, address);
+    for (const address of ['203.0.113.7', '2001:db8:5::1', '::ffff:198.51.100.9']) assert.equal(isPublicAddress(address), true, address);
+  });
+
+  it('counts many sessions behind one public address as two shoppers at most; a shopper from another address makes three', async () => {
+    // A query no earlier test taught anything.
+    const before = await search('towel');
+    const second = ids(before)[1]!;
+    const clickFrom = (shopper: string, address: string) =>
+      post('/collect/tenant-a-tracker', { action: 'click', target: { product: second }, user: { sessionId: shopper }, sourceId: before.id, metadata: { query: 'towel', position: 2 } }, address);
+    for (let i = 0; i < 20; i++) await clickFrom(`made-up-${i}`, '203.0.113.7');
+    later();
+    assert.deepEqual(ids(await search('towel')), ids(before), 'twenty sessions from one address are two shoppers: short of three');
+    await clickFrom('real-shopper', '198.51.100.9');
+    later();
+    assert.equal(ids(await search('towel'))[0], second, 'a shopper from another address makes three: the item rises');
   });
 });

@@ -41,7 +41,7 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
       const attribution = { profileId: claims?.profileId ?? profile?.id ?? UNATTRIBUTED, sessionId: claims?.sessionId, profileSegments: profile?.segments, unlinked };
       inputs.push(toNewActivity(activity, attribution, clientKeyFor(activity.id, idempotencyKey, index), deps.clock.now()));
     }
-    await activities.recordActivities(tenant.id, inputs);
+    await activities.recordActivities(tenant.id, inputs, { address: ctx.ip });
     const answer: CollectResponse = { profiles: {} };
     ctx.body = answer;
   });

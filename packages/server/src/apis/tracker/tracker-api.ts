@@ -106,7 +106,7 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
         segments: { activity: activity.segments, profile: profile?.segments },
       });
     });
-    const recorded = await activities.recordActivities(tenant.id, inputs);
+    const recorded = await activities.recordActivities(tenant.id, inputs, { address: ctx.ip });
     const answer: Wire.TrackerActivityResponse = { activities: recorded.map(({ activity }) => activityView(activity)) };
     ctx.body = answer;
   });

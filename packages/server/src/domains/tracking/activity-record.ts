@@ -43,6 +43,12 @@ export interface LoggedActivity {
    */
   attribution?: Attribution;
   query?: string;
+  /**
+   * A keyed digest of the sender's network (response-ids.ts `originOf`), set at collect time by the
+   * collection and tracker APIs: search learning counts at most a few shoppers per origin, so sessions
+   * made up behind one address cannot lift an item. Never the address itself; never shown by an API.
+   */
+  origin?: string;
   segments?: unknown;
   /** What the client sent beyond the fields above (target variants, extra metadata). */
   details?: Record<string, unknown>;

@@ -102,9 +102,11 @@ export class ActivityService {
    * of an activity whose first send is still being written waits for that write and answers with its
    * outcome: acknowledging it sooner would lose it to a crash before the first write reaches the disk.
    */
-  async recordActivities(tenantId: string, given: readonly NewActivity[]): Promise<RecordedActivity[]> {
+  async recordActivities(tenantId: string, given: readonly NewActivity[], from?: { address: string }): Promise<RecordedActivity[]> {
     const state = this.tenant(tenantId);
-    const inputs = await this.attributed(tenantId, given);
+    // Where they came from, as a keyed digest (response-ids.ts `originOf`): the sender's network, not the address.
+    const origin = from === undefined || from.address === '' ? undefined : await this.responseIds.originOf(tenantId, from.address);
+    const inputs = await this.attributed(tenantId, origin === undefined ? given : given.map((input) => ({ ...input, origin })));
     const claimed = await this.claimElsewhere(state, inputs);
     const receivedAt = this.deps.clock.now();
     const results: Array<RecordedActivity | Promise<RecordedActivity>> = [];

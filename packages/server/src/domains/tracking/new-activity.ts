@@ -20,7 +20,7 @@ export type ActivityInput = Pick<LoggedActivity, 'source' | 'verb' | 'type' | 'i
     details?: Record<string, unknown>;
   };
 
-const OPTIONAL = ['clientKey', 'price', 'quantity', 'currency', 'orderId', 'sessionId', 'datasourceId', 'widgetId', 'recommendationId', 'sourceId'] as const;
+const OPTIONAL = ['clientKey', 'price', 'quantity', 'currency', 'orderId', 'sessionId', 'datasourceId', 'widgetId', 'recommendationId', 'sourceId', 'origin'] as const;
 
 export function newActivity(input: ActivityInput): NewActivity {
   const activity: NewActivity = {

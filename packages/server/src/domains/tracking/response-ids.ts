@@ -6,6 +6,7 @@
  * and one tenant's id never verifies for another. What an id proves is in docs/tracking.md.
  */
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 import type { Attribution, LoggedActivity } from './activity-record.js';
 
@@ -55,6 +56,22 @@ export class ResponseIds {
   }
 
   /**
+   * A keyed digest of the network an activity came from: the IPv4 address, or an IPv6 address's /64
+   * (one household or office). Under the tenant's key, so it is the same on every process and cannot be
+   * turned back into the address by anyone without the store; 72 bits. Search learning counts at most a
+   * few shoppers per origin (learning/learned-order.ts); the address itself is never stored. A private,
+   * loopback or link-local address has no origin: behind a reverse proxy that `trustedProxies` does not
+   * name, every request would otherwise share the proxy's one origin.
+   */
+  async originOf(tenantId: string, address: string): Promise<string | undefined> {
+    // A private or loopback address is a proxy's or a test machine's, not a shopper's network: no origin.
+    if (!isPublicAddress(address)) return undefined;
+    const doc = await this.document(tenantId);
+    if (doc.data.key === '') await doc.update((data) => void (data.key ||= randomBytes(32).toString('base64url')));
+    return createHmac('sha256', this.keyOf(tenantId, doc.data.key)).update(`origin\u0000${networkOf(address)}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+  }
+
+  /**
    * How an activity's credit is to be taken (set once, at collect time): none when it names no response
    * and no widget; `verified` when every response id it names was issued to this tenant; else `unverified`
    * (an id made up or another tenant's, or a widget id alone).
@@ -94,4 +111,30 @@ export class ResponseIds {
 
 function mac(key: KeyObject, kind: ResponseKind, tenantId: string, nonce: string): string {
   return createHmac('sha256', key).update(`${kind}\u0000${tenantId}\u0000${nonce}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+}
+
+/** The address as one origin: an IPv4 address (also IPv4-mapped IPv6) whole, an IPv6 address's first four groups. */
+export function networkOf(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped !== null) return mapped[1]!;
+  if (!address.includes(':')) return address;
+  // Expand "::" so the first four groups are the /64 whatever the shorthand.
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':');
+}
+
+/** Networks no shopper is seen from directly: loopback, private, shared (carrier NAT), link-local, unique local. */
+const NOT_PUBLIC = new BlockList();
+for (const [network, prefix] of [['127.0.0.0', 8], ['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10], ['169.254.0.0', 16], ['0.0.0.0', 8]] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [['::1', 128], ['::', 128], ['fc00::', 7], ['fe80::', 10]] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+
+/** Whether `address` is a public IPv4 or IPv6 address (IPv4-mapped IPv6 judged as IPv4). */
+export function isPublicAddress(address: string): boolean {
+  const v4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address)?.[1] ?? address;
+  const family = isIP(v4);
+  if (family === 0) return false;
+  return !NOT_PUBLIC.check(v4, family === 4 ? 'ipv4' : 'ipv6');
 }

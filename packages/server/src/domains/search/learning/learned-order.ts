@@ -8,6 +8,9 @@
  *   (the power law with exponent 1 that Joachims et al., WSDM 2017, fitted on their search logs), so a
  *   click weighs r; the weight is clipped at scoring.ts MAX_CLICK_WEIGHT to bound the variance of one deep click.
  * - Each vote decays with its age (half-life in days).
+ * - One network address (the activity's `origin`, a keyed digest) brings at most MAX_SHOPPERS_PER_ORIGIN
+ *   shoppers to an item of a query: sessions made up behind one address count as that many shoppers.
+ *   The first to vote count; the rest of that address's votes for the item are left out.
  * - An item moves only once `minShoppers` distinct shoppers voted for it, and its lift is shrunk toward
  *   the text order by shoppers / (shoppers + priorShoppers); the strongest item gets the configured
  *   impact times that shrinkage, the others in proportion to their weighted votes.
@@ -18,8 +21,13 @@ import { MAX_CLICK_WEIGHT } from '../scoring.js';
 
 export type LearningSettings = SearchConfiguration['learning'];
 
+/** Distinct shoppers one origin (network address) may bring to one item of one query. */
+export const MAX_SHOPPERS_PER_ORIGIN = 2;
+
 export interface Vote {
   shopper: string;
+  /** The activity's origin (activity-record.ts), when the API that took it knew the sender's address. */
+  origin?: string;
   item: string;
   /** UTC day number (days since the epoch) of the vote's first action. */
   day: number;
@@ -48,10 +56,18 @@ export function clickWeight(position: number | undefined): number {
 /** The items `votes` lift under `settings` on day `today`, most lifted first (items short of `minShoppers` left out). */
 export function learnedItems(votes: Iterable<Vote>, settings: LearningSettings, today: number): LearnedItem[] {
   const { weights, halfLifeDays, minShoppers, priorShoppers, impact } = settings;
-  const items = new Map<string, LearnedItem & { who: Set<string> }>();
+  const items = new Map<string, LearnedItem & { who: Set<string>; origins: Map<string, Set<string>> }>();
   for (const vote of votes) {
     let item = items.get(vote.item);
-    if (item === undefined) items.set(vote.item, (item = { id: vote.item, lift: 0, shoppers: 0, clicks: 0, addToCarts: 0, purchases: 0, strength: 0, who: new Set() }));
+    if (item === undefined) items.set(vote.item, (item = { id: vote.item, lift: 0, shoppers: 0, clicks: 0, addToCarts: 0, purchases: 0, strength: 0, who: new Set(), origins: new Map() }));
+    if (vote.origin !== undefined) {
+      let fromOrigin = item.origins.get(vote.origin);
+      if (fromOrigin === undefined) item.origins.set(vote.origin, (fromOrigin = new Set()));
+      if (!fromOrigin.has(vote.shopper)) {
+        if (fromOrigin.size >= MAX_SHOPPERS_PER_ORIGIN) continue;
+        fromOrigin.add(vote.shopper);
+      }
+    }
     const decay = 0.5 ** (Math.max(0, today - vote.day) / halfLifeDays);
     let value = 0;
     if ((vote.actions & CLICK) !== 0) {
@@ -72,7 +88,7 @@ export function learnedItems(votes: Iterable<Vote>, settings: LearningSettings, 
   const kept = [...items.values()].filter((item) => item.who.size >= minShoppers && item.strength > 0);
   const strongest = kept.reduce((max, item) => Math.max(max, item.strength), 0);
   return kept
-    .map(({ who, ...item }) => {
+    .map(({ who, origins: _origins, ...item }) => {
       const shoppers = who.size;
       const lift = (impact / 100) * (shoppers / (shoppers + priorShoppers)) * (item.strength / strongest);
       return { ...item, shoppers, lift: Math.round(lift * 1e4) / 1e4, strength: Math.round(item.strength * 1e3) / 1e3 };

@@ -53,7 +53,7 @@ interface TenantLearning {
   pending: boolean;
 }
 
-type SavedVote = [voteKey: string, shopper: string, item: string, day: number, at: number, actions: number, position: number | null];
+type SavedVote = [voteKey: string, shopper: string, item: string, day: number, at: number, actions: number, position: number | null, origin?: string];
 
 /** A snapshot chunk: one key's votes, one key's lead votes, the remembered clicks, or shoppers' recent searches. */
 type SavedChunk = { key: string; votes: SavedVote[] } | { lead: string; votes: SavedVote[] } | { clicks: [string, string, boolean][] } | { recent: [shopper: string, key: string, at: number][] };
@@ -112,7 +112,7 @@ export class SearchLearning implements ActivityAggregate {
     const vote = query.votes.get(voteKey);
     if (vote !== undefined && (vote.actions & action) !== 0) return;
     if (vote === undefined) {
-      query.votes.set(voteKey, { shopper, item: record.itemId, day, at: record.receivedAt, actions: action, position: action === CLICK ? credit.position : undefined });
+      query.votes.set(voteKey, { shopper, item: record.itemId, day, at: record.receivedAt, actions: action, position: action === CLICK ? credit.position : undefined, ...(record.origin === undefined ? {} : { origin: record.origin }) });
       if (query.votes.size > MAX_VOTES) query.votes.delete(query.votes.keys().next().value!);
     } else {
       vote.actions |= action;
@@ -256,7 +256,7 @@ export class SearchLearning implements ActivityAggregate {
       const vote = query.votes.get(voteKey);
       if (vote !== undefined && (vote.actions & action) !== 0) continue;
       if (vote === undefined) {
-        query.votes.set(voteKey, { shopper, item: record.itemId, day: Math.floor(record.receivedAt / DAY_MS), at: record.receivedAt, actions: action, position: undefined });
+        query.votes.set(voteKey, { shopper, item: record.itemId, day: Math.floor(record.receivedAt / DAY_MS), at: record.receivedAt, actions: action, position: undefined, ...(record.origin === undefined ? {} : { origin: record.origin }) });
         if (query.votes.size > MAX_VOTES) query.votes.delete(query.votes.keys().next().value!);
       } else vote.actions |= action;
       query.generation++;
@@ -310,10 +310,10 @@ export class SearchLearning implements ActivityAggregate {
     const tenant = this.tenants.get(tenantId);
     if (tenant === undefined) return;
     for (const [key, query] of tenant.queries) {
-      yield { key, votes: [...query.votes].map(([voteKey, v]) => [voteKey, v.shopper, v.item, v.day, v.at, v.actions, v.position ?? null]) };
+      yield { key, votes: [...query.votes].map(([voteKey, v]) => savedVote(voteKey, v)) };
     }
     for (const [key, query] of tenant.leads) {
-      yield { lead: key, votes: [...query.votes].map(([voteKey, v]) => [voteKey, v.shopper, v.item, v.day, v.at, v.actions, null]) };
+      yield { lead: key, votes: [...query.votes].map(([voteKey, v]) => savedVote(voteKey, v)) };
     }
     const clicks = [...tenant.clicks].map(([key, click]) => [key, click.key, click.verified] as [string, string, boolean]);
     for (let at = 0; at < clicks.length; at += 2_000) yield { clicks: clicks.slice(at, at + 2_000) };
@@ -333,14 +333,20 @@ export class SearchLearning implements ActivityAggregate {
     }
     if ('lead' in chunk) {
       const query = this.leadsOfKey(tenant, chunk.lead);
-      for (const [voteKey, shopper, item, day, at, actions] of chunk.votes) query.votes.set(voteKey, { shopper, item, day, at, actions, position: undefined });
+      for (const [voteKey, shopper, item, day, at, actions, , origin] of chunk.votes) query.votes.set(voteKey, { shopper, item, day, at, actions, position: undefined, ...(origin === undefined ? {} : { origin }) });
       query.generation++;
       return;
     }
     const query = this.query(tenant, chunk.key);
-    for (const [voteKey, shopper, item, day, at, actions, position] of chunk.votes) query.votes.set(voteKey, { shopper, item, day, at, actions, position: position ?? undefined });
+    for (const [voteKey, shopper, item, day, at, actions, position, origin] of chunk.votes) query.votes.set(voteKey, { shopper, item, day, at, actions, position: position ?? undefined, ...(origin === undefined ? {} : { origin }) });
     query.generation++;
   }
+}
+
+function savedVote(voteKey: string, v: StoredVote): SavedVote {
+  const saved: SavedVote = [voteKey, v.shopper, v.item, v.day, v.at, v.actions, v.position ?? null];
+  if (v.origin !== undefined) saved.push(v.origin);
+  return saved;
 }
 
 /** Sets `key` as the newest entry, letting the oldest go past `cap`. */
