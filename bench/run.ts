@@ -10,6 +10,8 @@ export interface BenchResult {
   name: string;
   /** Rows of the printed table: a label and its figures. */
   rows: Array<Record<string, string | number | boolean>>;
+  /** Further tables, each printed under its title after the rows. */
+  tables?: Array<{ title: string; rows: Array<Record<string, string | number | boolean>> }>;
   notes?: string[];
 }
 
@@ -33,6 +35,10 @@ for (const file of files) {
   results.push(result);
   console.log(`\n## ${result.name}`);
   console.table(result.rows);
+  for (const table of result.tables ?? []) {
+    console.log(`\n### ${table.title}`);
+    console.table(table.rows);
+  }
   for (const note of result.notes ?? []) console.log(`  ${note}`);
 }
 console.log('\nJSON:');

@@ -1,10 +1,13 @@
 /**
- * `npm run bench -- scale-out`: what the shared store costs. Collected activities/s and uncached search
- * req/s for one companion on lowdb (the baseline of this run), one on PostgreSQL, and two on one
- * PostgreSQL behind a small round-robin proxy; then the lag from an activity collected on one process
- * to its showing in the other's recommendations (p50/p99). Real servers: PostgreSQL with fsync on and
- * Redis from Debian's packages (test/support/engines.ts), companions as child processes. On 2 shared
- * cores the two-process figure shows the cost of sharing, not a speed-up.
+ * `npm run bench -- scale-out`: what the shared store costs, and what a process more adds. Collected
+ * activities/s (the realistic mix, activity-mix.ts, 10 per request) and uncached search req/s for one
+ * companion on lowdb (the baseline of this run), then 1, 2 and 3 companions on one PostgreSQL behind a
+ * small round-robin proxy; then the lag from an activity collected on one process to its showing in
+ * another's recommendations (p50/p99). Each companion runs in its own CPU cgroup with a fixed share of
+ * a core (cpu-cgroup.ts; BENCH_CPU_SHARE, default 0.5), as separate small machines would: otherwise two
+ * processes on 2 shared cores would show the cost of sharing, not a second machine's capacity.
+ * Real servers: PostgreSQL with fsync on and Redis from Debian's packages (test/support/engines.ts),
+ * companions as child processes, the demo catalog imported before any measurement (no history import).
  */
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { once } from 'node:events';
@@ -13,6 +16,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { load, round } from './harness.js';
+import { activityMix } from './activity-mix.js';
+import { limitCpu, type CpuShare } from './cpu-cgroup.js';
 import type { BenchResult } from './run.js';
 import { startPostgres, startRedis } from '../packages/server/test/support/engines.js';
 import { startCompanionProcess, type CompanionProcess } from '../apps/companion/test/support/companion-process.js';
@@ -20,6 +25,14 @@ import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 
 const SECONDS = 5;
 const WORDS = ['heart', 'lantern', 'candle', 'mug', 'bag', 'star', 'wood', 'glass', 'tin', 'rose', 'bird', 'vintage', 'paper', 'red', 'white', 'pink', 'gold', 'box', 'tea', 'jar'];
+
+/** User + system CPU seconds a process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // Fields after the command name (which may hold spaces, inside parentheses): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
+}
 
 /** Forwards each request to the next upstream in turn, as a load balancer would. */
 async function roundRobin(upstreams: string[]): Promise<{ url: string; close(): Promise<void> }> {
@@ -51,13 +64,14 @@ async function roundRobin(upstreams: string[]): Promise<{ url: string; close(): 
   };
 }
 
+const BATCH = 10;
+const SHARE = Number(process.env.BENCH_CPU_SHARE ?? 0.5);
+
+/** The realistic mix, 10 per request, a fresh seed per run so that shoppers are new to the store. */
+let seed = 1;
 function collectRequests() {
-  return Array.from({ length: 500 }, (_, i) => ({
-    method: 'POST' as const,
-    path: '/collect/demo-tracker-key',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify([{ action: 'view', target: { product: String(21000 + (i % 400)) }, user: { identities: { sessionid: `bench-${i % 97}` } } }]),
-  }));
+  const mix = activityMix(seed++);
+  return Array.from({ length: 1_500 }, () => ({ method: 'POST' as const, path: '/collect/demo-tracker-key', headers: { 'content-type': 'application/json' }, body: JSON.stringify(mix.batch(BATCH)) }));
 }
 
 /** Two-word queries, more distinct ones than the result cache holds, so every answer is computed. */
@@ -72,7 +86,7 @@ function searchRequests() {
 async function throughput(label: string, url: string): Promise<Record<string, string | number>> {
   const collect = await load(url, collectRequests(), SECONDS, 32);
   const search = await load(url, searchRequests(), SECONDS, 32);
-  return { setup: label, collectPerSecond: collect.requestsPerSecond, collectP99Ms: collect.p99Ms, collectNon2xx: collect.non2xx, searchPerSecond: search.requestsPerSecond, searchP99Ms: search.p99Ms, searchNon2xx: search.non2xx };
+  return { setup: label, collectEventsPerSecond: collect.requestsPerSecond * BATCH, collectP99Ms: collect.p99Ms, collectNon2xx: collect.non2xx, searchPerSecond: search.requestsPerSecond, searchP99Ms: search.p99Ms, searchNon2xx: search.non2xx };
 }
 
 /** Collects on `writer`, polls `reader` until the product shows in its recently-viewed widget. */
@@ -116,28 +130,56 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     const configFile = join(dir, 'shop.json');
     await writeFile(configFile, JSON.stringify(demo));
     const rows: Array<Record<string, string | number>> = [];
+    const shares: CpuShare[] = [];
+    const start = async (args: string[], env: Record<string, string>, name: string): Promise<CompanionProcess> => {
+      const companion = await startCompanionProcess(args, env);
+      companions.push(companion);
+      shares.push(await limitCpu(companion.child.pid!, SHARE, name));
+      return companion;
+    };
 
-    const lowdb = await startCompanionProcess(['--config', configFile, '--data-dir', join(dir, 'lowdb')], { DEMO: 'on' });
-    companions.push(lowdb);
+    const lowdb = await start(['--config', configFile, '--data-dir', join(dir, 'lowdb')], { DEMO: 'on' }, 'lowdb');
     rows.push(await throughput('1 process, lowdb files (baseline)', lowdb.url));
     await lowdb.kill();
 
     const shared = ['--config', configFile, '--store', postgres.url, '--redis', redis.url];
-    const a = await startCompanionProcess([...shared, '--data-dir', join(dir, 'a')], { DEMO: 'on' });
-    companions.push(a);
+    const a = await start([...shared, '--data-dir', join(dir, 'a')], { DEMO: 'on' }, 'a');
     rows.push(await throughput('1 process, PostgreSQL + Redis', a.url));
-    const b = await startCompanionProcess([...shared, '--data-dir', join(dir, 'b')], { DEMO: 'off' });
-    companions.push(b);
-    const proxy = await roundRobin([a.url, b.url]);
-    rows.push(await throughput('2 processes, PostgreSQL + Redis, round-robin', proxy.url));
-    await proxy.close();
+    const b = await start([...shared, '--data-dir', join(dir, 'b')], { DEMO: 'off' }, 'b');
+    // C takes no request during the two-process run: the CPU it spends is what folding another process's activities costs.
+    const c = await start([...shared, '--data-dir', join(dir, 'c')], { DEMO: 'off' }, 'c');
+    const two = await roundRobin([a.url, b.url]);
+    const cBefore = await cpuSeconds(c.child.pid!);
+    rows.push(await throughput('2 processes, PostgreSQL + Redis, round-robin', two.url));
+    const foldSeconds = (await cpuSeconds(c.child.pid!)) - cBefore;
+    await two.close();
+    const three = await roundRobin([a.url, b.url, c.url]);
+    rows.push(await throughput('3 processes, PostgreSQL + Redis, round-robin', three.url));
+    await three.close();
+    const [base, one, second, third] = rows;
+    const ratio = (x: number | string | undefined, y: number | string | undefined) => (typeof x === 'number' && typeof y === 'number' && y > 0 ? round(x / y, 2) : '-');
+    rows.push({ setup: 'PostgreSQL 1 process ÷ lowdb', collectEventsPerSecond: ratio(one?.collectEventsPerSecond, base?.collectEventsPerSecond), searchPerSecond: ratio(one?.searchPerSecond, base?.searchPerSecond) });
+    rows.push({ setup: '2 processes ÷ 1 (PostgreSQL)', collectEventsPerSecond: ratio(second?.collectEventsPerSecond, one?.collectEventsPerSecond), searchPerSecond: ratio(second?.searchPerSecond, one?.searchPerSecond) });
+    rows.push({ setup: '3 processes ÷ 1 (PostgreSQL)', collectEventsPerSecond: ratio(third?.collectEventsPerSecond, one?.collectEventsPerSecond), searchPerSecond: ratio(third?.searchPerSecond, one?.searchPerSecond) });
+    // The capacity model (docs/scale-out.md): each process spends `accept` CPU seconds on an activity it
+    // takes and `fold` on each one another process took, so N processes of `SHARE` core each take
+    // N × SHARE / (accept + (N − 1) × fold) activities a second.
+    const folded = typeof second?.collectEventsPerSecond === 'number' ? second.collectEventsPerSecond * SECONDS : 0;
+    const fold = folded > 0 ? foldSeconds / folded : 0;
+    const accept = typeof one?.collectEventsPerSecond === 'number' && one.collectEventsPerSecond > 0 ? SHARE / one.collectEventsPerSecond : 0;
+    if (accept > 0) {
+      const predicted = Math.round((3 * SHARE) / (accept + 2 * fold));
+      rows.push({ setup: `model: 3 processes predicted from 1 process (${round(accept * 1e6, 0)} µs/activity) and the fold on a process taking none (${round(fold * 1e6, 1)} µs/activity)`, collectEventsPerSecond: predicted, searchPerSecond: `measured ${third?.collectEventsPerSecond ?? '-'} (${ratio(third?.collectEventsPerSecond, predicted)} of predicted)` });
+    }
     const lag = await visibilityLag(a.url, b.url, 60);
     rows.push({ setup: 'activity on A → B recommendations, 60 samples', lagP50Ms: lag.p50, lagP99Ms: lag.p99, lagMaxMs: lag.max });
+    for (const share of shares) await share.release();
     return {
       name: 'scale-out: the shared store',
       rows,
       notes: [
-        `Each throughput row: ${SECONDS} s of 32 connections (autocannon in its own process), collect = one view per request, search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
+        `Each companion: ${SHARE} of a core (${shares[0]?.how ?? 'no companion started'}).`,
+        `Each throughput row: ${SECONDS} s of 32 connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
         'PostgreSQL runs with fsync on: each collect waits for a group commit, as with the lowdb files\' fsync.',
         'Lag: one activity collected on A, B polled every 5 ms until its recently-viewed widget shows it (NOTIFY after each group commit, 1 s poll as the safety net).',
       ],

@@ -41,6 +41,26 @@ async function loggedKeys(dataDir: string): Promise<{ keys: Map<string, number>;
   return { keys, torn };
 }
 
+/** Per session id, the profile ids its logged activities name. */
+async function loggedProfiles(dataDir: string): Promise<Map<string, Set<string>>> {
+  const dir = join(dataDir, 'activities', 'tenant-a');
+  const out = new Map<string, Set<string>>();
+  for (const name of (await readdir(dir)).sort()) {
+    for (const line of (await readFile(join(dir, name), 'utf8')).split('\n')) {
+      if (line === '') continue;
+      try {
+        const record = JSON.parse(line) as { sessionId?: string; profileId?: string };
+        if (record.sessionId === undefined || record.profileId === undefined) continue;
+        if (!out.has(record.sessionId)) out.set(record.sessionId, new Set());
+        out.get(record.sessionId)!.add(record.profileId);
+      } catch {
+        // the torn tail, checked by loggedKeys
+      }
+    }
+  }
+  return out;
+}
+
 describe('activity log durability', () => {
   it('keeps activities acknowledged to an overlapping retry (same ids sent twice at once) through kill -9', { timeout: 60_000 }, async () => {
     const dataDir = await makeDataDir();
@@ -128,6 +148,13 @@ describe('activity log durability', () => {
     // The stale lock of the killed process is taken over; the log reopens, drops any torn tail, and takes new lines.
     const restarted = await startTestServer({ dataDir });
     try {
+      // Anonymous profiles are written after the answer (profiles.ts): the ones the kill left unwritten come back from the log.
+      const { activities } = restarted.server.deps.services;
+      for (const [sessionId, ids] of await loggedProfiles(dataDir)) {
+        assert.equal(ids.size, 1, `one profile for ${sessionId}`);
+        assert.equal(activities.findProfile('tenant-a', { sessionId })?.id, [...ids][0], `${sessionId} finds the profile its activities were logged under`);
+      }
+      assert.ok(activities.history('tenant-a', activities.findProfile('tenant-a', { sessionId: 'crash-0' })!.id).length > 0, 'with its history');
       const res = await call(`${restarted.url}/collect/tenant-a-tracker`, { json: { id: 'after-restart', action: 'view', target: { product: 'z' }, user: { sessionId: 'z' } } });
       assert.equal(res.status, 200);
       const retried = await call(`${restarted.url}/collect/tenant-a-tracker`, { json: [{ id: acknowledged[0], action: 'view', target: { product: 'item-0' }, user: { sessionId: 'crash-0' } }] });

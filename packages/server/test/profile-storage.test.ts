@@ -28,6 +28,8 @@ describe('profile storage', () => {
     const created = await Promise.all(Array.from({ length: 300 }, (_, i) => profiles.resolve({ sessionId: `s-${i}` }, 1_000 + i)));
     assert.equal(new Set(created.map((r) => r.profile.id)).size, 300);
     const joined = await profiles.resolve({ sessionId: 's-7', identities: { 'customer-id': 'c-7' } }, 2_000);
+    // Anonymous sessions are written lazily (profiles.ts): the tracking service flushes them at shutdown.
+    await profiles.flush();
     await store.close();
 
     store = new LowdbStore({ directory: dir });
@@ -38,6 +40,28 @@ describe('profile storage', () => {
     assert.notEqual(joined.profile.id, created[7]!.profile.id);
     for (const [i, { profile }] of created.entries()) assert.equal(profiles.find({ sessionId: `s-${i}` })?.id, i === 7 ? joined.profile.id : profile.id, `session s-${i}`);
     assert.equal(profiles.find({ identities: { 'customer-id': 'c-7' } })?.id, joined.profile.id);
+    await store.close();
+  });
+
+  it("writes an anonymous session's profile after the answer, and takes it back from the log when that write never happened", async () => {
+    const dir = await dataDir();
+    let store = new LowdbStore({ directory: dir });
+    let profiles = await ProfileDirectory.open(store, 'shop');
+    const { profile } = await profiles.resolve({ sessionId: 's-lazy' }, 1_000);
+    assert.equal(profiles.find({ sessionId: 's-lazy' })?.id, profile.id, 'known at once to the next request');
+    // A crash before the background write: the shards never held it.
+    await store.close();
+    store = new LowdbStore({ directory: dir });
+    profiles = await ProfileDirectory.open(store, 'shop');
+    assert.equal(profiles.find({ sessionId: 's-lazy' }), undefined);
+    // The replay of the activity logged with it (its profile id and session id) adopts it, as it was.
+    profiles.adoptSession(profile.id, 's-lazy', 1_000, true);
+    assert.equal(profiles.find({ sessionId: 's-lazy' })?.id, profile.id);
+    await profiles.flush();
+    await store.close();
+    store = new LowdbStore({ directory: dir });
+    profiles = await ProfileDirectory.open(store, 'shop');
+    assert.equal(profiles.find({ sessionId: 's-lazy' })?.id, profile.id, 'and written this time');
     await store.close();
   });
 

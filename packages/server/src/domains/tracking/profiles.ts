@@ -7,6 +7,14 @@
  * Storage: profiles and the claim index are spread over PROFILE_SHARDS documents each, by a hash of
  * the profile id or claim key, so that a new shopper's identify rewrites two small files instead of
  * one file holding every shopper (which grew the cost of each new profile with the number of profiles).
+ *
+ * An anonymous shopper's profile (claims naming only a session id: most of a shop's traffic) is not
+ * written before the answer: the activity logged with it carries its profile id and session id, so the
+ * log holds it durably, and a start's replay (or the fold of another process's records) adopts any such
+ * profile the shards lack (`adoptSession`). Its shards are written in the background, at most once per
+ * LAZY_WRITE_MS each, and before every activity snapshot (whose cursor must not skip what the shards
+ * lack) and at shutdown. A claim of a person, a profile id, details or a merge is written before the
+ * answer, as ever.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { DomainError } from '../../platform/domain-error.js';
@@ -90,9 +98,20 @@ function claimKeys(claims: IdentityClaims): string[] {
   return keys;
 }
 
+/** A shard changed by an anonymous shopper alone is written at most this often. */
+export const LAZY_WRITE_MS = 1_000;
+
+/** Claims that name an anonymous session and nothing else. */
+function isSessionOnly(claims: IdentityClaims): boolean {
+  return claims.sessionId !== undefined && claims.profileId === undefined && claims.infos === undefined && claims.segments === undefined && (claims.datasources?.length ?? 0) === 0 && Object.keys(claims.identities ?? {}).length === 0;
+}
+
 export class ProfileDirectory {
   /** Shards with a write queued that has not started yet: a change made now is written by it. */
   private readonly queued = new Map<StoredDocument<object>, Promise<unknown>>();
+  /** Shards an anonymous shopper changed, to be written by the timer (or a flush). */
+  private readonly lazy = new Set<StoredDocument<object>>();
+  private lazyTimer: NodeJS.Timeout | undefined;
 
   /** Merged profile id → the profile it joined: a few per nominative shopper. */
   private readonly mergedInto = new Map<string, string>();
@@ -189,6 +208,13 @@ export class ProfileDirectory {
     return pending;
   }
 
+  /** Profiles held, merged ones included (a pass over the shards: for reports, not per request). */
+  count(): number {
+    let count = 0;
+    for (const shard of this.profileShards) count += Object.keys(shard.data.profiles).length;
+    return count;
+  }
+
   /** The profile an id now stands for, following merges. */
   get(profileId: string): Profile | undefined {
     let profile = this.stored(profileId);
@@ -225,8 +251,48 @@ export class ProfileDirectory {
     // The change is made in memory at once (so the next request sees it), then the shards it touched are written.
     const touched = new Set<StoredDocument<object>>();
     const resolved = this.link(claims, now, touched);
-    await Promise.all([...touched].map((doc) => this.persist(doc)));
+    // An anonymous session alone, nothing merged: the activity's log record will hold it (see the header).
+    if (isSessionOnly(claims) && resolved.merged.length === 0) this.persistLater(touched);
+    else await Promise.all([...touched].map((doc) => this.persist(doc)));
     return resolved;
+  }
+
+  /**
+   * A logged activity names `profileId` under `sessionId`: when the shards know neither (the process that
+   * made the profile stopped before writing it, or another process made it), the profile is made again
+   * as it was. `write` false (another process's records): kept in memory, that process writes it.
+   */
+  adoptSession(profileId: string, sessionId: string, createdAt: number, write: boolean): void {
+    const key = `session:${sessionId}`;
+    if (this.indexed(key) !== undefined || this.stored(profileId) !== undefined) return;
+    const profile: Profile = { id: profileId, createdAt, datasources: [], identities: {}, sessions: [sessionId], infos: {}, segments: {} };
+    const profileShard = this.profileShard(profileId);
+    const indexShard = this.indexShard(key);
+    profileShard.data.profiles[profileId] = profile;
+    indexShard.data.index[key] = profileId;
+    if (write) this.persistLater([profileShard, indexShard]);
+  }
+
+  /** Writes every shard an anonymous shopper changed, now (before a snapshot, at shutdown). */
+  async flush(): Promise<void> {
+    if (this.lazyTimer !== undefined) clearTimeout(this.lazyTimer);
+    this.lazyTimer = undefined;
+    const docs = [...this.lazy];
+    this.lazy.clear();
+    await Promise.all([...docs.map((doc) => this.persist(doc)), ...this.queued.values()]);
+  }
+
+  private persistLater(docs: Iterable<StoredDocument<object>>): void {
+    for (const doc of docs) this.lazy.add(doc);
+    if (this.lazyTimer !== undefined || this.lazy.size === 0) return;
+    this.lazyTimer = setTimeout(() => {
+      this.lazyTimer = undefined;
+      const due = [...this.lazy];
+      this.lazy.clear();
+      // A failed background write leaves the profile in the log, adopted again at the next start.
+      for (const doc of due) this.persist(doc).catch(() => this.lazy.add(doc));
+    }, LAZY_WRITE_MS);
+    this.lazyTimer.unref();
   }
 
   /** The profile when the claims add nothing new: the common case, answered without a write. */

@@ -28,6 +28,8 @@ export interface SnapshotKeeperDeps {
   oldest: () => number | undefined;
   /** Stops folding into the state (records wait) until the returned function is called and resolves. */
   hold: () => () => Promise<void>;
+  /** Run after the state is encoded and before it is stored: what the snapshot's cursor stands for must be durable elsewhere too. */
+  beforeSave?: () => Promise<void>;
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -84,6 +86,8 @@ export class SnapshotKeeper {
       // Records folded while holding count towards the next snapshot.
       await release();
       try {
+        // After the state is read (awaiting sooner would let appends pass the cursor unfolded), before it is stored.
+        await this.deps.beforeSave?.();
         await this.deps.blobs.put(snapshotBlobName(this.deps.tenant), encoded.data);
       } catch (error) {
         this.deps.logger.error({ err: error, tenant: this.deps.tenant }, 'activity snapshot could not be stored; the next start replays more of the log');

@@ -88,6 +88,8 @@ export class TenantActivities {
       cursor: () => log.cursor(),
       oldest: () => (state.oldestFolded === Infinity ? undefined : state.oldestFolded),
       hold: () => state.hold(),
+      // Profiles of anonymous shoppers are written lazily: those of records before the cursor must be in the shards.
+      beforeSave: () => profiles.flush(),
     });
     const stats = await state.rebuild(options.now() - options.retentionMs, complete ? parts : [], options.blobs);
     state.snapshots.started(stats.snapshotTakenAt === undefined ? Math.max(stats.records, 1) : stats.records);
@@ -102,12 +104,15 @@ export class TenantActivities {
    */
   private async rebuild(cutoff: number, parts: readonly SnapshotPart[], blobs: BlobStore): Promise<RebuildStats> {
     let expired = 0;
+    // Each profile id is checked once against the shards (a hash per check), the first time a record names it.
+    const checked = new Set<string>();
     const visit = (value: unknown) => {
       if (!isLogRecord(value)) return;
       if (value.receivedAt < cutoff) {
         expired++;
         return;
       }
+      this.adopt(value, checked, true);
       this.fold(value);
     };
     let restored: { cursor: string; takenAt: number } | undefined;
@@ -239,10 +244,27 @@ export class TenantActivities {
     for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
   }
 
+  /**
+   * A logged activity of an anonymous session whose profile the shards may lack (profiles.ts writes
+   * those lazily): adopted as it was. `write`: this process writes it (a replay), else the process that
+   * appended the record does (another process's record, followed live).
+   */
+  private adopt(record: LogRecord, checked: Set<string> | undefined, write: boolean): void {
+    if (record.kind !== 'activity' || record.sessionId === undefined || record.profileId === UNATTRIBUTED) return;
+    if (checked !== undefined) {
+      if (checked.has(record.profileId)) return;
+      checked.add(record.profileId);
+    }
+    this.profiles.adoptSession(record.profileId, record.sessionId, record.timestamp, write);
+  }
+
   /** Records another process appended to the shared log: folded and announced like a local append. */
   private foldOthers(values: readonly unknown[]): void {
     const records = values.filter(isLogRecord);
-    for (const record of records) this.fold(record);
+    for (const record of records) {
+      this.adopt(record, undefined, false);
+      this.fold(record);
+    }
     if (records.length > 0) this.appended(records);
   }
 
