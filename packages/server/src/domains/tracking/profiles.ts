@@ -1,3 +1,4 @@
+// long-file: one directory whose identity links, merges, erasures and (lazy) shard writes share the shards and the merge maps, and must stay in one class.
 /**
  * One profile per shopper per tenant behind every identity: the older tracker's profile id and
  * datasources, the collection API's identity repositories and anonymous session id. When identities
