@@ -131,6 +131,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     await writeFile(configFile, JSON.stringify(demo));
     const rows: Array<Record<string, string | number>> = [];
     const shares: CpuShare[] = [];
+    const model: Array<Record<string, string | number>> = [];
     const start = async (args: string[], env: Record<string, string>, name: string): Promise<CompanionProcess> => {
       const companion = await startCompanionProcess(args, env);
       companions.push(companion);
@@ -169,6 +170,18 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     const accept = typeof one?.collectEventsPerSecond === 'number' && one.collectEventsPerSecond > 0 ? SHARE / one.collectEventsPerSecond : 0;
     if (accept > 0) {
       const predicted = Math.round((3 * SHARE) / (accept + 2 * fold));
+      // What a shop needs, from this run's constants: activities need the smallest N reaching the rate (none
+      // past the ceiling SHARE / fold); searches add no cost to other processes, so they scale by N.
+      const collectProcesses = (rate: number): string => {
+        for (let n = 1; n <= 64; n++) if ((n * SHARE) / (accept + (n - 1) * fold) >= rate) return String(n);
+        return fold > 0 ? `over 64 (ceiling ${Math.round(SHARE / fold)}/s)` : 'over 64';
+      };
+      const searchRate = typeof one?.searchPerSecond === 'number' ? one.searchPerSecond : 0;
+      const searchProcesses = (rate: number): string => (searchRate > 0 ? String(Math.ceil(rate / searchRate)) : '-');
+      model.push(
+        ...[1_000, 10_000, 50_000].map((rate) => ({ need: `${rate.toLocaleString('en')} activities/s`, processes: collectProcesses(rate) })),
+        ...[100, 1_000, 10_000].map((rate) => ({ need: `${rate.toLocaleString('en')} searches/s (uncached)`, processes: searchProcesses(rate) })),
+      );
       rows.push({ setup: `model: 3 processes predicted from 1 process (${round(accept * 1e6, 0)} µs/activity) and the fold on a process taking none (${round(fold * 1e6, 1)} µs/activity)`, collectEventsPerSecond: predicted, searchPerSecond: `measured ${third?.collectEventsPerSecond ?? '-'} (${ratio(third?.collectEventsPerSecond, predicted)} of predicted)` });
     }
     const lag = await visibilityLag(a.url, b.url, 60);
@@ -177,6 +190,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     return {
       name: 'scale-out: the shared store',
       rows,
+      tables: [{ title: `Capacity model: companions of ${SHARE} core each on PostgreSQL for a shop's rates (docs/scale-out.md, "Capacity model")`, rows: model }],
       notes: [
         `Each companion: ${SHARE} of a core (${shares[0]?.how ?? 'no companion started'}).`,
         `Each throughput row: ${SECONDS} s of 32 connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
