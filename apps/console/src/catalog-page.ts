@@ -54,6 +54,14 @@ export class CatalogPage extends ConsolePage {
     await this.attempt(async () => void (this.list = await this.fetchItems()));
   }
 
+  /** Shows the page before (-1) or after (1); on the first or last page, where the button pressed is disabled, the focus moves to the other one. */
+  private async turnPage(step: -1 | 1): Promise<void> {
+    await this.showItems({ offset: Math.max(0, this.query.offset + step * PAGE_SIZE) });
+    await this.updateComplete;
+    const pressed = this.querySelector<HTMLButtonElement>(`button[data-page="${step < 0 ? 'previous' : 'next'}"]`);
+    if (pressed?.disabled === true) this.querySelector<HTMLButtonElement>(`button[data-page="${step < 0 ? 'next' : 'previous'}"]`)?.focus();
+  }
+
   private async promote(version: number): Promise<void> {
     if (await this.save(() => adminFetch(`/catalogs/${version}/promote`, { method: 'POST' }), `Catalog version ${version} promoted.`)) await this.reload();
   }
@@ -142,8 +150,8 @@ export class CatalogPage extends ConsolePage {
         </table>
       </div>
       <div class="pager">
-        <button type="button" class="secondary" data-page="previous" ?disabled=${list === undefined || list.offset === 0} @click=${() => this.showItems({ offset: Math.max(0, this.query.offset - PAGE_SIZE) })}>Previous ${PAGE_SIZE}</button>
-        <button type="button" class="secondary" data-page="next" ?disabled=${list === undefined || last >= list.total} @click=${() => this.showItems({ offset: this.query.offset + PAGE_SIZE })}>Next ${PAGE_SIZE}</button>
+        <button type="button" class="secondary" data-page="previous" ?disabled=${list === undefined || list.offset === 0} @click=${() => this.turnPage(-1)}>Previous ${PAGE_SIZE}</button>
+        <button type="button" class="secondary" data-page="next" ?disabled=${list === undefined || last >= list.total} @click=${() => this.turnPage(1)}>Next ${PAGE_SIZE}</button>
       </div>`;
   }
 

@@ -124,10 +124,16 @@ describe('console catalog page in Chromium', () => {
     assert.equal(second.length, 20);
     assert.ok(second.every((row) => !first.some((f) => f.id === row.id)), 'the second page shows other items');
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-page')), 'next');
-    await page.click('button[data-page="previous"]');
+    // Back to the first page, where Previous is disabled and the focus goes to Next.
+    await page.keyboard.down('Shift');
+    await page.keyboard.press('Tab');
+    await page.keyboard.up('Shift');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-page')), 'previous');
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => (document.querySelector('[data-item-range]')?.textContent ?? '').startsWith('Items 1–20 of'));
     assert.deepEqual((await rows()).map((r) => r.id), first.map((r) => r.id));
     assert.equal(await page.$eval('button[data-page="previous"]', (b) => (b as HTMLButtonElement).disabled), true);
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-page') === 'next');
   });
 
   it('finds an item by its id, showing a title written as markup as text', async () => {
