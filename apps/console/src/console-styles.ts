@@ -80,5 +80,8 @@ ol.preview { list-style: none; padding: 0; display: grid; grid-template-columns:
 ol.preview li { display: flex; flex-direction: column; gap: .2rem; background: var(--discovery-surface); border: 1px solid var(--discovery-border); border-radius: 8px; padding: .5rem; }
 ol.preview img, ol.preview .no-photo { width: 100%; height: auto; aspect-ratio: 1; border-radius: 6px; background: #eef0f4; }
 .verdict { font-size: 1.1rem; font-weight: 600; }
-pre.item { background: var(--discovery-surface); border: 1px solid var(--discovery-border); padding: .5rem; overflow: auto; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+table.items img, table.items .no-photo { display: block; width: 48px; height: 48px; object-fit: cover; border-radius: 4px; background: #eef0f4; }
+table.items td, table.items th { vertical-align: middle; }
+.pager { display: flex; flex-wrap: wrap; gap: .25rem; }
 `;

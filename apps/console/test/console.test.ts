@@ -2,8 +2,9 @@
  * The console in real Chromium against the real companion (demo shop, freshly built console bundle):
  * a merchandiser signs in with the keyboard, finds a query that returns nothing, fixes it from its Fix
  * panel (synonym, redirect), pins a product found by its name and sees the shop's search answer change,
- * and reads which widget sells. Every page, at 1280×800 and 390×844, is checked with axe for serious
- * violations, for sideways scrolling, layout shift (CLS < 0.1) and console errors. Screenshots go to
+ * and reads which widget sells. Every page, and the API reference (/docs/), at 1280×800 and 390×844,
+ * is checked with axe for serious violations, for sideways scrolling, layout shift (CLS < 0.1) and
+ * console errors. Screenshots go to
  * docs/images with UPDATE_SCREENSHOTS=1.
  */
 import { after, before, describe, it } from 'node:test';
@@ -393,9 +394,11 @@ describe('console in Chromium', () => {
   });
 
   for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-    it(`shows every page without sideways scrolling, layout shift (CLS < 0.1), serious axe findings or console errors, ${name}`, async () => {
-      const pages: Array<[string, string]> = [['overview', '[data-figure]'], ['search', '[data-zero-query], .zero-results, #query'], ['widgets', '#w-title'], ['catalog', 'table'], ['experiments', 'form.experiment-form'], ['keys', 'ul.keys code']];
-      for (const [id, ready] of pages) {
+    it(`shows every page and the API reference without sideways scrolling, layout shift (CLS < 0.1), serious axe findings or console errors, ${name}`, async () => {
+      const pages: Array<[string, string]> = [['overview', '[data-figure]'], ['search', '[data-zero-query], .zero-results, #query'], ['widgets', '#w-title'], ['catalog', 'table.items tbody tr'], ['experiments', 'form.experiment-form'], ['keys', 'ul.keys code']];
+      // The API reference (/docs/) is checked as the console's pages are: its id is "reference", its ready selector is the page's own.
+      const targets = [...pages.map(([id, ready]) => ({ id, url: `/console/#${id}`, ready: ready.split(', ').map((r) => `dk-${id}-page ${r}`).join(', ') })), { id: 'reference', url: '/docs/', ready: 'section.operation' }];
+      for (const { id, url, ready } of targets) {
         const tab = await browser.newPage();
         tab.on('pageerror', (error) => problems.push(`${id} uncaught: ${String(error)}`));
         tab.on('console', (message) => {
@@ -403,8 +406,8 @@ describe('console in Chromium', () => {
         });
         await tab.setViewport(viewport);
         await tab.evaluateOnNewDocument(RECORD_LAYOUT_SHIFTS);
-        await tab.goto(`${companion.url}/console/#${id}`);
-        await tab.waitForSelector(`dk-${id}-page ${ready.split(', ').join(`, dk-${id}-page `)}`, { timeout: 10_000 });
+        await tab.goto(`${companion.url}${url}`);
+        await tab.waitForSelector(ready, { timeout: 10_000 });
         await tab.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 200))));
         assert.deepEqual(await horizontalOverflow(tab), [], `${id} is wider than the screen`);
         assert.ok((await layoutShift(tab)) < 0.1, `${id}: layout shift ${await layoutShift(tab)}`);

@@ -54,6 +54,53 @@ export interface AdminCatalogListResponse {
   catalogs: Array<CatalogRecord & { items: number }>;
 }
 
+/** One item batch sent to `POST` or `PATCH /items` of the catalog API: stored whole, or refused with its issues. */
+export interface CatalogImportRecord {
+  at: string;
+  mode: 'load' | 'patch';
+  /** The version the batch named; null when the body named none that could be read. */
+  catalogVersion: number | null;
+  /** Items sent. */
+  received: number;
+  /** Items stored: all of them, or 0 when the batch was refused. */
+  stored: number;
+  /** Why the batch was refused; absent when it was stored. */
+  error?: string;
+  /** What failed, item by item (`[3].attributes.price`), at most 100. */
+  issues: Array<{ path: string; message: string }>;
+  /** How many issues the refusal named, kept or not. */
+  issueCount: number;
+}
+
+/** The admin API's `GET /admin/catalog-imports`: the latest imports, newest first. */
+export interface AdminCatalogImportsResponse {
+  imports: CatalogImportRecord[];
+}
+
+/** One row of the admin API's item list: what a merchandiser recognises an item by. */
+export interface AdminItemRow {
+  id: string;
+  type: string;
+  parentId?: string;
+  title: string;
+  /** Photo URL (http(s), site-relative or an inline image), empty when the item has none. */
+  photo: string;
+  /** Minor units (cents), when the item has a price. */
+  price?: number;
+  currency?: string;
+}
+
+/** The admin API's `GET /admin/items`: a page of a catalog version's items, ordered by id, optionally matching `q`. */
+export interface AdminItemListResponse {
+  catalogVersion: number;
+  q: string;
+  /** Items matching `q` (every item without it). */
+  total: number;
+  offset: number;
+  limit: number;
+  items: AdminItemRow[];
+}
+
 /** `GET /catalogs/{version}/items/{id}`: the item as it was loaded. */
 export interface CatalogItemResponse {
   id: string;

@@ -15,9 +15,9 @@ import { declaredVariables, parseSearchContext } from '../search/search-context.
 import { HttpError } from '../http/errors.js';
 import { singleParam } from '../http/query.js';
 import { parseInput } from '../http/validate.js';
-import { parseVersion } from '../catalog/catalog-api.js';
 import { adminScope, requireAdmin } from './admin-auth.js';
 import { analyticsRoutes } from './analytics-routes.js';
+import { catalogRoutes } from './catalog-routes.js';
 import { learningRoutes } from './learning-routes.js';
 import { privacyRoutes } from './privacy-routes.js';
 import { experimentRoutes } from './experiment-routes.js';
@@ -51,7 +51,7 @@ function contextJson(text: string): unknown {
 
 export function createAdminApi(deps: ServerDeps): ApiModule {
   const router = new Router({ prefix: '/admin' });
-  const { admin, sessions, catalog, search, recommendations, activities } = deps.services;
+  const { admin, sessions, search, recommendations, activities } = deps.services;
   const body = jsonBody({ limit: deps.config.limits.bodyBytes });
   const guard = requireAdmin(deps);
   router.use(noStore);
@@ -175,35 +175,7 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     ctx.body = { entries: await admin.audit.list(actor.tenantId, { limit: intParam(ctx, 'limit', 1, 500, 100), environment }) } satisfies Wire.AuditResponse;
   });
 
-  router.get('/catalogs', guard, async (ctx) => {
-    const scope = adminScope(deps, ctx);
-    const versions = await catalog.catalogs.list(scope.tenantId, scope.environmentId);
-    // At most two versions per environment: two counts.
-    const catalogs = await Promise.all(versions.map(async (c) => ({ ...c, items: await catalog.countItems(scope.tenantId, scope.environmentId, c.version) })));
-    ctx.body = { catalogs } satisfies Wire.AdminCatalogListResponse;
-  });
-  router.post('/catalogs/:version/promote', guard, async (ctx) => {
-    const actor = ctx.state.adminActor!;
-    if (actor.role !== 'edit') throw new HttpError(403, 'forbidden', 'This account may read but not promote (its role is "read").');
-    const scope = adminScope(deps, ctx);
-    const version = parseVersion(ctx.params.version, 'version');
-    const promotion = await catalog.catalogs.promote(scope.tenantId, scope.environmentId, version);
-    void promotion.activation;
-    await admin.audit.append(scope.tenantId, { at: new Date(deps.clock.now()).toISOString(), actor: actor.id, action: 'catalog.promote', environment: scope.environmentId, target: `catalog:${version}`, before: null, after: promotion.catalog.state });
-    ctx.status = promotion.catalog.state === 'active' ? 200 : 202;
-    ctx.body = promotion.catalog satisfies Wire.CatalogRecord;
-  });
-  router.get('/items/:id', guard, async (ctx) => {
-    const scope = adminScope(deps, ctx);
-    const active = await catalog.catalogs.active(scope.tenantId, scope.environmentId);
-    const raw = singleParam(ctx.query.catalogVersion, 'catalogVersion', 'query.catalogVersion');
-    const version = raw === undefined ? active?.version : parseVersion(raw, 'query.catalogVersion');
-    if (version === undefined) throw new HttpError(404, 'not_found', 'No catalog is active yet: name one with catalogVersion.', { field: 'query.catalogVersion' });
-    const item = await catalog.getItem(scope.tenantId, scope.environmentId, version, ctx.params.id!);
-    if (item === undefined) throw new HttpError(404, 'not_found', `No item "${ctx.params.id}" in catalog version ${version}.`, { field: 'id' });
-    ctx.body = { id: item.id, catalogVersion: version, type: item.type, attributes: item.attributes } satisfies Wire.AdminItemResponse;
-  });
-
+  catalogRoutes(router, deps, guard, intParam);
   analyticsRoutes(router, deps, guard, intParam);
   learningRoutes(router, deps, guard, body, intParam);
   privacyRoutes(router, deps, guard);

@@ -15,6 +15,7 @@ import { jsonBody } from '../http/body.js';
 import { parseCatalogRequest, parseItemBatch, parseSchemaRequest } from './catalog-requests.js';
 import type { StoredItem } from '../../domains/catalog/types.js';
 import { noStore } from '../http/no-store.js';
+import { DomainError } from '../../platform/domain-error.js';
 
 interface CatalogScope {
   tenantId: string;
@@ -121,14 +122,34 @@ export function createCatalogApi(deps: ServerDeps): ApiModule {
     ctx.body = promotion.catalog satisfies Wire.CatalogRecord;
   });
 
-  router.post('/items', itemsBody, async (ctx) => {
+  /** Runs a batch and records its outcome, stored or refused for the caller's mistake, for the console's last import. */
+  async function importBatch(ctx: Context, mode: 'load' | 'patch'): Promise<Wire.ItemBatchResponse> {
     const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = (await catalog.items.load(tenantId, environmentId, parseItemBatch(ctx.request.body))) satisfies Wire.ItemBatchResponse;
+    const body: unknown = ctx.request.body;
+    const received = Array.isArray(body) ? body.length : 0;
+    const named = Array.isArray(body) ? (body[0] as { catalogVersion?: unknown } | undefined)?.catalogVersion : undefined;
+    try {
+      const items = parseItemBatch(body);
+      const result = await (mode === 'load' ? catalog.items.load(tenantId, environmentId, items) : catalog.items.patch(tenantId, environmentId, items));
+      await catalog.imports.record(tenantId, environmentId, { mode, catalogVersion: result.catalogVersion, received, stored: result.count });
+      return result;
+    } catch (error) {
+      const refused = (error instanceof DomainError && error.kind !== 'internal' && error.kind !== 'unavailable') || (error instanceof HttpError && error.status < 500);
+      if (refused) {
+        const issues = error.issues ?? (error.field !== undefined ? [{ path: error.field, message: error.message }] : []);
+        const catalogVersion = typeof named === 'number' && Number.isInteger(named) ? named : null;
+        await catalog.imports.record(tenantId, environmentId, { mode, catalogVersion, received, stored: 0, error: error.message, issues });
+      }
+      throw error;
+    }
+  }
+
+  router.post('/items', itemsBody, async (ctx) => {
+    ctx.body = (await importBatch(ctx, 'load')) satisfies Wire.ItemBatchResponse;
   });
 
   router.patch('/items', itemsBody, async (ctx) => {
-    const { tenantId, environmentId } = scopeOf(ctx);
-    ctx.body = (await catalog.items.patch(tenantId, environmentId, parseItemBatch(ctx.request.body))) satisfies Wire.ItemBatchResponse;
+    ctx.body = (await importBatch(ctx, 'patch')) satisfies Wire.ItemBatchResponse;
   });
 
   // Not in the spec: lets an integrator check what a load stored. Without catalogVersion, the active catalog.

@@ -138,3 +138,29 @@ export const learningResetResponse = z.object({ configurationId: z.string(), key
 
 export const trackerKeyResponse = z.object({ trackerKey: z.string() });
 export const trackerKeysResponse = z.object({ trackerKeys: z.array(z.string()) });
+
+export const catalogImportsResponse = z.object({
+  imports: z.array(
+    z.object({
+      at: z.string(),
+      mode: z.enum(['load', 'patch']),
+      catalogVersion: z.number().int().nullable(),
+      received: z.number().int().min(0),
+      stored: z.number().int().min(0),
+      error: z.string().optional(),
+      issues: z.array(z.object({ path: z.string(), message: z.string() })),
+      issueCount: z.number().int().min(0),
+    }),
+  ),
+});
+
+export const itemListResponse = z.object({
+  catalogVersion: z.number().int(),
+  q: z.string(),
+  total: z.number().int().min(0),
+  offset: z.number().int().min(0),
+  limit: z.number().int().min(1),
+  items: z.array(
+    z.object({ id: z.string(), type: z.string(), parentId: z.string().optional(), title: z.string(), photo: z.string(), price: z.number().optional(), currency: z.string().optional() }),
+  ),
+});

@@ -8,6 +8,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { Logger } from '../../platform/logger.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
+import { CatalogImports } from './catalog-imports.js';
 import { CatalogItems } from './catalog-items.js';
 import { Catalogs } from './catalogs.js';
 import { ChangeFeed } from './change-feed.js';
@@ -32,6 +33,8 @@ export class CatalogService {
   readonly items: CatalogItems;
   readonly legacy: LegacyItems;
   readonly contexts: ItemContexts;
+  /** The recent item batches sent through the catalog API, stored or refused (the console's last import). */
+  readonly imports: CatalogImports;
   private readonly store: ItemStore;
   private readonly documents: DocumentStore;
   private readonly feed: ChangeFeed;
@@ -44,6 +47,7 @@ export class CatalogService {
     this.feed = new ChangeFeed(logger);
     this.schemas = new ItemSchemas(deps.store, clock);
     this.catalogs = new Catalogs({ store: deps.store, clock, logger, schemas: this.schemas, items: this.store, queue, feed: this.feed });
+    this.imports = new CatalogImports(deps.store, clock);
     this.items = new CatalogItems({ clock, catalogs: this.catalogs, schemas: this.schemas, items: this.store, queue, feed: this.feed });
     this.contexts = new ItemContexts({
       store: deps.store,
