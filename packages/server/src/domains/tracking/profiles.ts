@@ -100,7 +100,7 @@ function claimKeys(claims: IdentityClaims): string[] {
 }
 
 /** A shard changed by an anonymous shopper alone is written at most this often. */
-export const LAZY_WRITE_MS = 1_000;
+export const LAZY_WRITE_MS = 5_000;
 
 /** Claims that name an anonymous session and nothing else. */
 function isSessionOnly(claims: IdentityClaims): boolean {
