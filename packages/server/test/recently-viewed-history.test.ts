@@ -21,6 +21,12 @@ describe('recently-viewed past the history kept in memory', () => {
     try {
       await loadCatalog(server.server);
       const collect = async (batch: unknown[]) => assert.equal((await call(`${server.url}/collect/tenant-a-tracker`, { json: batch })).status, 200);
+      // Other shoppers, 100 per request, one view each.
+      const flood = async (from: number, to: number) => {
+        for (let batch = from; batch < to; batch++) {
+          await collect(Array.from({ length: 100 }, (_, i) => ({ action: 'view', target: { product: 'sock-1' }, user: { sessionId: `flood-${batch}-${i}` } })));
+        }
+      };
       const viewed = ['shoe-1', 'sock-2', 'shoe-3', 'sock-1'];
       for (const product of viewed) await collect([{ action: 'view', target: { product }, user: { sessionId: 'returning' } }]);
       const activities = () => server.server.deps.services.activities;
@@ -34,18 +40,17 @@ describe('recently-viewed past the history kept in memory', () => {
       assert.deepEqual(await recent(), newestFirst);
 
       // 1,500 other shoppers, one view each: past the 1,000 kept, the returning shopper's list leaves memory.
-      for (let batch = 0; batch < 15; batch++) {
-        await collect(Array.from({ length: 100 }, (_, i) => ({ action: 'view', target: { product: `sock-1` }, user: { sessionId: `flood-${batch}-${i}` } })));
-      }
+      await flood(0, 15);
       assert.deepEqual(activities().history(TENANT, shopper), [], 'the shopper left memory');
       const segments = (await readdir(join(dataDir, 'activities', TENANT))).filter((name) => name.endsWith('.jsonl'));
       assert.ok(segments.length >= 3, `the log spans several segments (${segments.join()})`);
       assert.deepEqual(await recent(), newestFirst, 'read back from the log');
 
-      // Evicted again, then restarted from the snapshot the close saved.
-      for (let batch = 15; batch < 30; batch++) {
-        await collect(Array.from({ length: 100 }, (_, i) => ({ action: 'view', target: { product: `sock-1` }, user: { sessionId: `flood-${batch}-${i}` } })));
-      }
+      // Evicted again (read back again), evicted once more, then restarted from the snapshot the close saved.
+      await flood(15, 30);
+      assert.deepEqual(activities().history(TENANT, shopper), [], 'left memory again');
+      assert.deepEqual(await recent(), newestFirst, 'read back again');
+      await flood(30, 45);
       await server.close();
       server = await startTestServer({ config: config(), dataDir });
       assert.ok(activities().rebuildStats(TENANT)!.snapshotTakenAt !== undefined, 'restored from a snapshot');
@@ -61,9 +66,7 @@ describe('recently-viewed past the history kept in memory', () => {
       await rm(join(dataDir, 'snapshots'), { recursive: true, force: true });
       server = await startTestServer({ config: config(), dataDir });
       assert.equal(activities().rebuildStats(TENANT)!.snapshotTakenAt, undefined, 'replayed from the log');
-      for (let batch = 30; batch < 45; batch++) {
-        await collect(Array.from({ length: 100 }, (_, i) => ({ action: 'view', target: { product: `sock-1` }, user: { sessionId: `flood-${batch}-${i}` } })));
-      }
+      await flood(45, 60);
       assert.deepEqual(activities().history(TENANT, shopper), [], 'evicted again');
       assert.deepEqual(await recent(), ['shoe-2', ...newestFirst], 'after a whole-log replay');
     } finally {

@@ -15,6 +15,8 @@ export interface HistoryPageResult {
 }
 
 const CACHED_READS = 16;
+/** Profiles whose history was read back, with their count then: remembered for this many, oldest let go. */
+const READ_BACK_MARKS = 10_000;
 /** Reads larger than this are not kept (the next deep page reads the log again). */
 const CACHED_ACTIVITIES = 20_000;
 
@@ -35,10 +37,20 @@ export class HistoryPages {
    */
   async readBack(profileId: string): Promise<void> {
     const { history } = this.state;
-    if (!history.missesNewest(profileId)) return;
+    // Counts are never lowered (retention drops records the counts still hold): a shopper whose log held
+    // less than the count is not read again on every request, only once they have a new activity.
+    const count = history.count(profileId);
+    if (!history.missesNewest(profileId) || this.readBackAt.get(profileId) === count) return;
     const found = await this.serialised(async () => (history.missesNewest(profileId) ? this.scanLog(profileId, {}, undefined, 'newest') : undefined));
     if (found !== undefined) history.readmit(profileId, found.reverse());
+    this.readBackAt.delete(profileId);
+    if (!history.missesNewest(profileId)) return;
+    this.readBackAt.set(profileId, count);
+    if (this.readBackAt.size > READ_BACK_MARKS) this.readBackAt.delete(this.readBackAt.keys().next().value!);
   }
+
+  /** Per profile read back, its count at the time (see readBack). */
+  private readonly readBackAt = new Map<string, number>();
 
   async page(profileId: string, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
     const { history } = this.state;
@@ -65,6 +77,7 @@ export class HistoryPages {
 
   /** Erasure: reads kept for these profiles go. */
   forget(profileIds: ReadonlySet<string>): void {
+    for (const id of profileIds) this.readBackAt.delete(id);
     for (const [key, read] of [...this.recent]) if (profileIds.has(read.profileId)) this.recent.delete(key);
   }
 
