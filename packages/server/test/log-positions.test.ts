@@ -46,6 +46,7 @@ describe('LogPositions', () => {
     assert.deepEqual(restored.newestOf(['busy']), index.newestOf(['busy']));
     assert.deepEqual(restored.positionsOf(['quiet']), [segment(7)]);
     restored.distrust();
+    assert.equal(restored.trusted, false, 'and not saved as if whole');
     assert.equal(restored.positionsOf(['quiet']), undefined);
     assert.equal(restored.newestOf(['quiet']), undefined);
     restored.clear();

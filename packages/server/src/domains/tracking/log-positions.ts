@@ -22,11 +22,16 @@ export class LogPositions {
   /** One string per segment name, shared by every profile's list. */
   private readonly names = new Map<string, string>();
   /** False after a restore from a snapshot saved without positions (an older version): every read then scans the whole log. */
-  private trusted = true;
+  private trustworthy = true;
 
   /** The state came from a snapshot that held no positions: the index knows only what came after it. */
   distrust(): void {
-    this.trusted = false;
+    this.trustworthy = false;
+  }
+
+  /** False until a start replays the whole log, once restored from a snapshot without positions (such an index is not saved either). */
+  get trusted(): boolean {
+    return this.trustworthy;
   }
 
   /** Notes that a record of `profileId` was appended (or replayed) at `position`. */
@@ -44,7 +49,7 @@ export class LogPositions {
 
   /** The positions holding the records of every id in `profileIds`, or undefined when some id's are not all known. */
   positionsOf(profileIds: readonly string[]): string[] | undefined {
-    if (!this.trusted) return undefined;
+    if (!this.trustworthy) return undefined;
     const out = new Set<string>();
     for (const id of profileIds) {
       if (this.partial.has(id)) return undefined;
@@ -55,7 +60,7 @@ export class LogPositions {
 
   /** The newest positions of every id in `profileIds` (enough for its newest activities, even when partial); undefined when not trusted. */
   newestOf(profileIds: readonly string[]): string[] | undefined {
-    if (!this.trusted) return undefined;
+    if (!this.trustworthy) return undefined;
     const out = new Set<string>();
     for (const id of profileIds) for (const position of this.byProfile.get(id) ?? []) out.add(position);
     return [...out];
@@ -106,7 +111,7 @@ export class LogPositions {
   }
 
   clear(): void {
-    this.trusted = true;
+    this.trustworthy = true;
     this.byProfile.clear();
     this.partial.clear();
     this.names.clear();

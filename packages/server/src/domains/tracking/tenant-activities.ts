@@ -219,9 +219,11 @@ export class TenantActivities {
   private *saveTracking(tenant: string): Iterable<Buffer> {
     for (const history of this.history.save()) yield Buffer.concat([Buffer.of(HISTORY_CHUNK), history]);
     for (const keys of this.recentKeys.save(tenant)) yield Buffer.concat([Buffer.of(KEYS_CHUNK), keys]);
-    // Always at least one chunk, so that a restore can tell an empty index from a snapshot without one.
+    // Always at least one chunk, so that a restore can tell an empty index from a snapshot without one;
+    // none for an index that is missing what came before an older snapshot, so the next start distrusts it too.
+    if (this.positions?.trusted !== true) return;
     yield Buffer.of(POSITIONS_CHUNK);
-    for (const positions of this.positions?.save() ?? []) yield Buffer.concat([Buffer.of(POSITIONS_CHUNK), positions]);
+    for (const positions of this.positions.save()) yield Buffer.concat([Buffer.of(POSITIONS_CHUNK), positions]);
   }
 
   /** Deletes closed segments whose newest record is older than `cutoff`; the aggregates forget them at the next start. */
