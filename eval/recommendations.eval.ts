@@ -136,6 +136,9 @@ const evaluation: Evaluation = async () => {
     const model = server.deps.services.recommendations.models.model(TENANT);
 
     const popularity = globalPopularity(training);
+    const visitors: Array<Record<string, string | number>> = [];
+    for (const { seed, sample } of samples) visitors.push(...(await measureNewVisitors(server, url, sample, popularity, data.products.size, `seed ${seed}: `)));
+
     const baselineRows = samples.flatMap(({ seed, nextOrder, baskets }) => [
       { list: `seed ${seed}: baseline: global popularity`, ...score(nextOrder, () => popularity.slice(0, K), data.products.size, 'next'), ...score(baskets, (c) => popularity.filter((i) => i !== c.seed).slice(0, K), data.products.size, 'basket') },
       {
@@ -161,10 +164,12 @@ const evaluation: Evaluation = async () => {
         { title: `asked right after the replay: HR@${K}, NDCG@${K}, recall@${K}, catalog coverage`, rows: [...baselineRows, ...immediate] },
         { title: 'asked again once the model caught up with the replay (ILD: share of item pairs of a list from different families)', rows: settled },
         { title: `buy-again: HR@${K} on the held-out order's items the customer bought before`, rows: repurchases },
+        { title: `a new visitor's first page: HR@${K} on the rest of a held-out order after viewing its first 1, 2 or 5 items in a new session`, rows: visitors },
       ],
       notes: [
         'next: the held-out order\'s items new to the customer, asked as /widget/{id}/recommendations/customer-id/{customer}/',
         'basket: the rest of the held-out order, asked with $productId = its first item, for the same customer',
+        'session: a new anonymous visitor views the held-out order\'s first 1, 2 or 5 items (orders with more items than that), then asks; target: the order\'s other items; popular baselines leave the viewed items out',
         'again: the held-out order\'s items the customer had bought before, asked of demo-buy-again by customer',
         'ease-alone: personalized without popularity or the learned ranking; blend-no-ranker: EASE + popularity (the learned ranking off); demo-personalized: with it',
         'HR = share of cases with at least one hit in the top 10; recall = hits / target size; coverage = distinct items shown / products',
@@ -214,6 +219,44 @@ async function replay(server: DiscoveryServer, orders: readonly RetailOrder[]): 
   count += batch.length;
   if (batch.length > 0) await activities.recordActivities(TENANT, batch);
   return count;
+}
+
+/** Session lengths of the new-visitor task: the views a brand-new visitor makes before asking. */
+const SESSION_VIEWS = [1, 2, 5] as const;
+
+/**
+ * A brand-new visitor (a session id never seen, no identity) views the first 1, 2 or 5 items of a
+ * held-out order, then asks `demo-personalized` and a `popular` widget: does the session seed the list?
+ * Views go through the activity service that POST /collect calls; each visitor is a profile of its own.
+ */
+async function measureNewVisitors(server: DiscoveryServer, url: string, sample: readonly RetailOrder[], popularity: readonly string[], catalogSize: number, label: string): Promise<Array<Record<string, string | number>>> {
+  const activities = server.deps.services.activities;
+  const rows: Array<Record<string, string | number>> = [];
+  for (const views of SESSION_VIEWS) {
+    const cases: TestCase[] = [];
+    const batch: NewActivity[] = [];
+    for (const [i, order] of sample.entries()) {
+      const seen = order.items.slice(0, views);
+      const target = order.items.slice(views).filter((item) => !seen.includes(item));
+      if (seen.length < views || target.length === 0) continue;
+      const { profile } = await activities.resolveProfile(TENANT, { sessionId: `${label}visitor-${views}-${i}` });
+      const at = Date.now();
+      for (const [n, item] of seen.entries()) batch.push(newActivity({ profileId: profile.id, source: 'collect', verb: 'view', type: 'product', itemId: item, timestamp: at + n * 1000 }));
+      cases.push({ customer: profile.id, target: new Set(target), bought: new Set(seen) });
+    }
+    await activities.recordActivities(TENANT, batch);
+    const asked = async (widget: string) => askAll(cases, (c) => `${url}/widget/${widget}/recommendations/${c.customer}?limit=${K}`);
+    const personalized = await asked('demo-personalized');
+    const popular = await asked('only-popular');
+    console.error(`  new visitors with ${views} views asked (${cases.length} cases)`);
+    const tag = `${label}${views} view${views === 1 ? '' : 's'} (${cases.length}): `;
+    rows.push(
+      { list: `${tag}baseline: global popularity without the viewed`, ...score(cases, (c) => popularity.filter((i) => !c.bought.has(i)).slice(0, K), catalogSize, 'session') },
+      { list: `${tag}popular (a widget of it alone)`, ...score(cases, (_, i) => popular[i]!, catalogSize, 'session') },
+      { list: `${tag}demo-personalized`, ...score(cases, (_, i) => personalized[i]!, catalogSize, 'session') },
+    );
+  }
+  return rows;
 }
 
 async function measureAll(url: string, widgetIds: readonly string[], nextOrder: TestCase[], baskets: TestCase[], catalogSize: number, label: string, families: ReadonlyMap<string, string | undefined>): Promise<Array<Record<string, string | number>>> {
@@ -298,7 +341,7 @@ function purchaseHistory(orders: readonly RetailOrder[]): Map<string, Map<string
   return out;
 }
 
-function score(cases: TestCase[], listOf: (c: TestCase, i: number) => readonly string[], catalogSize: number, task: 'next' | 'basket' | 'again'): Record<string, number> {
+function score(cases: TestCase[], listOf: (c: TestCase, i: number) => readonly string[], catalogSize: number, task: 'next' | 'basket' | 'again' | 'session'): Record<string, number> {
   let hits = 0;
   let ndcg = 0;
   let recall = 0;

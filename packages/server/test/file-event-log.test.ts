@@ -51,6 +51,27 @@ describe('FileEventLog', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('names the segment an append went to, and a scan by positions reads only those segments', async () => {
+    const dir = await makeDataDir();
+    const log = await openLog(dir, 1024);
+    const where: string[] = [];
+    for (let i = 0; i < 40; i++) where.push(await log.append([{ n: i, who: i % 2 === 0 ? 'even' : 'odd', pad: 'x'.repeat(80) }]));
+    const replayed: string[] = [];
+    await log.replay((_, position) => replayed.push(position));
+    assert.deepEqual(where, replayed, 'the same names replay gives');
+    const found = async (positions?: string[]) => {
+      const out: number[] = [];
+      await log.scan({ field: 'who', values: ['even'], ...(positions === undefined ? {} : { positions }) }, (record) => out.push((record as { n: number }).n));
+      return out;
+    };
+    const evens = Array.from({ length: 20 }, (_, i) => 2 * i);
+    assert.deepEqual(await found(), evens);
+    const last = where.at(-1)!;
+    assert.deepEqual(await found([last, 'segment-999999.jsonl']), evens.filter((n) => where[n] === last), 'only the named segment; a gone one is skipped');
+    await log.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
   it('cuts a line torn by a crash, so the next append starts clean', async () => {
     const dir = await makeDataDir();
     const first = await openLog(dir);

@@ -67,6 +67,35 @@ describe('personalized recommendations from the trained model', () => {
     assert.ok(res.body.recommendations.every((r: { strategy: string }) => r.strategy === 'personalized'));
   });
 
+  it("seeds a brand-new visitor's first page with the session's views, not the popular list, and leaves out what they looked at", async () => {
+    const collect = (product: string) => call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'view', target: { product }, user: { sessionId: 'newcomer' } } });
+    const page = async () => {
+      const id = server.server.deps.services.activities.findProfile(TENANT, { sessionId: 'newcomer' })?.id ?? 'never-seen';
+      const res = await call(`${server.url}/widget/picked/recommendations/${id}`);
+      assert.equal(res.status, 200);
+      return ids(res.body);
+    };
+    const popular = await page();
+    assert.equal(popular[0], 'bestseller', 'before any view: the popular list');
+    assert.equal((await collect('k1')).status, 200);
+    const first = await page();
+    assert.ok(!first.includes('k1'), first.join());
+    // What goes with the viewed kitchen item (the rest of the kitchen) before any garden item; the
+    // bestseller, bought with everything, may stay on top.
+    const kitchenFirst = (list: string[], viewed: string[]) => {
+      const rest = KITCHEN.filter((id) => !viewed.includes(id));
+      const lastKitchen = Math.max(...rest.map((id) => list.indexOf(id)));
+      const firstGarden = Math.min(...GARDEN.map((id) => list.indexOf(id)).filter((i) => i >= 0));
+      assert.ok(rest.every((id) => list.includes(id)) && lastKitchen < firstGarden, list.join());
+      assert.notDeepEqual(list, popular);
+    };
+    kitchenFirst(first, ['k1']);
+    assert.equal((await collect('k4')).status, 200);
+    const second = await page();
+    assert.ok(!second.includes('k1') && !second.includes('k4'), second.join());
+    kitchenFirst(second, ['k1', 'k4']);
+  });
+
   it('blends popularity into an item once, also when the model and the popular pool both hold it', async () => {
     const { createPersonalized } = await import('../src/domains/recommendations/personalized-strategy.js');
     const services = server.server.deps.services;

@@ -2,12 +2,17 @@
  * `personalized`: the shopper's live row of touched items (purchases weigh most) through the trained
  * item-to-item weights, plus co-occurrence for items the model does not cover (new or rare ones, or
  * everything before the first training), blended with recent popularity. A shopper with no history
- * gets recent popularity alone. Whether bought items are left out is the engine's call (per widget).
+ * gets recent popularity alone. A brand-new visitor's first view already makes a row, so their first page
+ * is seeded by the session; what they looked at in their latest visit and did not buy is left out (it is
+ * on `recently-viewed`; here it took the slots of what goes with it). Whether bought items are left out
+ * is the engine's call (per widget).
  */
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 import { kthLargest } from './top-k.js';
 import { ScoreBoard } from './item-model.js';
 import { learnedOrder } from './learned-stage.js';
+import { MINUTE_MS, type RowView } from './interactions.js';
+import { VISIT_GAP_MS } from './co-occurrence.js';
 
 /** The latest touched items that feed the model: bounds the work per request. */
 const MAX_SEEDS = 300;
@@ -73,9 +78,10 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
   // sorting); the board keeps a sum of exactly 0 as the smallest double, which is no score either.
   const items: number[] = [];
   const scores: number[] = [];
+  const justSeen = row === undefined ? undefined : latestVisitLooks(row);
   for (const item of total.items()) {
     const score = total.get(item);
-    if (score <= Number.MIN_VALUE) continue;
+    if (score <= Number.MIN_VALUE || justSeen?.has(item) === true) continue;
     items.push(item);
     scores.push(score);
   }
@@ -87,6 +93,20 @@ function personalized(input: StrategyInput, boards: Boards): Iterable<Candidate>
   }
   const first = input.want * 4;
   return bestFirst(items, scores, (item) => interactions.itemIds[item]!, thresholdOf(scores, first, set.selection));
+}
+
+/**
+ * Items of the row last touched in the shopper's latest visit (within 30 minutes of their newest touch,
+ * the visit gap of also-viewed) and never bought: looked at, put in a cart, liked.
+ */
+function latestVisitLooks(row: RowView): Set<number> {
+  let newest = -Infinity;
+  for (let i = 0; i < row.last.length; i++) newest = Math.max(newest, row.last[i]!);
+  const out = new Set<number>();
+  for (let i = 0; i < row.items.length; i++) {
+    if (row.buys[i]! === 0 && (newest - row.last[i]!) * MINUTE_MS < VISIT_GAP_MS) out.add(row.items[i]!);
+  }
+  return out;
 }
 
 /**

@@ -122,6 +122,8 @@ export class RecommendationService {
     const widget = touched?.settings ?? query.ref.widget;
     const index = await this.indexes.active(tenant.id, environment.id);
     await this.engine.prepare({ tenantId: tenant.id, widget });
+    // A returning shopper whose history left memory gets it back from the log before strategies read it.
+    if (query.profileId !== undefined && widget.strategies.includes('recently-viewed')) await this.activities.readBackHistory(tenant.id, query.profileId);
     const list = this.engine.recommend({ tenantId: tenant.id, widget, index, profileId: query.profileId, variables: query.variables, idsToBan: query.idsToBan, explain: query.explain });
     const id = await this.activities.responseIds.issue(tenant.id, 'r');
     touched?.expose(id);

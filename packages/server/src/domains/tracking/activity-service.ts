@@ -133,8 +133,9 @@ export class ActivityService {
       results.push({ activity, duplicate: false });
     }
     const appendStarted = performance.now();
+    let position: string | void;
     try {
-      await state.log.append(fresh);
+      position = await state.log.append(fresh);
       if (fresh.length > 0) this.onAppend?.((performance.now() - appendStarted) / 1000, fresh.length);
     } catch (error) {
       for (const key of reserved) state.recentKeys.release(tenantId, key);
@@ -143,7 +144,7 @@ export class ActivityService {
       throw error;
     }
     settle!.resolve();
-    for (const activity of fresh) state.fold(activity);
+    for (const activity of fresh) state.fold(activity, position);
     if (fresh.length > 0) state.appended(fresh);
     for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
     return Promise.all(results);
@@ -197,7 +198,16 @@ export class ActivityService {
     return undefined;
   }
 
-  /** A profile's activities newest first, as many as memory holds (at most 500; see profile-history.ts). */
+  /**
+   * Brings a returning shopper's newest activities back into memory when they left it (evicted past
+   * `historyInMemory`), from the log segments the index names, so that `history` has them again.
+   */
+  readBackHistory(tenantId: string, profileId: string): Promise<void> {
+    const state = this.tenant(tenantId);
+    return state.pages.readBack(state.profiles.canonicalId(profileId));
+  }
+
+  /** A profile's activities newest first, as many as memory holds (at most 500; see profile-history.ts; `readBackHistory` first for those that left it). */
   history(tenantId: string, profileId: string, filters: HistoryFilters & { type?: string; verb?: string } = {}): LoggedActivity[] {
     const state = this.tenant(tenantId);
     const lists: HistoryFilters = {
@@ -272,8 +282,8 @@ export class ActivityService {
     const state = this.tenant(tenantId);
     const receivedAt = this.deps.clock.now();
     const logged: LoggedExposure[] = records.map((record) => ({ kind: 'exposure', tenant: tenantId, receivedAt, ...record }));
-    await state.log.append(logged);
-    for (const record of logged) state.fold(record);
+    const position = await state.log.append(logged);
+    for (const record of logged) state.fold(record, position);
     state.appended(logged);
   }
 

@@ -7,6 +7,7 @@ import type { EventLog } from '../../platform/event-log/event-log.js';
 import { isLogRecord, type LoggedActivity } from './activity-record.js';
 import { matchesHistoryFilters, type HistoryFilters, type ProfileHistory } from './profile-history.js';
 import type { ProfileDirectory } from './profiles.js';
+import type { LogPositions } from './log-positions.js';
 
 export interface HistoryPageResult {
   total: number;
@@ -14,6 +15,8 @@ export interface HistoryPageResult {
 }
 
 const CACHED_READS = 16;
+/** Profiles whose history was read back, with their count then: remembered for this many, oldest let go. */
+const READ_BACK_MARKS = 10_000;
 /** Reads larger than this are not kept (the next deep page reads the log again). */
 const CACHED_ACTIVITIES = 20_000;
 
@@ -24,7 +27,30 @@ export class HistoryPages {
   /** The last few log reads: a shopper paging back through a long history reads the log once. */
   private readonly recent = new Map<string, { profileId: string; count: number; found: LoggedActivity[] }>();
 
-  constructor(private readonly state: { tenant: string; log: EventLog; history: ProfileHistory; profiles: ProfileDirectory }) {}
+  /** `positions` is undefined when the log finds a profile's records by itself (PostgreSQL's index on profileId). */
+  constructor(private readonly state: { tenant: string; log: EventLog; history: ProfileHistory; profiles: ProfileDirectory; positions: LogPositions | undefined }) {}
+
+  /**
+   * Brings the profile's newest activities back into memory when they left it (evicted past
+   * `historyInMemory`, or restored from a snapshot without them), so that `recently-viewed` and every
+   * strategy reading the history see them. Reads only the segments the index names for the profile.
+   */
+  async readBack(profileId: string): Promise<void> {
+    const { history } = this.state;
+    // Counts are never lowered (retention drops records the counts still hold): a shopper whose log held
+    // less than the count is not read again on every request, only once they have a new activity.
+    const count = history.count(profileId);
+    if (!history.missesNewest(profileId) || this.readBackAt.get(profileId) === count) return;
+    const found = await this.serialised(async () => (history.missesNewest(profileId) ? this.scanLog(profileId, {}, undefined, 'newest') : undefined));
+    if (found !== undefined) history.readmit(profileId, found.reverse());
+    this.readBackAt.delete(profileId);
+    if (!history.missesNewest(profileId)) return;
+    this.readBackAt.set(profileId, count);
+    if (this.readBackAt.size > READ_BACK_MARKS) this.readBackAt.delete(this.readBackAt.keys().next().value!);
+  }
+
+  /** Per profile read back, its count at the time (see readBack). */
+  private readonly readBackAt = new Map<string, number>();
 
   async page(profileId: string, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
     const { history } = this.state;
@@ -51,6 +77,7 @@ export class HistoryPages {
 
   /** Erasure: reads kept for these profiles go. */
   forget(profileIds: ReadonlySet<string>): void {
+    for (const id of profileIds) this.readBackAt.delete(id);
     for (const [key, read] of [...this.recent]) if (profileIds.has(read.profileId)) this.recent.delete(key);
   }
 
@@ -67,11 +94,13 @@ export class HistoryPages {
   }
 
   /** Every logged activity of the profile (or of profiles merged into it) matching `filters`, newest first. */
-  private async scanLog(profileId: string, filters: HistoryFilters, only?: ReadonlySet<string>): Promise<LoggedActivity[]> {
-    const { log, history, profiles, tenant } = this.state;
+  private async scanLog(profileId: string, filters: HistoryFilters, only?: ReadonlySet<string>, reach: 'all' | 'newest' = 'all'): Promise<LoggedActivity[]> {
+    const { log, history, profiles, tenant, positions } = this.state;
     const found: LoggedActivity[] = [];
     const values = only === undefined ? history.loggedIds(profileId) : [...only];
-    await log.scan({ field: 'profileId', values }, (record) => {
+    // The index names every segment holding the ids' records, or (partial) their newest ones: enough for the newest activities.
+    const where = positions === undefined ? undefined : reach === 'newest' ? positions.newestOf(values) : positions.positionsOf(values);
+    await log.scan({ field: 'profileId', values, ...(where === undefined ? {} : { positions: where }) }, (record) => {
       if (!isLogRecord(record) || record.kind !== 'activity' || record.tenant !== tenant) return;
       if (profiles.canonicalId(record.profileId) !== profileId || !matchesHistoryFilters(record, filters)) return;
       found.push(record);

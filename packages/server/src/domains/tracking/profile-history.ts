@@ -93,6 +93,28 @@ export class ProfileHistory {
     }
   }
 
+  /** Whether memory lacks the newest activities counted for the profile (it left memory): the log has them. */
+  missesNewest(profileId: string): boolean {
+    const kept = this.byProfile.get(profileId)?.length ?? 0;
+    return kept < Math.min(this.count(profileId), HISTORY_LIMIT);
+  }
+
+  /**
+   * Puts a history read back from the log (oldest first) into memory as the profile's list, as the most
+   * recently active one; activities recorded while it was read (already in memory) are kept once.
+   * The budget holds: other profiles' lists leave memory as usual.
+   */
+  readmit(profileId: string, read: readonly LoggedActivity[]): void {
+    const kept = this.byProfile.get(profileId) ?? [];
+    const known = new Set(read.map((a) => a.id));
+    const since = kept.filter((k) => !known.has(activityOf(k).id));
+    const list: KeptActivity[] = [...read, ...since].slice(-HISTORY_LIMIT);
+    this.byProfile.delete(profileId);
+    this.byProfile.set(profileId, list);
+    this.resident += list.length - kept.length;
+    this.keepWithinBudget();
+  }
+
   /** Whether memory holds every activity counted for the profile (else the log has the rest). */
   complete(profileId: string): boolean {
     return (this.byProfile.get(profileId)?.length ?? 0) >= this.count(profileId);

@@ -9,6 +9,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { ActivityAggregate, SnapshotPart } from './activity-aggregate.js';
 import { decodeSnapshot, readSnapshotBlob } from './activity-snapshots.js';
 import { SnapshotKeeper, type SnapshotPolicy } from './snapshot-keeper.js';
+import { LogPositions } from './log-positions.js';
 import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
@@ -33,6 +34,8 @@ export interface RebuildStats {
 const TRACKING_PART_VERSION = 2;
 const HISTORY_CHUNK = 1;
 const KEYS_CHUNK = 2;
+/** Where each profile's records are in the log (log-positions.ts); a snapshot without such chunks leaves the index distrusted. */
+const POSITIONS_CHUNK = 3;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class TenantActivities {
@@ -43,6 +46,8 @@ export class TenantActivities {
   readonly recentKeys: RecentKeys;
   /** Pages of whole histories, read from the log past what memory keeps. */
   readonly pages: HistoryPages;
+  /** Each profile id's log segments, when the log can be read by segment (the file adapter); PostgreSQL finds a profile's records through its own index. */
+  readonly positions: LogPositions | undefined;
 
   private constructor(tenant: string, log: EventLog, profiles: ProfileDirectory, recentKeys: RecentKeys, historyInMemory: number) {
     this.tenant = tenant;
@@ -50,6 +55,7 @@ export class TenantActivities {
     this.log = log;
     this.profiles = profiles;
     this.recentKeys = recentKeys;
+    this.positions = log.scansByPosition === true ? new LogPositions() : undefined;
     this.pages = new HistoryPages(this);
   }
 
@@ -106,14 +112,14 @@ export class TenantActivities {
     let expired = 0;
     // Each profile id is checked once against the shards (a hash per check), the first time a record names it.
     const checked = new Set<string>();
-    const visit = (value: unknown) => {
+    const visit = (value: unknown, position: string) => {
       if (!isLogRecord(value)) return;
       if (value.receivedAt < cutoff) {
         expired++;
         return;
       }
       this.adopt(value, checked, true);
-      this.fold(value);
+      this.fold(value, position);
     };
     let restored: { cursor: string; takenAt: number } | undefined;
     let snapshotRejected: string | undefined;
@@ -127,8 +133,10 @@ export class TenantActivities {
     }
     if (data !== undefined) {
       try {
+        this.positionsRestored = false;
         const header = await decodeSnapshot(data, { tenant: this.tenant, parts, cutoff });
         restored = header;
+        if (!this.positionsRestored) this.positions?.distrust();
         if (header.oldest !== null) this.oldestFolded = Math.min(this.oldestFolded, header.oldest);
       } catch (error) {
         snapshotRejected = (error as Error).message;
@@ -160,6 +168,9 @@ export class TenantActivities {
       ...(snapshotRejected === undefined ? {} : { snapshotRejected }),
     };
   }
+
+  /** Whether the snapshot being restored held the positions index (one saved before it had none). */
+  private positionsRestored = false;
 
   /** The oldest record time folded into the state (Infinity: none), saved with snapshots. */
   private oldestFolded = Infinity;
@@ -196,11 +207,16 @@ export class TenantActivities {
         const body = Buffer.from(chunk.buffer, chunk.byteOffset + 1, chunk.length - 1);
         if (chunk[0] === HISTORY_CHUNK) this.history.restore(body);
         else if (chunk[0] === KEYS_CHUNK) this.recentKeys.restore(tenant, body);
+        else if (chunk[0] === POSITIONS_CHUNK) {
+          this.positions?.restore(body);
+          this.positionsRestored = true;
+        }
         else throw new Error(`an unknown tracking snapshot chunk (${chunk[0]})`);
       },
       clear: (tenant) => {
         this.history.clear();
         this.recentKeys.clear(tenant);
+        this.positions?.clear();
       },
     };
   }
@@ -208,11 +224,18 @@ export class TenantActivities {
   private *saveTracking(tenant: string): Iterable<Buffer> {
     for (const history of this.history.save()) yield Buffer.concat([Buffer.of(HISTORY_CHUNK), history]);
     for (const keys of this.recentKeys.save(tenant)) yield Buffer.concat([Buffer.of(KEYS_CHUNK), keys]);
+    // Always at least one chunk, so that a restore can tell an empty index from a snapshot without one;
+    // none for an index that is missing what came before an older snapshot, so the next start distrusts it too.
+    if (this.positions?.trusted !== true) return;
+    yield Buffer.of(POSITIONS_CHUNK);
+    for (const positions of this.positions.save()) yield Buffer.concat([Buffer.of(POSITIONS_CHUNK), positions]);
   }
 
   /** Deletes closed segments whose newest record is older than `cutoff`; the aggregates forget them at the next start. */
-  dropSegmentsBefore(cutoff: number): Promise<string[]> {
-    return this.log.dropBefore(cutoff);
+  async dropSegmentsBefore(cutoff: number): Promise<string[]> {
+    const dropped = await this.log.dropBefore(cutoff);
+    this.positions?.dropped(dropped);
+    return dropped;
   }
 
   private aggregates: readonly ActivityAggregate[] = [];
@@ -220,8 +243,9 @@ export class TenantActivities {
   /**
    * Updates the profile history and every registered aggregate with one durable record. Callers fold
    * in the same turn of the event loop as the append resolves: snapshots rely on it (snapshot-keeper.ts).
+   * `position` is where the log put it (the append's or the replay's), for the index of positions.
    */
-  fold(record: LogRecord): void {
+  fold(record: LogRecord, position?: string | void): void {
     if (record.receivedAt < this.oldestFolded) this.oldestFolded = record.receivedAt;
     // Recommendation ids must be found at once (a click may follow within a second). Folding one twice
     // (held in a snapshot and replayed after its cursor) only adds a block already known.
@@ -232,10 +256,11 @@ export class TenantActivities {
     this.snapshots?.folded(1);
     // An experiment's exposure belongs to no profile history: only the aggregates see it.
     if (record.kind === 'exposure') this.whenLive(() => this.aggregates.forEach((aggregate) => aggregate.fold(this.tenant, record, undefined)));
-    else this.whenLive(() => this.foldActivity(record));
+    else this.whenLive(() => this.foldActivity(record, position));
   }
 
-  private foldActivity(record: LoggedActivity): void {
+  private foldActivity(record: LoggedActivity, position: string | void): void {
+    if (typeof position === 'string' && record.profileId !== UNATTRIBUTED) this.positions?.note(record.profileId, position);
     // The same object is kept by the history and the idempotency memory (no text per activity: see profile-history.ts).
     this.recentKeys.remember(record);
     const attributed = record.profileId !== UNATTRIBUTED;
@@ -278,6 +303,7 @@ export class TenantActivities {
   /** Erasure: drops what memory keeps under these profile ids, here and in every aggregate. */
   forgetProfiles(profileIds: readonly string[]): void {
     for (const id of profileIds) this.history.forget(id);
+    this.positions?.forget(profileIds);
     this.recentKeys.forgetProfiles(new Set(profileIds));
     this.pages.forget(new Set(profileIds));
     for (const aggregate of this.aggregates) aggregate.forgetProfiles?.(this.tenant, profileIds);

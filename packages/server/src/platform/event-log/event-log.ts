@@ -8,7 +8,9 @@
  * Contract:
  * - `EventLogs.open(stream)` returns the same log for the same stream until that log is closed.
  * - `append(records)` resolves only once every record of the call is durable, and never makes part
- *   of a call durable without the rest. Concurrent appends are grouped into as few durable writes as
+ *   of a call durable without the rest. An adapter whose records sit in places that can be read alone
+ *   (the file adapter's segments) resolves with the position every record of the call went to, the
+ *   name `replay` gives it; others (PostgreSQL) resolve with nothing. Concurrent appends are grouped into as few durable writes as
  *   the engine allows (group commit); each call keeps its records together and in order, and calls
  *   reach the log in the order they were made.
  * - `replay(visit)` hands every stored record to `visit` in append order, each with its position (the
@@ -23,7 +25,10 @@
  * - `cursor()` names the place just after the last durable append (every append whose promise has
  *   resolved), so that state folded from those appends can be saved with it (a snapshot).
  * - `scan(query, visit)` hands over, in append order, exactly the records whose top-level `query.field`
- *   is a string equal to one of `query.values` (a profile's history past what memory keeps).
+ *   is a string equal to one of `query.values` (a profile's history past what memory keeps). With
+ *   `query.positions`, an adapter with positions may read only those (the caller knows the records are
+ *   there: tracking's index of each profile's segments); one that finds records by value through an
+ *   index of its own (PostgreSQL's on `profileId`) ignores them. Positions no longer in the log are skipped.
  * - `remove(query)` erases, durably, exactly the records `scan(query)` would hand over (a person's
  *   records, for a data-subject request) and resolves with how many there were; the others keep their
  *   order, and appends made meanwhile are neither lost nor delayed for long. After a crash part-way,
@@ -49,6 +54,8 @@ export interface ReplayStats {
 export interface ScanQuery {
   field: string;
   values: readonly string[];
+  /** Where the records are known to be (positions as `append` and `replay` name them); absent: everywhere. */
+  positions?: readonly string[];
 }
 
 export interface ReplayOptions {
@@ -68,7 +75,10 @@ export class StaleCursorError extends Error {
 }
 
 export interface EventLog {
-  append(records: readonly unknown[]): Promise<void>;
+  /** True when `scan` honours `query.positions` (the file adapter); an index of positions is then worth keeping. */
+  readonly scansByPosition?: boolean;
+  /** Resolves with the records' position when the adapter can scan by position (see the contract), else with nothing. */
+  append(records: readonly unknown[]): Promise<string | void>;
   replay(visit: (record: unknown, position: string) => void, options?: ReplayOptions): Promise<ReplayStats & { cursor: string }>;
   /** The place after the last durable append. */
   cursor(): string;

@@ -30,7 +30,8 @@ interface Pending {
   data: string;
   /** The newest record time in this append, for retention (-Infinity: none). */
   newest: number;
-  resolve: () => void;
+  /** With the segment the append went to (scans by position read only that segment). */
+  resolve: (position: string) => void;
   reject: (error: unknown) => void;
 }
 
@@ -102,21 +103,23 @@ export class FileEventLog implements EventLog {
       .sort((a, b) => a.index - b.index);
   }
 
+  readonly scansByPosition = true;
+
   get currentSegment(): string {
     return segmentName(this.segmentIndex);
   }
 
-  /** Appends records as one group; resolves once they are on disk. */
-  append(records: readonly unknown[]): Promise<void> {
+  /** Appends records as one group; resolves once they are on disk, with the segment holding them. */
+  append(records: readonly unknown[]): Promise<string> {
     if (this.closed) return Promise.reject(new Error('The event log is closed.'));
-    if (records.length === 0) return Promise.resolve();
+    if (records.length === 0) return Promise.resolve(this.currentSegment);
     let data = '';
     let newest = -Infinity;
     for (const record of records) {
       data += `${JSON.stringify(record)}\n`;
       newest = Math.max(newest, this.timeOf(record));
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       this.queue.push({ data, newest, resolve, reject });
       if (!this.draining) this.flushing = this.drain();
     });
@@ -187,7 +190,9 @@ export class FileEventLog implements EventLog {
     const wanted = new Set(query.values);
     const needles = query.values.map((value) => Buffer.from(`${JSON.stringify(query.field)}:${JSON.stringify(value)}`));
     if (needles.length === 0) return;
+    const only = query.positions === undefined ? undefined : new Set(query.positions);
     for (const { name } of await this.segments()) {
+      if (only !== undefined && !only.has(name)) continue;
       try {
         await readLinesHolding(join(this.directory, name), needles, (line) => {
           let record: unknown;
@@ -384,7 +389,7 @@ export class FileEventLog implements EventLog {
       this.durableWrites++;
       this.segmentSize += data.length;
       for (const pending of batch) this.noteNewest(this.currentSegment, pending.newest);
-      for (const pending of batch) pending.resolve();
+      for (const pending of batch) pending.resolve(this.currentSegment);
     } catch (error) {
       // The write may have landed partly: cut back to the last good line so later lines stay readable.
       await this.handle?.truncate(this.segmentSize).catch(() => undefined);
