@@ -29,7 +29,8 @@ export function activityMix(seed = 11): { next(): MixActivity; batch(n: number):
     // Popularity falls steeply: the cube of a uniform draw puts most activity on the first products.
     const product = `sku-${Math.floor(PRODUCTS * random() ** 3)}`;
     const roll = random();
-    const user = { sessionId: `shopper-${shopper}` };
+    // Named per seed: two generators (two runs) play different shoppers.
+    const user = { sessionId: `shopper-${seed}-${shopper}` };
     if (roll < 0.6) return { action: 'view', target: { product }, user };
     if (roll < 0.8) return { action: 'click', target: { product }, user, metadata: { query: 'gift', position: 1 + Math.floor(random() * 10) } };
     if (roll < 0.92) return { action: 'add-to-cart', target: { product }, user };
