@@ -132,12 +132,23 @@ describe('compiled build', () => {
       searcher.postMessage({ type: 'config', seq: 1, config });
       searcher.postMessage({ type: 'items', key, items });
       searcher.postMessage({ type: 'activate', key, seq: 1, tenantId: 't', environmentId: 'prod', version: 1 });
-      searcher.postMessage({ type: 'search', id: 1, request: { tenantId: 't', environmentId: 'prod', token: 'tok', configurationId: 'default', query: 'lamp', offset: 0, limit: 10, sortBy: [], facets: [], filter: undefined, disabled: [], highlight: [], maskText: '', head: { id: 'search-1', url: 'http://x/search/tok', defaultConfigurationId: 'default', startedAt: performance.timeOrigin + performance.now() } } });
+      // The thread builds its index in slices after `activate`: on a loaded machine a first search may find
+      // it still empty. Asked again until it answers with the item (the server routes a search to a thread
+      // only once that thread reports the version active).
+      const ask = (id: number) => searcher.postMessage({ type: 'search', id, request: { tenantId: 't', environmentId: 'prod', token: 'tok', configurationId: 'default', query: 'lamp', offset: 0, limit: 10, sortBy: [], facets: [], filter: undefined, disabled: [], highlight: [], maskText: '', head: { id: 'search-1', url: 'http://x/search/tok', defaultConfigurationId: 'default', startedAt: performance.timeOrigin + performance.now() } } });
+      type Body = { items: { id: string }[]; metadata: { count: number; id: string } };
+      const decode = (m: (typeof messages)[number]): Body => JSON.parse(new TextDecoder().decode(new Uint8Array(m.answer!.body, 0, m.answer!.length))) as Body;
       const deadline = Date.now() + 10_000;
-      while (!messages.some((m) => m.type === 'answer' || m.type === 'failed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      const answer = messages.find((m) => m.type === 'answer')?.answer;
-      assert.ok(answer !== undefined, `the compiled search thread did not answer: ${JSON.stringify(messages)}`);
-      const body = JSON.parse(new TextDecoder().decode(new Uint8Array(answer.body, 0, answer.length))) as { items: { id: string }[]; metadata: { count: number; id: string } };
+      let body: Body | undefined;
+      for (let id = 1; body === undefined && Date.now() < deadline; id++) {
+        const seen = messages.length;
+        ask(id);
+        while (messages.length === seen && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        const reply = messages.slice(seen).find((m) => m.type === 'answer');
+        if (reply !== undefined && decode(reply).items.length > 0) body = decode(reply);
+        else await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(body !== undefined, `the compiled search thread did not answer with the item: ${JSON.stringify(messages.slice(-3))}`);
       assert.deepEqual(body.items.map((item) => item.id), ['p0']);
       assert.equal(body.metadata.count, 1);
       assert.equal(body.metadata.id, 'search-1');
