@@ -114,9 +114,8 @@ function mac(key: KeyObject, kind: ResponseKind, tenantId: string, nonce: string
 }
 
 /** The address as one origin: an IPv4 address (also IPv4-mapped IPv6) whole, an IPv6 address's first four groups. */
-export function networkOf(address: string): string {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped !== null) return mapped[1]!;
+export function networkOf(given: string): string {
+  const address = unmapped(given);
   if (!address.includes(':')) return address;
   // Expand "::" so the first four groups are the /64 whatever the shorthand.
   const [head = '', tail] = address.toLowerCase().split('::');
@@ -133,8 +132,13 @@ for (const [network, prefix] of [['::1', 128], ['::', 128], ['fc00::', 7], ['fe8
 
 /** Whether `address` is a public IPv4 or IPv6 address (IPv4-mapped IPv6 judged as IPv4). */
 export function isPublicAddress(address: string): boolean {
-  const v4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address)?.[1] ?? address;
+  const v4 = unmapped(address);
   const family = isIP(v4);
   if (family === 0) return false;
   return !NOT_PUBLIC.check(v4, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** An IPv4-mapped IPv6 address (`::ffff:203.0.113.7`) as the IPv4 address it carries; any other as given. */
+function unmapped(address: string): string {
+  return /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address)?.[1] ?? address;
 }

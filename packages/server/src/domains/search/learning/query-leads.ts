@@ -31,11 +31,6 @@ export const SESSION_MS = 30 * 60_000;
 /** One shopper's recent searches, oldest first: the key and when (ms, the log's receiving time). */
 export type RecentSearches = { key: string; at: number }[];
 
-/** A lead vote: `actions` holds CLICK only when the shopper merely clicked it (AI Search's wider recall). */
-export interface LeadVote extends Vote {
-  at: number;
-}
-
 /**
  * What one activity teaches about leads: `searched` when it names a query (remember it), `votes` for
  * each earlier search of another query this activity's item now leads from.
@@ -68,8 +63,11 @@ export function leadVoteKey(shopper: string, item: string, at: number): string {
   return `${shopper}\u0000${item}\u0000${Math.floor(at / DAY_MS)}`;
 }
 
-/** Only carts and purchases lead, unless `clicks` (AI Search) lets a click lead too. */
-export function leadVotes(votes: Iterable<LeadVote>, clicks: boolean): Vote[] {
+/**
+ * Only carts and purchases lead, unless `clicks` (AI Search) lets a click lead too: a lead vote whose
+ * `actions` hold CLICK alone is a shopper who merely clicked the product.
+ */
+export function leadVotes(votes: Iterable<Vote>, clicks: boolean): Vote[] {
   const out: Vote[] = [];
   for (const vote of votes) {
     const actions = clicks ? vote.actions : vote.actions & ~CLICK;

@@ -15,7 +15,7 @@ import type { LogRecord } from '../../tracking/activity-record.js';
 import { learnedItems, type LearnedItem, type LearningSettings, type Vote } from './learned-order.js';
 import { ACTION_OF, CLICK, creditOf } from './search-credit.js';
 import { SearchLedger } from './search-ledger.js';
-import { leadsOf, leadVoteKey, leadVotes, rememberSearch, RECENT_SHOPPERS, type LeadVote, type RecentSearches } from './query-leads.js';
+import { leadsOf, leadVoteKey, leadVotes, rememberSearch, RECENT_SHOPPERS, type RecentSearches } from './query-leads.js';
 
 export const MAX_QUERIES = 1_000;
 export const MAX_VOTES = 120;
@@ -28,22 +28,19 @@ interface StoredVote extends Vote {
   at: number;
 }
 
-interface QueryVotes {
+/**
+ * One key's votes: for the learned order (`queries`), or for the products it leads to (`leads`,
+ * query-leads.ts). `memo` keeps what they give under the settings last asked with.
+ */
+interface KeyVotes {
   votes: Map<string, StoredVote>;
   generation: number;
-  memo: { generation: number; settings: LearningSettings; since: number; day: number; items: LearnedItem[]; lifts: Map<string, number> } | undefined;
-}
-
-/** A query's lead votes (query-leads.ts): products shoppers went on to cart or buy after searching it. */
-interface QueryLeads {
-  votes: Map<string, LeadVote>;
-  generation: number;
-  memo: { generation: number; settings: LearningSettings; since: number; day: number; clicks: boolean; items: LearnedItem[]; lifts: Map<string, number> } | undefined;
+  memo: { generation: number; settings: LearningSettings; since: number; day: number; clicks: boolean | undefined; items: LearnedItem[]; lifts: Map<string, number> } | undefined;
 }
 
 interface TenantLearning {
-  queries: Map<string, QueryVotes>;
-  leads: Map<string, QueryLeads>;
+  queries: Map<string, KeyVotes>;
+  leads: Map<string, KeyVotes>;
   /** shopper → their last searches (query-leads.ts). */
   recent: Map<string, RecentSearches>;
   /** shopper, item → the key and verification of the search they clicked it from. */
@@ -108,7 +105,7 @@ export class SearchLearning implements ActivityAggregate {
     if (action === CLICK) remember(tenant.clicks, clickKey, { key: credit.key, verified: credit.verified }, RECENT_CLICKS);
     const day = Math.floor(record.receivedAt / DAY_MS);
     const voteKey = `${shopper}\u0000${record.itemId}\u0000${credit.verified ? day : 'once'}`;
-    const query = this.query(tenant, credit.key);
+    const query = this.entryOf(tenant.queries, credit.key);
     const vote = query.votes.get(voteKey);
     if (vote !== undefined && (vote.actions & action) !== 0) return;
     if (vote === undefined) {
@@ -210,35 +207,32 @@ export class SearchLearning implements ActivityAggregate {
     return tenant.epoch;
   }
 
-  private learned(tenantId: string, key: string, settings: LearningSettings, since: number): QueryVotes['memo'] {
-    const tenant = this.tenants.get(tenantId);
-    const query = tenant?.queries.get(key);
-    if (query === undefined) return undefined;
-    // Used: the least used key is the one dropped when the tenant is full.
-    tenant!.queries.delete(key);
-    tenant!.queries.set(key, query);
-    const day = Math.floor(this.deps.clock.now() / DAY_MS);
-    const memo = query.memo;
-    if (memo !== undefined && memo.generation === query.generation && memo.settings === settings && memo.since === since && memo.day === day) return memo;
-    const votes = since === 0 ? query.votes.values() : [...query.votes.values()].filter((vote) => vote.at >= since);
-    const items = learnedItems(votes, settings, day);
-    query.memo = { generation: query.generation, settings, since, day, items, lifts: new Map(items.map((item) => [item.id, item.lift])) };
-    return query.memo;
+  private learned(tenantId: string, key: string, settings: LearningSettings, since: number): KeyVotes['memo'] {
+    return this.memoOf(this.tenants.get(tenantId)?.queries, key, settings, since, undefined);
   }
 
-  private leadMemo(tenantId: string, key: string, settings: LearningSettings, since: number, clicks: boolean): QueryLeads['memo'] {
-    const tenant = this.tenants.get(tenantId);
-    const query = tenant?.leads.get(key);
-    if (query === undefined) return undefined;
-    tenant!.leads.delete(key);
-    tenant!.leads.set(key, query);
+  private leadMemo(tenantId: string, key: string, settings: LearningSettings, since: number, clicks: boolean): KeyVotes['memo'] {
+    return this.memoOf(this.tenants.get(tenantId)?.leads, key, settings, since, clicks);
+  }
+
+  /**
+   * What `key`'s votes in `keys` give under `settings` (votes received before `since` left out), kept until
+   * a vote, the settings or the day change. `clicks`: undefined for the learned order's votes as they are;
+   * for lead votes, whether a click alone counts (leadVotes).
+   */
+  private memoOf(keys: Map<string, KeyVotes> | undefined, key: string, settings: LearningSettings, since: number, clicks: boolean | undefined): KeyVotes['memo'] {
+    const entry = keys?.get(key);
+    if (entry === undefined) return undefined;
+    // Used: the least used key is the one dropped when the tenant is full.
+    keys!.delete(key);
+    keys!.set(key, entry);
     const day = Math.floor(this.deps.clock.now() / DAY_MS);
-    const memo = query.memo;
-    if (memo !== undefined && memo.generation === query.generation && memo.settings === settings && memo.since === since && memo.day === day && memo.clicks === clicks) return memo;
-    const votes = leadVotes(since === 0 ? query.votes.values() : [...query.votes.values()].filter((vote) => vote.at >= since), clicks);
-    const items = learnedItems(votes, settings, day);
-    query.memo = { generation: query.generation, settings, since, day, clicks, items, lifts: new Map(items.map((item) => [item.id, item.lift])) };
-    return query.memo;
+    const memo = entry.memo;
+    if (memo !== undefined && memo.generation === entry.generation && memo.settings === settings && memo.since === since && memo.day === day && memo.clicks === clicks) return memo;
+    const kept = since === 0 ? entry.votes.values() : [...entry.votes.values()].filter((vote) => vote.at >= since);
+    const items = learnedItems(clicks === undefined ? kept : leadVotes(kept, clicks), settings, day);
+    entry.memo = { generation: entry.generation, settings, since, day, clicks, items, lifts: new Map(items.map((item) => [item.id, item.lift])) };
+    return entry.memo;
   }
 
   /** Remembers that `shopper` searched `key` at `at` (query-leads.ts). */
@@ -251,7 +245,7 @@ export class SearchLearning implements ActivityAggregate {
   /** Counts the product `record` names as a lead of each other query the shopper searched lately. */
   private lead(tenant: TenantLearning, shopper: string, record: LogRecord & { kind: 'activity' }, creditedKey: string | undefined, action: number): void {
     for (const search of leadsOf(tenant.recent.get(shopper), record, creditedKey, action)) {
-      const query = this.leadsOfKey(tenant, search.key);
+      const query = this.entryOf(tenant.leads, search.key);
       const voteKey = leadVoteKey(shopper, record.itemId, record.receivedAt);
       const vote = query.votes.get(voteKey);
       if (vote !== undefined && (vote.actions & action) !== 0) continue;
@@ -262,14 +256,6 @@ export class SearchLearning implements ActivityAggregate {
       query.generation++;
       this.changed(tenant);
     }
-  }
-
-  private leadsOfKey(tenant: TenantLearning, key: string): QueryLeads {
-    const query = tenant.leads.get(key) ?? { votes: new Map(), generation: 0, memo: undefined };
-    tenant.leads.delete(key);
-    tenant.leads.set(key, query);
-    if (tenant.leads.size > MAX_QUERIES) tenant.leads.delete(tenant.leads.keys().next().value!);
-    return query;
   }
 
   /** Forgets what `key` learned in this process (a reset that must also hold on other processes goes through the configuration). */
@@ -291,13 +277,11 @@ export class SearchLearning implements ActivityAggregate {
     tenant.bumpedAt = this.deps.clock.now();
   }
 
-  /** The votes kept under `key`, made when missing; now the most recently used key. */
-  private query(tenant: TenantLearning, key: string): QueryVotes {
-    const query = tenant.queries.get(key) ?? { votes: new Map(), generation: 0, memo: undefined };
-    tenant.queries.delete(key);
-    tenant.queries.set(key, query);
-    if (tenant.queries.size > MAX_QUERIES) tenant.queries.delete(tenant.queries.keys().next().value!);
-    return query;
+  /** The votes `keys` keeps under `key`, made when missing; now the most recently used key (MAX_QUERIES kept). */
+  private entryOf(keys: Map<string, KeyVotes>, key: string): KeyVotes {
+    const entry = keys.get(key) ?? { votes: new Map(), generation: 0, memo: undefined };
+    remember(keys, key, entry, MAX_QUERIES);
+    return entry;
   }
 
   private tenant(tenantId: string): TenantLearning {
@@ -332,12 +316,12 @@ export class SearchLearning implements ActivityAggregate {
       return;
     }
     if ('lead' in chunk) {
-      const query = this.leadsOfKey(tenant, chunk.lead);
+      const query = this.entryOf(tenant.leads, chunk.lead);
       for (const [voteKey, shopper, item, day, at, actions, , origin] of chunk.votes) query.votes.set(voteKey, { shopper, item, day, at, actions, position: undefined, ...(origin === undefined ? {} : { origin }) });
       query.generation++;
       return;
     }
-    const query = this.query(tenant, chunk.key);
+    const query = this.entryOf(tenant.queries, chunk.key);
     for (const [voteKey, shopper, item, day, at, actions, position, origin] of chunk.votes) query.votes.set(voteKey, { shopper, item, day, at, actions, position: position ?? undefined, ...(origin === undefined ? {} : { origin }) });
     query.generation++;
   }
