@@ -229,6 +229,16 @@ describe('two companions on one PostgreSQL and one Redis', () => {
       const body = (await response.json()) as { recommendations: Array<{ product: { _id: { original_id: string } } }> };
       assert.deepEqual(body.recommendations.map((r) => r.product._id.original_id), ['zx-3', 'zx-2']);
     });
+    // B adopted the anonymous profile from the log (anonymous profiles are never in the shards); once A's
+    // merge reaches it, the session leads B to the customer too, and what B records under it is the customer's.
+    await eventually(async () => assert.deepEqual(await recentlyViewed(b!.url, session), ['zx-3', 'zx-2']));
+    const later = await post(`${b!.url}/collect/demo-tracker-key`, [{ action: 'view', target: { product: 'zx-1' }, user: { identities: { sessionid: session } } }]);
+    assert.equal(later.status, 200, await later.clone().text());
+    await eventually(async () => {
+      const response = await fetch(`${a!.url}/widget/demo-recently-viewed/recommendations/customer-id/c-scale-1/`, { headers: forwardedFor() });
+      const body = (await response.json()) as { recommendations: Array<{ product: { _id: { original_id: string } } }> };
+      assert.deepEqual(body.recommendations.map((r) => r.product._id.original_id), ['zx-1', 'zx-3', 'zx-2']);
+    });
   });
 
   it('runs one experiment on both processes: started through A, drawn alike on B, the same results read on each', async () => {

@@ -1,6 +1,6 @@
-// Profiles on disk: spread over shard documents (a new shopper rewrites two small files, not one file
-// of every shopper), durable across a restart of the store, and moved over from the single document
-// that earlier versions wrote.
+// Profiles on disk: spread over shard documents (a claim rewrites two small files, not one file of every
+// shopper), durable across a restart of the store, and moved over from the single document that earlier
+// versions wrote. An anonymous session's profile is held by the log and snapshots, never by the shards.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -27,9 +27,9 @@ describe('profile storage', () => {
     let profiles = await ProfileDirectory.open(store, 'shop');
     const created = await Promise.all(Array.from({ length: 300 }, (_, i) => profiles.resolve({ sessionId: `s-${i}` }, 1_000 + i)));
     assert.equal(new Set(created.map((r) => r.profile.id)).size, 300);
+    // Details make a profile more than an anonymous session (profiles.ts): these are written before the answer.
+    await Promise.all(created.map(({ profile }, i) => profiles.resolve({ profileId: profile.id, sessionId: `s-${i}`, infos: { n: i } }, 1_500)));
     const joined = await profiles.resolve({ sessionId: 's-7', identities: { 'customer-id': 'c-7' } }, 2_000);
-    // Anonymous sessions are written lazily (profiles.ts): the tracking service flushes them at shutdown.
-    await profiles.flush();
     await store.close();
 
     store = new LowdbStore({ directory: dir });
@@ -43,25 +43,44 @@ describe('profile storage', () => {
     await store.close();
   });
 
-  it("writes an anonymous session's profile after the answer, and takes it back from the log when that write never happened", async () => {
+  it("keeps an anonymous session's profile out of the shards, takes it back from the log, and writes it once a person is claimed", async () => {
     const dir = await dataDir();
     let store = new LowdbStore({ directory: dir });
     let profiles = await ProfileDirectory.open(store, 'shop');
-    const { profile } = await profiles.resolve({ sessionId: 's-lazy' }, 1_000);
-    assert.equal(profiles.find({ sessionId: 's-lazy' })?.id, profile.id, 'known at once to the next request');
-    // A crash before the background write: the shards never held it.
-    await store.close();
-    store = new LowdbStore({ directory: dir });
-    profiles = await ProfileDirectory.open(store, 'shop');
-    assert.equal(profiles.find({ sessionId: 's-lazy' }), undefined);
-    // The replay of the activity logged with it (its profile id and session id) adopts it, as it was.
-    profiles.adoptSession(profile.id, 's-lazy', 1_000, true);
-    assert.equal(profiles.find({ sessionId: 's-lazy' })?.id, profile.id);
+    const { profile, created } = await profiles.resolve({ sessionId: 's-anon' }, 1_000);
+    assert.equal(created, true);
+    assert.equal(profiles.find({ sessionId: 's-anon' })?.id, profile.id, 'known at once to the next request');
+    assert.equal((await profiles.resolve({ sessionId: 's-anon' }, 1_500)).profile.id, profile.id, 'the same session finds the same profile');
+    assert.equal(profiles.anonymousCount, 1);
     await profiles.flush();
+    assert.deepEqual((await store.list('tenants/shop/profile')).length, 0, 'no shard was written for it');
+    await store.close();
+
+    // A restart: only the log's activity (its profile id and session id) holds it, and the replay adopts it.
+    store = new LowdbStore({ directory: dir });
+    profiles = await ProfileDirectory.open(store, 'shop');
+    assert.equal(profiles.find({ sessionId: 's-anon' }), undefined);
+    profiles.adoptSession(profile.id, 's-anon', 1_000);
+    assert.equal(profiles.find({ sessionId: 's-anon' })?.id, profile.id);
+    assert.equal(profiles.get(profile.id)?.createdAt, 1_000);
+
+    // The snapshot's rows bring it back too, and a second session of the same shopper stays apart.
+    const rows = [...profiles.saveAnonymous()];
+    const other = await ProfileDirectory.open(new LowdbStore({ directory: await dataDir() }), 'shop');
+    for (const chunk of rows) other.restoreAnonymous(chunk);
+    assert.equal(other.find({ sessionId: 's-anon' })?.id, profile.id);
+    assert.throws(() => other.restoreAnonymous(Buffer.from('[["p_x", "not a time", []]]')), /anonymous profiles/);
+
+    // Claiming a person joins the session to a new nominative profile: both are written before the answer.
+    const person = await profiles.resolve({ sessionId: 's-anon', identities: { 'customer-id': 'c-9' } }, 2_000);
+    assert.notEqual(person.profile.id, profile.id);
+    assert.deepEqual(person.merged, [profile.id]);
+    assert.equal(profiles.anonymousCount, 0);
     await store.close();
     store = new LowdbStore({ directory: dir });
     profiles = await ProfileDirectory.open(store, 'shop');
-    assert.equal(profiles.find({ sessionId: 's-lazy' })?.id, profile.id, 'and written this time');
+    assert.equal(profiles.find({ sessionId: 's-anon' })?.id, person.profile.id, 'the session leads to the person after a restart, with no log replayed');
+    assert.equal(profiles.get(profile.id)?.id, person.profile.id, 'and the anonymous id follows the merge');
     await store.close();
   });
 

@@ -291,7 +291,7 @@ export class ActivityService {
     clearInterval(this.retentionTimer);
     for (const state of this.tenants.values()) {
       // Anonymous shoppers' profiles not written yet (profiles.ts): written before the last snapshot and the store close.
-      await state.profiles.flush().catch((error: unknown) => this.deps.logger.error({ err: error, tenant: state.tenant }, 'writing profiles at shutdown failed; the next start adopts them from the log'));
+      await state.profiles.flush().catch((error: unknown) => this.deps.logger.error({ err: error, tenant: state.tenant }, 'a profile write still running at shutdown failed'));
       await state.snapshots.close();
       await state.log.close();
     }

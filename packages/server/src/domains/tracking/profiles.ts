@@ -9,13 +9,14 @@
  * the profile id or claim key, so that a new shopper's identify rewrites two small files instead of
  * one file holding every shopper (which grew the cost of each new profile with the number of profiles).
  *
- * An anonymous shopper's profile (claims naming only a session id: most of a shop's traffic) is not
- * written before the answer: the activity logged with it carries its profile id and session id, so the
- * log holds it durably, and a start's replay (or the fold of another process's records) adopts any such
- * profile the shards lack (`adoptSession`). Its shards are written in the background, at most once per
- * LAZY_WRITE_MS each, and before every activity snapshot (whose cursor must not skip what the shards
- * lack) and at shutdown. A claim of a person, a profile id, details or a merge is written before the
- * answer, as ever.
+ * An anonymous shopper's profile (claims naming only a session id: most of a shop's traffic) is never
+ * written to the shards: it is nothing but its session id, its profile id and when it began, and every
+ * activity logged for it carries the first two. So the log holds it, as rows (one per activity), and
+ * the activity snapshot holds those whose records a snapshot's cursor skips (`saveAnonymous`). A start's
+ * replay, and the fold of another process's records on a shared log, adopt it (`adoptSession`). A new
+ * shopper therefore costs no document write here and no shard reload in other processes. It moves into
+ * the shards, written before the answer, the moment anything more is claimed of it (a person, details,
+ * a profile id with another session, a merge): `promote`.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { DomainError } from '../../platform/domain-error.js';
@@ -99,8 +100,8 @@ function claimKeys(claims: IdentityClaims): string[] {
   return keys;
 }
 
-/** A shard changed by an anonymous shopper alone is written at most this often. */
-export const LAZY_WRITE_MS = 5_000;
+/** Anonymous profiles per snapshot chunk. */
+const ANONYMOUS_CHUNK_ROWS = 5_000;
 
 /** Claims that name an anonymous session and nothing else. */
 function isSessionOnly(claims: IdentityClaims): boolean {
@@ -110,9 +111,10 @@ function isSessionOnly(claims: IdentityClaims): boolean {
 export class ProfileDirectory {
   /** Shards with a write queued that has not started yet: a change made now is written by it. */
   private readonly queued = new Map<StoredDocument<object>, Promise<unknown>>();
-  /** Shards an anonymous shopper changed, to be written by the timer (or a flush). */
-  private readonly lazy = new Set<StoredDocument<object>>();
-  private lazyTimer: NodeJS.Timeout | undefined;
+  /** Anonymous profiles (see the header), by profile id: never in the shards while they are here. */
+  private readonly anonymous = new Map<string, Profile>();
+  /** Their session ids → profile id. */
+  private readonly anonymousSessions = new Map<string, string>();
 
   /** Merged profile id → the profile it joined: a few per nominative shopper. */
   private readonly mergedInto = new Map<string, string>();
@@ -138,6 +140,8 @@ export class ProfileDirectory {
 
   private adoptMerges(shard: StoredDocument<ProfileShard>): void {
     for (const profile of Object.values(shard.data.profiles)) {
+      // Another process promoted (or merged) an anonymous profile this one holds: the shard's copy wins.
+      if (this.anonymous.has(profile.id)) this.forgetAnonymous(this.anonymous.get(profile.id)!);
       const into = profile.mergedInto;
       if (into === undefined || this.mergedInto.get(profile.id) === into) continue;
       this.recordMerge(profile.id, into);
@@ -187,13 +191,48 @@ export class ProfileDirectory {
 
   // Own keys only: ids come from the public, and "constructor" must not find Object's.
   private stored(id: string): Profile | undefined {
+    const anonymous = this.anonymous.get(id);
+    if (anonymous !== undefined) return anonymous;
     const profiles = this.profileShard(id).data.profiles;
     return Object.hasOwn(profiles, id) ? profiles[id] : undefined;
   }
 
   private indexed(key: string): string | undefined {
+    if (key.startsWith('session:')) {
+      const anonymous = this.anonymousSessions.get(key.slice('session:'.length));
+      if (anonymous !== undefined) return anonymous;
+    }
     const index = this.indexShard(key).data.index;
     return Object.hasOwn(index, key) ? index[key] : undefined;
+  }
+
+  private keepAnonymous(profile: Profile): void {
+    this.anonymous.set(profile.id, profile);
+    for (const session of profile.sessions) this.anonymousSessions.set(session, profile.id);
+  }
+
+  private forgetAnonymous(profile: Profile): void {
+    this.anonymous.delete(profile.id);
+    for (const session of profile.sessions) if (this.anonymousSessions.get(session) === profile.id) this.anonymousSessions.delete(session);
+  }
+
+  /**
+   * An anonymous profile something more is now claimed of moves into the shards, with its session ids
+   * in the index; `touched` collects the shards to write before the answer.
+   */
+  private promote(profile: Profile, touched: Set<StoredDocument<object>>): void {
+    if (this.anonymous.get(profile.id) !== profile) return;
+    this.forgetAnonymous(profile);
+    const shard = this.profileShard(profile.id);
+    shard.data.profiles[profile.id] = profile;
+    touched.add(shard);
+    for (const session of profile.sessions) {
+      const key = `session:${session}`;
+      const indexShard = this.indexShard(key);
+      if (indexShard.data.index[key] === profile.id) continue;
+      indexShard.data.index[key] = profile.id;
+      touched.add(indexShard);
+    }
   }
 
   /** Writes `doc` soon; one write covers every change made before it starts. */
@@ -213,7 +252,7 @@ export class ProfileDirectory {
   count(): number {
     let count = 0;
     for (const shard of this.profileShards) count += Object.keys(shard.data.profiles).length;
-    return count;
+    return count + this.anonymous.size;
   }
 
   /** The profile an id now stands for, following merges. */
@@ -248,52 +287,71 @@ export class ProfileDirectory {
   async resolve(claims: IdentityClaims, now: number): Promise<ResolvedProfile> {
     const quick = this.unchanged(claims);
     if (quick !== undefined) return { profile: quick, created: false, merged: [] };
+    // A new anonymous session (an existing one was `unchanged`): the activity's log record will hold it (see the header).
+    if (isSessionOnly(claims) && this.indexed(`session:${claims.sessionId}`) === undefined) {
+      const profile: Profile = { id: newProfileId(), createdAt: now, datasources: [], identities: {}, sessions: [claims.sessionId!], infos: {}, segments: {} };
+      this.keepAnonymous(profile);
+      return { profile, created: true, merged: [] };
+    }
     this.checkDetails(claims);
     // The change is made in memory at once (so the next request sees it), then the shards it touched are written.
     const touched = new Set<StoredDocument<object>>();
     const resolved = this.link(claims, now, touched);
-    // An anonymous session alone, nothing merged: the activity's log record will hold it (see the header).
-    if (isSessionOnly(claims) && resolved.merged.length === 0) this.persistLater(touched);
-    else await Promise.all([...touched].map((doc) => this.persist(doc)));
+    await Promise.all([...touched].map((doc) => this.persist(doc)));
     return resolved;
   }
 
   /**
-   * A logged activity names `profileId` under `sessionId`: when the shards know neither (the process that
-   * made the profile stopped before writing it, or another process made it), the profile is made again
-   * as it was. `write` false (another process's records): kept in memory, that process writes it.
+   * A logged activity names `profileId` under `sessionId`: when nothing here knows either (a replay
+   * after a restart, or another process made the profile), the anonymous profile is taken back as it was.
    */
-  adoptSession(profileId: string, sessionId: string, createdAt: number, write: boolean): void {
-    const key = `session:${sessionId}`;
-    if (this.indexed(key) !== undefined || this.stored(profileId) !== undefined) return;
-    const profile: Profile = { id: profileId, createdAt, datasources: [], identities: {}, sessions: [sessionId], infos: {}, segments: {} };
-    const profileShard = this.profileShard(profileId);
-    const indexShard = this.indexShard(key);
-    profileShard.data.profiles[profileId] = profile;
-    indexShard.data.index[key] = profileId;
-    if (write) this.persistLater([profileShard, indexShard]);
+  adoptSession(profileId: string, sessionId: string, createdAt: number): void {
+    if (this.indexed(`session:${sessionId}`) !== undefined || this.stored(profileId) !== undefined) return;
+    this.keepAnonymous({ id: profileId, createdAt, datasources: [], identities: {}, sessions: [sessionId], infos: {}, segments: {} });
   }
 
-  /** Writes every shard an anonymous shopper changed, now (before a snapshot, at shutdown). */
+  /** Anonymous profiles held (see the header). */
+  get anonymousCount(): number {
+    return this.anonymous.size;
+  }
+
+  /**
+   * The anonymous profiles, for the activity snapshot (whose cursor skips the records that would adopt
+   * them again): chunks of JSON `[id, createdAt, sessions]` rows.
+   */
+  *saveAnonymous(): Iterable<Buffer> {
+    let rows: Array<[string, number, string[]]> = [];
+    for (const profile of this.anonymous.values()) {
+      rows.push([profile.id, profile.createdAt, profile.sessions]);
+      if (rows.length === ANONYMOUS_CHUNK_ROWS) {
+        yield Buffer.from(JSON.stringify(rows));
+        rows = [];
+      }
+    }
+    if (rows.length > 0) yield Buffer.from(JSON.stringify(rows));
+  }
+
+  /** One chunk `saveAnonymous` wrote; a profile the shards or the log already gave back is kept as it is. */
+  restoreAnonymous(chunk: Buffer): void {
+    const rows: unknown = JSON.parse(chunk.toString('utf8'));
+    if (!Array.isArray(rows)) throw new Error('anonymous profiles: a chunk that is not a list');
+    for (const row of rows) {
+      if (!Array.isArray(row) || typeof row[0] !== 'string' || typeof row[1] !== 'number' || !Array.isArray(row[2]) || !row[2].every((s) => typeof s === 'string')) throw new Error('anonymous profiles: a row that is not [id, createdAt, sessions]');
+      const [id, createdAt, sessions] = row as [string, number, string[]];
+      if (this.stored(id) !== undefined || sessions.some((session) => this.indexed(`session:${session}`) !== undefined)) continue;
+      this.keepAnonymous({ id, createdAt, datasources: [], identities: {}, sessions: [...sessions], infos: {}, segments: {} });
+    }
+  }
+
+  /** Forgets every anonymous profile (a snapshot set aside: the replay of the whole log adopts them again). */
+  clearAnonymous(): void {
+    this.anonymous.clear();
+    this.anonymousSessions.clear();
+  }
+
+  /** Waits for the shard writes queued (before a snapshot, at shutdown). */
   async flush(): Promise<void> {
-    if (this.lazyTimer !== undefined) clearTimeout(this.lazyTimer);
-    this.lazyTimer = undefined;
-    const docs = [...this.lazy];
-    this.lazy.clear();
-    await Promise.all([...docs.map((doc) => this.persist(doc)), ...this.queued.values()]);
-  }
-
-  private persistLater(docs: Iterable<StoredDocument<object>>): void {
-    for (const doc of docs) this.lazy.add(doc);
-    if (this.lazyTimer !== undefined || this.lazy.size === 0) return;
-    this.lazyTimer = setTimeout(() => {
-      this.lazyTimer = undefined;
-      const due = [...this.lazy];
-      this.lazy.clear();
-      // A failed background write leaves the profile in the log, adopted again at the next start.
-      for (const doc of due) this.persist(doc).catch(() => this.lazy.add(doc));
-    }, LAZY_WRITE_MS);
-    this.lazyTimer.unref();
+    await Promise.all(this.queued.values());
   }
 
   /** The profile when the claims add nothing new: the common case, answered without a write. */
@@ -328,7 +386,10 @@ export class ProfileDirectory {
   }
 
   private link(claims: IdentityClaims, now: number, touched: Set<StoredDocument<object>>): ResolvedProfile {
-    const changed = (profile: Profile) => touched.add(this.profileShard(profile.id));
+    const changed = (profile: Profile) => {
+      this.promote(profile, touched);
+      touched.add(this.profileShard(profile.id));
+    };
     const index = (key: string, id: string) => {
       const shard = this.indexShard(key);
       if (shard.data.index[key] === id) return;
@@ -364,8 +425,9 @@ export class ProfileDirectory {
     const merged: string[] = [];
     for (const other of candidates) {
       if (other === profile || isNominative(other)) continue;
-      this.absorb(profile, other, index);
+      // Into the shards first, so that the merge's index entries (to `profile`) are the ones that stay.
       changed(other);
+      this.absorb(profile, other, index);
       merged.push(other.id);
     }
     for (const ds of claims.datasources ?? []) {
@@ -425,9 +487,12 @@ export class ProfileDirectory {
           touched.add(shard);
         }
       }
+      if (this.anonymous.get(profile.id) === profile) this.forgetAnonymous(profile);
       const shard = this.profileShard(profile.id);
-      delete shard.data.profiles[profile.id];
-      touched.add(shard);
+      if (Object.hasOwn(shard.data.profiles, profile.id)) {
+        delete shard.data.profiles[profile.id];
+        touched.add(shard);
+      }
       const into = this.mergedInto.get(profile.id);
       if (into !== undefined) this.mergedFrom.get(into)?.delete(profile.id);
       this.mergedInto.delete(profile.id);

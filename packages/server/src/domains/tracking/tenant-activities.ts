@@ -36,6 +36,8 @@ const HISTORY_CHUNK = 1;
 const KEYS_CHUNK = 2;
 /** Where each profile's records are in the log (log-positions.ts); a snapshot without such chunks leaves the index distrusted. */
 const POSITIONS_CHUNK = 3;
+/** Anonymous profiles (profiles.ts): the log records before the cursor that would adopt them are not replayed. */
+const ANONYMOUS_CHUNK = 4;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class TenantActivities {
@@ -94,7 +96,7 @@ export class TenantActivities {
       cursor: () => log.cursor(),
       oldest: () => (state.oldestFolded === Infinity ? undefined : state.oldestFolded),
       hold: () => state.hold(),
-      // Profiles of anonymous shoppers are written lazily: those of records before the cursor must be in the shards.
+      // A profile's shard write that began before the state was read must be durable before the snapshot is.
       beforeSave: () => profiles.flush(),
     });
     const stats = await state.rebuild(options.now() - options.retentionMs, complete ? parts : [], options.blobs);
@@ -118,7 +120,7 @@ export class TenantActivities {
         expired++;
         return;
       }
-      this.adopt(value, checked, true);
+      this.adopt(value, checked);
       this.fold(value, position);
     };
     let restored: { cursor: string; takenAt: number } | undefined;
@@ -207,6 +209,7 @@ export class TenantActivities {
         const body = Buffer.from(chunk.buffer, chunk.byteOffset + 1, chunk.length - 1);
         if (chunk[0] === HISTORY_CHUNK) this.history.restore(body);
         else if (chunk[0] === KEYS_CHUNK) this.recentKeys.restore(tenant, body);
+        else if (chunk[0] === ANONYMOUS_CHUNK) this.profiles.restoreAnonymous(body);
         else if (chunk[0] === POSITIONS_CHUNK) {
           this.positions?.restore(body);
           this.positionsRestored = true;
@@ -217,6 +220,7 @@ export class TenantActivities {
         this.history.clear();
         this.recentKeys.clear(tenant);
         this.positions?.clear();
+        this.profiles.clearAnonymous();
       },
     };
   }
@@ -224,6 +228,7 @@ export class TenantActivities {
   private *saveTracking(tenant: string): Iterable<Buffer> {
     for (const history of this.history.save()) yield Buffer.concat([Buffer.of(HISTORY_CHUNK), history]);
     for (const keys of this.recentKeys.save(tenant)) yield Buffer.concat([Buffer.of(KEYS_CHUNK), keys]);
+    for (const rows of this.profiles.saveAnonymous()) yield Buffer.concat([Buffer.of(ANONYMOUS_CHUNK), rows]);
     // Always at least one chunk, so that a restore can tell an empty index from a snapshot without one;
     // none for an index that is missing what came before an older snapshot, so the next start distrusts it too.
     if (this.positions?.trusted !== true) return;
@@ -270,24 +275,23 @@ export class TenantActivities {
   }
 
   /**
-   * A logged activity of an anonymous session whose profile the shards may lack (profiles.ts writes
-   * those lazily): adopted as it was. `write`: this process writes it (a replay), else the process that
-   * appended the record does (another process's record, followed live).
+   * A logged activity of an anonymous session, whose profile only the log (and snapshots) hold
+   * (profiles.ts): taken back as it was when nothing here knows it.
    */
-  private adopt(record: LogRecord, checked: Set<string> | undefined, write: boolean): void {
+  private adopt(record: LogRecord, checked: Set<string> | undefined): void {
     if (record.kind !== 'activity' || record.sessionId === undefined || record.profileId === UNATTRIBUTED) return;
     if (checked !== undefined) {
       if (checked.has(record.profileId)) return;
       checked.add(record.profileId);
     }
-    this.profiles.adoptSession(record.profileId, record.sessionId, record.timestamp, write);
+    this.profiles.adoptSession(record.profileId, record.sessionId, record.timestamp);
   }
 
   /** Records another process appended to the shared log: folded and announced like a local append. */
   private foldOthers(values: readonly unknown[]): void {
     const records = values.filter(isLogRecord);
     for (const record of records) {
-      this.adopt(record, undefined, false);
+      this.adopt(record, undefined);
       this.fold(record);
     }
     if (records.length > 0) this.appended(records);
