@@ -202,6 +202,23 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     }, 10_000);
   });
 
+  it('trains the recommendation model once for both: the lease holder trains, the other loads what it stored', async () => {
+    const [a, b] = companions;
+    const figure = async (url: string, name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
+    const trained = async (url: string) => figure(url, 'discovery_recommendation_model_training_seconds_count');
+    const loaded = async (url: string) => figure(url, 'discovery_recommendation_models_loaded_total');
+    assert.deepEqual([await trained(a!.url), await trained(b!.url)], [0, 0], 'too little activity for a model yet');
+    // Enough views for a first model, through both processes: each folds them all, and each finds a model due.
+    for (let shopper = 0; shopper < 12; shopper++) {
+      const sessionid = randomUUID();
+      const views = ['zx-1', 'zx-2', 'zx-3'].map((product) => ({ action: 'view', target: { product }, user: { identities: { sessionid } } }));
+      const sent = await post(`${companions[shopper % 2]!.url}/collect/demo-tracker-key`, views);
+      assert.equal(sent.status, 200, await sent.clone().text());
+    }
+    await eventually(async () => assert.equal((await loaded(a!.url)) + (await loaded(b!.url)), 1, 'one process loaded the model the other trained'), 30_000);
+    assert.deepEqual([await trained(a!.url), await trained(b!.url)].sort(), [0, 1], 'exactly one of them trained');
+  });
+
   it("shows on B, within 2 s, a shopper's activity collected on A, and the profile A identified", async () => {
     const [a, b] = companions;
     const session = randomUUID();

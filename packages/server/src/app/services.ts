@@ -92,6 +92,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   }
   const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config, experiments });
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
+  recommendations.models.onLoaded(() => metrics.modelsLoaded.inc());
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));
   deps.onClose(() => recommendations.models.close());
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });

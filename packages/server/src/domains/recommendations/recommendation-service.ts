@@ -79,6 +79,7 @@ export class RecommendationService {
       clock: deps.clock,
       options: deps.config.recommendationModel,
       describe: (tenantId, itemIds) => this.describeItems(tenantId, itemIds),
+      store: deps.store,
     });
     // A promotion changes what may be recommended: a fresh model starts from the current activity.
     deps.catalog.onActivate(async (tenantId) => this.models.requestRetrain(tenantId, 'catalog promoted'));

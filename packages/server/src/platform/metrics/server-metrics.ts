@@ -14,6 +14,7 @@ export class ServerMetrics {
   readonly logAppendSeconds: Histogram;
   readonly indexBuildSeconds: Histogram;
   readonly modelTrainingSeconds: Histogram;
+  readonly modelsLoaded: Counter;
   readonly searchThreadAnswers: Counter<'answered_by'>;
   /** Set by the composition root: how many query keys search learning holds now. */
   readonly learnedQueries: { collect: () => number } = { collect: () => 0 };
@@ -66,6 +67,11 @@ export class ServerMetrics {
       name: 'discovery_recommendation_model_training_seconds',
       help: 'Time to train a recommendation model and put it in place (on a worker thread; requests never wait for it).',
       buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      registers,
+    });
+    this.modelsLoaded = new Counter({
+      name: 'discovery_recommendation_models_loaded_total',
+      help: 'Recommendation models another process of a shared store trained and this one loaded instead of training them itself (one trainer per tenant holds the lease).',
       registers,
     });
   }
