@@ -80,6 +80,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
   activityService = activities;
+  metrics.foldLag.collect = () => activities.foldLag();
   activities.onRecorded((activity) => searchAnalytics.recordActivity(activity));
   await searchStarted;
   // Search threads read the active catalogs and build their copies after the main thread's indexes are up.

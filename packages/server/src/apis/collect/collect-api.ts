@@ -31,6 +31,8 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
     const body: unknown = ctx.request.body;
     const batch = Array.isArray(body);
     const parsed: CollectActivity[] = batch ? parseInput(collectBatchSchema, body) : [parseInput(collectActivitySchema, body)];
+    // Before any profile is made: a refusal changes nothing.
+    activities.refuseWhileBehind(tenant.id);
 
     const idempotencyKey = idempotencyHeader(ctx);
     const inputs: NewActivity[] = [];
@@ -41,7 +43,7 @@ export function createCollectApi(deps: ServerDeps): ApiModule {
       const attribution = { profileId: claims?.profileId ?? profile?.id ?? UNATTRIBUTED, sessionId: claims?.sessionId, profileSegments: profile?.segments, unlinked };
       inputs.push(toNewActivity(activity, attribution, clientKeyFor(activity.id, idempotencyKey, index), deps.clock.now()));
     }
-    await activities.recordActivities(tenant.id, inputs, { address: ctx.ip });
+    await activities.recordActivities(tenant.id, inputs, { address: ctx.ip }, { foldAfterAnswer: true });
     const answer: CollectResponse = { profiles: {} };
     ctx.body = answer;
   });

@@ -72,6 +72,7 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
     const parsed: TrackerActivity[] = batch ? parseInput(trackerBatchSchema, value, 'activity') : [parseInput(trackerActivitySchema, value, 'activity')];
     const at = (index: number, field: string) => `activity${batch ? `[${index}]` : ''}.${field}`;
     checkVerbs(tenant, parsed, at);
+    activities.refuseWhileBehind(tenant.id);
 
     const profiles = parsed.map((activity, index): Profile | undefined => {
       if (activity.profile === undefined) return undefined;
@@ -106,7 +107,7 @@ export function createTrackerApi(deps: ServerDeps): ApiModule {
         segments: { activity: activity.segments, profile: profile?.segments },
       });
     });
-    const recorded = await activities.recordActivities(tenant.id, inputs, { address: ctx.ip });
+    const recorded = await activities.recordActivities(tenant.id, inputs, { address: ctx.ip }, { foldAfterAnswer: true });
     const answer: Wire.TrackerActivityResponse = { activities: recorded.map(({ activity }) => activityView(activity)) };
     ctx.body = answer;
   });

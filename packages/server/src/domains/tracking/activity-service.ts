@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../platform/service-context.js';
+import { DomainError } from '../../platform/domain-error.js';
 import { DAY_MS } from '../../platform/clock.js';
 import type { ActivityAggregate } from './activity-aggregate.js';
 import type { LoggedActivity, LoggedExposure } from './activity-record.js';
@@ -101,9 +102,15 @@ export class ActivityService {
    * Logs activities as one durable group (all or none), then folds them into the aggregates. A retry
    * of an activity whose first send is still being written waits for that write and answers with its
    * outcome: acknowledging it sooner would lose it to a crash before the first write reaches the disk.
+   *
+   * `foldAfterAnswer` (the collection APIs): the caller is answered once the group is durable, and the
+   * fold follows in the same turn of the event loop (tenant-activities.ts `foldLater`); while more than
+   * `activityLog.foldLag` waits to be folded, the call is refused with 429 before anything is logged.
+   * Without it (in-process callers that read what they wrote at once) the fold happens before the answer.
    */
-  async recordActivities(tenantId: string, given: readonly NewActivity[], from?: { address: string }): Promise<RecordedActivity[]> {
+  async recordActivities(tenantId: string, given: readonly NewActivity[], from?: { address: string }, options: { foldAfterAnswer?: boolean } = {}): Promise<RecordedActivity[]> {
     const state = this.tenant(tenantId);
+    if (options.foldAfterAnswer === true) this.refuseWhileBehind(tenantId);
     // Where they came from, as a keyed digest (response-ids.ts `originOf`): the sender's network, not the address.
     const origin = from === undefined || from.address === '' ? undefined : await this.responseIds.originOf(tenantId, from.address);
     const inputs = await this.attributed(tenantId, origin === undefined ? given : given.map((input) => ({ ...input, origin })));
@@ -144,10 +151,44 @@ export class ActivityService {
       throw error;
     }
     settle!.resolve();
-    for (const activity of fresh) state.fold(activity, position);
-    if (fresh.length > 0) state.appended(fresh);
-    for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
+    const announce = () => {
+      for (const activity of fresh) for (const listener of this.recordedListeners) listener(activity);
+    };
+    if (options.foldAfterAnswer === true) state.foldLater(fresh, position, announce);
+    else {
+      state.settle();
+      for (const activity of fresh) state.fold(activity, position);
+      if (fresh.length > 0) state.appended(fresh);
+      announce();
+    }
     return Promise.all(results);
+  }
+
+  /** 429 while the tenant's fold is further behind than `activityLog.foldLag` allows (see `recordActivities`); the collection APIs ask before they resolve profiles. */
+  refuseWhileBehind(tenantId: string): void {
+    const state = this.tenant(tenantId);
+    const bound = this.deps.config.activityLog.foldLag;
+    const waiting = state.foldLag().records;
+    if (waiting > bound.records) {
+      throw new DomainError('rate_limited', `This server is folding ${waiting} activities it already accepted; send these again in a moment.`, { retryAfterSeconds: 1 });
+    }
+    if (state.followLagMs > bound.seconds * 1000) {
+      throw new DomainError('rate_limited', `This server is ${Math.round(state.followLagMs / 1000)} s behind the activities other processes accepted; send these again in a moment.`, { retryAfterSeconds: Math.min(30, Math.ceil(state.followLagMs / 1000 - bound.seconds)) });
+    }
+  }
+
+  /** For /metrics: acknowledged activities not folded yet (every tenant), and the age of the oldest, or how far behind another process's appends a shared log's fold is, in seconds. */
+  foldLag(): { records: number; seconds: number } {
+    let records = 0;
+    let seconds = 0;
+    const now = Date.now();
+    for (const state of this.tenants.values()) {
+      const lag = state.foldLag();
+      records += lag.records;
+      if (lag.oldestReceivedAt !== undefined) seconds = Math.max(seconds, (now - lag.oldestReceivedAt) / 1000);
+      seconds = Math.max(seconds, state.followLagMs / 1000);
+    }
+    return { records, seconds };
   }
 
   /**
@@ -210,6 +251,7 @@ export class ActivityService {
   /** A profile's activities newest first, as many as memory holds (at most 500; see profile-history.ts; `readBackHistory` first for those that left it). */
   history(tenantId: string, profileId: string, filters: HistoryFilters & { type?: string; verb?: string } = {}): LoggedActivity[] {
     const state = this.tenant(tenantId);
+    state.settle();
     const lists: HistoryFilters = {
       ...(filters.types ?? filters.type) === undefined ? {} : { types: filters.types ?? [filters.type!] },
       ...(filters.verbs ?? filters.verb) === undefined ? {} : { verbs: filters.verbs ?? [filters.verb!] },
@@ -225,6 +267,7 @@ export class ActivityService {
    */
   historyPage(tenantId: string, profileId: string, filters: HistoryFilters, range: { offset: number; limit: number }): Promise<HistoryPageResult> {
     const state = this.tenant(tenantId);
+    state.settle();
     const canonical = state.profiles.canonicalId(profileId);
     if (canonical === profileId) return state.pages.page(canonical, filters, range);
     return state.pages.sharePage(canonical, state.profiles.mergedUnder(profileId), filters, range);
@@ -245,11 +288,13 @@ export class ActivityService {
 
   /** Everything held about the person behind a profile id (see person-data.ts); undefined for an unknown id. */
   exportPerson(tenantId: string, profileId: string): Promise<PersonExport | undefined> {
+    this.tenant(tenantId).settle();
     return exportPerson(this.tenant(tenantId), profileId);
   }
 
   /** Erases the person behind a profile id from profiles, the log and memory (see person-data.ts); undefined for an unknown id. */
   erasePerson(tenantId: string, profileId: string): Promise<ErasureSummary | undefined> {
+    this.tenant(tenantId).settle();
     return erasePerson(this.tenant(tenantId), profileId);
   }
 
@@ -283,6 +328,7 @@ export class ActivityService {
     const receivedAt = this.deps.clock.now();
     const logged: LoggedExposure[] = records.map((record) => ({ kind: 'exposure', tenant: tenantId, receivedAt, ...record }));
     const position = await state.log.append(logged);
+    state.settle();
     for (const record of logged) state.fold(record, position);
     state.appended(logged);
   }
@@ -290,7 +336,8 @@ export class ActivityService {
   async close(): Promise<void> {
     clearInterval(this.retentionTimer);
     for (const state of this.tenants.values()) {
-      // Anonymous shoppers' profiles not written yet (profiles.ts): written before the last snapshot and the store close.
+      state.settle();
+      // A claim's profile write still under way: durable before the last snapshot and the store close.
       await state.profiles.flush().catch((error: unknown) => this.deps.logger.error({ err: error, tenant: state.tenant }, 'a profile write still running at shutdown failed'));
       await state.snapshots.close();
       await state.log.close();

@@ -15,6 +15,7 @@ import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
 import { HistoryPages } from './history-pages.js';
 import { RecentKeys } from './recent-keys.js';
+import { FoldQueue, type UnfoldedBatch } from './fold-queue.js';
 
 /** The stored `type` of a widget impression: neither a page view nor a product view. */
 export const IMPRESSION_TYPE = 'widget';
@@ -78,6 +79,7 @@ export class TenantActivities {
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
     const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys, options.historyInMemory);
     state.aggregates = options.aggregates;
+    state.logger = options.logger;
     // Another process's merge (shared store): what this process kept under the merged id moves too.
     profiles.onMergedElsewhere((from, into) => state.followMerges(profiles.canonicalId(into), [from]));
     const parts = [state.trackingPart(), ...options.aggregates.map((a) => a.snapshot)];
@@ -93,7 +95,11 @@ export class TenantActivities {
       now: options.now,
       policy: { ...options.snapshots, enabled: options.snapshots.enabled && complete },
       parts: complete ? parts : [],
-      cursor: () => log.cursor(),
+      // Appends acknowledged and not folded yet are folded first, so that the cursor matches the state.
+      cursor: () => {
+        state.settle();
+        return log.cursor();
+      },
       oldest: () => (state.oldestFolded === Infinity ? undefined : state.oldestFolded),
       hold: () => state.hold(),
       // A profile's shard write that began before the state was read must be durable before the snapshot is.
@@ -244,6 +250,38 @@ export class TenantActivities {
   }
 
   private aggregates: readonly ActivityAggregate[] = [];
+  private logger: Logger | undefined;
+
+  /** Appends the collection APIs acknowledged before folding them (fold-queue.ts). */
+  private readonly unfolded = new FoldQueue((batch) => this.foldBatch(batch));
+  /** How far behind the newest followed record of another process was when folded (ms; a shared log). */
+  followLagMs = 0;
+
+  /** Folds an acknowledged append after the answer (fold-queue.ts): in this turn's check phase, in log order. */
+  foldLater(records: readonly LogRecord[], position: string | void, then?: () => void): void {
+    this.unfolded.push({ records, position, then });
+  }
+
+  /** Acknowledged records not folded yet, and when the oldest of them arrived (undefined: none). */
+  foldLag(): { records: number; oldestReceivedAt: number | undefined } {
+    return this.unfolded.lag();
+  }
+
+  /** Folds every acknowledged append now: anything else that folds calls this first, so the order stays the log's. */
+  settle(): void {
+    this.unfolded.settle();
+  }
+
+  private foldBatch(batch: UnfoldedBatch): void {
+    try {
+      for (const record of batch.records) this.fold(record, batch.position);
+      this.appended(batch.records);
+      batch.then?.();
+    } catch (error) {
+      // Logged and acknowledged: a restart's replay folds it again. The batches after it still fold.
+      this.logger?.error({ err: error, tenant: this.tenant }, 'folding acknowledged activities failed');
+    }
+  }
 
   /**
    * Updates the profile history and every registered aggregate with one durable record. Callers fold
@@ -289,7 +327,10 @@ export class TenantActivities {
 
   /** Records another process appended to the shared log: folded and announced like a local append. */
   private foldOthers(values: readonly unknown[]): void {
+    this.settle();
     const records = values.filter(isLogRecord);
+    const newest = records.at(-1)?.receivedAt;
+    if (newest !== undefined) this.followLagMs = Math.max(0, Date.now() - newest);
     for (const record of records) {
       this.adopt(record, undefined);
       this.fold(record);
@@ -306,6 +347,7 @@ export class TenantActivities {
 
   /** Erasure: drops what memory keeps under these profile ids, here and in every aggregate. */
   forgetProfiles(profileIds: readonly string[]): void {
+    this.settle();
     for (const id of profileIds) this.history.forget(id);
     this.positions?.forget(profileIds);
     this.recentKeys.forgetProfiles(new Set(profileIds));
@@ -315,6 +357,7 @@ export class TenantActivities {
 
   /** Moves what was kept under merged anonymous profiles to the profile they joined. */
   followMerges(into: string, merged: readonly string[]): void {
+    this.settle();
     this.whenLive(() => {
       for (const from of merged) this.history.merge(from, into);
       for (const aggregate of this.aggregates) aggregate.mergeProfiles?.(this.tenant, merged, into);

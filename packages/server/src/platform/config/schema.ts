@@ -329,6 +329,11 @@ export const configSchema = z.strictObject({
       segmentBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
       /** Activities of shoppers' recent histories held in memory per tenant; past it, the least recently active shoppers' lists are read from the log. */
       historyInMemory: z.number().int().min(1_000).default(250_000),
+      /**
+       * Activities the collection APIs acknowledged and have not folded yet, per tenant, past which they
+       * answer 429 with Retry-After (and, on a shared log, seconds behind the other processes' appends).
+       */
+      foldLag: z.strictObject({ records: z.number().int().min(100).default(100_000), seconds: z.number().positive().default(30) }).default({ records: 100_000, seconds: 30 }),
       /** Snapshots of the activity state, so a start replays only the log after the newest (docs/operations.md). */
       snapshots: z
         .strictObject({
@@ -338,7 +343,7 @@ export const configSchema = z.strictObject({
         })
         .default({ enabled: true, everyRecords: 200_000, everyMinutes: 15 }),
     })
-    .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024, historyInMemory: 250_000, snapshots: { enabled: true, everyRecords: 200_000, everyMinutes: 15 } }),
+    .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024, historyInMemory: 250_000, foldLag: { records: 100_000, seconds: 30 }, snapshots: { enabled: true, everyRecords: 200_000, everyMinutes: 15 } }),
   /**
    * Worker threads that answer searches beside the main thread, each with a copy of every search index
    * (docs/operations.md, "Search threads"): uncached search throughput on more than one core, for the

@@ -18,6 +18,8 @@ export class ServerMetrics {
   readonly searchThreadAnswers: Counter<'answered_by'>;
   /** Set by the composition root: how many query keys search learning holds now. */
   readonly learnedQueries: { collect: () => number } = { collect: () => 0 };
+  /** Set by the composition root: the activity fold's lag (tracking's ActivityService.foldLag). */
+  readonly foldLag: { collect: () => { records: number; seconds: number } } = { collect: () => ({ records: 0, seconds: 0 }) };
 
   constructor() {
     const registers = [this.registry];
@@ -55,6 +57,23 @@ export class ServerMetrics {
       registers,
     });
     const learned = this.learnedQueries;
+    const foldLag = this.foldLag;
+    new Gauge({
+      name: 'discovery_activity_fold_lag_records',
+      help: 'Activities acknowledged to the collection APIs and not yet folded into histories and aggregates, every tenant together. Past activityLog.foldLag.records for a tenant, its collection calls answer 429.',
+      registers,
+      collect() {
+        this.set(foldLag.collect().records);
+      },
+    });
+    new Gauge({
+      name: 'discovery_activity_fold_lag_seconds',
+      help: 'Age of the oldest activity acknowledged and not yet folded, or (several processes on one log) how far behind the other processes\' appends the last one folded here was. Past activityLog.foldLag.seconds, collection calls answer 429.',
+      registers,
+      collect() {
+        this.set(foldLag.collect().seconds);
+      },
+    });
     new Gauge({
       name: 'discovery_search_learned_queries',
       help: 'Query keys (and browse selections) search learning holds votes for, every tenant together; at most 1,000 per tenant.',
