@@ -9,6 +9,7 @@
  * moves the lines of the segments it rewrites, so it first counts itself in the `compactions` file:
  * every cursor given before then names an older count and is refused as stale.
  */
+import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StaleCursorError, type EventLog, type ReplayOptions, type ReplayStats, type ScanQuery } from './event-log.js';
@@ -36,6 +37,15 @@ interface Pending {
 }
 
 const SEGMENT_NAME = /^segment-(\d{6,})\.jsonl$/;
+/**
+ * The segment being written is opened with O_DSYNC where the platform has it (Linux, macOS): each write
+ * returns once its data (and the size needed to read it) is on the disk, as a write followed by
+ * fdatasync would, in one trip to the thread pool instead of two, so a group commit costs one turn of
+ * the loop less. Without it (Windows), each batch is written, then fdatasync'd.
+ */
+const DSYNC = constants.O_DSYNC;
+const OPEN_EXISTING = DSYNC === undefined ? 'r+' : constants.O_RDWR | DSYNC;
+const OPEN_NEW = DSYNC === undefined ? 'wx+' : constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | DSYNC;
 /** A segment being rewritten without erased records; one left by a crash is deleted at open. */
 const REWRITE_SUFFIX = '.rewrite';
 
@@ -87,7 +97,7 @@ export class FileEventLog implements EventLog {
       await log.startSegment(1);
     } else {
       log.segmentIndex = last.index;
-      log.handle = await open(join(options.directory, last.name), 'r+');
+      log.handle = await open(join(options.directory, last.name), OPEN_EXISTING);
       log.segmentSize = await cutTornTail(log.handle);
     }
     return log;
@@ -385,7 +395,7 @@ export class FileEventLog implements EventLog {
         if (bytesWritten === 0) throw new Error('The event log could not be written (no space left?).');
         written += bytesWritten;
       }
-      await this.handle!.datasync();
+      if (DSYNC === undefined) await this.handle!.datasync();
       this.durableWrites++;
       this.segmentSize += data.length;
       for (const pending of batch) this.noteNewest(this.currentSegment, pending.newest);
@@ -401,7 +411,7 @@ export class FileEventLog implements EventLog {
     await this.handle?.close();
     if (this.handle !== undefined) await this.writeNewestNote(this.currentSegment);
     this.segmentIndex = index;
-    this.handle = await open(join(this.directory, segmentName(index)), 'wx+');
+    this.handle = await open(join(this.directory, segmentName(index)), OPEN_NEW);
     this.segmentSize = 0;
     this.known.add(segmentName(index));
     // The new file's directory entry must be durable too, or a crash could lose the whole segment.
