@@ -181,7 +181,7 @@ export class ActivityService {
   foldLag(): { records: number; seconds: number } {
     let records = 0;
     let seconds = 0;
-    const now = Date.now();
+    const now = this.deps.clock.now();
     for (const state of this.tenants.values()) {
       const lag = state.foldLag();
       records += lag.records;

@@ -80,6 +80,7 @@ export class TenantActivities {
     const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys, options.historyInMemory);
     state.aggregates = options.aggregates;
     state.logger = options.logger;
+    state.now = options.now;
     // Another process's merge (shared store): what this process kept under the merged id moves too.
     profiles.onMergedElsewhere((from, into) => state.followMerges(profiles.canonicalId(into), [from]));
     const parts = [state.trackingPart(), ...options.aggregates.map((a) => a.snapshot)];
@@ -251,6 +252,7 @@ export class TenantActivities {
 
   private aggregates: readonly ActivityAggregate[] = [];
   private logger: Logger | undefined;
+  private now: () => number = Date.now;
 
   /** Appends the collection APIs acknowledged before folding them (fold-queue.ts). */
   private readonly unfolded = new FoldQueue((batch) => this.foldBatch(batch));
@@ -330,7 +332,7 @@ export class TenantActivities {
     this.settle();
     const records = values.filter(isLogRecord);
     const newest = records.at(-1)?.receivedAt;
-    if (newest !== undefined) this.followLagMs = Math.max(0, Date.now() - newest);
+    if (newest !== undefined) this.followLagMs = Math.max(0, this.now() - newest);
     for (const record of records) {
       this.adopt(record, undefined);
       this.fold(record);
