@@ -9,6 +9,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { call, makeDataDir, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 import { loadCatalog, TENANT, type Product } from './support/recommendation-fixture.js';
+import { grewWhileBusy } from '../src/domains/recommendations/model-trainer.js';
 
 const GARDEN = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'];
 const KITCHEN = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
@@ -205,6 +206,14 @@ describe('the model catching up after a bulk load', () => {
 });
 
 describe('recommendation configuration', () => {
+  it('leaves the CPU to requests while activity keeps coming: a training waits four times the last one\'s length', () => {
+    // 10% growth since the last model is due only once 4 × its 2 s training have passed since it ended.
+    assert.equal(grewWhileBusy(1_000, 10_000, 7_999, 2_000), false);
+    assert.equal(grewWhileBusy(1_000, 10_000, 8_000, 2_000), true);
+    assert.equal(grewWhileBusy(999, 10_000, 60_000, 2_000), false, 'less than 10% new is not worth a model while busy');
+    assert.equal(grewWhileBusy(50, 100, 0, 0), true, 'the first trainings of a small shop are quick: no wait');
+  });
+
   it('refuses an unknown strategy or an out-of-range weight at start, naming the field', async () => {
     const unknown = testConfig() as { tenants: Array<{ environments: Array<{ widgets?: unknown[] }> }> };
     unknown.tenants[0]!.environments[0]!.widgets = [{ id: 'w', strategies: ['telepathy'] }];

@@ -45,6 +45,21 @@ const MIN_TOUCHES = 20;
  * the last few percent (training 2,500 items takes seconds; requests never wait for it).
  */
 const GROWTH_WHILE_BUSY = 0.1;
+/**
+ * While activities keep coming, a training waits this many times the last one's duration after it
+ * ended: training then takes at most a fifth of a core, leaving the rest to the requests and the fold
+ * that the same machine serves (a bulk replay's model lags a little more behind; a first model, a
+ * forced one and a retrain once it is quiet do not wait).
+ */
+const BUSY_GAP_FACTOR = 4;
+/**
+ * Whether activity that keeps coming calls for a new model: it grew by GROWTH_WHILE_BUSY since the
+ * last one, and BUSY_GAP_FACTOR times the last training's duration has passed since it ended.
+ */
+export function grewWhileBusy(growth: number, trainedTouches: number, sinceLastEndedMs: number, lastTrainingMs: number): boolean {
+  return growth >= GROWTH_WHILE_BUSY * trainedTouches && sinceLastEndedMs >= BUSY_GAP_FACTOR * lastTrainingMs;
+}
+
 /** Once activity has been quiet this long, any growth over QUIET_GROWTH retrains. */
 const QUIET_MS = 2_000;
 const QUIET_GROWTH = 0.01;
@@ -74,6 +89,9 @@ interface TenantModel {
   forced: string | undefined;
   /** Where the last training's time went (undefined before the first one of this process). */
   timings: TrainingTimings | undefined;
+  /** Date.now() when this process's last training ended, and how long it took (ms). */
+  lastTrainingEnded: number;
+  lastTrainingMs: number;
   /** A shared store's lease document (undefined: this process is the only one, and always trains). */
   lease: StoredDocument<TrainerLease> | undefined;
   /** A lease update under way (taking it, renewing it). */
@@ -114,7 +132,7 @@ export class ModelTrainer {
   /** Loads each tenant's model file (a missing or unusable one is retrained, with a log line), then starts watching for new data. */
   async start(tenantIds: readonly string[]): Promise<void> {
     for (const tenantId of tenantIds) {
-      const state: TenantModel = { model: undefined, ranker: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined, lease: undefined, leasing: undefined, loading: undefined };
+      const state: TenantModel = { model: undefined, ranker: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined, lastTrainingEnded: 0, lastTrainingMs: 0, lease: undefined, leasing: undefined, loading: undefined };
       this.tenants.set(tenantId, state);
       const lease = await this.store?.document<TrainerLease>(`tenants/${tenantId}/model-trainer`, () => ({ owner: '', until: 0, trainedAt: 0 }));
       if (lease?.onChange !== undefined) {
@@ -267,7 +285,7 @@ export class ModelTrainer {
     const growth = touches - state.trainedTouches;
     if (growth <= 0) return undefined;
     if (state.model === undefined) return 'first model';
-    if (growth >= GROWTH_WHILE_BUSY * state.trainedTouches) return 'activity grew';
+    if (grewWhileBusy(growth, state.trainedTouches, now - state.lastTrainingEnded, state.lastTrainingMs)) return 'activity grew';
     if (now - state.lastChangeAt >= QUIET_MS && growth >= QUIET_GROWTH * state.trainedTouches) return 'new activity, now quiet';
     if (this.clock.now() - state.trainedAt >= this.options.retrainMinutes * 60_000) return 'schedule';
     return undefined;
@@ -275,8 +293,11 @@ export class ModelTrainer {
 
   private train(tenantId: string, state: TenantModel, reason: string): Promise<void> {
     state.forced = undefined;
+    const started = Date.now();
     const run = this.runTraining(tenantId, state, reason).finally(() => {
       state.training = undefined;
+      state.lastTrainingEnded = Date.now();
+      state.lastTrainingMs = state.lastTrainingEnded - started;
     });
     state.training = run;
     return run;
