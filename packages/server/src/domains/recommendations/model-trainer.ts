@@ -7,13 +7,13 @@
  * current model's weights at query time, so their newest activity counts immediately.
  *
  * Several processes on one shared store (PostgreSQL) train once for all: the process holding a tenant's
- * trainer lease (a document, taken under the row's lock, renewed while it lives) trains and stores the
- * model; the others load it from the blob store when the lease document says a newer one was stored,
- * and take the lease over when its holder stops renewing it (docs/scale-out.md).
+ * trainer lease (trainer-lease.ts) trains and stores the model; the others load it from the blob store
+ * when the lease says a newer one was stored, and take the lease over when its holder stops renewing it.
  */
 import { randomBytes } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
-import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
+import type { DocumentStore } from '../../platform/store/document-store.js';
+import { TrainerLease } from './trainer-lease.js';
 import { startWorker } from '../../platform/worker-entry.js';
 import type { RecommendationAggregates } from './activity-aggregates.js';
 import type { Clock } from '../../platform/clock.js';
@@ -64,18 +64,6 @@ export function grewWhileBusy(growth: number, trainedTouches: number, sinceLastE
 const QUIET_MS = 2_000;
 const QUIET_GROWTH = 0.01;
 const POLL_MS = 500;
-/** How long a trainer lease lasts without renewal; its holder renews it once half of it has passed. */
-export const LEASE_MS = 60_000;
-
-/** Who trains a tenant's model for every process of a shared store, and when it last stored one. */
-interface TrainerLease {
-  owner: string;
-  /** Date.now() past which another process may take the lease. */
-  until: number;
-  /** `trainedAt` of the newest stored model (0: none yet). */
-  trainedAt: number;
-}
-
 interface TenantModel {
   model: ItemModel | undefined;
   ranker: LearnedRanker | undefined;
@@ -92,10 +80,8 @@ interface TenantModel {
   /** Date.now() when this process's last training ended, and how long it took (ms). */
   lastTrainingEnded: number;
   lastTrainingMs: number;
-  /** A shared store's lease document (undefined: this process is the only one, and always trains). */
-  lease: StoredDocument<TrainerLease> | undefined;
-  /** A lease update under way (taking it, renewing it). */
-  leasing: Promise<boolean> | undefined;
+  /** A shared store's trainer lease (undefined: this process is the only one, and always trains). */
+  lease: TrainerLease | undefined;
   /** A stored model being loaded because another process trained it. */
   loading: Promise<void> | undefined;
 }
@@ -132,18 +118,12 @@ export class ModelTrainer {
   /** Loads each tenant's model file (a missing or unusable one is retrained, with a log line), then starts watching for new data. */
   async start(tenantIds: readonly string[]): Promise<void> {
     for (const tenantId of tenantIds) {
-      const state: TenantModel = { model: undefined, ranker: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined, lastTrainingEnded: 0, lastTrainingMs: 0, lease: undefined, leasing: undefined, loading: undefined };
+      const state: TenantModel = { model: undefined, ranker: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined, lastTrainingEnded: 0, lastTrainingMs: 0, lease: undefined, loading: undefined };
       this.tenants.set(tenantId, state);
-      const lease = await this.store?.document<TrainerLease>(`tenants/${tenantId}/model-trainer`, () => ({ owner: '', until: 0, trainedAt: 0 }));
-      if (lease?.onChange !== undefined) {
-        state.lease = lease;
-        // Another process stored a newer model: loaded here instead of trained again.
-        lease.onChange(() => {
-          if (lease.data.owner !== this.me && lease.data.trainedAt > state.trainedAt && state.loading === undefined && !this.closed) {
-            state.loading = this.loadStored(tenantId, state).finally(() => (state.loading = undefined));
-          }
-        });
-      }
+      // Another process stored a newer model: loaded here instead of trained again.
+      state.lease = this.store === undefined ? undefined : await TrainerLease.open(this.store, tenantId, this.me, this.logger, (trainedAt) => {
+        if (trainedAt > state.trainedAt && state.loading === undefined && !this.closed) state.loading = this.loadStored(tenantId, state).finally(() => (state.loading = undefined));
+      });
       const started = performance.now();
       const stored = await this.readModel(tenantId);
       const ranker = this.options.learnedRanking ? await this.readRanker(tenantId) : undefined;
@@ -209,23 +189,11 @@ export class ModelTrainer {
     }
   }
 
-  /** Whether this process holds the tenant's trainer lease (always, without a shared store). */
-  isTrainer(tenantId: string): boolean {
-    const lease = this.tenants.get(tenantId)?.lease;
-    return lease === undefined || (lease.data.owner === this.me && lease.data.until > Date.now());
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await Promise.allSettled([...this.tenants.values()].flatMap((s) => [s.training, s.leasing, s.loading]));
-    // Handed over at once rather than after LEASE_MS: another process trains from its next poll.
-    for (const state of this.tenants.values()) {
-      if (state.lease?.data.owner !== this.me) continue;
-      await state.lease.update((data) => {
-        if (data.owner === this.me) data.until = 0;
-      }).catch(() => undefined);
-    }
+    await Promise.allSettled([...this.tenants.values()].flatMap((s) => [s.training, s.loading]));
+    for (const state of this.tenants.values()) await state.lease?.release();
     await this.worker?.terminate();
     this.worker = undefined;
   }
@@ -238,36 +206,19 @@ export class ModelTrainer {
         state.seenTouches = touches;
         state.lastChangeAt = now;
       }
-      if (state.lease !== undefined && state.leasing === undefined && state.lease.data.owner === this.me && state.lease.data.until - now < LEASE_MS / 2 && !this.closed) void this.lease(state);
-      if (state.training !== undefined || state.leasing !== undefined || this.closed || touches < MIN_TOUCHES) continue;
+      if (state.lease?.dueForRenewal(now) === true && !this.closed) void state.lease.take();
+      if (state.training !== undefined || state.lease?.busy === true || this.closed || touches < MIN_TOUCHES) continue;
       const reason = this.dueReason(state, touches, now);
       if (reason === undefined) continue;
       if (state.lease === undefined) void this.train(tenantId, state, reason);
       // Another process holds the lease: it trains, and this one loads what it stores.
-      else if (state.lease.data.owner === this.me || state.lease.data.until <= now) {
-        this.lease(state).then((mine) => (mine && state.training === undefined && !this.closed ? this.train(tenantId, state, reason) : undefined)).catch(() => undefined);
+      else if (state.lease.mayTrain(now)) {
+        state.lease
+          .take()
+          .then((mine) => (mine && state.training === undefined && !this.closed ? this.train(tenantId, state, reason) : undefined))
+          .catch(() => undefined);
       }
     }
-  }
-
-  /** Takes or renews the lease under the document's lock; resolves with whether this process holds it. */
-  private lease(state: TenantModel): Promise<boolean> {
-    const lease = state.lease!;
-    const run = lease
-      .update((data) => {
-        const now = Date.now();
-        if (data.owner !== this.me && data.until > now) return false;
-        data.owner = this.me;
-        data.until = now + LEASE_MS;
-        return true;
-      })
-      .catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'the recommendation trainer lease could not be written; trying again');
-        return false;
-      })
-      .finally(() => (state.leasing = undefined));
-    state.leasing = run;
-    return run;
   }
 
   /** Installs the model (and ranker) another process stored, when it is newer than the one in place. */
@@ -325,10 +276,7 @@ export class ModelTrainer {
       await this.blobs.put(this.blobOf(tenantId), encodeModel(stored, tenantId));
       if (storedRanker !== undefined) await this.blobs.put(this.rankerBlobOf(tenantId), encodeRanker(storedRanker));
       // Told after the blobs are stored: the other processes load them on this notice.
-      await state.lease?.update((data) => {
-        data.trainedAt = Math.max(data.trainedAt, trainedAt);
-        if (data.owner === this.me) data.until = Date.now() + LEASE_MS;
-      });
+      await state.lease?.stored(trainedAt);
     } catch (error) {
       // The previous model (or co-occurrence alone) keeps serving; the next poll tries again after more data.
       state.trainedTouches = touches;
