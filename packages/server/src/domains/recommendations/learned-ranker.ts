@@ -11,7 +11,7 @@ import type { RankerWeights } from './ranker-training.js';
 import { arrayReader, bytes, readFileHead } from './item-model.js';
 
 export const RANKER_FORMAT = 'discovery-kit/ranker';
-export const RANKER_VERSION = 1;
+export const RANKER_VERSION = 2;
 
 export interface StoredRanker {
   tenantId: string;

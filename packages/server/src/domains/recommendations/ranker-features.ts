@@ -23,6 +23,10 @@ export const RANKER_FEATURES = [
   'model × popularity',
   'popularity when last active',
   'model score, last visit',
+  'new since last visit',
+  'popularity × absence',
+  'model × absence',
+  'popularity when last active × absence',
 ] as const;
 export const FEATURE_COUNT = RANKER_FEATURES.length;
 
@@ -122,6 +126,12 @@ export function featuresOf(candidate: CandidateFacts, shopper: ShopperFacts, sta
   out[13] = candidate.model * short;
   out[14] = known ? eraShare(i, shopper.lastActive, stats, candidate.ownWeek) : 0;
   out[15] = candidate.lastVisit;
+  // A shopper back after a long absence: what is new and in demand now counts more than what went with their old items.
+  const absence = shopper.lastActive > 0 ? Math.log1p(Math.max(0, shopper.at - shopper.lastActive) / MINUTES_PER_DAY) / Math.log1p(365) : 0;
+  out[16] = known && shopper.lastActive > 0 && stats.born[i]! > shopper.lastActive ? 1 : 0;
+  out[17] = short * absence;
+  out[18] = candidate.model * absence;
+  out[19] = out[14] * absence;
 }
 
 /** A shopper's last visit: the items first touched within this many minutes of their latest first touch. */
