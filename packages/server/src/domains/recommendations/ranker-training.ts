@@ -16,7 +16,7 @@
  * The examples are scored by an item model trained without their visits (a second solve in the same
  * training), as the served model has never seen the visit it is asked about.
  */
-import type { SparseWeights } from './ease.js';
+import type { SparseWeights, TrainingTimings } from './ease.js';
 import { fitLogistic } from './ranker-fit.js';
 import { kthLargest } from './top-k.js';
 import { DAY_MINUTES, FEATURE_COUNT, featuresOf, LONG_HALF_LIFE_DAYS, log2Add, RANKER_FEATURES, SHORT_HALF_LIFE_DAYS, shopperFacts, VISIT_MINUTES, WEEK_MINUTES, type CandidateFacts, type ItemStats } from './ranker-features.js';
@@ -79,7 +79,22 @@ const BOUGHT = 1;
  * latest visits, so that no positive is already in the weights that score it (trained on everything,
  * the model's score looked far more telling in training than on any next visit, and the ranking lost).
  */
-export function trainRanker(rows: RankerRows, trainModel: (rows: RankerRows) => SparseWeights, facts: ItemFacts, options: RankerOptions): { ranker: RankerWeights | undefined; stats: ItemStats } {
+export function trainRanker(
+  rows: RankerRows,
+  trainModel: (rows: RankerRows) => SparseWeights,
+  facts: ItemFacts,
+  options: RankerOptions,
+  progress?: { timings: TrainingTimings; sampleMemory: () => void },
+): { ranker: RankerWeights | undefined; stats: ItemStats } {
+  let mark = performance.now();
+  const lap = (phase: 'rankerModelMs' | 'rankerExamplesMs' | 'rankerFitMs') => {
+    const now = performance.now();
+    if (progress !== undefined) {
+      progress.timings[phase] = Math.round(now - mark);
+      progress.sampleMemory();
+    }
+    mark = now;
+  };
   const n = rows.itemCount;
   const entries = rows.items.length;
   const end = entries === 0 ? 0 : rows.first.reduce((a, b) => Math.max(a, b), 0);
@@ -109,6 +124,7 @@ export function trainRanker(rows: RankerRows, trainModel: (rows: RankerRows) => 
 
   const examples = chooseExamples(rows, options.maxExamples, options.visitsPerShopper);
   const ease = trainModel(withoutVisits(rows, examples));
+  lap('rankerModelMs');
   const rowOf = new Int32Array(n).fill(-1);
   ease.rowItems.forEach((item, r) => (rowOf[item] = r));
   const board = new Float64Array(n);
@@ -186,8 +202,10 @@ export function trainRanker(rows: RankerRows, trainModel: (rows: RankerRows) => 
   }
   sweepTo(end + 1);
   stats.at = end;
+  lap('rankerExamplesMs');
   if (positives < 10 || positives === y.length) return { ranker: undefined, stats };
   const fitted = fitLogistic(Float64Array.from(x), Uint8Array.from(y), FEATURE_COUNT);
+  lap('rankerFitMs');
   return { ranker: { features: [...RANKER_FEATURES], ...fitted, examples: y.length, positives, shoppers: new Set(examples.map((e) => e.row)).size }, stats };
 }
 
