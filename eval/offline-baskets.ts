@@ -6,12 +6,14 @@
  * Run: `npx tsx eval/offline-baskets.ts`; OFFLINE_SEEDS=13,7; OFFLINE_VARIANTS=name|name picks variants;
  * OFFLINE_VALIDATE=1 measures on a split made inside the training orders; OFFLINE_PRIOR=1,2 adds the
  * coverage with that many pseudo-orders of recent popularity (OFFLINE_PRIOR_EASE=0.5: and of the
- * customer-level EASE neighbours).
+ * customer-level EASE neighbours); OFFLINE_LIVE=1 adds the server's own aggregate (CoOccurrence: its
+ * coverage and its bounded counts), to tell a difference of method from one of the live bookkeeping.
  */
 import { existsSync } from 'node:fs';
 import { readRetail, splitLastOrders, type RetailOrder } from './retail-data.js';
 import { shuffle } from './seeded-shuffle.js';
 import { invertSpdInPlace } from '../packages/server/src/domains/recommendations/spd-inverse.js';
+import { CoOccurrence } from '../packages/server/src/domains/recommendations/co-occurrence.js';
 
 const DATA = '/work/shared/data/online-retail.csv.gz';
 const K = 10;
@@ -340,6 +342,21 @@ if (process.env.OFFLINE_PRIOR !== undefined) {
       });
     }
   }
+}
+if (process.env.OFFLINE_LIVE === '1') {
+  const live = new CoOccurrence();
+  for (const order of training) for (const item of order.items) live.addOrderItem(order.invoice, item, order.at);
+  const tie = (id: string) => bought.get(id) ?? 0;
+  const liveOf = (list: (seed: string) => string[]) => () => {
+    const out = new Map<string, Map<string, number>>();
+    for (const order of heldOut) {
+      const seed = order.items[0]!;
+      if (!out.has(seed)) out.set(seed, new Map(list(seed).map((id, k) => [id, 1000 - k])));
+    }
+    return out;
+  };
+  extra.push({ name: 'live aggregate: coverage', pairs: liveOf((seed) => live.coveringOrders([seed], K, tie).map((r) => r.itemId)) });
+  extra.push({ name: 'live aggregate: counts', pairs: liveOf((seed) => live.related('order', seed, K, tie).map((r) => r.itemId)) });
 }
 for (const e of extra) {
   const pairs = e.pairs();
