@@ -41,6 +41,8 @@ const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const LOGGED = Number(process.env.BENCH_ACTIVITIES ?? 1_000_000);
 const CLUSTER = 50;
 const SESSION = 8;
+/** 2.5 sessions per shopper at any scale (50,000 shoppers at 1,000,000 activities). */
+const SHOPPERS = Math.max(1, Math.round(LOGGED / SESSION / 2.5));
 
 /** A deterministic generator, so that runs compare. */
 function random(seed: number): () => number {
@@ -99,11 +101,19 @@ async function loadCatalog(server: DiscoveryServer, count: number): Promise<void
 const config = () =>
   validateConfig({ tenants: [{ id: 'bench', identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['bench-key'], searchTokens: [{ token: 'bench-search', configurations: [{ id: 'default' }] }], widgets: [widget('personalized'), widget('popular'), widget('bought-together')] }] }], publicRateLimits: { enabled: false } }, '(bench)', tmpdir());
 
-/** 1M activities written straight to the log: sessions of 8 items of one cluster, the last two bought in one order. */
+/**
+ * 1M activities written straight to the log: sessions of 8 items of one cluster, the last two bought in
+ * one order. Shoppers come back every 8 days or so (each has 2-3 sessions over the 20 days; 50,000 of them at 1,000,000 activities), and
+ * keep to two home clusters (4 sessions in 5): their next visit holds items that go with their earlier
+ * ones, as a real shop's regulars do, so the learned ranking stage finds examples and is trained (with a
+ * random cluster per session, no earlier item ever predicted a later one and no ranker was trained).
+ */
 async function writeLog(dataDir: string, now: number): Promise<void> {
   const dir = join(dataDir, 'activities', 'bench');
   await mkdir(dir, { recursive: true });
   const rand = random(7);
+  const clusters = PRODUCTS / CLUSTER;
+  const homeOf = (shopper: number, which: number) => (Math.imul(shopper * 2 + which + 1, 0x9e3779b1) >>> 0) % clusters;
   const start = now - 20 * DAY;
   const perSegment = 250_000;
   for (let segment = 0; segment < Math.ceil(LOGGED / perSegment); segment++) {
@@ -111,12 +121,13 @@ async function writeLog(dataDir: string, now: number): Promise<void> {
     let cluster = 0;
     for (let i = segment * perSegment; i < Math.min((segment + 1) * perSegment, LOGGED); i++) {
       const session = Math.floor(i / SESSION);
-      if (i % SESSION === 0) cluster = Math.floor(rand() * (PRODUCTS / CLUSTER));
+      const shopper = session % SHOPPERS;
+      if (i % SESSION === 0) cluster = rand() < 0.8 ? homeOf(shopper, rand() < 0.5 ? 0 : 1) : Math.floor(rand() * clusters);
       const at = start + i * 1700;
       const item = cluster * CLUSTER + skewed(rand, CLUSTER);
       const verb = i % SESSION >= SESSION - 2 ? 'purchase' : 'view';
       const order = verb === 'purchase' ? `,"orderId":"o-${session}"` : '';
-      const line = `{"kind":"activity","id":"a_${i.toString(36)}","tenant":"bench","profileId":"p_${session % 50_000}","source":"collect","verb":"${verb}","type":"product","itemId":"sku-${item}","timestamp":${at},"receivedAt":${at}${order}}\n`;
+      const line = `{"kind":"activity","id":"a_${i.toString(36)}","tenant":"bench","profileId":"p_${shopper}","source":"collect","verb":"${verb}","type":"product","itemId":"sku-${item}","timestamp":${at},"receivedAt":${at}${order}}\n`;
       if (!out.write(line)) await once(out, 'drain');
     }
     out.end();
@@ -147,9 +158,21 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
   await recommendations.models.settled();
   const model = recommendations.models.model('bench');
   const phases = recommendations.models.lastTimings('bench');
-  const phaseNote = phases === undefined ? '' : ` (Gram ${phases.gramMs} ms, inverse ${phases.inverseMs} ms, sparsify ${phases.sparsifyMs} ms; learned ranking ${phases.rankerMs ?? '-'} ms, its examples' item model included; the training thread's own heap and buffers at their fullest ${phases.peakMb ?? '-'} MB)`;
   const ranker = recommendations.models.ranker('bench')?.weights;
-  rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model${phaseNote}, ${model?.info.touches ?? 0} touches; ranker ${ranker === undefined ? 'none' : `${ranker.examples} examples of ${ranker.shoppers} shoppers`}; waited ${Math.round(performance.now() - trainStarted)} ms after the index; peak RSS of the process (worker included) so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB` });
+  const rssSoFar = Math.round(process.resourceUsage().maxRSS / 1024);
+  rows.push({ case: 'model trained (worker thread)', 'median ms': model?.info.trainingMs ?? '-', 'p99 ms': '-', 'hit@10': '-', note: `${model?.rows ?? 0} items in the model (EASE is dense: it covers the maxItems items touched by most shoppers, the rest are served by co-occurrence), ${model?.info.touches ?? 0} touches; ranker ${ranker === undefined ? 'none' : `${ranker.examples} examples of ${ranker.shoppers} shoppers`}; waited ${Math.round(performance.now() - trainStarted)} ms after the index` });
+  // Each phase of that training, and the memory it took: the training thread's own heap and buffers at
+  // their fullest (sampled at the end of each phase), and the whole process's peak resident set so far.
+  const phaseRows: Array<[string, number | undefined, string]> = [
+    ['EASE: Gram matrix', phases?.gramMs, 'the touches of the chosen items, upper triangle'],
+    ['EASE: inverse', phases?.inverseMs, 'Cholesky, dense'],
+    ['EASE: sparsify', phases?.sparsifyMs, 'each row keeps its largest weights'],
+    ["ranker: examples' item model", phases?.rankerModelMs, 'a second EASE solve without the examples\' visits'],
+    ['ranker: examples', phases?.rankerExamplesMs, 'popularity swept forward, candidates and features per example'],
+    ['ranker: fit', phases?.rankerFitMs, 'logistic regression, Newton'],
+  ];
+  for (const [phase, ms, what] of phaseRows) rows.push({ case: `training phase, ${phase}`, 'median ms': ms ?? '-', 'p99 ms': '-', 'hit@10': '-', note: what });
+  rows.push({ case: 'training memory', 'median ms': '-', 'p99 ms': '-', 'hit@10': '-', note: `training thread's own heap and buffers at most ${phases?.peakMb ?? '-'} MB; peak RSS of the process (worker included) so far ${rssSoFar} MB` });
   const loadStarted2 = performance.now();
   const reloaded = new ModelTrainer({ aggregates: server.deps.services.recommendations.aggregates, blobs: new FileBlobStore({ directory: dataDir }), logger: createLogger('silent'), clock: server.deps.clock });
   await reloaded.start(['bench']);
@@ -167,7 +190,7 @@ async function latency(rows: BenchResult['rows']): Promise<void> {
         tenantId: 'bench',
         widget: w,
         index,
-        profileId: `p_${Math.floor(rand() * 50_000)}`,
+        profileId: `p_${Math.floor(rand() * SHOPPERS)}`,
         variables: { $productId: `sku-${Math.floor(rand() * PRODUCTS)}` },
         idsToBan: [],
       });
@@ -257,7 +280,7 @@ function watchGc(): { stop: (calls: ReadonlyArray<{ start: number; end: number }
 async function endpointDuringTraining(server: DiscoveryServer, rows: BenchResult['rows']): Promise<void> {
   const { url } = await server.listen(0, '127.0.0.1');
   const rand = random(5);
-  const paths = ['w-personalized', 'w-popular', 'w-bought-together'].map((id) => () => `${url}/widget/${id}/recommendations/p_${Math.floor(rand() * 50_000)}?variables=${encodeURIComponent(JSON.stringify({ $productId: `sku-${Math.floor(rand() * PRODUCTS)}` }))}`);
+  const paths = ['w-personalized', 'w-popular', 'w-bought-together'].map((id) => () => `${url}/widget/${id}/recommendations/p_${Math.floor(rand() * SHOPPERS)}?variables=${encodeURIComponent(JSON.stringify({ $productId: `sku-${Math.floor(rand() * PRODUCTS)}` }))}`);
   const run = async (count: number): Promise<number[]> => {
     const times: number[] = [];
     for (let i = 0; i < count; i++) {

@@ -3,19 +3,27 @@
  * order from its first item, by co-occurrence counts within the replayed orders. Compares the full
  * counts with the live aggregate's bounded rows (200 partners kept once a row passes 400) and with
  * recency weights and tie-breaks, anonymously (no customer history).
- * Run: `npx tsx eval/offline-baskets.ts`; OFFLINE_SEEDS=13,7; OFFLINE_VARIANTS=name|name picks variants.
+ * Run: `npx tsx eval/offline-baskets.ts`; OFFLINE_SEEDS=13,7; OFFLINE_VARIANTS=name|name picks variants;
+ * OFFLINE_VALIDATE=1 measures on a split made inside the training orders; OFFLINE_PRIOR=1,2 adds the
+ * coverage with that many pseudo-orders of recent popularity (OFFLINE_PRIOR_EASE=0.5: and of the
+ * customer-level EASE neighbours); OFFLINE_LIVE=1 adds the server's own aggregate (CoOccurrence: its
+ * coverage and its bounded counts), to tell a difference of method from one of the live bookkeeping.
  */
 import { existsSync } from 'node:fs';
 import { readRetail, splitLastOrders, type RetailOrder } from './retail-data.js';
 import { shuffle } from './seeded-shuffle.js';
 import { invertSpdInPlace } from '../packages/server/src/domains/recommendations/spd-inverse.js';
+import { CoOccurrence } from '../packages/server/src/domains/recommendations/co-occurrence.js';
 
 const DATA = '/work/shared/data/online-retail.csv.gz';
 const K = 10;
 const DAY = 86_400_000;
 if (!existsSync(DATA)) throw new Error(`${DATA} is absent`);
 const data = await readRetail(DATA);
-const { heldOut, training } = splitLastOrders(data.orders);
+let split = splitLastOrders(data.orders);
+// OFFLINE_VALIDATE=1 (2, …): the split made again inside the training orders, to choose settings on.
+for (let again = Number(process.env.OFFLINE_VALIDATE ?? 0); again > 0; again--) split = splitLastOrders(split.training);
+const { heldOut, training } = split;
 const end = training.at(-1)!.at;
 const bought = new Map<string, number>();
 for (const order of training) for (const item of order.items) bought.set(item, (bought.get(item) ?? 0) + 1);
@@ -258,6 +266,97 @@ if (process.env.OFFLINE_COVER !== undefined) {
       });
     }
   }
+}
+if (process.env.OFFLINE_PRIOR !== undefined) {
+  // The coverage as served (0.6, latest 256 orders), each partner's gain plus a prior: `alpha`
+  // pseudo-orders in which an item appears as often as in recent orders at large (10-day half-life),
+  // and `beta` pseudo-orders of the seed's customer-level EASE neighbours (best = 1). A seed with many
+  // orders barely feels it; one with a handful gets what sells now, and what its buyers buy.
+  const ordersOf = new Map<string, number[]>();
+  training.forEach((order, o) => {
+    for (const item of new Set(order.items)) {
+      let list = ordersOf.get(item);
+      if (list === undefined) ordersOf.set(item, (list = []));
+      list.push(o);
+    }
+  });
+  const weightOf = training.map((order) => 2 ** ((order.at - end) / (730 * DAY)));
+  const itemSets = training.map((order) => [...new Set(order.items)]);
+  const halfLife = Number(process.env.OFFLINE_PRIOR_DAYS ?? 10);
+  const share = new Map<string, number>();
+  let total = 0;
+  for (const order of training) {
+    const w = 2 ** ((order.at - end) / (halfLife * DAY));
+    total += w;
+    for (const item of new Set(order.items)) share.set(item, (share.get(item) ?? 0) + w);
+  }
+  for (const [item, v] of share) share.set(item, v / total);
+  const poolOf = [...share].sort((a, b) => b[1] - a[1]).slice(0, 300);
+  const betas = (process.env.OFFLINE_PRIOR_EASE ?? '0').split(',').map(Number);
+  let ease: Map<string, Map<string, number>> | undefined;
+  if (betas.some((b) => b > 0)) {
+    const byWho = new Map<string, Set<string>>();
+    for (const order of training) {
+      let set = byWho.get(order.customer);
+      if (set === undefined) byWho.set(order.customer, (set = new Set()));
+      for (const item of order.items) set.add(item);
+    }
+    ease = itemEase([...byWho.values()].map((set) => [...set]), 300, 2500);
+  }
+  for (const alpha of process.env.OFFLINE_PRIOR.split(',').map(Number)) {
+    for (const beta of betas) {
+      extra.push({
+        name: `coverage 0.6/256 + ${alpha} popular pseudo-orders (${halfLife}-day) + ${beta} EASE`,
+        pairs: () => {
+          const out = new Map<string, Map<string, number>>();
+          for (const order of heldOut) {
+            const seed = order.items[0]!;
+            if (out.has(seed)) continue;
+            const mine = (ordersOf.get(seed) ?? []).slice(-256);
+            const left = new Map<number, number>(mine.map((o) => [o, weightOf[o]!]));
+            const prior = new Map<string, number>();
+            for (const [item, p] of poolOf) prior.set(item, alpha * p);
+            const row = ease?.get(seed);
+            if (row !== undefined && beta > 0) {
+              const best = Math.max(...row.values(), 1e-9);
+              for (const [item, v] of row) if (v > 0) prior.set(item, (prior.get(item) ?? 0) + (beta * v) / best);
+            }
+            const chosen = new Map<string, number>();
+            for (let pick = 0; pick < K + 5; pick++) {
+              const gain = new Map<string, number>(prior);
+              for (const [o, w] of left) for (const item of itemSets[o]!) gain.set(item, (gain.get(item) ?? 0) + w);
+              let best: string | undefined;
+              let bestGain = 0;
+              for (const [item, g] of gain) {
+                if (item === seed || chosen.has(item)) continue;
+                if (g > bestGain || (g === bestGain && best !== undefined && (bought.get(item) ?? 0) > (bought.get(best) ?? 0))) { best = item; bestGain = g; }
+              }
+              if (best === undefined) break;
+              chosen.set(best, 1000 - pick);
+              for (const [o, w] of left) if (itemSets[o]!.includes(best)) left.set(o, w * 0.6);
+            }
+            out.set(seed, chosen);
+          }
+          return out;
+        },
+      });
+    }
+  }
+}
+if (process.env.OFFLINE_LIVE === '1') {
+  const live = new CoOccurrence();
+  for (const order of training) for (const item of order.items) live.addOrderItem(order.invoice, item, order.at);
+  const tie = (id: string) => bought.get(id) ?? 0;
+  const liveOf = (list: (seed: string) => string[]) => () => {
+    const out = new Map<string, Map<string, number>>();
+    for (const order of heldOut) {
+      const seed = order.items[0]!;
+      if (!out.has(seed)) out.set(seed, new Map(list(seed).map((id, k) => [id, 1000 - k])));
+    }
+    return out;
+  };
+  extra.push({ name: 'live aggregate: coverage', pairs: liveOf((seed) => live.coveringOrders([seed], K, tie).map((r) => r.itemId)) });
+  extra.push({ name: 'live aggregate: counts', pairs: liveOf((seed) => live.related('order', seed, K, tie).map((r) => r.itemId)) });
 }
 for (const e of extra) {
   const pairs = e.pairs();

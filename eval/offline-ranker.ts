@@ -4,7 +4,8 @@
  * the worker's own functions, and each held-out customer's next-order new items are scored against the
  * blend's top 10 (EASE + recent popularity, as `personalized` without the ranker) and the ranker's.
  * Minutes instead of the HTTP evaluation's quarter hour, for trying features.
- * Run: `npx tsx eval/offline-ranker.ts`; OFFLINE_SEEDS=13,7,1,2,3 (default), OFFLINE_SHOPPERS=3000.
+ * Run: `npx tsx eval/offline-ranker.ts`; OFFLINE_SEEDS=13,7,1,2,3 (default; `all`: every held-out order),
+ * OFFLINE_EXAMPLES=3000, OFFLINE_VISITS=1, OFFLINE_VALIDATE=1 (the split made again inside the training orders, for tuning).
  */
 import { offlineSplit } from './offline-split.js';
 import { shuffle } from './seeded-shuffle.js';
@@ -29,7 +30,7 @@ const families = Int32Array.from(snapshot.itemIds, (id) => {
 });
 const prices = Float32Array.from(snapshot.itemIds, (id) => data.products.get(id)?.price ?? 0);
 started = performance.now();
-const options = { ...DEFAULT_RANKER_OPTIONS, candidates: Number(process.env.OFFLINE_CANDIDATES ?? DEFAULT_RANKER_OPTIONS.candidates), maxShoppers: Number(process.env.OFFLINE_SHOPPERS ?? DEFAULT_RANKER_OPTIONS.maxShoppers) };
+const options = { ...DEFAULT_RANKER_OPTIONS, candidates: Number(process.env.OFFLINE_CANDIDATES ?? DEFAULT_RANKER_OPTIONS.candidates), maxExamples: Number(process.env.OFFLINE_EXAMPLES ?? DEFAULT_RANKER_OPTIONS.maxExamples), visitsPerShopper: Number(process.env.OFFLINE_VISITS ?? DEFAULT_RANKER_OPTIONS.visitsPerShopper) };
 const { ranker, stats } = trainRanker({ ...snapshot, itemCount: snapshot.itemIds.length }, (rows) => trainEase(rows, { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2 }), { families, prices }, options);
 console.log(`ranker ${Math.round(performance.now() - started)} ms`, ranker === undefined ? 'none' : { ...ranker, features: undefined, mean: undefined, scale: undefined, coef: Object.fromEntries(ranker.features.map((f, i) => [f, Math.round(ranker.coef[i]! * 1000) / 1000])) });
 if (ranker === undefined) process.exit(0);
@@ -72,8 +73,9 @@ function lists(customer: string): { blend: number[]; ranked: number[]; pool: num
   return { blend: candidates.slice(0, K).map(([item]) => item), ranked: scored.slice(0, K).map((c) => c.item), pool: candidates.map(([item]) => item) };
 }
 
-for (const seed of String(process.env.OFFLINE_SEEDS ?? '13,7,1,2,3').split(',').map(Number)) {
-  const sample = shuffle([...heldOut], seed).slice(0, 600);
+// `all` scores every held-out order (with OFFLINE_VALIDATE=1: the validation split's).
+for (const seed of String(process.env.OFFLINE_SEEDS ?? (Number(process.env.OFFLINE_VALIDATE ?? 0) > 0 ? 'all' : '13,7,1,2,3')).split(',')) {
+  const sample = seed === 'all' ? [...heldOut] : shuffle([...heldOut], Number(seed)).slice(0, 600);
   let cases = 0;
   let blendHits = 0;
   let rankedHits = 0;

@@ -10,7 +10,10 @@ export async function offlineSplit() {
   const file = process.env.EVAL_DATA ?? '/work/shared/data/online-retail.csv.gz';
   if (!existsSync(file)) throw new Error(`${file} is absent`);
   const data = await readRetail(file);
-  const { byCustomer, heldOut, training } = splitLastOrders(data.orders);
+  let split = splitLastOrders(data.orders);
+  // OFFLINE_VALIDATE=2: once more, a validation split a further order back.
+  for (let again = Number(process.env.OFFLINE_VALIDATE ?? 0); again > 0; again--) split = splitLastOrders(split.training);
+  const { byCustomer, heldOut, training } = split;
   const interactions = new Interactions();
   for (const order of training) for (const item of order.items) interactions.add(order.customer, 'purchase', item, order.at);
   return { data, byCustomer, heldOut, training, interactions };

@@ -47,6 +47,22 @@ describe('basket completion by coverage', () => {
     assert.deepEqual([...covered].sort(), ['kettle', 'saucer', 'tray']);
   });
 
+  it('completes a basket from items listed late in a large order', () => {
+    const pairs = new CoOccurrence();
+    // Two wholesale orders of 150 lines: the lantern and its candles come after the first 100 lines.
+    for (let n = 0; n < 2; n++) {
+      const lines = Array.from({ length: 150 }, (_, k) => `line-${n}-${k}`);
+      lines[120] = 'lantern';
+      lines[130] = 'candles';
+      order(pairs, `wholesale-${n}`, lines);
+    }
+    order(pairs, 'small', ['lantern', 'matches']);
+    const covered = ids(pairs.coveringOrders(['lantern'], 3));
+    // The candles were in both large orders with the lantern: they come first, then what else filled them.
+    assert.equal(covered[0], 'candles', JSON.stringify(covered));
+    assert.ok(!covered.includes('lantern'));
+  });
+
   it("reads only an item's latest orders", () => {
     const pairs = new CoOccurrence();
     // Old orders pair the hub with "old"; the latest ITEM_BASKETS with "new", once each.

@@ -90,7 +90,7 @@ describe('the learned ranking stage of personalized', () => {
     for (const item of items) {
       assert.ok(item.explanation !== undefined);
       const names = item.explanation.features.map((f) => f.name);
-      assert.ok(names.includes('model score') && names.includes('recent popularity') && names.includes('family touches'));
+      assert.ok(names.includes('model score') && names.includes('recent popularity') && names.includes('family touches') && names.includes('popularity × absence') && names.includes('new since last visit'));
       const sum = ranker.weights.bias + item.explanation.features.reduce((total, f) => total + f.contribution, 0);
       assert.ok(Math.abs(sum - item.explanation.score) < 0.01, `contributions add up to the score (${sum} against ${item.explanation.score})`);
     }
@@ -110,6 +110,8 @@ describe('the learned ranking stage of personalized', () => {
     const variants = [
       { problem: 'ranker file of another tenant', bytes: Buffer.concat([Buffer.from(JSON.stringify({ ...header, tenant: 'tenant-b' })), bytes.subarray(headerEnd)]) },
       { problem: 'truncated ranker file', bytes: bytes.subarray(0, bytes.length - 7) },
+      // A ranker of the previous version weighed 16 features; this one reads more.
+      { problem: 'ranker file of version 1', bytes: Buffer.concat([Buffer.from(JSON.stringify({ ...header, version: 1 })), bytes.subarray(headerEnd)]) },
     ];
     for (const variant of variants) {
       await writeFile(file, variant.bytes);

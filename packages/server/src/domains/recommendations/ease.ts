@@ -52,6 +52,10 @@ export interface TrainingTimings {
   peakMb?: number;
   /** The learned ranking stage: its examples' item model (a second solve), the examples and the fit. */
   rankerMs?: number;
+  /** Its parts: the examples' item model, building the examples (features of every candidate), the fit. */
+  rankerModelMs?: number;
+  rankerExamplesMs?: number;
+  rankerFitMs?: number;
 }
 
 /** `sampleMemory` (optional) is called at the end of each phase, while that phase's arrays are still held. */

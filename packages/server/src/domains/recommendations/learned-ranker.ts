@@ -11,7 +11,7 @@ import type { RankerWeights } from './ranker-training.js';
 import { arrayReader, bytes, readFileHead } from './item-model.js';
 
 export const RANKER_FORMAT = 'discovery-kit/ranker';
-export const RANKER_VERSION = 1;
+export const RANKER_VERSION = 2;
 
 export interface StoredRanker {
   tenantId: string;
@@ -34,6 +34,9 @@ export class LearnedRanker {
   readonly trainedAt: number;
   private readonly stats: ItemStats;
   private readonly vector = new Float64Array(FEATURE_COUNT);
+  /** The last shopper asked about, and their facts as of the training's minute (one request scores 100 candidates). */
+  private lastShopper: ShopperFacts | undefined;
+  private lastTimed: ShopperFacts | undefined;
 
   constructor(stored: StoredRanker, liveCount: number, numberOf: (itemId: string) => number | undefined) {
     this.weights = stored.weights;
@@ -85,7 +88,12 @@ export class LearnedRanker {
 
   /** Item ages count to the request's minute; popularity stays as trained (a common factor would change no order). */
   private withTime(shopper: ShopperFacts): ShopperFacts {
-    return shopper.at >= this.stats.at ? shopper : { ...shopper, at: this.stats.at };
+    if (shopper.at >= this.stats.at) return shopper;
+    if (shopper !== this.lastShopper) {
+      this.lastShopper = shopper;
+      this.lastTimed = { ...shopper, at: this.stats.at };
+    }
+    return this.lastTimed!;
   }
 }
 

@@ -28,7 +28,7 @@ parentPort?.on('message', (request: TrainingRequest) => {
     if (request.ranker !== undefined) {
       const started = performance.now();
       const rows = { ...request.rows, first: request.ranker.first };
-      ranker = trainRanker(rows, (without) => trainEase(without, request.options), request.ranker.facts, request.ranker.options);
+      ranker = trainRanker(rows, (without) => trainEase(without, request.options), request.ranker.facts, request.ranker.options, { timings, sampleMemory });
       timings.rankerMs = Math.round(performance.now() - started);
       sampleMemory();
       const s = ranker.stats;

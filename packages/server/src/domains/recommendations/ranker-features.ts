@@ -23,6 +23,10 @@ export const RANKER_FEATURES = [
   'model × popularity',
   'popularity when last active',
   'model score, last visit',
+  'new since last visit',
+  'popularity × absence',
+  'model × absence',
+  'popularity when last active × absence',
 ] as const;
 export const FEATURE_COUNT = RANKER_FEATURES.length;
 
@@ -76,6 +80,8 @@ export interface ShopperFacts {
   at: number;
   /** The minute of the shopper's latest first touch (0: none). */
   lastActive: number;
+  /** All items' touches around `lastActive`, once worked out for the first candidate (the same for every one). */
+  eraTouches?: number;
 }
 
 export interface CandidateFacts {
@@ -120,8 +126,14 @@ export function featuresOf(candidate: CandidateFacts, shopper: ShopperFacts, sta
   out[11] = candidate.model * history;
   out[12] = short * history;
   out[13] = candidate.model * short;
-  out[14] = known ? eraShare(i, shopper.lastActive, stats, candidate.ownWeek) : 0;
+  out[14] = known ? eraShare(i, shopper, stats, candidate.ownWeek) : 0;
   out[15] = candidate.lastVisit;
+  // A shopper back after a long absence: what is new and in demand now counts more than what went with their old items.
+  const absence = shopper.lastActive > 0 ? Math.log1p(Math.max(0, shopper.at - shopper.lastActive) / MINUTES_PER_DAY) / Math.log1p(365) : 0;
+  out[16] = known && shopper.lastActive > 0 && stats.born[i]! > shopper.lastActive ? 1 : 0;
+  out[17] = short * absence;
+  out[18] = candidate.model * absence;
+  out[19] = out[14] * absence;
 }
 
 /** A shopper's last visit: the items first touched within this many minutes of their latest first touch. */
@@ -131,18 +143,21 @@ export const VISIT_MINUTES = 12 * 60;
  * The item's touches in the weeks around the shopper's last activity, as a share of all touches then
  * (log2, mapped to [0, 1]): shoppers come back for what was in demand when they were last here.
  */
-function eraShare(item: number, lastActive: number, stats: ItemStats, ownWeek: number | undefined): number {
-  if (lastActive <= 0) return 0;
-  const week = Math.floor(lastActive / WEEK_MINUTES);
+function eraShare(item: number, shopper: ShopperFacts, stats: ItemStats, ownWeek: number | undefined): number {
+  if (shopper.lastActive <= 0) return 0;
+  const week = Math.floor(shopper.lastActive / WEEK_MINUTES);
   let mine = 0;
   for (let k = stats.weekOffsets[item]!; k < stats.weekOffsets[item + 1]!; k++) {
     const count = stats.weekCounts[k]! - (stats.weeks[k] === ownWeek ? 1 : 0);
     mine += count * 2 ** (-Math.abs(stats.weeks[k]! - week) / ERA_HALF_LIFE_WEEKS);
   }
   if (mine <= 0) return 0;
-  let all = 0;
-  for (const [w, count] of stats.weekTotals) all += count * 2 ** (-Math.abs(w - week) / ERA_HALF_LIFE_WEEKS);
-  return ratio(Math.log2(mine), Math.log2(all) - 6);
+  if (shopper.eraTouches === undefined) {
+    let all = 0;
+    for (const [w, count] of stats.weekTotals) all += count * 2 ** (-Math.abs(w - week) / ERA_HALF_LIFE_WEEKS);
+    shopper.eraTouches = all;
+  }
+  return ratio(Math.log2(mine), Math.log2(shopper.eraTouches) - 6);
 }
 
 /** log2(value / max) mapped to [0, 1]: 1 for the most popular, 0 at a millionth of it or none. */
