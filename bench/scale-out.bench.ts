@@ -12,7 +12,7 @@
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { load, round } from './harness.js';
@@ -83,10 +83,38 @@ function searchRequests() {
   return requests;
 }
 
-async function throughput(label: string, url: string): Promise<Record<string, string | number>> {
+/** Busy and total jiffies of every core together (/proc/stat's first line): the whole machine, whoever used it. */
+async function machineTicks(): Promise<{ busy: number; total: number }> {
+  const line = (await readFile('/proc/stat', 'utf8').catch(() => '')).split('\n')[0] ?? '';
+  const values = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = values.reduce((sum, v) => sum + (Number.isFinite(v) ? v : 0), 0);
+  // idle and iowait are the 4th and 5th values.
+  return { busy: total - (values[3] ?? 0) - (values[4] ?? 0), total };
+}
+
+/**
+ * Collect then search through `url`, with what the collect run took: the companions' CPU against the
+ * shares they were given (below 100%: something else held the cores), and how busy the whole machine was.
+ */
+async function throughput(label: string, url: string, pids: number[]): Promise<Record<string, string | number>> {
+  const before = await Promise.all(pids.map(cpuSeconds));
+  const machineBefore = await machineTicks();
   const collect = await load(url, collectRequests(), SECONDS, 32);
+  const machineAfter = await machineTicks();
+  const used = (await Promise.all(pids.map(cpuSeconds))).reduce((sum, v, i) => sum + v - before[i]!, 0);
   const search = await load(url, searchRequests(), SECONDS, 32);
-  return { setup: label, collectEventsPerSecond: collect.requestsPerSecond * BATCH, collectP99Ms: collect.p99Ms, collectNon2xx: collect.non2xx, searchPerSecond: search.requestsPerSecond, searchP99Ms: search.p99Ms, searchNon2xx: search.non2xx };
+  const ticks = machineAfter.total - machineBefore.total;
+  return {
+    setup: label,
+    collectEventsPerSecond: collect.requestsPerSecond * BATCH,
+    collectP99Ms: collect.p99Ms,
+    collectNon2xx: collect.non2xx,
+    'collect: share used': `${Math.round((100 * used) / (SHARE * SECONDS * pids.length))}%`,
+    'collect: machine busy': ticks > 0 ? `${Math.round((100 * (machineAfter.busy - machineBefore.busy)) / ticks)}%` : '-',
+    searchPerSecond: search.requestsPerSecond,
+    searchP99Ms: search.p99Ms,
+    searchNon2xx: search.non2xx,
+  };
 }
 
 /** Collects on `writer`, polls `reader` until the product shows in its recently-viewed widget. */
@@ -140,22 +168,22 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     };
 
     const lowdb = await start(['--config', configFile, '--data-dir', join(dir, 'lowdb')], { DEMO: 'on' }, 'lowdb');
-    rows.push(await throughput('1 process, lowdb files (baseline)', lowdb.url));
+    rows.push(await throughput('1 process, lowdb files (baseline)', lowdb.url, [lowdb.child.pid!]));
     await lowdb.kill();
 
     const shared = ['--config', configFile, '--store', postgres.url, '--redis', redis.url];
     const a = await start([...shared, '--data-dir', join(dir, 'a')], { DEMO: 'on' }, 'a');
-    rows.push(await throughput('1 process, PostgreSQL + Redis', a.url));
+    rows.push(await throughput('1 process, PostgreSQL + Redis', a.url, [a.child.pid!]));
     const b = await start([...shared, '--data-dir', join(dir, 'b')], { DEMO: 'off' }, 'b');
     // C takes no request during the two-process run: the CPU it spends is what folding another process's activities costs.
     const c = await start([...shared, '--data-dir', join(dir, 'c')], { DEMO: 'off' }, 'c');
     const two = await roundRobin([a.url, b.url]);
     const cBefore = await cpuSeconds(c.child.pid!);
-    rows.push(await throughput('2 processes, PostgreSQL + Redis, round-robin', two.url));
+    rows.push(await throughput('2 processes, PostgreSQL + Redis, round-robin', two.url, [a.child.pid!, b.child.pid!]));
     const foldSeconds = (await cpuSeconds(c.child.pid!)) - cBefore;
     await two.close();
     const three = await roundRobin([a.url, b.url, c.url]);
-    rows.push(await throughput('3 processes, PostgreSQL + Redis, round-robin', three.url));
+    rows.push(await throughput('3 processes, PostgreSQL + Redis, round-robin', three.url, [a.child.pid!, b.child.pid!, c.child.pid!]));
     await three.close();
     const [base, one, second, third] = rows;
     const ratio = (x: number | string | undefined, y: number | string | undefined) => (typeof x === 'number' && typeof y === 'number' && y > 0 ? round(x / y, 2) : '-');
@@ -195,6 +223,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
         `Each companion: ${SHARE} of a core (${shares[0]?.how ?? 'no companion started'}).`,
         `Each throughput row: ${SECONDS} s of 32 connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
         'PostgreSQL runs with fsync on: each collect waits for a group commit, as with the lowdb files\' fsync.',
+        `"share used": the companions' CPU during the collect run against the shares they were given; "machine busy": every core of this machine (${availableParallelism()}) during it. A share used well below 100% with the machine near 100% means the companions waited for cores that PostgreSQL, the load generator, the round-robin proxy or other work held: separate machines would not, and the model's prediction is then the figure to expect.`,
         'Lag: one activity collected on A, B polled every 5 ms until its recently-viewed widget shows it (NOTIFY after each group commit, 1 s poll as the safety net).',
       ],
     };
