@@ -256,6 +256,9 @@ describe('two companions on one PostgreSQL and one Redis', () => {
       const body = (await response.json()) as { recommendations: Array<{ product: { _id: { original_id: string } } }> };
       assert.deepEqual(body.recommendations.map((r) => r.product._id.original_id), ['zx-1', 'zx-3', 'zx-2']);
     });
+    // Each process folded the other's records up to the head of the log: no lag, however old the newest record.
+    await new Promise((r) => setTimeout(r, 1100));
+    for (const companion of [a!, b!]) assert.match(await (await fetch(`${companion.url}/metrics`)).text(), /^discovery_activity_fold_lag_seconds 0$/m);
   });
 
   it('runs one experiment on both processes: started through A, drawn alike on B, the same results read on each', async () => {

@@ -167,7 +167,7 @@ export class TenantActivities {
     }
     replayed ??= await this.log.replay(visit);
     // A log shared with other processes (PostgreSQL): their appends are folded as they commit, as ours are.
-    this.log.follow?.(replayed.cursor, (values) => this.foldOthers(values));
+    this.log.follow?.(replayed.cursor, (values, read) => this.foldOthers(values, read.caughtUp));
     const droppedSegments = await this.dropSegmentsBefore(cutoff);
     return {
       ...replayed,
@@ -256,7 +256,7 @@ export class TenantActivities {
 
   /** Appends the collection APIs acknowledged before folding them (fold-queue.ts). */
   private readonly unfolded = new FoldQueue((batch) => this.foldBatch(batch));
-  /** How far behind the newest followed record of another process was when folded (ms; a shared log). */
+  /** How far behind the head of a shared log this process's fold of other processes' records is (ms; 0 once it reached the head). */
   followLagMs = 0;
 
   /** Folds an acknowledged append after the answer (fold-queue.ts): in this turn's check phase, in log order. */
@@ -328,11 +328,12 @@ export class TenantActivities {
   }
 
   /** Records another process appended to the shared log: folded and announced like a local append. */
-  private foldOthers(values: readonly unknown[]): void {
+  private foldOthers(values: readonly unknown[], caughtUp: boolean): void {
     this.settle();
     const records = values.filter(isLogRecord);
+    // Behind only while pages are still waiting: at the head, an old record means a quiet shop, not a lag.
     const newest = records.at(-1)?.receivedAt;
-    if (newest !== undefined) this.followLagMs = Math.max(0, this.now() - newest);
+    this.followLagMs = caughtUp || newest === undefined ? 0 : Math.max(0, this.now() - newest);
     for (const record of records) {
       this.adopt(record, undefined);
       this.fold(record);

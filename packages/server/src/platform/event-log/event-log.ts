@@ -88,9 +88,9 @@ export interface EventLog {
   /**
    * Shared adapters only (several processes on one log, such as PostgreSQL): hands over, in append
    * order and in batches, the records that other processes append after `after` (a cursor `replay`
-   * resolved with), soon after each commits; never this log's own appends. Returns the way to stop.
+   * resolved with), soon after each commits; never this log's own appends; `caughtUp` when a batch reached the newest committed record. Returns the way to stop.
    */
-  follow?(after: string, visit: (records: unknown[]) => void): () => void;
+  follow?(after: string, visit: (records: unknown[], read: { caughtUp: boolean }) => void): () => void;
   close(): Promise<void>;
 }
 

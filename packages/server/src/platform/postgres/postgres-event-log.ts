@@ -16,7 +16,7 @@ const PLAIN_FIELD = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 /** A `follow` in progress: where it has read to, and whether a read is running or asked for again. */
 interface Follower {
   after: bigint;
-  visit: (records: unknown[]) => void;
+  visit: (records: unknown[], read: { caughtUp: boolean }) => void;
   busy: boolean;
   again: boolean;
 }
@@ -111,7 +111,7 @@ export class PostgresEventLog implements EventLog {
     this.writing = undefined;
   }
 
-  follow(after: string, visit: (records: unknown[]) => void): () => void {
+  follow(after: string, visit: (records: unknown[], read: { caughtUp: boolean }) => void): () => void {
     const follower: Follower = { after: this.parseCursor(after), visit, busy: false, again: false };
     this.follower = follower;
     const poke = () => this.catchUp(follower);
@@ -174,7 +174,8 @@ export class PostgresEventLog implements EventLog {
         }
       }
       if (follower.after > this.last) this.last = follower.after;
-      if (records.length > 0) follower.visit(records);
+      // A page shorter than PAGE reached the newest committed row: what it holds is the head of the log.
+      if (records.length > 0) follower.visit(records, { caughtUp: rows.length < PAGE });
       if (rows.length < PAGE) return;
     }
   }
