@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { call, makeDataDir, startTestServer, testConfig, type TestServer } from './support/test-server.js';
 import { loadCatalog, TENANT, type Product } from './support/recommendation-fixture.js';
 import { grewWhileBusy } from '../src/domains/recommendations/model-trainer.js';
+import { TRAINING_NICE } from '../src/domains/recommendations/model-worker.js';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const GARDEN = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6'];
 const KITCHEN = ['k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
@@ -54,6 +56,18 @@ describe('personalized recommendations from the trained model', () => {
     await server.server.deps.services.recommendations.models.trainNow(TENANT);
   });
   after(() => server.cleanup());
+
+  it('trains on a thread of the lowest CPU priority, the request thread keeping the default (Linux)', async () => {
+    // The before hook trained once: the training thread is up.
+    assert.equal(process.platform, 'linux', 'the CI machine and this check are Linux: a nice value per thread');
+    const niceOf = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const threads = readdirSync('/proc/self/task');
+    assert.equal(niceOf(String(process.pid)), 0, 'the main thread, which answers requests and folds activities');
+    assert.ok(threads.some((tid) => niceOf(tid) === TRAINING_NICE), `a thread at nice ${TRAINING_NICE} among ${threads.length}`);
+  });
 
   it("recommends the shopper's department first and leaves out what they bought", async () => {
     const res = await me();

@@ -2,6 +2,7 @@
  * The training thread: receives a snapshot of shoppers' touches, answers EASE weights (see ease.ts)
  * and, when asked, the learned ranking stage trained on the same snapshot (ranker-training.ts).
  */
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { trainEase, type EaseOptions, type TrainingRows, type TrainingTimings } from './ease.js';
 import { trainRanker, type ItemFacts, type RankerOptions } from './ranker-training.js';
@@ -11,6 +12,20 @@ export interface TrainingRequest {
   options: EaseOptions;
   /** Present when the learned ranking is on: each entry's first minute, per-item facts and options. */
   ranker?: { first: Int32Array; facts: ItemFacts; options: RankerOptions };
+}
+
+/**
+ * The lowest CPU priority for this thread only (Linux keeps a nice value per thread, and libuv sets the
+ * calling thread's): when the cores are busy, requests and the activity fold on the main thread go
+ * first, and a training takes what they leave. Where the system refuses, training keeps the default.
+ */
+export const TRAINING_NICE = 19;
+if (parentPort !== null) {
+  try {
+    setPriority(TRAINING_NICE);
+  } catch {
+    // Not permitted here: the default priority.
+  }
 }
 
 parentPort?.on('message', (request: TrainingRequest) => {
