@@ -223,10 +223,8 @@ if (process.env.OFFLINE_CUSTOMER_EASE !== undefined) {
   const perCustomer = countPerCustomer(730);
   for (const share of [0.1, 0.2]) extra.push({ name: `customers + ${share} × customer EASE (λ ${lambda})`, pairs: () => blend(perCustomer, ease, share) });
 }
-if (process.env.OFFLINE_COVER !== undefined) {
-  // Greedy coverage: the seed's past orders, and each next pick the partner found in most of the orders no
-  // earlier pick was in (a hit-rate list wants partners that are not all bought in the same baskets).
-  // `damp` < 1 keeps a share of a covered order's weight, between raw counts (1) and pure coverage (0).
+/** Each item's training orders, each order's weight (two-year half-life) and its distinct items: what the coverage variants share. */
+function orderIndex(): { ordersOf: Map<string, number[]>; weightOf: number[]; itemSets: string[][] } {
   const ordersOf = new Map<string, number[]>();
   training.forEach((order, o) => {
     for (const item of new Set(order.items)) {
@@ -237,6 +235,14 @@ if (process.env.OFFLINE_COVER !== undefined) {
   });
   const weightOf = training.map((order) => 2 ** ((order.at - end) / (730 * DAY)));
   const itemSets = training.map((order) => [...new Set(order.items)]);
+  return { ordersOf, weightOf, itemSets };
+}
+
+if (process.env.OFFLINE_COVER !== undefined) {
+  // Greedy coverage: the seed's past orders, and each next pick the partner found in most of the orders no
+  // earlier pick was in (a hit-rate list wants partners that are not all bought in the same baskets).
+  // `damp` < 1 keeps a share of a covered order's weight, between raw counts (1) and pure coverage (0).
+  const { ordersOf, weightOf, itemSets } = orderIndex();
   for (const damp of (process.env.OFFLINE_COVER || '0,0.1,0.3,0.5').split(',').map(Number)) {
     for (const recent of (process.env.OFFLINE_COVER_RECENT || "Infinity,300,100").split(",").map(Number)) {
       extra.push({
@@ -272,16 +278,7 @@ if (process.env.OFFLINE_PRIOR !== undefined) {
   // pseudo-orders in which an item appears as often as in recent orders at large (10-day half-life),
   // and `beta` pseudo-orders of the seed's customer-level EASE neighbours (best = 1). A seed with many
   // orders barely feels it; one with a handful gets what sells now, and what its buyers buy.
-  const ordersOf = new Map<string, number[]>();
-  training.forEach((order, o) => {
-    for (const item of new Set(order.items)) {
-      let list = ordersOf.get(item);
-      if (list === undefined) ordersOf.set(item, (list = []));
-      list.push(o);
-    }
-  });
-  const weightOf = training.map((order) => 2 ** ((order.at - end) / (730 * DAY)));
-  const itemSets = training.map((order) => [...new Set(order.items)]);
+  const { ordersOf, weightOf, itemSets } = orderIndex();
   const halfLife = Number(process.env.OFFLINE_PRIOR_DAYS ?? 10);
   const share = new Map<string, number>();
   let total = 0;
