@@ -104,13 +104,12 @@ export class ActivityService {
    * outcome: acknowledging it sooner would lose it to a crash before the first write reaches the disk.
    *
    * `foldAfterAnswer` (the collection APIs): the caller is answered once the group is durable, and the
-   * fold follows in the same turn of the event loop (tenant-activities.ts `foldLater`); while more than
-   * `activityLog.foldLag` waits to be folded, the call is refused with 429 before anything is logged.
+   * fold follows in the same turn of the event loop (tenant-activities.ts `foldLater`). Such callers
+   * ask `refuseWhileBehind` first, before they resolve profiles, so that a refusal changes nothing.
    * Without it (in-process callers that read what they wrote at once) the fold happens before the answer.
    */
   async recordActivities(tenantId: string, given: readonly NewActivity[], from?: { address: string }, options: { foldAfterAnswer?: boolean } = {}): Promise<RecordedActivity[]> {
     const state = this.tenant(tenantId);
-    if (options.foldAfterAnswer === true) this.refuseWhileBehind(tenantId);
     // Where they came from, as a keyed digest (response-ids.ts `originOf`): the sender's network, not the address.
     const origin = from === undefined || from.address === '' ? undefined : await this.responseIds.originOf(tenantId, from.address);
     const inputs = await this.attributed(tenantId, origin === undefined ? given : given.map((input) => ({ ...input, origin })));

@@ -287,8 +287,8 @@ export class ProfileDirectory {
   async resolve(claims: IdentityClaims, now: number): Promise<ResolvedProfile> {
     const quick = this.unchanged(claims);
     if (quick !== undefined) return { profile: quick, created: false, merged: [] };
-    // A new anonymous session (an existing one was `unchanged`): the activity's log record will hold it (see the header).
-    if (isSessionOnly(claims) && this.indexed(`session:${claims.sessionId}`) === undefined) {
+    // A new anonymous session (an indexed one was `unchanged` above): the activity's log record will hold it (see the header).
+    if (isSessionOnly(claims)) {
       const profile: Profile = { id: newProfileId(), createdAt: now, datasources: [], identities: {}, sessions: [claims.sessionId!], infos: {}, segments: {} };
       this.keepAnonymous(profile);
       return { profile, created: true, merged: [] };
