@@ -62,6 +62,26 @@ test('a click credits the response it names only when the id verified at collect
   assert.equal(after.days[0]!.variants.b!.clicks, 1);
 });
 
+test('a click folded before the exposure it names (another process logged it) credits it when the exposure arrives, in either order alike', () => {
+  const inOrder = new ExperimentLedger(() => ({ startedAt: START }));
+  const reordered = new ExperimentLedger(() => ({ startedAt: START }));
+  const probe = exposure('probe', 'control', 'r_probe0000000probe0000000', START);
+  const served = exposure('bob', 'b', 'r_servedToBob00servedToBob0', START + 1_000);
+  const click = activity('bob', 'click-on-reco', START + 1_200, { recommendationId: 'r_servedToBob00servedToBob0-3', attribution: 'verified' });
+  for (const record of [probe, served, click]) fold(inOrder, record);
+  for (const record of [probe, click, served]) fold(reordered, record);
+  for (const ledger of [inOrder, reordered]) {
+    const results = experimentResults(EXPERIMENT, ledger.figures('t', 'x'), START + 10_000);
+    assert.equal(variantOf(results, 'b').clicks, 1);
+    assert.equal(results.days[0]!.variants.b!.clicks, 1);
+  }
+  // Once only: the same click again, and a click whose exposure comes more than five minutes later, credit nothing more.
+  fold(reordered, click);
+  fold(reordered, activity('bob', 'click', START + 2_000, { sourceId: 'r_lateExposure0lateExposure', attribution: 'verified' }));
+  fold(reordered, exposure('bob', 'b', 'r_lateExposure0lateExposure', START + 2_000 + 6 * 60_000));
+  assert.equal(variantOf(experimentResults(EXPERIMENT, reordered.figures('t', 'x'), START + DAY_MS), 'b').clicks, 1);
+});
+
 test('the daily series leaves out the outliers the table leaves out, and its days add up to the table', () => {
   const ledger = new ExperimentLedger(() => ({ startedAt: START }));
   let responses = 0;

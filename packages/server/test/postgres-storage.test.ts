@@ -92,7 +92,7 @@ describe('PostgreSQL storage, shared by several processes', () => {
       const { rows } = await a.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
       assert.deepEqual(
         rows.map((row) => row.version),
-        [1],
+        [1, 2],
       );
     } finally {
       await place.dispose();

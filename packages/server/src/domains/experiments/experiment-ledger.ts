@@ -8,6 +8,7 @@ import type { ActivityAggregate, SnapshotPart } from '../tracking/activity-aggre
 import type { LoggedActivity, LoggedExposure, LogRecord } from '../tracking/activity-record.js';
 import { DAY_MS } from '../../platform/clock.js';
 import { creditsResponse } from './attribution.js';
+import { BoundedMap } from '../../platform/collections/bounded-map.js';
 
 /** Shoppers one experiment follows; newer ones are left out and the results say `capped`. */
 export const MAX_USERS = 250_000;
@@ -15,6 +16,15 @@ export const MAX_USERS = 250_000;
 export const MAX_RESPONSES = 500_000;
 /** A click credits a response served at most this long before it. */
 export const ATTRIBUTION_MS = DAY_MS;
+
+/**
+ * Clicks on a response whose exposure has not been folded yet, per tenant. The exposure is logged after
+ * the answer, so on a shared log another process's click on it can come first; it credits the response
+ * when the exposure arrives. Kept this many at most, and this long (the log's order differs from the
+ * answers' by a commit or a follower's read, not by minutes).
+ */
+const EARLY_CLICKS = 4_096;
+const EARLY_CLICK_MS = 5 * 60_000;
 
 const CLICK_VERBS = new Set(['click', 'click-on-reco']);
 const CART_VERBS = new Set(['add-to-cart']);
@@ -75,6 +85,8 @@ type SavedChunk =
 
 export class ExperimentLedger implements ActivityAggregate {
   private readonly tenants = new Map<string, Map<string, ExperimentFigures>>();
+  /** Tenant → response id (without an item's position) → the early click's time (see EARLY_CLICKS). */
+  private readonly earlyClicks = new Map<string, BoundedMap<string, number>>();
 
   constructor(private readonly windowOf: ExperimentWindow) {}
 
@@ -111,11 +123,22 @@ export class ExperimentLedger implements ActivityAggregate {
     user.exposures++;
     dayOf(user, record.receivedAt)[1]++;
     if (record.profileId !== record.shopper) figures.profiles.set(record.profileId, record.shopper);
-    figures.responses.set(record.responseId, { shopper: record.shopper, at: record.receivedAt, clicked: false });
+    const entry: ResponseEntry = { shopper: record.shopper, at: record.receivedAt, clicked: false };
+    figures.responses.set(record.responseId, entry);
     for (const [id, entry] of figures.responses) {
       if (figures.responses.size <= MAX_RESPONSES && entry.at >= record.receivedAt - ATTRIBUTION_MS) break;
       figures.responses.delete(id);
     }
+    const early = this.earlyClicks.get(tenantId);
+    const clickedAt = early?.get(record.responseId);
+    if (clickedAt === undefined) return;
+    early!.delete(record.responseId);
+    const window = this.windowOf(tenantId, record.experiment)!;
+    if (clickedAt < window.startedAt || (window.stoppedAt !== undefined && clickedAt > window.stoppedAt)) return;
+    if (clickedAt - entry.at > ATTRIBUTION_MS || record.receivedAt - clickedAt > EARLY_CLICK_MS) return;
+    entry.clicked = true;
+    user.clicks++;
+    dayOf(user, clickedAt)[2]++;
   }
 
   private follow(tenantId: string, activity: LoggedActivity, profileId: string | undefined): void {
@@ -124,26 +147,42 @@ export class ExperimentLedger implements ActivityAggregate {
     const verb = activity.verb;
     const click = CLICK_VERBS.has(verb);
     if (!click && !CART_VERBS.has(verb) && !PURCHASE_VERBS.has(verb)) return;
+    let known = false;
     for (const [experimentId, figures] of experiments) {
       const window = this.windowOf(tenantId, experimentId);
       if (window === undefined || activity.receivedAt < window.startedAt || (window.stoppedAt !== undefined && activity.receivedAt > window.stoppedAt)) continue;
-      if (click) this.credit(figures, activity);
+      if (click) known = this.credit(figures, activity) || known;
       else this.shop(figures, activity, profileId);
     }
+    if (click && !known && creditsResponse(activity)) this.rememberEarly(tenantId, activity);
   }
 
-  /** A click credits the response its `sourceId` (or click-on-reco's `recommendationId`) names, once per response. */
-  private credit(figures: ExperimentFigures, activity: LoggedActivity): void {
-    if (!creditsResponse(activity)) return;
+  /** A click naming a response no experiment has an exposure of (yet): kept a while for the exposure to arrive. */
+  private rememberEarly(tenantId: string, activity: LoggedActivity): void {
     const named = activity.sourceId ?? activity.recommendationId;
     if (named === undefined) return;
+    let early = this.earlyClicks.get(tenantId);
+    if (early === undefined) this.earlyClicks.set(tenantId, (early = new BoundedMap(EARLY_CLICKS)));
+    early.set(named.replace(/-\d{1,6}$/, ''), activity.receivedAt);
+  }
+
+  /**
+   * A click credits the response its `sourceId` (or click-on-reco's `recommendationId`) names, once per
+   * response. Returns whether the experiment knows the response (credited now or before).
+   */
+  private credit(figures: ExperimentFigures, activity: LoggedActivity): boolean {
+    if (!creditsResponse(activity)) return false;
+    const named = activity.sourceId ?? activity.recommendationId;
+    if (named === undefined) return false;
     const entry = figures.responses.get(named) ?? figures.responses.get(named.replace(/-\d{1,6}$/, ''));
-    if (entry === undefined || entry.clicked || activity.receivedAt - entry.at > ATTRIBUTION_MS) return;
+    if (entry === undefined) return false;
+    if (entry.clicked || activity.receivedAt - entry.at > ATTRIBUTION_MS) return true;
     const user = figures.users.get(entry.shopper);
-    if (user === undefined) return;
+    if (user === undefined) return true;
     entry.clicked = true;
     user.clicks++;
     dayOf(user, activity.receivedAt)[2]++;
+    return true;
   }
 
   private shop(figures: ExperimentFigures, activity: LoggedActivity, profileId: string | undefined): void {
@@ -201,7 +240,10 @@ export class ExperimentLedger implements ActivityAggregate {
     version: 2,
     save: (tenantId) => this.save(tenantId),
     restore: (tenantId, chunk) => this.restore(tenantId, chunk as SavedChunk),
-    clear: (tenantId) => void this.tenants.delete(tenantId),
+    clear: (tenantId) => {
+      this.tenants.delete(tenantId);
+      this.earlyClicks.delete(tenantId);
+    },
   };
 
   private *save(tenantId: string): Iterable<SavedChunk> {

@@ -1,8 +1,8 @@
 /**
  * The EventLogs port on PostgreSQL: one `events` table for every stream, a row per record with a
  * `bigserial` sequence. Appends queued while a commit is under way go together in the next
- * transaction (group commit), resolved after it commits. Appends to one stream take a transaction
- * advisory lock, so sequence order is commit order: a process reading "after seq N" never misses a
+ * transaction (group commit, one statement: migrations.ts's `append_events`), resolved after it commits.
+ * Appends to one stream take a transaction advisory lock, so sequence order is commit order: a process reading "after seq N" never misses a
  * record that committed late under a smaller number. Cursors are sequence numbers, which never go stale.
  */
 import { assertStreamName, StaleCursorError, type EventLog, type EventLogOptions, type EventLogs, type ReplayOptions, type ReplayStats, type ScanQuery } from '../event-log/event-log.js';
@@ -45,6 +45,8 @@ export class PostgresEventLog implements EventLog {
   private readonly onClose: () => void;
   private queue: PendingAppend[] = [];
   private writing: Promise<void> | undefined;
+  /** The group commit under way, if any: the follower waits for it to learn which rows are this log's own. */
+  private committing: Promise<void> | undefined;
   private closed = false;
   /** The highest sequence number this process appended or read. */
   private last = 0n;
@@ -85,30 +87,42 @@ export class PostgresEventLog implements EventLog {
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
-      let seqs: string[] = [];
-      try {
-        const highest = await this.engine.transaction(async (client) => {
-          await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`discovery-kit events ${this.engine.schema} ${this.stream}`]);
-          const { rows } = await client.query<{ seq: string }>(
-            'INSERT INTO events (stream, at, record) SELECT $1, t.at, t.record FROM unnest($2::float8[], $3::json[]) WITH ORDINALITY AS t(at, record, i) ORDER BY t.i RETURNING seq',
-            [this.stream, batch.flatMap((entry) => entry.times), batch.flatMap((entry) => entry.rows)],
-          );
-          // Known as this log's own before they commit, so that the follower never hands them over.
-          if (this.follower !== undefined) for (const row of rows) this.own.add(row.seq);
-          seqs = rows.map((row) => row.seq);
-          const top = rows.reduce((max, row) => (BigInt(row.seq) > max ? BigInt(row.seq) : max), 0n);
-          await this.engine.notify(client, { topic: 'events', stream: this.stream, seq: top.toString() });
-          return top;
-        });
-        this.durableWrites++;
-        if (highest > this.last) this.last = highest;
-        for (const entry of batch) entry.resolve();
-      } catch (error) {
-        for (const seq of seqs) this.own.delete(seq);
-        for (const entry of batch) entry.reject(error);
-      }
+      const commit = this.commit(batch);
+      this.committing = commit;
+      await commit;
+      this.committing = undefined;
     }
     this.writing = undefined;
+  }
+
+  /**
+   * One group commit: a single statement (migration 2's `append_events`) that takes the stream's lock,
+   * inserts, notifies and commits as its own transaction. Its sequence numbers become known only once it
+   * has committed, so the follower waits for a commit in flight before it hands over what it read.
+   */
+  private async commit(batch: PendingAppend[]): Promise<void> {
+    try {
+      const { rows } = await this.engine.query<{ seq: string }>('SELECT append_events($1, $2::float8[], $3::json[], $4, $5) AS seq', [
+        this.stream,
+        batch.flatMap((entry) => entry.times),
+        batch.flatMap((entry) => entry.rows),
+        `discovery-kit events ${this.engine.schema} ${this.stream}`,
+        this.engine.channel,
+      ]);
+      let highest = 0n;
+      for (const row of rows) {
+        if (this.follower !== undefined) this.own.add(row.seq);
+        const seq = BigInt(row.seq);
+        if (seq > highest) highest = seq;
+      }
+      this.durableWrites++;
+      if (highest > this.last) this.last = highest;
+      for (const entry of batch) entry.resolve();
+    } catch (error) {
+      // Rejected: if it committed all the same (the answer lost with the connection), the follower hands
+      // the records over like another process's, which is right, since the caller was told they failed.
+      for (const entry of batch) entry.reject(error);
+    }
   }
 
   follow(after: string, visit: (records: unknown[], read: { caughtUp: boolean }) => void): () => void {
@@ -162,6 +176,8 @@ export class PostgresEventLog implements EventLog {
         'SELECT seq, record::text AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3',
         [this.stream, follower.after.toString(), PAGE],
       );
+      // A commit of this log's under way may be among the rows: its sequence numbers are known once it answers.
+      if (this.committing !== undefined) await this.committing;
       if (this.follower !== follower) return;
       const records: unknown[] = [];
       for (const row of rows) {
