@@ -305,3 +305,58 @@ describe('recent popularity behind personalized', () => {
     assert.ok(Math.abs(ratio('seen') - 0.3) < 1e-9, String(ratio('seen')));
   });
 });
+
+describe("a shopper's row of touches", () => {
+  it('keeps the strongest touch, first and last minutes and purchases per item as it grows, through a merge and a snapshot', async () => {
+    const { Interactions, MINUTE_MS } = await import('../src/domains/recommendations/interactions.js');
+    const interactions = new Interactions();
+    const at = Date.UTC(2026, 10, 1);
+    // Nine items (the row grows twice past its first four places), the third viewed, carted, bought twice.
+    for (let i = 0; i < 9; i++) interactions.add('ann', 'view', `item-${i}`, at + i * MINUTE_MS);
+    interactions.add('ann', 'add-to-cart', 'item-2', at + 20 * MINUTE_MS);
+    interactions.add('ann', 'purchase', 'item-2', at + 30 * MINUTE_MS);
+    interactions.add('ann', 'purchase', 'item-2', at + 90 * MINUTE_MS);
+    // A session bought item-9 and viewed item-0 earlier than ann first did: merged into ann.
+    interactions.add('session', 'purchase', 'item-9', at + 100 * MINUTE_MS);
+    interactions.add('session', 'view', 'item-0', at - 5 * MINUTE_MS);
+    interactions.merge('session', 'ann');
+    const minute = at / MINUTE_MS;
+    const expected = {
+      items: ['item-0', 'item-1', 'item-2', 'item-3', 'item-4', 'item-5', 'item-6', 'item-7', 'item-8', 'item-9'],
+      weights: [0.3, 0.3, 1, 0.3, 0.3, 0.3, 0.3, 0.3, 0.3, 1],
+      first: [minute - 5, minute + 1, minute + 2, minute + 3, minute + 4, minute + 5, minute + 6, minute + 7, minute + 8, minute + 100],
+      last: [minute, minute + 1, minute + 90, minute + 3, minute + 4, minute + 5, minute + 6, minute + 7, minute + 8, minute + 100],
+      buys: [0, 0, 2, 0, 0, 0, 0, 0, 0, 1],
+      firstBuy: [0, 0, minute + 30, 0, 0, 0, 0, 0, 0, minute + 100],
+      lastBuy: [0, 0, minute + 90, 0, 0, 0, 0, 0, 0, minute + 100],
+    };
+    const read = (from: InstanceType<typeof Interactions>) => {
+      const row = from.row('ann')!;
+      return {
+        items: [...row.items].map((n) => from.itemIds[n]),
+        weights: [...row.weights].map((w) => Math.round(w * 100) / 100),
+        first: [...row.first],
+        last: [...row.last],
+        buys: [...row.buys],
+        firstBuy: [...row.firstBuy],
+        lastBuy: [...row.lastBuy],
+      };
+    };
+    assert.deepEqual(read(interactions), expected);
+    assert.equal(interactions.row('session'), undefined);
+    assert.deepEqual([...interactions.boughtBy('ann')].sort(), ['item-2', 'item-9']);
+    // The activity snapshot's chunks give the same row back, and it keeps growing from there.
+    const restored = new Interactions();
+    for (const chunk of interactions.save()) restored.restore(chunk);
+    assert.deepEqual(read(restored), expected);
+    restored.add('ann', 'purchase', 'item-10', at + 200 * MINUTE_MS);
+    restored.add('ann', 'purchase', 'item-0', at + 210 * MINUTE_MS);
+    const grown = read(restored);
+    assert.deepEqual(grown.items, [...expected.items, 'item-10']);
+    assert.deepEqual([grown.weights[0], grown.buys[0], grown.firstBuy[0], grown.last[0]], [1, 1, minute + 210, minute + 210]);
+    assert.deepEqual(grown.first.slice(0, 10), expected.first);
+    const model = restored.snapshot();
+    assert.deepEqual([...model.offsets], [0, 11]);
+    assert.deepEqual([...model.first].slice(0, 10), expected.first);
+  });
+});
