@@ -49,6 +49,9 @@ interface Cover {
   /** A partner's gain × 2^(−days since anyone last bought it / aliveDays): a line no longer sold is not in a new basket. */
   aliveDays?: number;
   depth?: number;
+  /** Orders of more than dampSize distinct items keep dampBig instead of damp. */
+  dampSize?: number;
+  dampBig?: number;
   /** A partner's gain × (1 + buyerShare × the share of the seed's buyers who ever bought it). */
   buyerShare?: number;
   /** At most this many of one family in the list (the widget's diversityCap), the others moved below. */
@@ -157,6 +160,7 @@ function recommend(seed: string, c: Cover): string[] {
       for (const o of theirs) for (const item of lists[o]!) if (item !== seed) prior.set(item, (prior.get(item) ?? 0) + share * total);
     }
   }
+  const sizes = sets.map((set) => set.size);
   const chosen: string[] = [];
   const factor = weights.map(() => 1);
   while (chosen.length < (c.depth ?? K)) {
@@ -181,7 +185,8 @@ function recommend(seed: string, c: Cover): string[] {
     chosen.push(best);
     sets.forEach((set, j) => {
       const m = set.get(best);
-      if (m !== undefined) factor[j]! *= 1 - (1 - damp) * Math.min(1, m);
+      const d = c.dampSize !== undefined && sizes[j]! > c.dampSize ? (c.dampBig ?? damp) : damp;
+      if (m !== undefined) factor[j]! *= 1 - (1 - d) * Math.min(1, m);
     });
   }
   if (c.familyCap !== undefined) {
