@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readRetail, splitLastOrders } from './retail-data.js';
-import { shuffle } from './seeded-shuffle.js';
+import { seededRandom, shuffle } from './seeded-shuffle.js';
 
 const DATA = '/work/shared/data/online-retail.csv.gz';
 const K = 10;
@@ -49,6 +49,10 @@ interface Cover {
   /** A partner's gain × 2^(−days since anyone last bought it / aliveDays): a line no longer sold is not in a new basket. */
   aliveDays?: number;
   depth?: number;
+  /** Bagging: this many greedy covers over reweighted orders, the list by summed 1/(rank+1)^bagPower (plus bagSelf × the plain cover's). */
+  bags?: number;
+  bagPower?: number;
+  bagSelf?: number;
   /** Orders of more than dampSize distinct items keep dampBig instead of damp. */
   dampSize?: number;
   dampBig?: number;
@@ -114,6 +118,12 @@ function shareOf(seed: string, item: string): number {
   return v;
 }
 
+function hashOf(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
 function recommend(seed: string, c: Cover): string[] {
   const recent = c.recent ?? 256;
   const damp = c.damp ?? 0.6;
@@ -161,6 +171,7 @@ function recommend(seed: string, c: Cover): string[] {
     }
   }
   const sizes = sets.map((set) => set.size);
+  const greedy = (weights: number[]): string[] => {
   const chosen: string[] = [];
   const factor = weights.map(() => 1);
   while (chosen.length < (c.depth ?? K)) {
@@ -189,6 +200,22 @@ function recommend(seed: string, c: Cover): string[] {
       if (m !== undefined) factor[j]! *= 1 - (1 - d) * Math.min(1, m);
     });
   }
+  return chosen;
+  };
+  let chosen: string[];
+  if ((c.bags ?? 0) > 0) {
+    // Bayesian bootstrap of the seed's orders: each bag reweighs them by Exp(1) draws; an item scores
+    // 1 / (its rank + 1) in each bag's list, and the list is the best summed scores.
+    const random = seededRandom(hashOf(seed));
+    const score = new Map<string, number>();
+    for (let b = 0; b < c.bags!; b++) {
+      const list = greedy(weights.map((w) => w * -Math.log(1 - random())));
+      list.forEach((id, k) => score.set(id, (score.get(id) ?? 0) + 1 / (k + 1) ** (c.bagPower ?? 1)));
+    }
+    const base = greedy(weights);
+    base.forEach((id, k) => score.set(id, (score.get(id) ?? 0) + (c.bagSelf ?? 0) / (k + 1)));
+    chosen = [...score].sort((a, b) => b[1] - a[1]).map(([id]) => id).slice(0, c.depth ?? K);
+  } else chosen = greedy(weights);
   if (c.familyCap !== undefined) {
     const seen = new Map<string, number>();
     const kept: string[] = [];
