@@ -172,35 +172,35 @@ function recommend(seed: string, c: Cover): string[] {
   }
   const sizes = sets.map((set) => set.size);
   const greedy = (weights: number[]): string[] => {
-  const chosen: string[] = [];
-  const factor = weights.map(() => 1);
-  while (chosen.length < (c.depth ?? K)) {
-    const gain = new Map<string, number>(prior);
-    sets.forEach((set, j) => {
-      const w = weights[j]! * factor[j]!;
-      for (const [item, s] of set) gain.set(item, (gain.get(item) ?? 0) + w * s);
-    });
-    let best: string | undefined;
-    let bestGain = 0;
-    for (const [item, g0] of gain) {
-      if (chosen.includes(item) || item === seed) continue;
-      let g = g0 / (bought.get(item) ?? 1) ** (c.idf ?? 0);
-      if (c.buyerShare !== undefined) g *= 1 + c.buyerShare * shareOf(seed, item);
-      if (c.aliveDays !== undefined) g *= 2 ** (-(end - (lastBought.get(item) ?? 0)) / (c.aliveDays * DAY));
-      if (g > bestGain || (g === bestGain && best !== undefined && (bought.get(item) ?? 0) > (bought.get(best) ?? 0))) {
-        best = item;
-        bestGain = g;
+    const chosen: string[] = [];
+    const factor = weights.map(() => 1);
+    while (chosen.length < (c.depth ?? K)) {
+      const gain = new Map<string, number>(prior);
+      sets.forEach((set, j) => {
+        const w = weights[j]! * factor[j]!;
+        for (const [item, s] of set) gain.set(item, (gain.get(item) ?? 0) + w * s);
+      });
+      let best: string | undefined;
+      let bestGain = 0;
+      for (const [item, g0] of gain) {
+        if (chosen.includes(item) || item === seed) continue;
+        let g = g0 / (bought.get(item) ?? 1) ** (c.idf ?? 0);
+        if (c.buyerShare !== undefined) g *= 1 + c.buyerShare * shareOf(seed, item);
+        if (c.aliveDays !== undefined) g *= 2 ** (-(end - (lastBought.get(item) ?? 0)) / (c.aliveDays * DAY));
+        if (g > bestGain || (g === bestGain && best !== undefined && (bought.get(item) ?? 0) > (bought.get(best) ?? 0))) {
+          best = item;
+          bestGain = g;
+        }
       }
+      if (best === undefined) break;
+      chosen.push(best);
+      sets.forEach((set, j) => {
+        const m = set.get(best);
+        const d = c.dampSize !== undefined && sizes[j]! > c.dampSize ? (c.dampBig ?? damp) : damp;
+        if (m !== undefined) factor[j]! *= 1 - (1 - d) * Math.min(1, m);
+      });
     }
-    if (best === undefined) break;
-    chosen.push(best);
-    sets.forEach((set, j) => {
-      const m = set.get(best);
-      const d = c.dampSize !== undefined && sizes[j]! > c.dampSize ? (c.dampBig ?? damp) : damp;
-      if (m !== undefined) factor[j]! *= 1 - (1 - d) * Math.min(1, m);
-    });
-  }
-  return chosen;
+    return chosen;
   };
   let chosen: string[];
   if ((c.bags ?? 0) > 0) {
