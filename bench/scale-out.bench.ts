@@ -24,6 +24,8 @@ import { startCompanionProcess, type CompanionProcess } from '../apps/companion/
 import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 
 const SECONDS = 5;
+/** Companions asked to profile themselves (COMPANION_NODE_FLAGS=--cpu-prof …) are stopped, so that they write it; others are killed. */
+const end = (companion: CompanionProcess) => (/--cpu-prof/.test(process.env.COMPANION_NODE_FLAGS ?? '') ? companion.stop() : companion.kill());
 const WORDS = ['heart', 'lantern', 'candle', 'mug', 'bag', 'star', 'wood', 'glass', 'tin', 'rose', 'bird', 'vintage', 'paper', 'red', 'white', 'pink', 'gold', 'box', 'tea', 'jar'];
 
 /** User + system CPU seconds a process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */
@@ -169,7 +171,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
 
     const lowdb = await start(['--config', configFile, '--data-dir', join(dir, 'lowdb')], { DEMO: 'on' }, 'lowdb');
     rows.push(await throughput('1 process, lowdb files (baseline)', lowdb.url, [lowdb.child.pid!]));
-    await lowdb.kill();
+    await end(lowdb);
 
     const shared = ['--config', configFile, '--store', postgres.url, '--redis', redis.url];
     const a = await start([...shared, '--data-dir', join(dir, 'a')], { DEMO: 'on' }, 'a');
@@ -228,7 +230,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
       ],
     };
   } finally {
-    for (const companion of companions) await companion.kill();
+    for (const companion of companions) await end(companion);
     await redis.dispose();
     postgres.dispose();
     await rm(dir, { recursive: true, force: true });

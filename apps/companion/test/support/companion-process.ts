@@ -15,10 +15,14 @@ export interface CompanionProcess {
   output(): string;
   /** SIGKILL, as a crash would. */
   kill(): Promise<void>;
+  /** SIGTERM, as an operator's stop: the companion shuts down (and writes a profile it was asked for); SIGKILL after 60 s. */
+  stop(): Promise<void>;
 }
 
 export async function startCompanionProcess(args: string[], env: Record<string, string>, readyWithinMs = 180_000): Promise<CompanionProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/companion/src/main.ts'), '--port', '0', '--log-level', 'warn', ...args], {
+  // COMPANION_NODE_FLAGS: extra flags for each companion (say `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench's companions).
+  const flags = (process.env.COMPANION_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', join(ROOT, 'apps/companion/src/main.ts'), '--port', '0', '--log-level', 'warn', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DEMO_ACTIVITIES: 'off', ...env },
@@ -55,6 +59,14 @@ export async function startCompanionProcess(args: string[], env: Record<string, 
       const gone = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGKILL');
       await gone;
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      await gone;
+      clearTimeout(timer);
     },
   };
 }

@@ -66,11 +66,11 @@ export function eventLogContract(adapter: string, makePlace: () => Promise<Event
         const logs = await place.open();
         const log = await logs.open('shop', timed);
         await log.append([{ n: 1, at: 1 }, { n: 2, at: 1 }]);
-        await log.append([{ n: 3, at: 2, nested: { text: 'é ☃ "quoted"\n' } }]);
+        await log.append([{ n: 3, at: 2, nested: { text: 'é ☃ "quoted"\n \\ 😀 \u0001' } }]);
         await logs.close();
         const reopened = await (await place.open()).open('shop', timed);
         const read = await readAll(reopened);
-        assert.deepEqual(read.values, [{ n: 1, at: 1 }, { n: 2, at: 1 }, { n: 3, at: 2, nested: { text: 'é ☃ "quoted"\n' } }]);
+        assert.deepEqual(read.values, [{ n: 1, at: 1 }, { n: 2, at: 1 }, { n: 3, at: 2, nested: { text: 'é ☃ "quoted"\n \\ 😀 \u0001' } }]);
         assert.deepEqual([read.records, read.skipped], [3, 0]);
         assert.equal(read.positions.length, 3);
         await reopened.close();

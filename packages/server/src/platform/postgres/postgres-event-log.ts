@@ -102,10 +102,10 @@ export class PostgresEventLog implements EventLog {
    */
   private async commit(batch: PendingAppend[]): Promise<void> {
     try {
-      const { rows } = await this.engine.query<{ seq: string }>('SELECT append_events($1, $2::float8[], $3::json[], $4, $5) AS seq', [
+      const { rows } = await this.engine.query<{ seq: string }>('SELECT append_events($1, $2::float8[], $3::json, $4, $5) AS seq', [
         this.stream,
         batch.flatMap((entry) => entry.times),
-        batch.flatMap((entry) => entry.rows),
+        `[${batch.map((entry) => entry.rows.join(',')).join(',')}]`,
         `discovery-kit events ${this.engine.schema} ${this.stream}`,
         this.engine.channel,
       ]);
