@@ -147,6 +147,36 @@ describe('PostgreSQL storage, shared by several processes', () => {
     }
   });
 
+  it("follows the other processes' appends in commit order and never hands a log its own, even one whose answer was lost", async () => {
+    const place = await makeSchema();
+    try {
+      const a = (await new PostgresEventLogs({ engine: await place.connect() }).open('shop', { timeField: 'at' })) as PostgresEventLog;
+      const b = await new PostgresEventLogs({ engine: await place.connect() }).open('shop', { timeField: 'at' });
+      const seen: Array<{ from: string; n: number }> = [];
+      const stop = a.follow(a.cursor(), (records) => seen.push(...(records as Array<{ from: string; n: number }>)));
+      try {
+        // Interleaved: A's own appends and B's, concurrently.
+        await Promise.all(Array.from({ length: 40 }, (_, n) => (n % 2 === 0 ? a : b).append([{ from: n % 2 === 0 ? 'a' : 'b', n, at: n }])));
+        await eventually(() => assert.equal(seen.length, 20));
+        assert.deepEqual(seen.map((r) => r.from), Array.from({ length: 20 }, () => 'b'));
+        // B's records in B's commit order: its calls were made in order and group commits keep call order.
+        assert.deepEqual(seen.map((r) => r.n), Array.from({ length: 20 }, (_, i) => 2 * i + 1));
+        // A row of A's that A was never told of (as when the connection drops between the commit and its
+        // answer): the caller was told it failed, so A's follower folds it like another process's.
+        const engine = await place.connect();
+        const { rows } = await engine.query<{ origin: string }>("SELECT origin FROM events WHERE record->>'from' = 'a' LIMIT 1");
+        await engine.query("INSERT INTO events (stream, at, record, origin) VALUES ('shop', 99, '{\"from\":\"a\",\"n\":99,\"at\":99}', $1)", [rows[0]!.origin]);
+        await engine.query('SELECT pg_notify($1, $2)', [engine.channel, JSON.stringify({ topic: 'events', stream: 'shop' })]);
+        await eventually(() => assert.equal(seen.length, 21));
+        assert.deepEqual(seen.at(-1), { from: 'a', n: 99, at: 99 });
+      } finally {
+        stop();
+      }
+    } finally {
+      await place.dispose();
+    }
+  });
+
   it('moves a data directory into PostgreSQL, and a second run copies nothing again', async () => {
     const place = await makeSchema();
     const dir = await makeDataDir();

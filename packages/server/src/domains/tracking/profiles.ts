@@ -18,7 +18,7 @@
  * the shards, written before the answer, the moment anything more is claimed of it (a person, details,
  * a profile id with another session, a merge): `promote`.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { DomainError } from '../../platform/domain-error.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 
@@ -73,8 +73,9 @@ export const PROFILE_DATASOURCES = 20;
 /** Documents per kind and tenant; a shard holds about 1/128 of the tenant's shoppers. */
 export const PROFILE_SHARDS = 128;
 
+/** The shard of a key: the first 32 bits of its SHA-1 (stored data is placed by it; the one-shot `hash` is the same digest without a Hash object per call). */
 function shardOf(key: string): number {
-  return createHash('sha1').update(key).digest().readUInt32BE(0) % PROFILE_SHARDS;
+  return hash('sha1', key, 'buffer').readUInt32BE(0) % PROFILE_SHARDS;
 }
 
 export interface ResolvedProfile {

@@ -52,15 +52,17 @@ export const MIGRATIONS: readonly Migration[] = [
     // array (each element's text kept as written): a json[] parameter had the client escape every quote
     // of every record, a sizeable share of the append's CPU in a profile.
     sql: `
-      CREATE FUNCTION append_events(p_stream text, p_times float8[], p_records json, p_lock text, p_channel text)
+      -- The log that appended the row (a random id per process and stream): a follower reads its own rows without their text.
+      ALTER TABLE events ADD COLUMN origin text;
+      CREATE FUNCTION append_events(p_stream text, p_times float8[], p_records json, p_lock text, p_channel text, p_origin text)
       RETURNS SETOF bigint LANGUAGE plpgsql AS $fn$
       DECLARE
         added_seqs bigint[];
       BEGIN
         PERFORM pg_advisory_xact_lock(hashtext(p_lock));
         WITH added AS (
-          INSERT INTO events (stream, at, record)
-          SELECT p_stream, p_times[r.i::int], r.record FROM json_array_elements(p_records) WITH ORDINALITY AS r(record, i) ORDER BY r.i
+          INSERT INTO events (stream, at, record, origin)
+          SELECT p_stream, p_times[r.i::int], r.record, p_origin FROM json_array_elements(p_records) WITH ORDINALITY AS r(record, i) ORDER BY r.i
           RETURNING events.seq
         )
         SELECT array_agg(added.seq ORDER BY added.seq) INTO added_seqs FROM added;

@@ -6,6 +6,7 @@
  * record that committed late under a smaller number. Cursors are sequence numbers, which never go stale.
  */
 import { assertStreamName, StaleCursorError, type EventLog, type EventLogOptions, type EventLogs, type ReplayOptions, type ReplayStats, type ScanQuery } from '../event-log/event-log.js';
+import { randomBytes } from 'node:crypto';
 import type { PostgresEngine } from './postgres-engine.js';
 
 const PAGE = 2000;
@@ -55,6 +56,8 @@ export class PostgresEventLog implements EventLog {
   private follower: Follower | undefined;
   /** Sequence numbers this log appended that the follower has not passed yet: it skips them. */
   private readonly own = new Set<string>();
+  /** Written with each row this log appends, so that its follower reads them back without their text. */
+  private readonly origin = randomBytes(9).toString('base64url');
 
   constructor(options: { engine: PostgresEngine; stream: string; timeField: string; span: number; onClose: () => void }) {
     this.engine = options.engine;
@@ -102,12 +105,13 @@ export class PostgresEventLog implements EventLog {
    */
   private async commit(batch: PendingAppend[]): Promise<void> {
     try {
-      const { rows } = await this.engine.query<{ seq: string }>('SELECT append_events($1, $2::float8[], $3::json, $4, $5) AS seq', [
+      const { rows } = await this.engine.query<{ seq: string }>('SELECT append_events($1, $2::float8[], $3::json, $4, $5, $6) AS seq', [
         this.stream,
         batch.flatMap((entry) => entry.times),
         `[${batch.map((entry) => entry.rows.join(',')).join(',')}]`,
         `discovery-kit events ${this.engine.schema} ${this.stream}`,
         this.engine.channel,
+        this.origin,
       ]);
       let highest = 0n;
       for (const row of rows) {
@@ -172,23 +176,33 @@ export class PostgresEventLog implements EventLog {
 
   private async readFollowed(follower: Follower): Promise<void> {
     for (;;) {
-      const { rows } = await this.engine.query<{ seq: string; record: string }>(
-        'SELECT seq, record::text AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-        [this.stream, follower.after.toString(), PAGE],
+      // This log's own rows come without their text (`record` null): they were folded when appended.
+      let { rows } = await this.engine.query<{ seq: string; record: string | null }>(
+        'SELECT seq, CASE WHEN origin = $4 THEN NULL ELSE record::text END AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [this.stream, follower.after.toString(), PAGE, this.origin],
       );
       // A commit of this log's under way may be among the rows: its sequence numbers are known once it answers.
       if (this.committing !== undefined) await this.committing;
       if (this.follower !== follower) return;
+      // An own row this log does not know as its own: its append committed but the answer was lost, and the
+      // caller was told it failed, so it is folded here like another process's. Rare: the page is read again whole.
+      if (rows.some((row) => row.record === null && !this.own.has(row.seq))) {
+        ({ rows } = await this.engine.query<{ seq: string; record: string }>(
+          'SELECT seq, record::text AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+          [this.stream, follower.after.toString(), PAGE],
+        ));
+        if (this.follower !== follower) return;
+      }
       const records: unknown[] = [];
       for (const row of rows) {
-        follower.after = BigInt(row.seq);
-        if (this.own.delete(row.seq)) continue;
+        if (this.own.delete(row.seq) || row.record === null) continue;
         try {
           records.push(JSON.parse(row.record));
         } catch {
           // Unreadable: skipped, as replay does.
         }
       }
+      if (rows.length > 0) follower.after = BigInt(rows.at(-1)!.seq);
       if (follower.after > this.last) this.last = follower.after;
       // A page shorter than PAGE reached the newest committed row: what it holds is the head of the log.
       if (records.length > 0) follower.visit(records, { caughtUp: rows.length < PAGE });
