@@ -113,5 +113,21 @@ export async function stageCosts(server: DiscoveryServer, tenantId: string, coun
     for (const group of inputs) await services.activities.recordActivities(tenantId, group);
   });
   rows.push({ stage: 'recordActivities (append + history + every aggregate, no HTTP)', 'CPU µs/activity': per(whole.cpuUs), note: `${round(count / (whole.wallMs / 1000), 0)} activities/s wall, one caller` });
+
+  // What every other process of a shared log spends on an activity it did not take: the follower's JSON
+  // parse of the logged text, the anonymous profile's adoption, the history and every aggregate (the
+  // tenant's own code for records another process appended; new shoppers, as in the mix).
+  const state = (services.activities as unknown as { tenant(id: string): { foldOthers(values: unknown[], caughtUp: boolean): void } }).tenant(tenantId);
+  let o = 0;
+  const lines = batches.map((activities) =>
+    activities.map((activity) => {
+      const profileId = `other-${o++}`;
+      return JSON.stringify({ kind: 'activity', id: `o${o}`, tenant: tenantId, receivedAt: Date.now(), ...inputOf({ ...activity, user: { sessionId: `other-${activity.user.sessionId}` } }, profileId) });
+    }),
+  );
+  const followed = await cpu(() => {
+    for (const group of lines) state.foldOthers(group.map((line) => JSON.parse(line) as unknown), true);
+  });
+  rows.push({ stage: "fold of another process's records (the follower's parse + adoption + history + every aggregate)", 'CPU µs/activity': per(followed.cpuUs), note: 'bounds a cluster: s / fold (docs/scale-out.md)' });
   return rows;
 }

@@ -10,6 +10,12 @@ import { randomBytes } from 'node:crypto';
 import type { PostgresEngine } from './postgres-engine.js';
 
 const PAGE = 2000;
+/**
+ * The shortest time between two reads of a follower (ms): the first read after a quiet spell goes at
+ * once, so the lag from another process's commit stays a round trip or two, and under load it grows by
+ * at most this much.
+ */
+const FOLLOW_SPACING_MS = 20;
 const CURSOR = /^seq:(\d{1,19})$/;
 /** A field name put in the SQL text itself, so that the expression index on profileId can serve it. */
 const PLAIN_FIELD = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -20,6 +26,8 @@ interface Follower {
   visit: (records: unknown[], read: { caughtUp: boolean }) => void;
   busy: boolean;
   again: boolean;
+  /** performance.now() when the latest read started. */
+  lastReadAt: number;
 }
 
 interface PendingAppend {
@@ -130,7 +138,7 @@ export class PostgresEventLog implements EventLog {
   }
 
   follow(after: string, visit: (records: unknown[], read: { caughtUp: boolean }) => void): () => void {
-    const follower: Follower = { after: this.parseCursor(after), visit, busy: false, again: false };
+    const follower: Follower = { after: this.parseCursor(after), visit, busy: false, again: false, lastReadAt: -Infinity };
     this.follower = follower;
     const poke = () => this.catchUp(follower);
     const stops = [
@@ -164,6 +172,12 @@ export class PostgresEventLog implements EventLog {
       try {
         do {
           follower.again = false;
+          // Under a steady stream of commits, reads come at most every FOLLOW_SPACING_MS: each then brings
+          // many commits' rows, where one read per commit spent more on the query than on the rows.
+          const wait = follower.lastReadAt + FOLLOW_SPACING_MS - performance.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          if (this.follower !== follower) break;
+          follower.lastReadAt = performance.now();
           await this.readFollowed(follower);
         } while (follower.again && this.follower === follower);
       } catch {
