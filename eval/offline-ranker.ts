@@ -5,15 +5,18 @@
  * blend's top 10 (EASE + recent popularity, as `personalized` without the ranker) and the ranker's.
  * Minutes instead of the HTTP evaluation's quarter hour, for trying features.
  * Run: `npx tsx eval/offline-ranker.ts`; OFFLINE_SEEDS=13,7,1,2,3 (default; `all`: every held-out order),
- * OFFLINE_EXAMPLES=3000, OFFLINE_VISITS=1, OFFLINE_VALIDATE=1 (the split made again inside the training orders, for tuning).
+ * OFFLINE_EXAMPLES=3000, OFFLINE_VISITS=1, OFFLINE_VALIDATE=1 (the split made again inside the training orders, for tuning),
+ * OFFLINE_TREES='[{"depth":3,"rounds":100},{"onLR":true,"rounds":30}]' (gradient-boosted trees, eval/offline-trees.ts, fitted
+ * on the regression's examples and scored beside it; `onLR`: on top of the regression's scores).
  */
 import { offlineSplit } from './offline-split.js';
 import { shuffle } from './seeded-shuffle.js';
 import { MINUTE_MS } from '../packages/server/src/domains/recommendations/interactions.js';
 import { trainEase } from '../packages/server/src/domains/recommendations/ease.js';
 import { DEFAULT_RANKER_OPTIONS, trainRanker } from '../packages/server/src/domains/recommendations/ranker-training.js';
+import { DEFAULT_TREE_OPTIONS, fitTrees, treeContributions, treeScore, type TreeOptions } from './offline-trees.js';
 import { LearnedRanker } from '../packages/server/src/domains/recommendations/learned-ranker.js';
-import { familyOf, shopperFacts, VISIT_MINUTES } from '../packages/server/src/domains/recommendations/ranker-features.js';
+import { FEATURE_COUNT, familyOf, featuresOf, type CandidateFacts, type ShopperFacts, shopperFacts, VISIT_MINUTES } from '../packages/server/src/domains/recommendations/ranker-features.js';
 
 const K = 10;
 const { data, byCustomer, heldOut, training, interactions } = await offlineSplit();
@@ -30,18 +33,51 @@ const families = Int32Array.from(snapshot.itemIds, (id) => {
 });
 const prices = Float32Array.from(snapshot.itemIds, (id) => data.products.get(id)?.price ?? 0);
 started = performance.now();
-const options = { ...DEFAULT_RANKER_OPTIONS, candidates: Number(process.env.OFFLINE_CANDIDATES ?? DEFAULT_RANKER_OPTIONS.candidates), maxExamples: Number(process.env.OFFLINE_EXAMPLES ?? DEFAULT_RANKER_OPTIONS.maxExamples), visitsPerShopper: Number(process.env.OFFLINE_VISITS ?? DEFAULT_RANKER_OPTIONS.visitsPerShopper) };
-const { ranker, stats } = trainRanker({ ...snapshot, itemCount: snapshot.itemIds.length }, (rows) => trainEase(rows, { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2 }), { families, prices }, options);
+const options = { ...DEFAULT_RANKER_OPTIONS, candidates: Number(process.env.OFFLINE_CANDIDATES ?? DEFAULT_RANKER_OPTIONS.candidates), maxExamples: Number(process.env.OFFLINE_EXAMPLES ?? DEFAULT_RANKER_OPTIONS.maxExamples), visitsPerShopper: Number(process.env.OFFLINE_VISITS ?? DEFAULT_RANKER_OPTIONS.visitsPerShopper), keepExamples: true };
+const { ranker, stats, examples } = trainRanker({ ...snapshot, itemCount: snapshot.itemIds.length }, (rows) => trainEase(rows, { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2 }), { families, prices }, options);
 console.log(`ranker ${Math.round(performance.now() - started)} ms`, ranker === undefined ? 'none' : { ...ranker, features: undefined, mean: undefined, scale: undefined, coef: Object.fromEntries(ranker.features.map((f, i) => [f, Math.round(ranker.coef[i]! * 1000) / 1000])) });
-if (ranker === undefined) process.exit(0);
+if (ranker === undefined || examples === undefined) process.exit(0);
 const learned = new LearnedRanker({ tenantId: 't', trainedAt: 0, weights: ranker, itemIds: snapshot.itemIds, stats }, interactions.itemIds.length, (id) => interactions.numberOf(id));
+const models: Array<{ name: string; score: (candidate: CandidateFacts, shopper: ShopperFacts) => number }> = [{ name: 'LR', score: (c, s) => learned.score(c, s) }];
+const vector = new Float64Array(FEATURE_COUNT);
+const lrOf = (v: Float64Array) => {
+  let s = ranker.bias;
+  for (let f = 0; f < FEATURE_COUNT; f++) s += (ranker.coef[f]! * (v[f]! - ranker.mean[f]!)) / ranker.scale[f]!;
+  return s;
+};
+// OFFLINE_TREES: a JSON array of tree settings (each over DEFAULT_TREE_OPTIONS), fitted on the same examples and scored beside the regression.
+const treeSettings = (JSON.parse(process.env.OFFLINE_TREES ?? '[]') as Array<Partial<TreeOptions> & { onLR?: boolean }>).map((o) => ({ ...DEFAULT_TREE_OPTIONS, ...o }));
+// The regression's log-odds per example row, for trees fitted on top of it (`onLR`).
+const lrScores = Float64Array.from({ length: examples.y.length }, (_, r) => lrOf(examples.x.subarray(r * FEATURE_COUNT, (r + 1) * FEATURE_COUNT)));
+for (const settings of treeSettings) {
+  started = performance.now();
+  const trees = fitTrees(examples.x, examples.y, FEATURE_COUNT, settings, examples.groups, settings.onLR === true ? lrScores : undefined);
+  const name = JSON.stringify(Object.fromEntries(Object.entries(settings).filter(([k, v]) => (DEFAULT_TREE_OPTIONS as unknown as Record<string, unknown>)[k] !== v)));
+  const splits = new Array<number>(FEATURE_COUNT).fill(0);
+  for (const t of trees.trees) for (const f of t.feature) if (f >= 0) splits[f]!++;
+  // The explanation the admin preview would show (Saabas): the bias and the features' credits add up to the score.
+  const credits = new Float64Array(FEATURE_COUNT);
+  for (let r = 0; r < Math.min(1000, examples.y.length); r++) {
+    const row = examples.x.subarray(r * FEATURE_COUNT, (r + 1) * FEATURE_COUNT);
+    const sum = treeContributions(trees, row, credits) + credits.reduce((a, b) => a + b, 0);
+    if (Math.abs(sum - treeScore(trees, row)) > 1e-9) throw new Error(`contributions ${sum} do not add up to ${treeScore(trees, row)}`);
+  }
+  console.log(`trees ${name} ${Math.round(performance.now() - started)} ms; splits per feature ${splits.join(' ')}`);
+  models.push({
+    name: `trees ${name}`,
+    score: (c, s) => {
+      featuresOf(c, { ...s, at: Math.max(s.at, stats.at) }, stats, vector);
+      return (settings.onLR === true ? lrOf(vector) : 0) + treeScore(trees, vector);
+    },
+  });
+}
 
 // The blend as `personalized` computes it (model rows of the latest 300 items, recent popularity × 0.6).
 const rowOf = new Int32Array(interactions.itemIds.length).fill(-1);
 ease.rowItems.forEach((item, r) => (rowOf[item] = r));
 const now = Math.floor(training.at(-1)!.at / MINUTE_MS);
 const popular = interactions.topRecent(300);
-function lists(customer: string): { blend: number[]; ranked: number[]; pool: number[] } {
+function lists(customer: string): { blend: number[]; ranked: number[][]; pool: number[] } {
   const row = interactions.row(customer)!;
   const board = new Map<number, number>();
   const first = Math.max(0, row.items.length - 300);
@@ -68,9 +104,12 @@ function lists(customer: string): { blend: number[]; ranked: number[]; pool: num
   const recentBest = Math.max(0, ...recent.values());
   const seeds = { count: row.items.length - first, item: (k: number) => row.items[first + k]!, last: (k: number) => row.first[first + k]! };
   const shopper = shopperFacts(seeds, (item) => (families[item] ?? -1) < 0 ? undefined : families[item], (item) => prices[item] ?? 0, now);
-  const scored = candidates.map(([item, b], rank) => ({ item, s: learned.score({ rank, model: b.model, lastVisit: recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0, item, family: (families[item] ?? -1) < 0 ? undefined : families[item], price: prices[item] ?? 0 }, shopper) }));
-  scored.sort((a, b) => b.s - a.s || a.item - b.item);
-  return { blend: candidates.slice(0, K).map(([item]) => item), ranked: scored.slice(0, K).map((c) => c.item), pool: candidates.map(([item]) => item) };
+  const ranked = models.map(({ score }) => {
+    const scored = candidates.map(([item, b], rank) => ({ item, s: score({ rank, model: b.model, lastVisit: recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0, item, family: (families[item] ?? -1) < 0 ? undefined : families[item], price: prices[item] ?? 0 }, shopper) }));
+    scored.sort((a, b) => b.s - a.s || a.item - b.item);
+    return scored.slice(0, K).map((c) => c.item);
+  });
+  return { blend: candidates.slice(0, K).map(([item]) => item), ranked, pool: candidates.map(([item]) => item) };
 }
 
 // `all` scores every held-out order (with OFFLINE_VALIDATE=1: the validation split's).
@@ -78,7 +117,7 @@ for (const seed of String(process.env.OFFLINE_SEEDS ?? (Number(process.env.OFFLI
   const sample = seed === 'all' ? [...heldOut] : shuffle([...heldOut], Number(seed)).slice(0, 600);
   let cases = 0;
   let blendHits = 0;
-  let rankedHits = 0;
+  const rankedHits = models.map(() => 0);
   let poolHits = 0;
   for (const order of sample) {
     const before = new Set(byCustomer.get(order.customer)!.filter((o) => o !== order).flatMap((o) => o.items));
@@ -88,7 +127,8 @@ for (const seed of String(process.env.OFFLINE_SEEDS ?? (Number(process.env.OFFLI
     const { blend, ranked, pool } = lists(order.customer);
     if (pool.some((i) => fresh.has(i))) poolHits++;
     if (blend.some((i) => fresh.has(i))) blendHits++;
-    if (ranked.some((i) => fresh.has(i))) rankedHits++;
+    ranked.forEach((list, m) => (rankedHits[m]! += list.some((i) => fresh.has(i)) ? 1 : 0));
   }
-  console.log(`seed ${seed}: ${cases} cases, blend HR@10 ${(blendHits / cases).toFixed(3)}, ranked ${(rankedHits / cases).toFixed(3)}, any candidate ${(poolHits / cases).toFixed(3)}`);
+  console.log(`seed ${seed}: ${cases} cases, blend HR@10 ${(blendHits / cases).toFixed(3)}, any candidate ${(poolHits / cases).toFixed(3)}`);
+  models.forEach((m, k) => console.log(`  ${m.name}: ${(rankedHits[k]! / cases).toFixed(3)} (${rankedHits[k]} hits)`));
 }

@@ -8,10 +8,9 @@
  *
  * Why logistic regression: a few hundred thousand examples of 19 features fit by Newton's method in
  * about a second, the answer is a weighted sum whose parts are the explanation the admin preview
- * shows, and the model is 20 numbers. Gradient-boosted trees could find interactions on their own, but
- * at this size the crossed features (model and popularity × history length and × absence, model ×
- * popularity) and the log scales carry the non-linearities that matter, and trees explain themselves
- * far less plainly.
+ * shows, and the model is 20 numbers. Gradient-boosted trees (eval/offline-trees.ts) were fitted on
+ * these same examples: they won on the evaluation's held-out orders but lost on two of three validation
+ * splits carved from the training orders (docs/recommendations.md, "Gradient-boosted trees, tried").
  *
  * The examples are scored by an item model trained without their visits (a second solve in the same
  * training), as the served model has never seen the visit it is asked about.
@@ -33,6 +32,8 @@ export interface RankerOptions {
   candidates: number;
   /** The blend's popularity weight (as `personalized`'s default). */
   popularityWeight: number;
+  /** Also return the examples' features, labels and shopper of each row (eval/offline-ranker.ts fits other models on them). */
+  keepExamples?: boolean;
 }
 
 export const DEFAULT_RANKER_OPTIONS: RankerOptions = { maxExamples: 3000, visitsPerShopper: 1, candidates: 100, popularityWeight: 0.6 };
@@ -85,7 +86,7 @@ export function trainRanker(
   facts: ItemFacts,
   options: RankerOptions,
   progress?: { timings: TrainingTimings; sampleMemory: () => void },
-): { ranker: RankerWeights | undefined; stats: ItemStats } {
+): { ranker: RankerWeights | undefined; stats: ItemStats; examples?: { x: Float64Array; y: Uint8Array; groups: Int32Array } } {
   let mark = performance.now();
   const lap = (phase: 'rankerModelMs' | 'rankerExamplesMs' | 'rankerFitMs') => {
     const now = performance.now();
@@ -135,6 +136,8 @@ export function trainRanker(
   let poolAt = -Infinity;
   const x: number[] = [];
   const y: number[] = [];
+  const groups: number[] = [];
+  let exampleCount = 0;
   const vector = new Float64Array(FEATURE_COUNT);
   let positives = 0;
   for (const { row, cut, end: visitEnd } of examples) {
@@ -186,12 +189,14 @@ export function trainRanker(
     const ranked = [...blend].filter(([item, b]) => b.score > 0 && inHistory[item] === 0).sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).slice(0, options.candidates);
     if (ranked.some(([item]) => positive[item] === 1)) {
       const facts2 = shopperFacts({ count: seeds.length, item: (k) => entryItem[seeds[k]!]!, last: (k) => rows.first[seeds[k]!]! }, (item) => familyCode(facts, item), (item) => facts.prices[item]!, cut);
+      exampleCount++;
       ranked.forEach(([item, b], rank) => {
         const lastVisit = recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0;
         const candidate: CandidateFacts = { rank, model: b.model, lastVisit, item, family: familyCode(facts, item), price: facts.prices[item]!, ownWeek: ownWeek.get(item) };
         featuresOf(candidate, facts2, stats, vector);
         for (const v of vector) x.push(v);
         y.push(positive[item]!);
+        groups.push(exampleCount);
         positives += positive[item]!;
       });
     }
@@ -204,9 +209,12 @@ export function trainRanker(
   stats.at = end;
   lap('rankerExamplesMs');
   if (positives < 10 || positives === y.length) return { ranker: undefined, stats };
-  const fitted = fitLogistic(Float64Array.from(x), Uint8Array.from(y), FEATURE_COUNT);
+  const xs = Float64Array.from(x);
+  const ys = Uint8Array.from(y);
+  const fitted = fitLogistic(xs, ys, FEATURE_COUNT);
   lap('rankerFitMs');
-  return { ranker: { features: [...RANKER_FEATURES], ...fitted, examples: y.length, positives, shoppers: new Set(examples.map((e) => e.row)).size }, stats };
+  const kept = options.keepExamples === true ? { examples: { x: xs, y: ys, groups: Int32Array.from(groups) } } : {};
+  return { ranker: { features: [...RANKER_FEATURES], ...fitted, examples: y.length, positives, shoppers: new Set(examples.map((e) => e.row)).size }, stats, ...kept };
 }
 
 /** Per item, its shoppers' first touches by week (CSR), and all first touches by week. */
