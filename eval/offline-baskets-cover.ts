@@ -8,11 +8,9 @@
  * OFFLINE_FIT=file (on the validation split) fits a logistic re-ranking of the coverage's best 30 and
  * OFFLINE_APPLY=file measures it. What these found is in docs/recommendations.md (bought-together).
  */
-import { existsSync } from 'node:fs';
-import { readRetail, splitLastOrders } from './retail-data.js';
+import { retailSplit } from './offline-split.js';
 import { seededRandom, shuffle } from './seeded-shuffle.js';
 
-const DATA = '/work/shared/data/online-retail.csv.gz';
 const K = 10;
 const DAY = 86_400_000;
 
@@ -64,11 +62,8 @@ interface Cover {
   hitAt?: number;
 }
 
-if (!existsSync(DATA)) throw new Error(`${DATA} is absent`);
-const data = await readRetail(DATA);
-let split = splitLastOrders(data.orders);
-for (let again = Number(process.env.OFFLINE_VALIDATE ?? 0); again > 0; again--) split = splitLastOrders(split.training);
-const { heldOut, training } = split;
+// OFFLINE_VALIDATE=1 (2, …): the split made again inside the training orders, to choose settings on.
+const { data, heldOut, training } = await retailSplit();
 const end = training.at(-1)!.at;
 const bought = new Map<string, number>();
 for (const order of training) for (const item of order.items) bought.set(item, (bought.get(item) ?? 0) + 1);

@@ -9,21 +9,16 @@
  * customer-level EASE neighbours); OFFLINE_LIVE=1 adds the server's own aggregate (CoOccurrence: its
  * coverage and its bounded counts), to tell a difference of method from one of the live bookkeeping.
  */
-import { existsSync } from 'node:fs';
-import { readRetail, splitLastOrders, type RetailOrder } from './retail-data.js';
+import type { RetailOrder } from './retail-data.js';
+import { retailSplit } from './offline-split.js';
 import { shuffle } from './seeded-shuffle.js';
 import { invertSpdInPlace } from '../packages/server/src/domains/recommendations/spd-inverse.js';
 import { CoOccurrence } from '../packages/server/src/domains/recommendations/co-occurrence.js';
 
-const DATA = '/work/shared/data/online-retail.csv.gz';
 const K = 10;
 const DAY = 86_400_000;
-if (!existsSync(DATA)) throw new Error(`${DATA} is absent`);
-const data = await readRetail(DATA);
-let split = splitLastOrders(data.orders);
 // OFFLINE_VALIDATE=1 (2, …): the split made again inside the training orders, to choose settings on.
-for (let again = Number(process.env.OFFLINE_VALIDATE ?? 0); again > 0; again--) split = splitLastOrders(split.training);
-const { heldOut, training } = split;
+const { heldOut, training } = await retailSplit();
 const end = training.at(-1)!.at;
 const bought = new Map<string, number>();
 for (const order of training) for (const item of order.items) bought.set(item, (bought.get(item) ?? 0) + 1);
