@@ -62,6 +62,17 @@ function dayOf(user: UserFigures, at: number): UserDay {
   return entry;
 }
 
+/** The response an id names: an item's `-<position>` taken off. */
+const responseOf = (id: string) => id.replace(/-\d{1,6}$/, '');
+
+/** A click at `at` on the response of `entry`: counted once per response, within ATTRIBUTION_MS of it. */
+function creditEntry(entry: ResponseEntry, user: UserFigures, at: number): void {
+  if (entry.clicked || at - entry.at > ATTRIBUTION_MS) return;
+  entry.clicked = true;
+  user.clicks++;
+  dayOf(user, at)[2]++;
+}
+
 interface ResponseEntry {
   shopper: string;
   at: number;
@@ -135,10 +146,8 @@ export class ExperimentLedger implements ActivityAggregate {
     early!.delete(record.responseId);
     const window = this.windowOf(tenantId, record.experiment)!;
     if (clickedAt < window.startedAt || (window.stoppedAt !== undefined && clickedAt > window.stoppedAt)) return;
-    if (clickedAt - entry.at > ATTRIBUTION_MS || record.receivedAt - clickedAt > EARLY_CLICK_MS) return;
-    entry.clicked = true;
-    user.clicks++;
-    dayOf(user, clickedAt)[2]++;
+    if (record.receivedAt - clickedAt > EARLY_CLICK_MS) return;
+    creditEntry(entry, user, clickedAt);
   }
 
   private follow(tenantId: string, activity: LoggedActivity, profileId: string | undefined): void {
@@ -147,41 +156,29 @@ export class ExperimentLedger implements ActivityAggregate {
     const verb = activity.verb;
     const click = CLICK_VERBS.has(verb);
     if (!click && !CART_VERBS.has(verb) && !PURCHASE_VERBS.has(verb)) return;
+    // A click credits the response its `sourceId` (or click-on-reco's `recommendationId`) names, if its id verified.
+    const named = click && creditsResponse(activity) ? (activity.sourceId ?? activity.recommendationId) : undefined;
     let known = false;
     for (const [experimentId, figures] of experiments) {
       const window = this.windowOf(tenantId, experimentId);
       if (window === undefined || activity.receivedAt < window.startedAt || (window.stoppedAt !== undefined && activity.receivedAt > window.stoppedAt)) continue;
-      if (click) known = this.credit(figures, activity) || known;
-      else this.shop(figures, activity, profileId);
+      if (!click) this.shop(figures, activity, profileId);
+      else if (named !== undefined) known = this.credit(figures, named, activity.receivedAt) || known;
     }
-    if (click && !known && creditsResponse(activity)) this.rememberEarly(tenantId, activity);
+    // A click naming a response no experiment has an exposure of (yet): kept a while for the exposure to arrive.
+    if (named !== undefined && !known) {
+      let early = this.earlyClicks.get(tenantId);
+      if (early === undefined) this.earlyClicks.set(tenantId, (early = new BoundedMap(EARLY_CLICKS)));
+      early.set(responseOf(named), activity.receivedAt);
+    }
   }
 
-  /** A click naming a response no experiment has an exposure of (yet): kept a while for the exposure to arrive. */
-  private rememberEarly(tenantId: string, activity: LoggedActivity): void {
-    const named = activity.sourceId ?? activity.recommendationId;
-    if (named === undefined) return;
-    let early = this.earlyClicks.get(tenantId);
-    if (early === undefined) this.earlyClicks.set(tenantId, (early = new BoundedMap(EARLY_CLICKS)));
-    early.set(named.replace(/-\d{1,6}$/, ''), activity.receivedAt);
-  }
-
-  /**
-   * A click credits the response its `sourceId` (or click-on-reco's `recommendationId`) names, once per
-   * response. Returns whether the experiment knows the response (credited now or before).
-   */
-  private credit(figures: ExperimentFigures, activity: LoggedActivity): boolean {
-    if (!creditsResponse(activity)) return false;
-    const named = activity.sourceId ?? activity.recommendationId;
-    if (named === undefined) return false;
-    const entry = figures.responses.get(named) ?? figures.responses.get(named.replace(/-\d{1,6}$/, ''));
+  /** Credits the response `named` once; returns whether the experiment knows the response (credited now or before). */
+  private credit(figures: ExperimentFigures, named: string, at: number): boolean {
+    const entry = figures.responses.get(named) ?? figures.responses.get(responseOf(named));
     if (entry === undefined) return false;
-    if (entry.clicked || activity.receivedAt - entry.at > ATTRIBUTION_MS) return true;
     const user = figures.users.get(entry.shopper);
-    if (user === undefined) return true;
-    entry.clicked = true;
-    user.clicks++;
-    dayOf(user, activity.receivedAt)[2]++;
+    if (user !== undefined) creditEntry(entry, user, at);
     return true;
   }
 
