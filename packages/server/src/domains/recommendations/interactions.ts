@@ -1,8 +1,8 @@
 /**
  * Who touched which product, compactly: interned item and profile ids, and per profile one small
  * growable typed array (item numbers, strongest touches, times and purchases end to end). The
- * recommendation model trains from a snapshot of it, and `personalized` reads a shopper's live row at query time, so an activity
- * counts in the very next response even before any retraining.
+ * recommendation model trains from a snapshot of it, and `personalized` reads a shopper's live row at
+ * query time, so an activity counts in the very next response even before any retraining.
  */
 import { ChunkReader, ChunkWriter } from '../tracking/snapshot-encoding.js';
 import { kthLargest } from './top-k.js';
@@ -72,6 +72,10 @@ function bitsOf(weight: number): number {
 }
 const at = (row: Row, segment: number, i: number): number => row.data[segment * row.capacity + i]!;
 const weightAt = (row: Row, i: number): number => floatOf(row.data[WEIGHT * row.capacity + i]!);
+/** The used part of one of the row's columns. */
+const column = (row: Row, segment: number): Int32Array => row.data.subarray(segment * row.capacity, segment * row.capacity + row.length);
+/** The used part of the weights, as the float32 they are. */
+const weightsOf = (row: Row): Float32Array => new Float32Array(row.data.buffer, row.data.byteOffset + WEIGHT * row.capacity * 4, row.length);
 
 /** A row as readers see it: views of its used part. */
 export interface RowView {
@@ -145,16 +149,14 @@ export class Interactions {
   row(profileId: string): RowView | undefined {
     const row = this.rows.get(profileId);
     if (row === undefined) return undefined;
-    const n = row.length;
-    const view = (segment: number) => row.data.subarray(segment * row.capacity, segment * row.capacity + n);
     return {
-      items: view(ITEM),
-      weights: new Float32Array(row.data.buffer, row.data.byteOffset + WEIGHT * row.capacity * 4, n),
-      first: view(FIRST),
-      last: view(LAST),
-      buys: view(BUYS),
-      firstBuy: view(FIRST_BUY),
-      lastBuy: view(LAST_BUY),
+      items: column(row, ITEM),
+      weights: weightsOf(row),
+      first: column(row, FIRST),
+      last: column(row, LAST),
+      buys: column(row, BUYS),
+      firstBuy: column(row, FIRST_BUY),
+      lastBuy: column(row, LAST_BUY),
     };
   }
 
@@ -234,7 +236,7 @@ export class Interactions {
       out.string(profileId);
       out.u32(row.length);
       // Item numbers, weights (float32: the same bytes), then the five time and purchase arrays, as before rows were one array.
-      for (let segment = 0; segment < SEGMENTS; segment++) out.array(row.data.subarray(segment * row.capacity, segment * row.capacity + row.length));
+      for (let segment = 0; segment < SEGMENTS; segment++) out.array(column(row, segment));
       if (out.length >= 64 * 1024) yield out.take();
     }
     if (out.length > 0) yield out.take();
@@ -284,9 +286,9 @@ export class Interactions {
     let r = 0;
     let at = 0;
     for (const row of this.rows.values()) {
-      items.set(row.data.subarray(0, row.length), at);
-      weights.set(new Float32Array(row.data.buffer, row.data.byteOffset + WEIGHT * row.capacity * 4, row.length), at);
-      first.set(row.data.subarray(FIRST * row.capacity, FIRST * row.capacity + row.length), at);
+      items.set(column(row, ITEM), at);
+      weights.set(weightsOf(row), at);
+      first.set(column(row, FIRST), at);
       at += row.length;
       offsets[++r] = at;
     }
