@@ -1,9 +1,10 @@
 /**
  * The EventLogs port on PostgreSQL: one `events` table for every stream, a row per record with a
  * `bigserial` sequence. Appends queued while a commit is under way go together in the next
- * transaction (group commit, one statement: migrations.ts's `append_events`), resolved after it commits.
- * Appends to one stream take a transaction advisory lock, so sequence order is commit order: a process reading "after seq N" never misses a
- * record that committed late under a smaller number. Cursors are sequence numbers, which never go stale.
+ * transaction (group commit, one statement: migrations.ts's `append_events`), resolved after it
+ * commits. Appends to one stream take a transaction advisory lock, so sequence order is commit order:
+ * a process reading "after seq N" never misses a record that committed late under a smaller number.
+ * Cursors are sequence numbers, which never go stale.
  */
 import { assertStreamName, StaleCursorError, type EventLog, type EventLogOptions, type EventLogs, type ReplayOptions, type ReplayStats, type ScanQuery } from '../event-log/event-log.js';
 import { randomBytes } from 'node:crypto';
@@ -201,10 +202,7 @@ export class PostgresEventLog implements EventLog {
       // An own row this log does not know as its own: its append committed but the answer was lost, and the
       // caller was told it failed, so it is folded here like another process's. Rare: the page is read again whole.
       if (rows.some((row) => row.record === null && !this.own.has(row.seq))) {
-        ({ rows } = await this.engine.query<{ seq: string; record: string }>(
-          'SELECT seq, record::text AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-          [this.stream, follower.after.toString(), PAGE],
-        ));
+        rows = await this.page(follower.after);
         if (this.follower !== follower) return;
       }
       const records: unknown[] = [];
@@ -224,6 +222,16 @@ export class PostgresEventLog implements EventLog {
     }
   }
 
+  /** The stream's next PAGE rows after `after`, whole. */
+  private async page(after: bigint): Promise<Array<{ seq: string; record: string }>> {
+    const { rows } = await this.engine.query<{ seq: string; record: string }>('SELECT seq, record::text AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3', [
+      this.stream,
+      after.toString(),
+      PAGE,
+    ]);
+    return rows;
+  }
+
   cursor(): string {
     return `seq:${this.last}`;
   }
@@ -240,10 +248,7 @@ export class PostgresEventLog implements EventLog {
     let records = 0;
     let skipped = 0;
     for (;;) {
-      const { rows } = await this.engine.query<{ seq: string; record: string }>(
-        'SELECT seq, record::text AS record FROM events WHERE stream = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-        [this.stream, after.toString(), PAGE],
-      );
+      const rows = await this.page(after);
       for (const row of rows) {
         const seq = BigInt(row.seq);
         after = seq;
