@@ -106,7 +106,7 @@ async function machineTicks(): Promise<{ busy: number; total: number }> {
  * Collect then search through `url`, with what the collect run took: the companions' CPU against the
  * shares they were given (below 100%: something else held the cores), and how busy the whole machine was.
  */
-async function throughput(label: string, url: string, pids: number[]): Promise<Record<string, string | number>> {
+async function throughput(label: string, url: string, pids: number[]): Promise<{ row: Record<string, string | number>; events: number }> {
   // A warm-up run, not measured: the code's first compilations, and a model that grows from nothing
   // retrains often at first (every 10% of growth), each training on the process's own CPU share.
   const warmUp = await load(url, collectRequests(), SECONDS, CONNECTIONS);
@@ -116,12 +116,14 @@ async function throughput(label: string, url: string, pids: number[]): Promise<R
   // one run and not another moved a single run's figure by up to ×1.8 between two runs of the bench.
   const runs: Array<Awaited<ReturnType<typeof load>>> = [];
   for (let i = 0; i < COLLECT_RUNS; i++) runs.push(await load(url, collectRequests(), SECONDS, CONNECTIONS));
-  const collect = runs.sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)[COLLECT_RUNS >> 1]!;
+  const collect = [...runs].sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)[COLLECT_RUNS >> 1]!;
   const machineAfter = await machineTicks();
   const used = (await Promise.all(pids.map(cpuSeconds))).reduce((sum, v, i) => sum + v - before[i]!, 0);
   const search = await load(url, searchRequests(), SECONDS, CONNECTIONS);
   const ticks = machineAfter.total - machineBefore.total;
-  return {
+  // Every activity the runs sent (the warm-up's too): what another process folded meanwhile.
+  const events = [warmUp, ...runs].reduce((sum, run) => sum + run.requestsPerSecond * BATCH * SECONDS, 0);
+  const row = {
     setup: label,
     collectEventsPerSecond: collect.requestsPerSecond * BATCH,
     collectP99Ms: collect.p99Ms,
@@ -134,6 +136,7 @@ async function throughput(label: string, url: string, pids: number[]): Promise<R
     searchP99Ms: search.p99Ms,
     searchNon2xx: search.non2xx,
   };
+  return { row, events };
 }
 
 /** Collects on `writer`, polls `reader` until the product shows in its recently-viewed widget. */
@@ -187,12 +190,12 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     };
 
     const lowdb = await start(['--config', configFile, '--data-dir', join(dir, 'lowdb')], { DEMO: 'on' }, 'lowdb');
-    rows.push(await throughput('1 process, lowdb files (baseline)', lowdb.url, [lowdb.child.pid!]));
+    rows.push((await throughput('1 process, lowdb files (baseline)', lowdb.url, [lowdb.child.pid!])).row);
     await end(lowdb);
 
     const shared = ['--config', configFile, '--store', postgres.url, '--redis', redis.url];
     const a = await start([...shared, '--data-dir', join(dir, 'a')], { DEMO: 'on' }, 'a');
-    rows.push(await throughput('1 process, PostgreSQL + Redis', a.url, [a.child.pid!]));
+    rows.push((await throughput('1 process, PostgreSQL + Redis', a.url, [a.child.pid!])).row);
     const b = await start([...shared, '--data-dir', join(dir, 'b')], { DEMO: 'off' }, 'b');
     // C takes no request during the two-process run: the CPU it spends is what folding another process's activities costs.
     const c = await start([...shared, '--data-dir', join(dir, 'c')], { DEMO: 'off' }, 'c');
@@ -204,11 +207,12 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     const idlePerSecond = ((await cpuSeconds(c.child.pid!)) - idleStart) / SECONDS;
     const cBefore = await cpuSeconds(c.child.pid!);
     const twoStarted = performance.now();
-    rows.push(await throughput('2 processes, PostgreSQL + Redis, round-robin', two.url, [a.child.pid!, b.child.pid!]));
+    const pair = await throughput('2 processes, PostgreSQL + Redis, round-robin', two.url, [a.child.pid!, b.child.pid!]);
+    rows.push(pair.row);
     const foldSeconds = Math.max(0, (await cpuSeconds(c.child.pid!)) - cBefore - (idlePerSecond * (performance.now() - twoStarted)) / 1000);
     await two.close();
     const three = await roundRobin([a.url, b.url, c.url]);
-    rows.push(await throughput('3 processes, PostgreSQL + Redis, round-robin', three.url, [a.child.pid!, b.child.pid!, c.child.pid!]));
+    rows.push((await throughput('3 processes, PostgreSQL + Redis, round-robin', three.url, [a.child.pid!, b.child.pid!, c.child.pid!])).row);
     await three.close();
     const [base, one, second, third] = rows;
     const ratio = (x: number | string | undefined, y: number | string | undefined) => (typeof x === 'number' && typeof y === 'number' && y > 0 ? round(x / y, 2) : '-');
@@ -218,9 +222,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     // The capacity model (docs/scale-out.md): each process spends `accept` CPU seconds on an activity it
     // takes and `fold` on each one another process took, so N processes of `SHARE` core each take
     // N × SHARE / (accept + (N − 1) × fold) activities a second.
-    // Every activity of the two-process row's collect runs (the warm-up's too), which C folded.
-    const folded = [second?.collectWarmUpEventsPerSecond, ...String(second?.collectRunsEventsPerSecond ?? '').split(' / ')].reduce<number>((sum, rate) => sum + (Number(rate) || 0) * SECONDS, 0);
-    const fold = folded > 0 ? foldSeconds / folded : 0;
+    const fold = pair.events > 0 ? foldSeconds / pair.events : 0;
     const accept = typeof one?.collectEventsPerSecond === 'number' && one.collectEventsPerSecond > 0 ? SHARE / one.collectEventsPerSecond : 0;
     if (accept > 0) {
       const predicted = Math.round((3 * SHARE) / (accept + 2 * fold));
