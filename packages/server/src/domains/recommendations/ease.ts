@@ -10,6 +10,7 @@
  * history × neighbours, and the file stays small. Pure computation: runs in the training worker.
  */
 
+import { pace } from '../../platform/cpu-pacing.js';
 import { invertSpdInPlace } from './spd-inverse.js';
 import { kthLargest } from './top-k.js';
 
@@ -56,6 +57,8 @@ export interface TrainingTimings {
   rankerModelMs?: number;
   rankerExamplesMs?: number;
   rankerFitMs?: number;
+  /** Wall time the training slept to give way to a busy serving thread (platform/cpu-pacing.ts). */
+  pausedMs?: number;
 }
 
 /** `sampleMemory` (optional) is called at the end of each phase, while that phase's arrays are still held. */
@@ -100,6 +103,7 @@ function gramMatrix(rows: TrainingRows, column: Int32Array, n: number): Float64A
   const weightOf = new Float64Array(n);
   let cols = new Int32Array(64);
   for (let r = 0; r + 1 < rows.offsets.length; r++) {
+    pace();
     let count = 0;
     for (let k = rows.offsets[r]!; k < rows.offsets[r + 1]!; k++) {
       const c = column[rows.items[k]!]!;
@@ -145,6 +149,7 @@ function sparsify(p: Float64Array, n: number, items: Int32Array, neighbours: num
   const kept: number[] = [];
   let at = 0;
   for (let i = 0; i < n; i++) {
+    pace();
     const row = i * n;
     let count = 0;
     for (let j = 0; j < n; j++) {

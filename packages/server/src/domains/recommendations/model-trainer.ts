@@ -15,6 +15,7 @@ import type { Worker } from 'node:worker_threads';
 import type { DocumentStore } from '../../platform/store/document-store.js';
 import { TrainerLease } from './trainer-lease.js';
 import { startWorker } from '../../platform/worker-entry.js';
+import { BusySignal } from '../../platform/cpu-pacing.js';
 import type { RecommendationAggregates } from './activity-aggregates.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
@@ -98,6 +99,8 @@ export class ModelTrainer {
   readonly options: TrainerOptions;
   private readonly tenants = new Map<string, TenantModel>();
   private worker: Worker | undefined;
+  /** How busy this (the serving) thread is, for the training thread to give way (platform/cpu-pacing.ts). */
+  private readonly busy = new BusySignal();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   /** Told of each finished training (seconds on the clock of this process), for the operator's metrics. */
@@ -192,10 +195,15 @@ export class ModelTrainer {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    // A training under way is abandoned rather than awaited: on a process's small CPU share a large one
+    // takes tens of seconds, longer than an orchestrator's grace period for a stop. The model in place
+    // (stored by an earlier training) is what the next start loads; the next trainer starts over.
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
     await Promise.allSettled([...this.tenants.values()].flatMap((s) => [s.training, s.loading]));
     for (const state of this.tenants.values()) await state.lease?.release();
-    await this.worker?.terminate();
-    this.worker = undefined;
+    this.busy.stop();
   }
 
   private poll(): void {
@@ -248,7 +256,8 @@ export class ModelTrainer {
     const run = this.runTraining(tenantId, state, reason).finally(() => {
       state.training = undefined;
       state.lastTrainingEnded = Date.now();
-      state.lastTrainingMs = state.lastTrainingEnded - started;
+      // Its working time: the sleeps that gave way to requests (platform/cpu-pacing.ts) already kept it to a small share.
+      state.lastTrainingMs = Math.max(0, state.lastTrainingEnded - started - (state.timings?.pausedMs ?? 0));
     });
     state.training = run;
     return run;
@@ -278,6 +287,7 @@ export class ModelTrainer {
       // Told after the blobs are stored: the other processes load them on this notice.
       await state.lease?.stored(trainedAt);
     } catch (error) {
+      if (this.closed) return;
       // The previous model (or co-occurrence alone) keeps serving; the next poll tries again after more data.
       state.trainedTouches = touches;
       this.logger.error({ tenant: tenantId, err: error }, 'recommendation model training failed');
@@ -303,11 +313,13 @@ export class ModelTrainer {
     rows: { offsets: Int32Array; items: Int32Array; weights: Float32Array; itemCount: number },
     ranker: { first: Int32Array; facts: ItemFacts; options: typeof DEFAULT_RANKER_OPTIONS } | undefined,
   ): Promise<{ weights: SparseWeights; timings: TrainingTimings | undefined; ranker: { weights: RankerWeights | undefined; stats: ItemStats } | undefined }> {
+    if (this.closed) return Promise.reject(new Error('the trainer is closed'));
     const worker = (this.worker ??= this.startWorker());
     return new Promise((resolve, reject) => {
       const cleanup = () => {
         worker.off('message', onMessage);
         worker.off('error', onError);
+        worker.off('exit', onExit);
       };
       const onMessage = (message: { weights?: SparseWeights; timings?: TrainingTimings; ranker?: { ranker: RankerWeights | undefined; stats: ItemStats }; error?: string }) => {
         cleanup();
@@ -320,8 +332,15 @@ export class ModelTrainer {
         this.worker = undefined;
         reject(error);
       };
+      // Stopped (close() terminates it) or gone without an error: the training has no answer coming.
+      const onExit = () => {
+        cleanup();
+        if (this.worker === worker) this.worker = undefined;
+        reject(new Error('the training thread stopped'));
+      };
       worker.on('message', onMessage);
       worker.on('error', onError);
+      worker.on('exit', onExit);
       const { lambda, maxItems, neighbours, minShoppers } = this.options;
       const transfer = [rows.offsets.buffer, rows.items.buffer, rows.weights.buffer, ...(ranker === undefined ? [] : [ranker.first.buffer, ranker.facts.families.buffer, ranker.facts.prices.buffer])] as ArrayBuffer[];
       worker.postMessage({ rows, options: { lambda, maxItems, neighbours, minShoppers }, ranker }, transfer);
@@ -330,7 +349,7 @@ export class ModelTrainer {
 
   private startWorker(): Worker {
     // Compiled (production) or from TypeScript sources under tsx: platform/worker-entry.ts finds the entry.
-    const worker = startWorker('model-worker', new URL('./model-worker.ts', import.meta.url));
+    const worker = startWorker('model-worker', new URL('./model-worker.ts', import.meta.url), { workerData: { busySignal: this.busy.start().buffer } });
     worker.unref();
     return worker;
   }

@@ -3,7 +3,8 @@
  * and, when asked, the learned ranking stage trained on the same snapshot (ranker-training.ts).
  */
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { followBusySignal, startSlice, takePacingStats } from '../../platform/cpu-pacing.js';
 import { trainEase, type EaseOptions, type TrainingRows, type TrainingTimings } from './ease.js';
 import { trainRanker, type ItemFacts, type RankerOptions } from './ranker-training.js';
 
@@ -28,7 +29,12 @@ if (parentPort !== null) {
   }
 }
 
+/** The serving thread's BusySignal (model-trainer.ts): a training gives way while requests keep it busy. */
+followBusySignal((workerData as { busySignal?: SharedArrayBuffer } | null)?.busySignal);
+
 parentPort?.on('message', (request: TrainingRequest) => {
+  startSlice();
+  takePacingStats();
   try {
     const timings: TrainingTimings = { gramMs: 0, inverseMs: 0, sparsifyMs: 0, peakMb: 0 };
     // In a worker, heapUsed and external are this thread's own (rss would be the whole process's).
@@ -49,6 +55,7 @@ parentPort?.on('message', (request: TrainingRequest) => {
       const s = ranker.stats;
       transfer.push(...([s.short, s.long, s.shoppers, s.born, s.weekOffsets, s.weeks, s.weekCounts].map((a) => a.buffer) as ArrayBuffer[]));
     }
+    timings.pausedMs = Math.round(takePacingStats().sleptMs);
     parentPort!.postMessage({ weights, timings, ranker }, transfer);
   } catch (error) {
     parentPort!.postMessage({ error: (error as Error).message });

@@ -3,6 +3,7 @@
  * Newton's method (there are a few dozen weights at most), with a ridge penalty that grows with the
  * examples.
  */
+import { pace } from '../../platform/cpu-pacing.js';
 import { invertSpdInPlace } from './spd-inverse.js';
 
 /**
@@ -34,6 +35,7 @@ export function fitLogistic(x: Float64Array, y: Uint8Array, features: number): F
     const gradient = new Float64Array(d);
     const hessian = new Float64Array(d * d);
     for (let r = 0; r < rows; r++) {
+      if ((r & 1023) === 0) pace();
       z[0] = 1;
       for (let f = 0; f < features; f++) z[f + 1] = (x[r * features + f]! - mean[f]!) / scale[f]!;
       let s = 0;

@@ -16,6 +16,7 @@
  * training), as the served model has never seen the visit it is asked about.
  */
 import type { SparseWeights, TrainingTimings } from './ease.js';
+import { pace } from '../../platform/cpu-pacing.js';
 import { fitLogistic } from './ranker-fit.js';
 import { kthLargest } from './top-k.js';
 import { DAY_MINUTES, FEATURE_COUNT, featuresOf, LONG_HALF_LIFE_DAYS, log2Add, RANKER_FEATURES, SHORT_HALF_LIFE_DAYS, shopperFacts, VISIT_MINUTES, WEEK_MINUTES, type CandidateFacts, type ItemStats } from './ranker-features.js';
@@ -141,6 +142,7 @@ export function trainRanker(
   const vector = new Float64Array(FEATURE_COUNT);
   let positives = 0;
   for (const { row, cut, end: visitEnd } of examples) {
+    pace();
     sweepTo(cut);
     if (cut - poolAt >= DAY_MINUTES) {
       pool = popularPool(stats);

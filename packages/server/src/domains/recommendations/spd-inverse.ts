@@ -11,6 +11,8 @@
  * needed) and mirrored.
  */
 
+import { pace } from '../../platform/cpu-pacing.js';
+
 /** Throws when the matrix is not positive definite (a Gram matrix plus λ > 0 always is). */
 export function invertSpdInPlace(a: Float64Array, n: number): void {
   const diagonal = cholesky(a, n);
@@ -23,6 +25,7 @@ function cholesky(a: Float64Array, n: number): Float64Array {
   const diagonal = new Float64Array(n);
   let i = 0;
   for (; i + 1 < n; i += 2) {
+    pace();
     const r0 = i * n;
     const r1 = r0 + n;
     let j = 0;
@@ -70,6 +73,7 @@ function cholesky(a: Float64Array, n: number): Float64Array {
 function invertFactor(a: Float64Array, n: number, diagonal: Float64Array): void {
   for (let j = 0; j < n; j++) a[j * n + j] = 1 / diagonal[j]!;
   for (let i = 1; i < n; i++) {
+    pace();
     const r = i * n;
     const inverse = 1 / diagonal[i]!;
     let j = 0;
@@ -97,6 +101,7 @@ function multiplyFactor(a: Float64Array, n: number): void {
   for (let b = 0; b < n; b++) diagonal[b] = dot(a, b * n + b, b * n + b, n - b);
   // Row c of the result (below the diagonal) needs Z's rows b < c from column c on; Z lives above the diagonal, untouched.
   for (let c = 1; c < n; c++) {
+    pace();
     const zc = c * n + c;
     const width = n - c;
     let b = 0;
