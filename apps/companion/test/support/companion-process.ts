@@ -1,5 +1,5 @@
 /**
- * A companion server as its own process (`node --import tsx apps/companion/src/main.ts`), for the
+ * A companion server as its own process (`node --max-semi-space-size=64 --import tsx apps/companion/src/main.ts`), for the
  * scale-out test and bench: started with the given options and environment, resolved once its /ready
  * answers 200, with its output kept for the failure message.
  */
@@ -20,8 +20,10 @@ export interface CompanionProcess {
 }
 
 export async function startCompanionProcess(args: string[], env: Record<string, string>, readyWithinMs = 180_000): Promise<CompanionProcess> {
-  // COMPANION_NODE_FLAGS: extra flags for each companion (say `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench's companions).
-  const flags = (process.env.COMPANION_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  // Production's young generation (`npm start`, the container: docs/performance.md), so that tests and
+  // benches see the garbage collection a deployment sees. COMPANION_NODE_FLAGS: extra flags for each
+  // companion (say `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench's companions).
+  const flags = ['--max-semi-space-size=64', ...(process.env.COMPANION_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', join(ROOT, 'apps/companion/src/main.ts'), '--port', '0', '--log-level', 'warn', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
