@@ -19,12 +19,17 @@ export interface CompanionProcess {
   stop(): Promise<void>;
 }
 
-export async function startCompanionProcess(args: string[], env: Record<string, string>, readyWithinMs = 180_000): Promise<CompanionProcess> {
+/**
+ * `main`: a compiled companion to run on plain node (the benches compile one beside themselves,
+ * scripts/build-bench.ts); by default the TypeScript sources under tsx.
+ */
+export async function startCompanionProcess(args: string[], env: Record<string, string>, readyWithinMs = 180_000, main?: string): Promise<CompanionProcess> {
   // Production's young generation (`npm start`, the container: docs/performance.md), so that tests and
   // benches see the garbage collection a deployment sees. COMPANION_NODE_FLAGS: extra flags for each
   // companion (say `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench's companions).
   const flags = ['--max-semi-space-size=64', ...(process.env.COMPANION_NODE_FLAGS ?? '').split(' ').filter(Boolean)];
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', join(ROOT, 'apps/companion/src/main.ts'), '--port', '0', '--log-level', 'warn', ...args], {
+  const entry = main === undefined ? ['--import', 'tsx', join(ROOT, 'apps/companion/src/main.ts')] : [main];
+  const child = spawn(process.execPath, [...flags, ...entry, '--port', '0', '--log-level', 'warn', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DEMO_ACTIVITIES: 'off', ...env },

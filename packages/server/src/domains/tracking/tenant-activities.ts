@@ -145,6 +145,7 @@ export class TenantActivities {
         this.positionsRestored = false;
         const header = await decodeSnapshot(data, { tenant: this.tenant, parts, cutoff });
         restored = header;
+        this.profiles.dropPromotedAnonymous();
         if (!this.positionsRestored) this.positions?.distrust();
         if (header.oldest !== null) this.oldestFolded = Math.min(this.oldestFolded, header.oldest);
       } catch (error) {
