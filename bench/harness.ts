@@ -1,6 +1,8 @@
 /** Shared pieces of `npm run bench`: latency statistics, HTTP load with autocannon, and a bare Koa baseline. */
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { COMPILED } from '../packages/server/src/platform/worker-entry.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +14,17 @@ export interface LatencyStats {
   medianMs: number;
   p99Ms: number;
   meanMs: number;
+}
+
+/**
+ * Under `npm run bench` the benchmarks run compiled, from bench/.build (scripts/build-bench.ts), with
+ * the servers some of them start as processes compiled beside them: the path of such a file, or
+ * undefined when the benchmarks run from their sources under tsx. (import.meta.url cannot tell: the
+ * build rewrites it to the source file's URL.)
+ */
+export function compiledBeside(file: string): string | undefined {
+  const built = process.argv[1] === undefined ? undefined : join(dirname(process.argv[1]), file);
+  return COMPILED && built !== undefined && existsSync(built) ? built : undefined;
 }
 
 /** Runs `fn` `iterations` times (after `warmup` runs) and reports latency percentiles. */

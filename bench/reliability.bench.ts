@@ -18,15 +18,16 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Benchmark, BenchResult } from './run.js';
+import { compiledBeside } from './harness.js';
 
 const ACTIVITIES = Number(process.env.RELIABILITY_ACTIVITIES ?? 1_000_000);
 const SHOPPERS = 200_000;
 const PRODUCTS = 100_000;
 const FLOOD = Number(process.env.RELIABILITY_FLOOD ?? 50_000);
 const CATALOG = Number(process.env.RELIABILITY_CATALOG ?? PRODUCTS);
-/** Compiled by `npm run bench` (scripts/build-bench.ts): the child is then compiled beside it and runs on plain node, as production does. */
-const COMPILED = import.meta.url.endsWith('.js');
-const CHILD = fileURLToPath(new URL(COMPILED ? './reliability-child.js' : './reliability-child.ts', import.meta.url));
+/** Under `npm run bench`, the child compiled beside the bench, on plain node as production runs; from the sources, under tsx. */
+const COMPILED_CHILD = compiledBeside('reliability-child.js');
+const CHILD = COMPILED_CHILD ?? fileURLToPath(new URL('./reliability-child.ts', import.meta.url));
 /** The node flags `npm start` runs the server with (package.json), so the bench's server process runs as production's. */
 const START_FLAGS = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
   .split(' ')
@@ -81,7 +82,7 @@ interface Child {
 async function startChild(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
   // BENCH_NODE_FLAGS: extra flags for the server's process (say --optimize-for-size), to compare memory settings.
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--expose-gc', ...START_FLAGS, ...flags, ...(COMPILED ? [] : ['--import', 'tsx']), CHILD, dataDir], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--expose-gc', ...START_FLAGS, ...flags, ...(COMPILED_CHILD !== undefined ? [] : ['--import', 'tsx']), CHILD, dataDir], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const lines = createInterface({ input: child.stdout! });
   const [line] = (await once(lines, 'line')) as [string];
   return { process: child, lines, ...(JSON.parse(line) as Omit<Child, 'process' | 'lines'>) };

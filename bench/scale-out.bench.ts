@@ -14,9 +14,8 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { load, round } from './harness.js';
+import { compiledBeside, load, round } from './harness.js';
 import { activityMix } from './activity-mix.js';
 import { limitCpu, type CpuShare } from './cpu-cgroup.js';
 import type { BenchResult } from './run.js';
@@ -35,8 +34,8 @@ const COLLECT_RUNS = 3;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** Companions asked to profile themselves (COMPANION_NODE_FLAGS=--cpu-prof …) are stopped, so that they write it; others are killed. */
 const end = (companion: CompanionProcess) => (/--cpu-prof/.test(process.env.COMPANION_NODE_FLAGS ?? '') ? companion.stop() : companion.kill());
-/** Compiled by `npm run bench` (scripts/build-bench.ts): the companions then run the compiled server beside it on plain node, as production does. */
-const COMPANION_MAIN = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('./companion.js', import.meta.url)) : undefined;
+/** Under `npm run bench`, the companion compiled beside the bench (scripts/build-bench.ts), on plain node as production runs it. */
+const COMPANION_MAIN = compiledBeside('companion.js');
 const WORDS = ['heart', 'lantern', 'candle', 'mug', 'bag', 'star', 'wood', 'glass', 'tin', 'rose', 'bird', 'vintage', 'paper', 'red', 'white', 'pink', 'gold', 'box', 'tea', 'jar'];
 
 /** User + system CPU seconds a process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */

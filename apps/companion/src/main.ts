@@ -30,7 +30,6 @@ async function main(): Promise<void> {
   }
   console.error(`\nDiscovery Kit is listening on ${gate.url} (health: ${gate.url}/health, ready: ${gate.url}/ready). Ctrl-C stops it.`);
   const [{ createLogger, defaultLogFormat, limitHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT }, { startCompanion }] = await Promise.all([import('@discovery-kit/server'), import('./companion.js')]);
-  limitHeapGrowth(options.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const format = options.logFormat ?? defaultLogFormat(process.env, process.stdout.isTTY === true);
   const logger = createLogger(options.logLevel as 'info', { format });
 
@@ -63,6 +62,11 @@ async function main(): Promise<void> {
     releaseLock?.();
     throw error;
   }
+  // The heap's growth is limited once the start is done, not during it: the start's restore allocates
+  // its whole state at once, and at 1.3 × the live data each growth step was a full collection (a
+  // restart from a snapshot of 1,000,000 activities: 3.65 s with the limit, 2.70 s without; its peak
+  // RSS the same, 802 against 812 MB). A flood of traffic, which the limit is for, comes after.
+  limitHeapGrowth(options.heapGrowthPercent ?? DEFAULT_HEAP_GROWTH_PERCENT);
   const readyMs = Math.round(performance.now() - started);
   logger.info({ url: companion.url, dataDir: options.dataDir, config: options.configFile, demo: options.demo, readyMs }, 'Discovery Kit is ready');
   console.error(`Discovery Kit is ready after ${(readyMs / 1000).toFixed(1)} s: ${companion.url}/ready answers 200.\n`);

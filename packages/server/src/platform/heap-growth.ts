@@ -5,7 +5,8 @@
  * to 1.5 GB between collections (RSS peaks of 1.77 GB, 1.19 GB after). A fixed factor of 1.3 (with
  * the 64 MB young generation `npm start` sets) kept the peak at 1.34 GB, with more frequent but
  * concurrent full collections and no slower flood (docs/operations.md, "Memory under a flood").
- * The flag is read at each collection, so setting it at start works.
+ * The flag is read at each collection, so setting it at run time works: the companion sets it once its
+ * start is done (apps/companion/src/main.ts), leaving V8's own growth to the start's restore.
  */
 import { setFlagsFromString } from 'node:v8';
 
