@@ -28,10 +28,16 @@ const CATALOG = Number(process.env.RELIABILITY_CATALOG ?? PRODUCTS);
 /** Under `npm run bench`, the child compiled beside the bench, on plain node as production runs; from the sources, under tsx. */
 const COMPILED_CHILD = compiledBeside('reliability-child.js');
 const CHILD = COMPILED_CHILD ?? fileURLToPath(new URL('./reliability-child.ts', import.meta.url));
-/** The node flags `npm start` runs the server with (package.json), so the bench's server process runs as production's. */
-const START_FLAGS = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(' ')
-  .filter((word) => word.startsWith('--'));
+/** The node flags and environment `npm start` runs the server with (package.json), so the bench's server process runs as production's. */
+const START_WORDS = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
+const START_FLAGS = START_WORDS.filter((word) => word.startsWith('--'));
+/** `NAME=${NAME:-default}` words: the default unless this environment sets the name. */
+const START_ENV = Object.fromEntries(
+  START_WORDS.flatMap((word) => {
+    const assigned = /^([A-Z_]+)=\$\{\1:-([^}]*)\}$/.exec(word);
+    return assigned === null ? [] : [[assigned[1]!, process.env[assigned[1]!] ?? assigned[2]!]];
+  }),
+);
 
 /** Deterministic pseudo-random integers, so that every run writes the same directory. */
 function sequence(seed: number): (n: number) => number {
@@ -82,7 +88,7 @@ interface Child {
 async function startChild(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
   // BENCH_NODE_FLAGS: extra flags for the server's process (say --optimize-for-size), to compare memory settings.
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, ['--expose-gc', ...START_FLAGS, ...flags, ...(COMPILED_CHILD !== undefined ? [] : ['--import', 'tsx']), CHILD, dataDir], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--expose-gc', ...START_FLAGS, ...flags, ...(COMPILED_CHILD !== undefined ? [] : ['--import', 'tsx']), CHILD, dataDir], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...START_ENV, ...env } });
   const lines = createInterface({ input: child.stdout! });
   const [line] = (await once(lines, 'line')) as [string];
   return { process: child, lines, ...(JSON.parse(line) as Omit<Child, 'process' | 'lines'>) };

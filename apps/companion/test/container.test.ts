@@ -65,9 +65,12 @@ describe('container image (Dockerfile replayed without docker)', () => {
     assert.match(ops('HEALTHCHECK')[0]!, /\/ready/);
     assert.deepEqual(ops('STOPSIGNAL'), ['SIGTERM']);
     assert.deepEqual(JSON.parse(ops('CMD')[0]!), ['node', '--max-semi-space-size=64', 'dist/server/main.js']);
-    // The image starts the server as `npm start` does, with the same flags.
+    // The image starts the server as `npm start` does, with the same flags and malloc arenas.
     const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
-    assert.equal(start, JSON.parse(ops('CMD')[0]!).join(' '));
+    const [arenas, ...command] = start.split(' ');
+    assert.equal(command.join(' '), JSON.parse(ops('CMD')[0]!).join(' '));
+    assert.equal(arenas, 'MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}');
+    assert.match(ops('ENV').join(' '), /MALLOC_ARENA_MAX=2/);
     assert.ok(ops('RUN').some((run) => run.includes('npm ci --omit=dev')), 'production dependencies only');
     for (const stage of stages) {
       for (const copy of stage.instructions.filter((i) => i.op === 'COPY' && !i.args.startsWith('--from'))) {
