@@ -2,7 +2,8 @@
  * `npm run bench -- scale-out`: what the shared store costs, and what a process more adds. Collected
  * activities/s (the realistic mix, activity-mix.ts, 10 per request) and uncached search req/s for one
  * companion on lowdb (the baseline of this run), then 1, 2 and 3 companions on one PostgreSQL behind a
- * small round-robin proxy; then the lag from an activity collected on one process to its showing in
+ * small round-robin proxy (the two single-process setups take turns run by run, their ratio taken run by
+ * run); then the lag from an activity collected on one process to its showing in
  * another's recommendations (p50/p99). Each companion runs in its own CPU cgroup with a fixed share of
  * a core (cpu-cgroup.ts; BENCH_CPU_SHARE, default 0.5), as separate small machines would: otherwise two
  * processes on 2 shared cores would show the cost of sharing, not a second machine's capacity.
@@ -104,41 +105,74 @@ async function machineTicks(): Promise<{ busy: number; total: number }> {
   return { busy: total - (values[3] ?? 0) - (values[4] ?? 0), total };
 }
 
+interface Setup {
+  label: string;
+  url: string;
+  pids: number[];
+}
+
 /**
- * Collect then search through `url`, with what the collect run took: the companions' CPU against the
- * shares they were given (below 100%: something else held the cores), and how busy the whole machine was.
+ * Collect then search through each setup's `url`, with what each collect run took: the companions'
+ * CPU against the shares they were given (below 100%: something else held the cores), and how busy the
+ * whole machine was. Several setups take turns run by run (A, B, A, B, …), so that the machine's state
+ * and the growth of what the processes hold weigh on each alike, and a ratio between two is taken run
+ * by run (`pairedRatios`): measured one after the other, a training or a busy minute that fell on one
+ * setup's runs and not the other's moved their ratio from 0.52 to 1.08 between runs of the bench.
  */
-async function throughput(label: string, url: string, pids: number[]): Promise<{ row: Record<string, string | number>; events: number }> {
-  // A warm-up run, not measured: the code's first compilations, and a model that grows from nothing
-  // retrains often at first (every 10% of growth), each training on the process's own CPU share.
-  const warmUp = await load(url, collectRequests(), SECONDS, CONNECTIONS);
-  const before = await Promise.all(pids.map(cpuSeconds));
-  const machineBefore = await machineTicks();
-  // Three collect runs, the median kept: a model training (on the process's own CPU share) that falls in
-  // one run and not another moved a single run's figure by up to ×1.8 between two runs of the bench.
-  const runs: Array<Awaited<ReturnType<typeof load>>> = [];
-  for (let i = 0; i < COLLECT_RUNS; i++) runs.push(await load(url, collectRequests(), SECONDS, CONNECTIONS));
-  const collect = [...runs].sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)[COLLECT_RUNS >> 1]!;
-  const machineAfter = await machineTicks();
-  const used = (await Promise.all(pids.map(cpuSeconds))).reduce((sum, v, i) => sum + v - before[i]!, 0);
-  const search = await load(url, searchRequests(), SECONDS, CONNECTIONS);
-  const ticks = machineAfter.total - machineBefore.total;
-  // Every activity the runs sent (the warm-up's too): what another process folded meanwhile.
-  const events = [warmUp, ...runs].reduce((sum, run) => sum + run.requestsPerSecond * BATCH * SECONDS, 0);
-  const row = {
-    setup: label,
-    collectEventsPerSecond: collect.requestsPerSecond * BATCH,
-    collectP99Ms: collect.p99Ms,
-    collectNon2xx: collect.non2xx,
-    collectWarmUpEventsPerSecond: warmUp.requestsPerSecond * BATCH,
-    collectRunsEventsPerSecond: runs.map((run) => run.requestsPerSecond * BATCH).join(' / '),
-    'collect: share used': `${Math.round((100 * used) / (SHARE * SECONDS * COLLECT_RUNS * pids.length))}%`,
-    'collect: machine busy': ticks > 0 ? `${Math.round((100 * (machineAfter.busy - machineBefore.busy)) / ticks)}%` : '-',
-    searchPerSecond: search.requestsPerSecond,
-    searchP99Ms: search.p99Ms,
-    searchNon2xx: search.non2xx,
-  };
-  return { row, events };
+async function throughputs(setups: Setup[]): Promise<{ rows: Array<Record<string, string | number>>; events: number[]; runs: number[][] }> {
+  // A warm-up run each, not measured: the code's first compilations, and a model that grows from
+  // nothing retrains often at first (every 10% of growth).
+  const warmUps = [];
+  for (const setup of setups) warmUps.push(await load(setup.url, collectRequests(), SECONDS, CONNECTIONS));
+  const runs = setups.map(() => [] as Array<Awaited<ReturnType<typeof load>>>);
+  const used = setups.map(() => 0);
+  const busy = setups.map(() => ({ busy: 0, total: 0 }));
+  // Three collect runs each, the median kept.
+  for (let i = 0; i < COLLECT_RUNS; i++) {
+    for (const [k, setup] of setups.entries()) {
+      const before = await Promise.all(setup.pids.map(cpuSeconds));
+      const machineBefore = await machineTicks();
+      runs[k]!.push(await load(setup.url, collectRequests(), SECONDS, CONNECTIONS));
+      const machineAfter = await machineTicks();
+      used[k]! += (await Promise.all(setup.pids.map(cpuSeconds))).reduce((sum, v, j) => sum + v - before[j]!, 0);
+      busy[k]!.busy += machineAfter.busy - machineBefore.busy;
+      busy[k]!.total += machineAfter.total - machineBefore.total;
+    }
+  }
+  const rows = [];
+  const events = [];
+  for (const [k, setup] of setups.entries()) {
+    const search = await load(setup.url, searchRequests(), SECONDS, CONNECTIONS);
+    const collect = [...runs[k]!].sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)[COLLECT_RUNS >> 1]!;
+    // Every activity the runs sent (the warm-up's too): what another process folded meanwhile.
+    events.push([warmUps[k]!, ...runs[k]!].reduce((sum, run) => sum + run.requestsPerSecond * BATCH * SECONDS, 0));
+    rows.push({
+      setup: setup.label,
+      collectEventsPerSecond: collect.requestsPerSecond * BATCH,
+      collectP99Ms: collect.p99Ms,
+      collectNon2xx: runs[k]!.reduce((sum, run) => sum + run.non2xx, 0),
+      collectWarmUpEventsPerSecond: warmUps[k]!.requestsPerSecond * BATCH,
+      collectRunsEventsPerSecond: runs[k]!.map((run) => run.requestsPerSecond * BATCH).join(' / '),
+      'collect: share used': `${Math.round((100 * used[k]!) / (SHARE * SECONDS * COLLECT_RUNS * setup.pids.length))}%`,
+      'collect: machine busy': busy[k]!.total > 0 ? `${Math.round((100 * busy[k]!.busy) / busy[k]!.total)}%` : '-',
+      searchPerSecond: search.requestsPerSecond,
+      searchP99Ms: search.p99Ms,
+      searchNon2xx: search.non2xx,
+    });
+  }
+  return { rows, events, runs: runs.map((list) => list.map((run) => run.requestsPerSecond * BATCH)) };
+}
+
+async function throughput(setup: Setup): Promise<{ row: Record<string, string | number>; events: number }> {
+  const { rows, events } = await throughputs([setup]);
+  return { row: rows[0]!, events: events[0]! };
+}
+
+/** Run-by-run ratios of `a` to `b` (runs that took turns), and their median. */
+function pairedRatios(a: number[], b: number[]): { median: number; each: string } {
+  const ratios = a.map((value, i) => (b[i]! > 0 ? value / b[i]! : 0));
+  const sorted = [...ratios].sort((x, y) => x - y);
+  return { median: round(sorted[sorted.length >> 1] ?? 0, 2), each: ratios.map((r) => round(r, 2)).join(' / ') };
 }
 
 /** Collects on `writer`, polls `reader` until the product shows in its recently-viewed widget. */
@@ -191,13 +225,17 @@ export default async function scaleOutBench(): Promise<BenchResult> {
       return companion;
     };
 
+    // One process on each store, their runs taking turns (throughputs): the ratio is taken run by run.
     const lowdb = await start(['--config', configFile, '--data-dir', join(dir, 'lowdb')], { DEMO: 'on' }, 'lowdb');
-    rows.push((await throughput('1 process, lowdb files (baseline)', lowdb.url, [lowdb.child.pid!])).row);
-    await end(lowdb);
-
     const shared = ['--config', configFile, '--store', postgres.url, '--redis', redis.url];
     const a = await start([...shared, '--data-dir', join(dir, 'a')], { DEMO: 'on' }, 'a');
-    rows.push((await throughput('1 process, PostgreSQL + Redis', a.url, [a.child.pid!])).row);
+    const single = await throughputs([
+      { label: '1 process, lowdb files (baseline)', url: lowdb.url, pids: [lowdb.child.pid!] },
+      { label: '1 process, PostgreSQL + Redis', url: a.url, pids: [a.child.pid!] },
+    ]);
+    rows.push(...single.rows);
+    const storeRatio = pairedRatios(single.runs[1]!, single.runs[0]!);
+    await end(lowdb);
     const b = await start([...shared, '--data-dir', join(dir, 'b')], { DEMO: 'off' }, 'b');
     // C takes no request during the two-process run: the CPU it spends is what folding another process's activities costs.
     const c = await start([...shared, '--data-dir', join(dir, 'c')], { DEMO: 'off' }, 'c');
@@ -209,16 +247,16 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     const idlePerSecond = ((await cpuSeconds(c.child.pid!)) - idleStart) / SECONDS;
     const cBefore = await cpuSeconds(c.child.pid!);
     const twoStarted = performance.now();
-    const pair = await throughput('2 processes, PostgreSQL + Redis, round-robin', two.url, [a.child.pid!, b.child.pid!]);
+    const pair = await throughput({ label: '2 processes, PostgreSQL + Redis, round-robin', url: two.url, pids: [a.child.pid!, b.child.pid!] });
     rows.push(pair.row);
     const foldSeconds = Math.max(0, (await cpuSeconds(c.child.pid!)) - cBefore - (idlePerSecond * (performance.now() - twoStarted)) / 1000);
     await two.close();
     const three = await roundRobin([a.url, b.url, c.url]);
-    rows.push((await throughput('3 processes, PostgreSQL + Redis, round-robin', three.url, [a.child.pid!, b.child.pid!, c.child.pid!])).row);
+    rows.push((await throughput({ label: '3 processes, PostgreSQL + Redis, round-robin', url: three.url, pids: [a.child.pid!, b.child.pid!, c.child.pid!] })).row);
     await three.close();
     const [base, one, second, third] = rows;
     const ratio = (x: number | string | undefined, y: number | string | undefined) => (typeof x === 'number' && typeof y === 'number' && y > 0 ? round(x / y, 2) : '-');
-    rows.push({ setup: 'PostgreSQL 1 process ÷ lowdb', collectEventsPerSecond: ratio(one?.collectEventsPerSecond, base?.collectEventsPerSecond), searchPerSecond: ratio(one?.searchPerSecond, base?.searchPerSecond) });
+    rows.push({ setup: 'PostgreSQL 1 process ÷ lowdb (median of the run-by-run ratios; each listed)', collectEventsPerSecond: storeRatio.median, collectRunsEventsPerSecond: storeRatio.each, searchPerSecond: ratio(one?.searchPerSecond, base?.searchPerSecond) });
     rows.push({ setup: '2 processes ÷ 1 (PostgreSQL)', collectEventsPerSecond: ratio(second?.collectEventsPerSecond, one?.collectEventsPerSecond), searchPerSecond: ratio(second?.searchPerSecond, one?.searchPerSecond) });
     rows.push({ setup: '3 processes ÷ 1 (PostgreSQL)', collectEventsPerSecond: ratio(third?.collectEventsPerSecond, one?.collectEventsPerSecond), searchPerSecond: ratio(third?.searchPerSecond, one?.searchPerSecond) });
     // The capacity model (docs/scale-out.md): each process spends `accept` CPU seconds on an activity it
@@ -252,6 +290,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
       notes: [
         `Each companion: ${SHARE} of a core (${shares[0]?.how ?? 'no companion started'}).`,
         `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${COLLECT_RUNS} collect runs of ${SECONDS} s (the median shown, each listed) and a search run of ${SECONDS} s, ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
+        'The two single-process rows (lowdb, PostgreSQL) run side by side and take turns run by run (lowdb, PostgreSQL, lowdb, …), so that the machine\'s state and the growth of what each holds weigh on both alike; their ratio is the median of the run-by-run ratios.',
         'PostgreSQL runs with fsync on: each collect waits for a group commit, as with the lowdb files\' fsync.',
         `"share used": the companions' CPU during the collect run against the shares they were given; "machine busy": every core of this machine (${availableParallelism()}) during it. A share used well below 100% with the machine near 100% means the companions waited for cores that PostgreSQL, the load generator, the round-robin proxy or other work held: separate machines would not, and the model's prediction is then the figure to expect.`,
         'Lag: one activity collected on A, B polled every 5 ms until its recently-viewed widget shows it (NOTIFY after each group commit, 1 s poll as the safety net).',
