@@ -18,7 +18,8 @@
  * the shards, written before the answer, the moment anything more is claimed of it (a person, details,
  * a profile id with another session, a merge): `promote`.
  */
-import { hash, randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
+import { randomBase64Url } from '../../platform/random-id.js';
 import { DomainError } from '../../platform/domain-error.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 
@@ -86,7 +87,7 @@ export interface ResolvedProfile {
 }
 
 export function newProfileId(): string {
-  return `p_${randomBytes(12).toString('base64url')}`;
+  return `p_${randomBase64Url(12)}`;
 }
 
 function isNominative(profile: Profile): boolean {
