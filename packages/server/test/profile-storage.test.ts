@@ -89,6 +89,26 @@ describe('profile storage', () => {
     await store.close();
   });
 
+  it('gives an anonymous profile its own details once something is claimed of it, leaving other anonymous shoppers as they were', async () => {
+    const store = new LowdbStore({ directory: await dataDir() });
+    const profiles = await ProfileDirectory.open(store, 'shop');
+    const a = (await profiles.resolve({ sessionId: 's-a' }, 1_000)).profile;
+    const b = (await profiles.resolve({ sessionId: 's-b' }, 1_000)).profile;
+    const claimed = await profiles.resolve({ sessionId: 's-a', infos: { tier: 'gold' }, segments: { vip: true }, datasources: [] }, 2_000);
+    assert.equal(claimed.profile.id, a.id, 'details alone keep the same profile');
+    assert.deepEqual(profiles.find({ sessionId: 's-a' })?.infos, { tier: 'gold' });
+    assert.deepEqual(profiles.find({ sessionId: 's-a' })?.segments, { vip: true });
+    assert.deepEqual(profiles.find({ sessionId: 's-b' })?.infos, {}, "another anonymous shopper's details stay empty");
+    assert.deepEqual(profiles.find({ sessionId: 's-b' })?.segments, {});
+    assert.equal(profiles.anonymousCount, 1, 'only the claimed one moved into the shards');
+    // A person claimed of the second: a new nominative profile, the anonymous one merged into it.
+    const person = await profiles.resolve({ sessionId: 's-b', identities: { 'customer-id': 'c-b' }, infos: { since: 2026 } }, 3_000);
+    assert.deepEqual(person.merged, [b.id]);
+    assert.deepEqual(profiles.find({ identities: { 'customer-id': 'c-b' } })?.infos, { since: 2026 });
+    assert.deepEqual(profiles.find({ sessionId: 's-a' })?.infos, { tier: 'gold' });
+    await store.close();
+  });
+
   it('moves the single profiles document of earlier versions into the shards, once', async () => {
     const dir = await dataDir();
     let store = new LowdbStore({ directory: dir });
