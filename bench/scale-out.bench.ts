@@ -26,6 +26,8 @@ import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 
 const SECONDS = 5;
 const COLLECT_RUNS = 3;
+/** The two stores' single-process runs that take turns: five pairs, so that the median ratio does not rest on one run. */
+const PAIRED_RUNS = 5;
 /**
  * Concurrent connections of the load generator (BENCH_CONNECTIONS, default 32). Each keeps one request
  * in flight, so the rate is connections / latency: while one tenant's commits take turns across the
@@ -119,7 +121,7 @@ interface Setup {
  * by run (`pairedRatios`): measured one after the other, a training or a busy minute that fell on one
  * setup's runs and not the other's moved their ratio from 0.52 to 1.08 between runs of the bench.
  */
-async function throughputs(setups: Setup[]): Promise<{ rows: Array<Record<string, string | number>>; events: number[]; runs: number[][] }> {
+async function throughputs(setups: Setup[], collectRuns = COLLECT_RUNS): Promise<{ rows: Array<Record<string, string | number>>; events: number[]; runs: number[][] }> {
   // A warm-up run each, not measured: the code's first compilations, and a model that grows from
   // nothing retrains often at first (every 10% of growth).
   const warmUps = [];
@@ -127,8 +129,8 @@ async function throughputs(setups: Setup[]): Promise<{ rows: Array<Record<string
   const runs = setups.map(() => [] as Array<Awaited<ReturnType<typeof load>>>);
   const used = setups.map(() => 0);
   const busy = setups.map(() => ({ busy: 0, total: 0 }));
-  // Three collect runs each, the median kept.
-  for (let i = 0; i < COLLECT_RUNS; i++) {
+  // Three collect runs each (or `collectRuns`), the median kept.
+  for (let i = 0; i < collectRuns; i++) {
     for (const [k, setup] of setups.entries()) {
       const before = await Promise.all(setup.pids.map(cpuSeconds));
       const machineBefore = await machineTicks();
@@ -143,7 +145,7 @@ async function throughputs(setups: Setup[]): Promise<{ rows: Array<Record<string
   const events = [];
   for (const [k, setup] of setups.entries()) {
     const search = await load(setup.url, searchRequests(), SECONDS, CONNECTIONS);
-    const collect = [...runs[k]!].sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)[COLLECT_RUNS >> 1]!;
+    const collect = [...runs[k]!].sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)[collectRuns >> 1]!;
     // Every activity the runs sent (the warm-up's too): what another process folded meanwhile.
     events.push([warmUps[k]!, ...runs[k]!].reduce((sum, run) => sum + run.requestsPerSecond * BATCH * SECONDS, 0));
     rows.push({
@@ -153,7 +155,7 @@ async function throughputs(setups: Setup[]): Promise<{ rows: Array<Record<string
       collectNon2xx: runs[k]!.reduce((sum, run) => sum + run.non2xx, 0),
       collectWarmUpEventsPerSecond: warmUps[k]!.requestsPerSecond * BATCH,
       collectRunsEventsPerSecond: runs[k]!.map((run) => run.requestsPerSecond * BATCH).join(' / '),
-      'collect: share used': `${Math.round((100 * used[k]!) / (SHARE * SECONDS * COLLECT_RUNS * setup.pids.length))}%`,
+      'collect: share used': `${Math.round((100 * used[k]!) / (SHARE * SECONDS * collectRuns * setup.pids.length))}%`,
       'collect: machine busy': busy[k]!.total > 0 ? `${Math.round((100 * busy[k]!.busy) / busy[k]!.total)}%` : '-',
       searchPerSecond: search.requestsPerSecond,
       searchP99Ms: search.p99Ms,
@@ -232,7 +234,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     const single = await throughputs([
       { label: '1 process, lowdb files (baseline)', url: lowdb.url, pids: [lowdb.child.pid!] },
       { label: '1 process, PostgreSQL + Redis', url: a.url, pids: [a.child.pid!] },
-    ]);
+    ], PAIRED_RUNS);
     rows.push(...single.rows);
     const storeRatio = pairedRatios(single.runs[1]!, single.runs[0]!);
     await end(lowdb);
@@ -290,7 +292,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
       notes: [
         `Each companion: ${SHARE} of a core (${shares[0]?.how ?? 'no companion started'}).`,
         `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${COLLECT_RUNS} collect runs of ${SECONDS} s (the median shown, each listed) and a search run of ${SECONDS} s, ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
-        'The two single-process rows (lowdb, PostgreSQL) run side by side and take turns run by run (lowdb, PostgreSQL, lowdb, …), so that the machine\'s state and the growth of what each holds weigh on both alike; their ratio is the median of the run-by-run ratios.',
+        `The two single-process rows (lowdb, PostgreSQL) run side by side and take turns run by run (lowdb, PostgreSQL, lowdb, …), so that the machine's state and the growth of what each holds weigh on both alike; their ratio is the median of the run-by-run ratios (${PAIRED_RUNS} pairs).`,
         'PostgreSQL runs with fsync on: each collect waits for a group commit, as with the lowdb files\' fsync.',
         `"share used": the companions' CPU during the collect run against the shares they were given; "machine busy": every core of this machine (${availableParallelism()}) during it. A share used well below 100% with the machine near 100% means the companions waited for cores that PostgreSQL, the load generator, the round-robin proxy or other work held: separate machines would not, and the model's prediction is then the figure to expect.`,
         'Lag: one activity collected on A, B polled every 5 ms until its recently-viewed widget shows it (NOTIFY after each group commit, 1 s poll as the safety net).',
