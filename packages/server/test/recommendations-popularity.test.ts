@@ -210,6 +210,32 @@ describe('the days popularity keeps', () => {
   });
 });
 
+describe("popularity's snapshot chunks", () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  const today = Date.parse('2026-11-21T10:00:00Z');
+
+  it('restores every count, also when the snapshot names more items between two chunks', async () => {
+    const { Popularity } = await import('../src/domains/recommendations/popularity.js');
+    const saved = new Popularity(() => today);
+    saved.add('view', 'a', today, 2);
+    saved.add('view', 'b', today - DAY);
+    saved.add('view', 'a', today - DAY, 3);
+    saved.add('purchase', 'c', today);
+    // The snapshot's own numbering of items: the order its item list is written in.
+    const order = ['a', 'b', 'c'];
+    const chunks = [...saved.save((itemId) => order.indexOf(itemId))];
+    const restored = new Popularity(() => today);
+    // The item list grows as its chunks arrive: here it names c only before the last chunk.
+    const names = ['a', 'b'];
+    for (const [at, chunk] of chunks.entries()) {
+      if (at === chunks.length - 1) names.push('c');
+      restored.restore(chunk, names);
+    }
+    for (const [verb, itemId, count] of [['view', 'a', 5], ['view', 'b', 1], ['purchase', 'c', 1]] as const) assert.equal(restored.count(verb, itemId), count, `${verb} ${itemId}`);
+    assert.throws(() => restored.restore(chunks[0]!, []), RangeError);
+  });
+});
+
 describe('a whole popularity pass in steps', () => {
   const DAY = 24 * 60 * 60 * 1000;
   const today = Date.parse('2026-11-21T10:00:00Z');

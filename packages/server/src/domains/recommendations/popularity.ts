@@ -198,7 +198,12 @@ export class Popularity {
     // The snapshot's item numbers translated to this counter's once per item, not once per item, verb
     // and day (a string-keyed lookup each: a sixteenth of a restart's CPU); dropped with the names.
     let local = this.restoredNumbers.get(names);
-    if (local === undefined) this.restoredNumbers.set(names, (local = new Int32Array(names.length).fill(-1)));
+    // The names may have grown since the last chunk (the snapshot's item list comes in chunks too).
+    if (local === undefined || local.length < names.length) {
+      const grown = new Int32Array(names.length).fill(-1);
+      if (local !== undefined) grown.set(local);
+      this.restoredNumbers.set(names, (local = grown));
+    }
     for (let left = read.u32(); left > 0; left--) {
       const index = read.u32();
       const count = read.f64();
