@@ -15,6 +15,8 @@
  * the split's feature. The bias plus the features' credits is exactly the score.
  */
 
+import { seededRandom } from './seeded-shuffle.js';
+
 export interface TreeOptions {
   /** Trees fitted one after another. */
   rounds: number;
@@ -71,7 +73,8 @@ export function fitTrees(x: Float64Array, y: Uint8Array, features: number, optio
   const gradient = new Float64Array(rows);
   const curvature = new Float64Array(rows);
   const all = new Int32Array(rows);
-  const random = seeded(rows * 31 + features);
+  // Seeded, so a training gives the same trees for the same examples.
+  const random = seededRandom(rows * 31 + features);
   const trees: Tree[] = [];
   for (let round = 0; round < options.rounds; round++) {
     if (options.objective === 'pairwise' && groups !== undefined) pairwiseGradients(score, y, starts, gradient, curvature);
@@ -293,14 +296,3 @@ function growTree(sample: Int32Array, codes: Uint8Array, cuts: Float64Array[], g
   return { tree, bin };
 }
 
-/** A small seeded generator (mulberry32), so a training gives the same trees for the same examples. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
