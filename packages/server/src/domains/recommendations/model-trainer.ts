@@ -253,17 +253,21 @@ export class ModelTrainer {
   private train(tenantId: string, state: TenantModel, reason: string): Promise<void> {
     state.forced = undefined;
     const started = Date.now();
-    const run = this.runTraining(tenantId, state, reason).finally(() => {
-      state.training = undefined;
-      state.lastTrainingEnded = Date.now();
-      // Its working time: the sleeps that gave way to requests (platform/cpu-pacing.ts) already kept it to a small share.
-      state.lastTrainingMs = Math.max(0, state.lastTrainingEnded - started - (state.timings?.pausedMs ?? 0));
-    });
+    let pausedMs = 0;
+    const run = this.runTraining(tenantId, state, reason)
+      .then((paused) => void (pausedMs = paused))
+      .finally(() => {
+        state.training = undefined;
+        state.lastTrainingEnded = Date.now();
+        // Its working time: the sleeps that gave way to requests (platform/cpu-pacing.ts) already kept it to a small share.
+        state.lastTrainingMs = Math.max(0, state.lastTrainingEnded - started - pausedMs);
+      });
     state.training = run;
     return run;
   }
 
-  private async runTraining(tenantId: string, state: TenantModel, reason: string): Promise<void> {
+  /** One training, its model installed and stored; resolves to the time it gave way to requests (ms, 0 when it failed). */
+  private async runTraining(tenantId: string, state: TenantModel, reason: string): Promise<number> {
     const interactions = this.aggregates.interactions(tenantId);
     const started = performance.now();
     const touches = interactions.touches;
@@ -277,7 +281,7 @@ export class ModelTrainer {
       const trainedAt = this.clock.now();
       const stored: StoredModel = { info: { trainedAt, touches, purchases, trainingMs, lambda: this.options.lambda }, itemIds: snapshot.itemIds, weights };
       const storedRanker: StoredRanker | undefined = ranker?.weights === undefined ? undefined : { tenantId, trainedAt, weights: ranker.weights, itemIds: snapshot.itemIds, stats: ranker.stats };
-      if (this.closed) return;
+      if (this.closed) return 0;
       state.timings = timings;
       this.install(tenantId, state, stored, storedRanker);
       this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ranker: storedRanker?.weights.examples ?? 0, ms: trainingMs, ...timings }, 'recommendation model trained');
@@ -286,11 +290,13 @@ export class ModelTrainer {
       if (storedRanker !== undefined) await this.blobs.put(this.rankerBlobOf(tenantId), encodeRanker(storedRanker));
       // Told after the blobs are stored: the other processes load them on this notice.
       await state.lease?.stored(trainedAt);
+      return timings?.pausedMs ?? 0;
     } catch (error) {
-      if (this.closed) return;
+      if (this.closed) return 0;
       // The previous model (or co-occurrence alone) keeps serving; the next poll tries again after more data.
       state.trainedTouches = touches;
       this.logger.error({ tenant: tenantId, err: error }, 'recommendation model training failed');
+      return 0;
     }
   }
 
