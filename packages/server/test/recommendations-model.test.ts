@@ -359,4 +359,42 @@ describe("a shopper's row of touches", () => {
     assert.deepEqual([...model.offsets], [0, 11]);
     assert.deepEqual([...model.first].slice(0, 10), expected.first);
   });
+
+  it('keeps thousands of shoppers apart in shared pages: rows that grow, a heavy shopper, an erased one whose place is reused', async () => {
+    const { Interactions, MINUTE_MS } = await import('../src/domains/recommendations/interactions.js');
+    const interactions = new Interactions();
+    const at = Date.UTC(2026, 10, 1);
+    // 3,000 shoppers, shopper k touching k % 40 + 1 items (rows of 1 to 40 entries, so blocks of 4 to 64),
+    // added in turns so that rows grow while others are placed after them.
+    const touched = (k: number) => (k % 40) + 1;
+    for (let round = 0; round < 40; round++) {
+      for (let k = 0; k < 3_000; k++) if (round < touched(k)) interactions.add(`s${k}`, round % 7 === 0 ? 'purchase' : 'view', `item-${(k + round * 13) % 500}`, at + (k + round) * MINUTE_MS);
+    }
+    // A heavy shopper past the pages' largest block (64) and an array of its own.
+    for (let i = 0; i < 300; i++) interactions.add('heavy', 'view', `item-${i}`, at + i * MINUTE_MS);
+    const itemsOf = (from: InstanceType<typeof Interactions>, id: string) => [...(from.row(id)?.items ?? [])].map((n) => from.itemIds[n]);
+    const expectedItems = (k: number) => Array.from({ length: touched(k) }, (_, round) => `item-${(k + round * 13) % 500}`);
+    for (let k = 0; k < 3_000; k += 7) assert.deepEqual(itemsOf(interactions, `s${k}`), expectedItems(k), `shopper s${k}`);
+    assert.equal(itemsOf(interactions, 'heavy').length, 300);
+    // A row read out stays the shopper's own after what is folded next (its block may be reused).
+    const before = interactions.row('s39')!;
+    const copy = [...before.items];
+    interactions.forget('s39');
+    for (let i = 0; i < 40; i++) interactions.add('newcomer', 'purchase', `item-${499 - i}`, at);
+    assert.deepEqual([...before.items], copy);
+    assert.equal(interactions.row('s39'), undefined);
+    // The newcomer (perhaps in the erased shopper's place) has only its own touches, bought.
+    assert.deepEqual(itemsOf(interactions, 'newcomer'), Array.from({ length: 40 }, (_, i) => `item-${499 - i}`));
+    assert.deepEqual([...interactions.row('newcomer')!.buys], new Array(40).fill(1));
+    assert.deepEqual([...interactions.boughtBy('newcomer')].length, 40);
+    // A snapshot gives every row back, and the model's snapshot counts every entry once.
+    const restored = new Interactions();
+    for (const chunk of interactions.save()) restored.restore(chunk);
+    for (let k = 1; k < 3_000; k += 7) if (k !== 39) assert.deepEqual(itemsOf(restored, `s${k}`), expectedItems(k), `restored s${k}`);
+    assert.deepEqual(itemsOf(restored, 'newcomer'), itemsOf(interactions, 'newcomer'));
+    let entries = 300 + 40;
+    for (let k = 0; k < 3_000; k++) if (k !== 39) entries += touched(k);
+    assert.equal(restored.snapshot().items.length, entries);
+    assert.equal(interactions.snapshot().items.length, entries);
+  });
 });

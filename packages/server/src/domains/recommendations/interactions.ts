@@ -6,6 +6,7 @@
  */
 import { ChunkReader, ChunkWriter } from '../tracking/snapshot-encoding.js';
 import { kthLargest } from './top-k.js';
+import { RowPages, SEGMENTS, type Block } from './row-pages.js';
 
 /** How much one touch says about wanting an item: a purchase is the unit; a view says a little. */
 export const TOUCH_WEIGHTS: Readonly<Record<string, number>> = {
@@ -40,13 +41,13 @@ const RECENCY_EPOCH = Date.UTC(2020, 0, 1);
  * and last of them (0 when never bought). Times are whole minutes since 1970 (fits an Int32 for 4,000
  * years): the learned ranking reads when a shopper met an item, `buy-again` how often they buy it.
  */
-interface Row {
+interface Row extends Block {
   /**
-   * The seven arrays end to end in one Int32Array of seven times the capacity (item, weight as float32
-   * bits, first, last, buys, firstBuy, lastBuy): one typed array and one buffer per shopper instead of
-   * seven of each, which cost about 1.3 KB a shopper (a third of the heap at 200,000 shoppers).
+   * The seven arrays end to end, seven times the capacity from `base` in `data` (item, weight as
+   * float32 bits, first, last, buys, firstBuy, lastBuy): a block of a shared page for most shoppers
+   * (row-pages.ts), an array of its own for a heavy one. Seven arrays each cost about 1.3 KB a shopper
+   * (a third of the heap at 200,000 shoppers), one array of its own about 250 bytes beside the numbers.
    */
-  data: Int32Array<ArrayBuffer>;
   capacity: number;
   length: number;
 }
@@ -58,7 +59,6 @@ const LAST = 3;
 const BUYS = 4;
 const FIRST_BUY = 5;
 const LAST_BUY = 6;
-const SEGMENTS = 7;
 /** Float32 ↔ its bits, for the weight segment. */
 const bits = new Int32Array(1);
 const asFloat = new Float32Array(bits.buffer);
@@ -70,12 +70,12 @@ function bitsOf(weight: number): number {
   asFloat[0] = weight;
   return bits[0]!;
 }
-const at = (row: Row, segment: number, i: number): number => row.data[segment * row.capacity + i]!;
-const weightAt = (row: Row, i: number): number => floatOf(row.data[WEIGHT * row.capacity + i]!);
-/** The used part of one of the row's columns. */
-const column = (row: Row, segment: number): Int32Array => row.data.subarray(segment * row.capacity, segment * row.capacity + row.length);
-/** The used part of the weights, as the float32 they are. */
-const weightsOf = (row: Row): Float32Array => new Float32Array(row.data.buffer, row.data.byteOffset + WEIGHT * row.capacity * 4, row.length);
+const at = (row: Row, segment: number, i: number): number => row.data[row.base + segment * row.capacity + i]!;
+const weightAt = (row: Row, i: number): number => floatOf(row.data[row.base + WEIGHT * row.capacity + i]!);
+/** The used part of one of the row's columns: a view of the page, for copying at once (a freed block is reused). */
+const column = (row: Row, segment: number): Int32Array => row.data.subarray(row.base + segment * row.capacity, row.base + segment * row.capacity + row.length);
+/** The used part of the weights, as the float32 they are (a view, as `column`). */
+const weightsOf = (row: Row): Float32Array => new Float32Array(row.data.buffer, row.data.byteOffset + (row.base + WEIGHT * row.capacity) * 4, row.length);
 
 /** A row as readers see it: views of its used part. */
 export interface RowView {
@@ -108,6 +108,7 @@ export class Interactions {
   private readonly itemNumbers = new Map<string, number>();
   readonly itemIds: string[] = [];
   private readonly rows = new Map<string, Row>();
+  private readonly pages = new RowPages();
   /** Per item number: log2 of the recency-weighted touches (weighted as TOUCH_WEIGHTS), and the all-time purchase count. */
   private recent: Float64Array<ArrayBuffer> = new Float64Array(1024);
   private bought: Float64Array<ArrayBuffer> = new Float64Array(1024);
@@ -130,9 +131,9 @@ export class Interactions {
     }
     this.recent[item] = log2Add(this.recent[item]!, Math.log2(weight) + (at - RECENCY_EPOCH) / HALF_LIFE_MS);
     let row = this.rows.get(profileId);
-    if (row === undefined) this.rows.set(profileId, (row = emptyRow(4)));
+    if (row === undefined) this.rows.set(profileId, (row = this.emptyRow(4)));
     const minute = Math.floor(at / MINUTE_MS);
-    const before = touch(row, item, weight, minute, minute, weight >= BOUGHT ? 1 : 0, minute, minute);
+    const before = this.touch(row, item, weight, minute, minute, weight >= BOUGHT ? 1 : 0, minute, minute);
     if (weight >= BOUGHT && before === 0) this.buyers[item]! += 1;
     if (weight >= BOUGHT && before === 1) this.repeaters[item]! += 1;
   }
@@ -145,18 +146,22 @@ export class Interactions {
     return ((this.repeaters[item] ?? 0) + 1) / ((this.buyers[item] ?? 0) + 5);
   }
 
-  /** The shopper's touched items (item number → strongest weight, times, purchases), oldest first touch first. */
+  /**
+   * The shopper's touched items (item number → strongest weight, times, purchases), oldest first touch
+   * first: copies, which stay the shopper's whatever is folded later (a page block is reused once its
+   * row grows or goes).
+   */
   row(profileId: string): RowView | undefined {
     const row = this.rows.get(profileId);
     if (row === undefined) return undefined;
     return {
-      items: column(row, ITEM),
-      weights: weightsOf(row),
-      first: column(row, FIRST),
-      last: column(row, LAST),
-      buys: column(row, BUYS),
-      firstBuy: column(row, FIRST_BUY),
-      lastBuy: column(row, LAST_BUY),
+      items: column(row, ITEM).slice(),
+      weights: weightsOf(row).slice(),
+      first: column(row, FIRST).slice(),
+      last: column(row, LAST).slice(),
+      buys: column(row, BUYS).slice(),
+      firstBuy: column(row, FIRST_BUY).slice(),
+      lastBuy: column(row, LAST_BUY).slice(),
     };
   }
 
@@ -216,13 +221,18 @@ export class Interactions {
       return;
     }
     for (let i = 0; i < moved.length; i++) {
-      touch(target, at(moved, ITEM, i), weightAt(moved, i), at(moved, FIRST, i), at(moved, LAST, i), at(moved, BUYS, i), at(moved, FIRST_BUY, i), at(moved, LAST_BUY, i));
+      this.touch(target, at(moved, ITEM, i), weightAt(moved, i), at(moved, FIRST, i), at(moved, LAST, i), at(moved, BUYS, i), at(moved, FIRST_BUY, i), at(moved, LAST_BUY, i));
     }
+    this.pages.release(moved, moved.capacity);
   }
 
-  /** Erasure: the profile's row goes; item totals it added stay, as counts without a person. */
+  /** Erasure: the profile's row goes (its block is zeroed when reused); item totals it added stay, as counts without a person. */
   forget(profileId: string): void {
+    const row = this.rows.get(profileId);
+    if (row === undefined) return;
     this.rows.delete(profileId);
+    row.data.fill(0, row.base, row.base + SEGMENTS * row.capacity);
+    this.pages.release(row, row.capacity);
   }
 
   /** Saved-state chunks (activity snapshots, not the model's `snapshot`): item ids, item totals, rows. */
@@ -245,21 +255,20 @@ export class Interactions {
 
   restore(chunk: InteractionChunk): void {
     if (chunk instanceof Uint8Array) {
-      // Rows are views into one buffer per chunk: a typed array of its own per row costs an allocation
-      // each (seconds at 200,000 shoppers); a row that grows past its view moves to arrays of its own.
-      const shared = new ArrayBuffer(chunk.length);
-      let used = 0;
+      // Rows go into page blocks like live ones (a typed array of its own per row costs an allocation
+      // each: seconds at 200,000 shoppers).
       const read = new ChunkReader(chunk);
       while (!read.done) {
         const profileId = read.string();
         const length = read.u32();
-        const data = new Int32Array(shared, used, SEGMENTS * length);
-        used += data.byteLength;
-        // The weights were written as float32: their bytes go in unchanged.
-        read.array(data.subarray(0, length));
-        read.array(new Float32Array(shared, data.byteOffset + 4 * length, length));
-        for (let segment = FIRST; segment < SEGMENTS; segment++) read.array(data.subarray(segment * length, (segment + 1) * length));
-        if (length > 0) this.rows.set(profileId, { data, capacity: length, length });
+        const row = this.emptyRow(RowPages.capacityFor(length));
+        row.length = length;
+        // The weights were written as float32: their bytes go in unchanged. Each column is read into its place in the block.
+        for (let segment = 0; segment < SEGMENTS; segment++) read.array(column(row, segment));
+        const previous = this.rows.get(profileId);
+        if (previous !== undefined) this.pages.release(previous, previous.capacity);
+        if (length > 0) this.rows.set(profileId, row);
+        else this.pages.release(row, row.capacity);
       }
     } else if ('items' in chunk) {
       chunk.items.forEach((itemId, i) => {
@@ -295,6 +304,58 @@ export class Interactions {
     return { itemIds: [...this.itemIds], offsets, items, weights, first };
   }
 
+  private emptyRow(capacity: number): Row {
+    const { data, base, page } = this.pages.allocate(capacity);
+    // One literal, one shape for every row (spreading the block gave each row a dictionary of its own).
+    return { data, base, page, capacity, length: 0 };
+  }
+
+  /**
+   * Folds touches of `item` into the row: the strongest weight, the earliest first and latest last
+   * touch, purchases added up (their first and last minutes; 0 is "none"). Activities may arrive out of
+   * time order (imports, merges), so every time is a min or a max. A full row moves to a block twice
+   * its size and gives its old one back.
+   */
+  private touch(row: Row, item: number, weight: number, first: number, last: number, buys: number, firstBuy: number, lastBuy: number): number {
+    const { data, base: b, capacity: c } = row;
+    for (let i = row.length - 1; i >= 0; i--) {
+      if (data[b + i] !== item) continue;
+      const before = data[b + BUYS * c + i]!;
+      if (weight > weightAt(row, i)) data[b + WEIGHT * c + i] = bitsOf(weight);
+      if (first < data[b + FIRST * c + i]!) data[b + FIRST * c + i] = first;
+      if (last > data[b + LAST * c + i]!) data[b + LAST * c + i] = last;
+      if (buys > 0) {
+        data[b + FIRST_BUY * c + i] = before === 0 ? firstBuy : Math.min(data[b + FIRST_BUY * c + i]!, firstBuy);
+        data[b + LAST_BUY * c + i] = Math.max(data[b + LAST_BUY * c + i]!, lastBuy);
+        data[b + BUYS * c + i] = before + buys;
+      }
+      return before;
+    }
+    if (row.length === row.capacity) {
+      const old: Block = { data: row.data, base: row.base, page: row.page };
+      const bigger = this.pages.allocate(c * 2);
+      for (let segment = 0; segment < SEGMENTS; segment++) bigger.data.set(old.data.subarray(old.base + segment * c, old.base + (segment + 1) * c), bigger.base + segment * c * 2);
+      row.data = bigger.data;
+      row.base = bigger.base;
+      row.page = bigger.page;
+      row.capacity = c * 2;
+      this.pages.release(old, c);
+    }
+    const i = row.length;
+    const d = row.data;
+    const n = row.capacity;
+    const o = row.base;
+    d[o + ITEM * n + i] = item;
+    d[o + WEIGHT * n + i] = bitsOf(weight);
+    d[o + FIRST * n + i] = first;
+    d[o + LAST * n + i] = last;
+    d[o + BUYS * n + i] = buys;
+    d[o + FIRST_BUY * n + i] = buys > 0 ? firstBuy : 0;
+    d[o + LAST_BUY * n + i] = buys > 0 ? lastBuy : 0;
+    row.length++;
+    return 0;
+  }
+
   private intern(itemId: string): number {
     let n = this.itemNumbers.get(itemId);
     if (n !== undefined) return n;
@@ -312,49 +373,6 @@ export class Interactions {
   }
 }
 
-function emptyRow(capacity: number): Row {
-  return { data: new Int32Array(SEGMENTS * capacity), capacity, length: 0 };
-}
-
-/**
- * Folds touches of `item` into the row: the strongest weight, the earliest first and latest last
- * touch, purchases added up (their first and last minutes; 0 is "none"). Activities may arrive out of
- * time order (imports, merges), so every time is a min or a max.
- */
-function touch(row: Row, item: number, weight: number, first: number, last: number, buys: number, firstBuy: number, lastBuy: number): number {
-  const { data, capacity: c } = row;
-  for (let i = row.length - 1; i >= 0; i--) {
-    if (data[i] !== item) continue;
-    const before = data[BUYS * c + i]!;
-    if (weight > weightAt(row, i)) data[WEIGHT * c + i] = bitsOf(weight);
-    if (first < data[FIRST * c + i]!) data[FIRST * c + i] = first;
-    if (last > data[LAST * c + i]!) data[LAST * c + i] = last;
-    if (buys > 0) {
-      data[FIRST_BUY * c + i] = before === 0 ? firstBuy : Math.min(data[FIRST_BUY * c + i]!, firstBuy);
-      data[LAST_BUY * c + i] = Math.max(data[LAST_BUY * c + i]!, lastBuy);
-      data[BUYS * c + i] = before + buys;
-    }
-    return before;
-  }
-  if (row.length === row.capacity) {
-    const bigger = new Int32Array(SEGMENTS * row.capacity * 2);
-    for (let segment = 0; segment < SEGMENTS; segment++) bigger.set(row.data.subarray(segment * row.capacity, (segment + 1) * row.capacity), segment * row.capacity * 2);
-    row.data = bigger;
-    row.capacity *= 2;
-  }
-  const i = row.length;
-  const d = row.data;
-  const n = row.capacity;
-  d[ITEM * n + i] = item;
-  d[WEIGHT * n + i] = bitsOf(weight);
-  d[FIRST * n + i] = first;
-  d[LAST * n + i] = last;
-  d[BUYS * n + i] = buys;
-  d[FIRST_BUY * n + i] = buys > 0 ? firstBuy : 0;
-  d[LAST_BUY * n + i] = buys > 0 ? lastBuy : 0;
-  row.length++;
-  return 0;
-}
 
 /** log2(2^a + 2^b), without leaving the logarithms. */
 function log2Add(a: number, b: number): number {
