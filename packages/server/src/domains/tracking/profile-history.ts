@@ -74,15 +74,21 @@ export class ProfileHistory {
     if (activity.profileId !== profileId) this.addAlias(profileId, activity.profileId);
     let list = this.byProfile.get(profileId);
     // Moved to the end: the most recently active profile is the last one let go.
-    if (list !== undefined) this.byProfile.delete(profileId);
-    this.byProfile.set(profileId, (list ??= []));
-    list.push(activity);
+    if (list !== undefined) {
+      this.byProfile.delete(profileId);
+      this.byProfile.set(profileId, list);
+      list.push(activity);
+    } else {
+      // A literal of one: most shoppers have one or two activities, and an array grown from [] by a push holds room for 17.
+      this.byProfile.set(profileId, (list = [activity]));
+    }
     this.resident++;
     if (list.length > HISTORY_LIMIT) this.resident -= list.splice(0, list.length - HISTORY_LIMIT).length;
     this.keepWithinBudget();
-    let counts = this.counts.get(profileId);
-    if (counts === undefined) this.counts.set(profileId, (counts = []));
-    addCount(counts, kindKey(activity.type, activity.verb), 1);
+    const counts = this.counts.get(profileId);
+    // As the list: a literal pair for the profile's first kind, not an empty array grown by a push.
+    if (counts === undefined) this.counts.set(profileId, [kindKey(activity.type, activity.verb), 1]);
+    else addCount(counts, kindKey(activity.type, activity.verb), 1);
   }
 
   private keepWithinBudget(): void {

@@ -328,6 +328,19 @@ export class ProfileDirectory {
     this.keepAnonymous(anonymousProfile(profileId, createdAt, [sessionId]));
   }
 
+  /**
+   * Points a logged activity of an anonymous profile at the profile's own id and session strings: a
+   * record parsed from the log (or from a request) carries copies of them, two more objects for the
+   * collector to visit in every activity the history keeps (docs/scale-out.md). The values are the same.
+   */
+  shareStrings(record: { profileId: string; sessionId?: string | undefined }): void {
+    const profile = this.anonymous.get(record.profileId);
+    if (profile === undefined) return;
+    record.profileId = profile.id;
+    const session = profile.sessions[0];
+    if (record.sessionId === session) record.sessionId = session;
+  }
+
   /** Anonymous profiles held (see the header). */
   get anonymousCount(): number {
     return this.anonymous.size;

@@ -310,6 +310,7 @@ export class TenantActivities {
     // The same object is kept by the history and the idempotency memory (no text per activity: see profile-history.ts).
     this.recentKeys.remember(record);
     const attributed = record.profileId !== UNATTRIBUTED;
+    if (attributed) this.profiles.shareStrings(record);
     const profileId = attributed ? this.profiles.canonicalId(record.profileId) : undefined;
     if (profileId !== undefined) this.history.add(profileId, record);
     for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
