@@ -2,9 +2,9 @@
  * `npm run bench -- scale-out`: what the shared store costs, and what a process more adds. Collected
  * activities/s (the realistic mix, activity-mix.ts, 10 per request) and uncached search req/s for one
  * companion on lowdb (the baseline of this run), then 1, 2 and 3 companions on one PostgreSQL behind a
- * small round-robin proxy (the two single-process setups take turns run by run, their ratio taken run by
- * run); then the lag from an activity collected on one process to its showing in
- * another's recommendations (p50/p99). Each companion runs in its own CPU cgroup with a fixed share of
+ * small balancing proxy (fewest requests in flight; BENCH_BALANCING=round-robin for turns), the two
+ * single-process setups taking turns run by run and their ratio taken run by run; then the lag from an
+ * activity collected on one process to its showing in another's recommendations (p50/p99). Each companion runs in its own CPU cgroup with a fixed share of
  * a core (cpu-cgroup.ts; BENCH_CPU_SHARE, default 0.5), as separate small machines would: otherwise two
  * processes on 2 shared cores would show the cost of sharing, not a second machine's capacity.
  * Real servers: PostgreSQL with fsync on and Redis from Debian's packages (test/support/engines.ts),
@@ -50,11 +50,33 @@ async function cpuSeconds(pid: number): Promise<number> {
 }
 
 /** Forwards each request to the next upstream in turn, as a load balancer would. */
-async function roundRobin(upstreams: string[]): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * How the proxy in front of two or three companions spreads requests (BENCH_BALANCING): `least-requests`
+ * (default) sends each to the companion with the fewest in flight, as production balancers are
+ * usually set (nginx `least_conn`, HAProxy `leastconn`, Envoy `LEAST_REQUEST`, an AWS load balancer's
+ * least outstanding requests); `round-robin` sends them in turn, so a companion slowed for a moment (a
+ * collection, a training) holds its share of the connections and the cluster runs at N × its pace.
+ */
+const BALANCING = process.env.BENCH_BALANCING === 'round-robin' ? 'round-robin' : 'least-requests';
+
+async function balancer(upstreams: string[]): Promise<{ url: string; close(): Promise<void> }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const targets = upstreams.map((upstream) => new URL(upstream));
+  const inFlight = targets.map(() => 0);
   let next = 0;
   const server: Server = createServer((req, res) => {
-    const target = new URL(upstreams[next++ % upstreams.length]!);
+    // The upstream with the fewest requests in flight, ties taken in turn (BALANCING=round-robin: in turn only).
+    let pick = next++ % targets.length;
+    if (BALANCING === 'least-requests') for (let k = 0; k < targets.length; k++) if (inFlight[k]! < inFlight[pick]!) pick = k;
+    const target = targets[pick]!;
+    inFlight[pick]!++;
+    let settled = false;
+    const done = () => {
+      if (settled) return;
+      settled = true;
+      inFlight[pick]!--;
+    };
+    res.on('close', done);
     const forward = httpRequest(
       { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers, agent },
       (answer) => {
@@ -241,7 +263,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     const b = await start([...shared, '--data-dir', join(dir, 'b')], { DEMO: 'off' }, 'b');
     // C takes no request during the two-process run: the CPU it spends is what folding another process's activities costs.
     const c = await start([...shared, '--data-dir', join(dir, 'c')], { DEMO: 'off' }, 'c');
-    const two = await roundRobin([a.url, b.url]);
+    const two = await balancer([a.url, b.url]);
     // C's CPU when nothing happens (timers, the trainer's lease, notices of the other processes' own
     // work), over as long: taken off the fold, so that the fold is what activities cost it.
     const idleStart = await cpuSeconds(c.child.pid!);
@@ -249,12 +271,12 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     const idlePerSecond = ((await cpuSeconds(c.child.pid!)) - idleStart) / SECONDS;
     const cBefore = await cpuSeconds(c.child.pid!);
     const twoStarted = performance.now();
-    const pair = await throughput({ label: '2 processes, PostgreSQL + Redis, round-robin', url: two.url, pids: [a.child.pid!, b.child.pid!] });
+    const pair = await throughput({ label: `2 processes, PostgreSQL + Redis, ${BALANCING}`, url: two.url, pids: [a.child.pid!, b.child.pid!] });
     rows.push(pair.row);
     const foldSeconds = Math.max(0, (await cpuSeconds(c.child.pid!)) - cBefore - (idlePerSecond * (performance.now() - twoStarted)) / 1000);
     await two.close();
-    const three = await roundRobin([a.url, b.url, c.url]);
-    rows.push((await throughput({ label: '3 processes, PostgreSQL + Redis, round-robin', url: three.url, pids: [a.child.pid!, b.child.pid!, c.child.pid!] })).row);
+    const three = await balancer([a.url, b.url, c.url]);
+    rows.push((await throughput({ label: `3 processes, PostgreSQL + Redis, ${BALANCING}`, url: three.url, pids: [a.child.pid!, b.child.pid!, c.child.pid!] })).row);
     await three.close();
     const [base, one, second, third] = rows;
     const ratio = (x: number | string | undefined, y: number | string | undefined) => (typeof x === 'number' && typeof y === 'number' && y > 0 ? round(x / y, 2) : '-');
@@ -294,7 +316,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
         `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${COLLECT_RUNS} collect runs of ${SECONDS} s (the median shown, each listed) and a search run of ${SECONDS} s, ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
         `The two single-process rows (lowdb, PostgreSQL) run side by side and take turns run by run (lowdb, PostgreSQL, lowdb, …), so that the machine's state and the growth of what each holds weigh on both alike; their ratio is the median of the run-by-run ratios (${PAIRED_RUNS} pairs).`,
         'PostgreSQL runs with fsync on: each collect waits for a group commit, as with the lowdb files\' fsync.',
-        `"share used": the companions' CPU during the collect run against the shares they were given; "machine busy": every core of this machine (${availableParallelism()}) during it. A share used well below 100% with the machine near 100% means the companions waited for cores that PostgreSQL, the load generator, the round-robin proxy or other work held: separate machines would not, and the model's prediction is then the figure to expect.`,
+        `"share used": the companions' CPU during the collect run against the shares they were given; "machine busy": every core of this machine (${availableParallelism()}) during it. A share used well below 100% with the machine near 100% means the companions waited for cores that PostgreSQL, the load generator, the balancing proxy or other work held: separate machines would not, and the model's prediction is then the figure to expect.`,
         'Lag: one activity collected on A, B polled every 5 ms until its recently-viewed widget shows it (NOTIFY after each group commit, 1 s poll as the safety net).',
       ],
     };
