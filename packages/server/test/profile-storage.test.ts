@@ -135,4 +135,28 @@ describe('profile storage', () => {
     assert.equal(profiles.find({ identities: { 'customer-id': 'c-1' } })?.id, 'p_old2', 'still there once the old document is empty');
     await store.close();
   });
+
+  it('finds every identified shopper past the key filter growing, and after a restart, while new sessions stay unknown', async () => {
+    const dir = await dataDir();
+    let store = new LowdbStore({ directory: dir });
+    let profiles = await ProfileDirectory.open(store, 'shop');
+    // 1,500 customers, each with a session and a customer id: 4,500 shard keys, past the filter's first 1,024.
+    const people = [];
+    for (let i = 0; i < 1_500; i++) people.push((await profiles.resolve({ sessionId: `visit-${i}`, identities: { 'customer-id': `c-${i}` } }, 1_000 + i)).profile);
+    const check = (directory: ProfileDirectory) => {
+      for (let i = 0; i < 1_500; i += 7) {
+        assert.equal(directory.find({ identities: { 'customer-id': `c-${i}` } })?.id, people[i]!.id, `customer c-${i}`);
+        assert.equal(directory.find({ sessionId: `visit-${i}` })?.id, people[i]!.id, `session visit-${i}`);
+        assert.equal(directory.get(people[i]!.id)?.id, people[i]!.id);
+      }
+      assert.equal(directory.find({ sessionId: 'never-seen' }), undefined);
+      assert.equal(directory.get('p_never-made'), undefined);
+    };
+    check(profiles);
+    await store.close();
+    store = new LowdbStore({ directory: dir });
+    profiles = await ProfileDirectory.open(store, 'shop');
+    check(profiles);
+    await store.close();
+  });
 });

@@ -21,6 +21,7 @@
 import { hash } from 'node:crypto';
 import { randomBase64Url } from '../../platform/random-id.js';
 import { DomainError } from '../../platform/domain-error.js';
+import { KeyFilter } from '../../platform/collections/key-filter.js';
 import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 
 export interface DatasourceRef {
@@ -134,6 +135,13 @@ export class ProfileDirectory {
   /** The same links the other way: profile id → the ids merged straight into it. */
   private readonly mergedFrom = new Map<string, Set<string>>();
   private readonly mergeListeners: Array<(from: string, into: string) => void> = [];
+  /**
+   * Every profile id and index key the shards hold (and some they no longer do): a key it has never
+   * seen is not looked for in the shards, which costs a SHA-1 of the key to find its shard. Most
+   * lookups are of a new shopper's session or profile id, here and in every process that folds its
+   * activities (docs/scale-out.md). Rebuilt twice as large when it passes its capacity.
+   */
+  private keys = new KeyFilter(1024);
 
   private constructor(
     private readonly profileShards: StoredDocument<ProfileShard>[],
@@ -142,8 +150,29 @@ export class ProfileDirectory {
     for (const shard of profileShards) {
       for (const profile of Object.values(shard.data.profiles)) if (profile.mergedInto !== undefined) this.recordMerge(profile.id, profile.mergedInto);
       // A shared store (PostgreSQL): merges another process made arrive with the shard's new data.
-      shard.onChange?.(() => this.adoptMerges(shard));
+      shard.onChange?.(() => {
+        this.noteKeys(Object.keys(shard.data.profiles));
+        this.adoptMerges(shard);
+      });
     }
+    for (const shard of indexShards) shard.onChange?.(() => this.noteKeys(Object.keys(shard.data.index)));
+    this.rebuildKeys(1024);
+  }
+
+  /** Sizes the key filter for at least `capacity` keys and fills it from every shard. */
+  private rebuildKeys(capacity: number): void {
+    let held = 0;
+    for (const shard of this.profileShards) held += Object.keys(shard.data.profiles).length;
+    for (const shard of this.indexShards) held += Object.keys(shard.data.index).length;
+    this.keys = new KeyFilter(Math.max(capacity, 2 * held));
+    for (const shard of this.profileShards) for (const id of Object.keys(shard.data.profiles)) this.keys.add(id);
+    for (const shard of this.indexShards) for (const key of Object.keys(shard.data.index)) this.keys.add(key);
+  }
+
+  /** Keys now in the shards (written here, or loaded from another process's write). */
+  private noteKeys(keys: Iterable<string>): void {
+    for (const key of keys) this.keys.add(key);
+    if (this.keys.overfull) this.rebuildKeys(2 * this.keys.capacity);
   }
 
   /** Calls `listener` for each merge another process made, once the shard holding it has reloaded. */
@@ -184,9 +213,11 @@ export class ProfileDirectory {
     if (entries === 0) return;
     for (const profile of Object.values(old.data.profiles)) {
       this.profileShard(profile.id).data.profiles[profile.id] = profile;
+      this.noteKeys([profile.id]);
       if (profile.mergedInto !== undefined) this.recordMerge(profile.id, profile.mergedInto);
     }
     for (const [key, id] of Object.entries(old.data.index)) this.indexShard(key).data.index[key] = id;
+    this.noteKeys(Object.keys(old.data.index));
     await Promise.all([...this.profileShards, ...this.indexShards].map((doc) => doc.update(() => undefined)));
     await old.update((data) => {
       data.profiles = {};
@@ -206,6 +237,7 @@ export class ProfileDirectory {
   private stored(id: string): Profile | undefined {
     const anonymous = this.anonymous.get(id);
     if (anonymous !== undefined) return anonymous;
+    if (!this.keys.mightHave(id)) return undefined;
     const profiles = this.profileShard(id).data.profiles;
     return Object.hasOwn(profiles, id) ? profiles[id] : undefined;
   }
@@ -215,6 +247,7 @@ export class ProfileDirectory {
       const anonymous = this.anonymousSessions.get(key.slice('session:'.length));
       if (anonymous !== undefined) return anonymous;
     }
+    if (!this.keys.mightHave(key)) return undefined;
     const index = this.indexShard(key).data.index;
     return Object.hasOwn(index, key) ? index[key] : undefined;
   }
@@ -243,12 +276,14 @@ export class ProfileDirectory {
     profile.segments = {};
     const shard = this.profileShard(profile.id);
     shard.data.profiles[profile.id] = profile;
+    this.noteKeys([profile.id]);
     touched.add(shard);
     for (const session of profile.sessions) {
       const key = `session:${session}`;
       const indexShard = this.indexShard(key);
       if (indexShard.data.index[key] === profile.id) continue;
       indexShard.data.index[key] = profile.id;
+      this.noteKeys([key]);
       touched.add(indexShard);
     }
   }
@@ -449,6 +484,7 @@ export class ProfileDirectory {
       const shard = this.indexShard(key);
       if (shard.data.index[key] === id) return;
       shard.data.index[key] = id;
+      this.noteKeys([key]);
       touched.add(shard);
     };
     const candidates: Profile[] = [];
@@ -472,6 +508,7 @@ export class ProfileDirectory {
     if (target === undefined) {
       profile = { id: newProfileId(), createdAt: now, datasources: [], identities: {}, sessions: [], infos: {}, segments: {} };
       this.profileShard(profile.id).data.profiles[profile.id] = profile;
+      this.noteKeys([profile.id]);
       created = true;
     } else {
       profile = target;
