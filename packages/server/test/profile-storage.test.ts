@@ -141,7 +141,7 @@ describe('profile storage', () => {
     let store = new LowdbStore({ directory: dir });
     let profiles = await ProfileDirectory.open(store, 'shop');
     // 1,500 customers, each with a session and a customer id: 4,500 shard keys, past the filter's first 1,024.
-    const people = [];
+    const people: Profile[] = [];
     for (let i = 0; i < 1_500; i++) people.push((await profiles.resolve({ sessionId: `visit-${i}`, identities: { 'customer-id': `c-${i}` } }, 1_000 + i)).profile);
     const check = (directory: ProfileDirectory) => {
       for (let i = 0; i < 1_500; i += 7) {
