@@ -226,7 +226,7 @@ export class Interactions {
     this.pages.release(moved, moved.capacity);
   }
 
-  /** Erasure: the profile's row goes (its block is zeroed when reused); item totals it added stay, as counts without a person. */
+  /** Erasure: the profile's row goes (its block zeroed at once, then free for reuse); item totals it added stay, as counts without a person. */
   forget(profileId: string): void {
     const row = this.rows.get(profileId);
     if (row === undefined) return;
@@ -261,14 +261,15 @@ export class Interactions {
       while (!read.done) {
         const profileId = read.string();
         const length = read.u32();
+        // An empty row holds nothing to read, and leaves a row already here as it is.
+        if (length === 0) continue;
         const row = this.emptyRow(RowPages.capacityFor(length));
         row.length = length;
         // The weights were written as float32: their bytes go in unchanged. Each column is read into its place in the block.
         for (let segment = 0; segment < SEGMENTS; segment++) read.array(column(row, segment));
         const previous = this.rows.get(profileId);
         if (previous !== undefined) this.pages.release(previous, previous.capacity);
-        if (length > 0) this.rows.set(profileId, row);
-        else this.pages.release(row, row.capacity);
+        this.rows.set(profileId, row);
       }
     } else if ('items' in chunk) {
       chunk.items.forEach((itemId, i) => {

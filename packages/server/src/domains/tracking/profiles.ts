@@ -139,9 +139,9 @@ export class ProfileDirectory {
    * Every profile id and index key the shards hold (and some they no longer do): a key it has never
    * seen is not looked for in the shards, which costs a SHA-1 of the key to find its shard. Most
    * lookups are of a new shopper's session or profile id, here and in every process that folds its
-   * activities (docs/scale-out.md). Rebuilt twice as large when it passes its capacity.
+   * activities (docs/scale-out.md). Rebuilt for twice the keys the shards hold when it passes its capacity.
    */
-  private keys = new KeyFilter(1024);
+  private keys: KeyFilter;
 
   private constructor(
     private readonly profileShards: StoredDocument<ProfileShard>[],
@@ -156,23 +156,25 @@ export class ProfileDirectory {
       });
     }
     for (const shard of indexShards) shard.onChange?.(() => this.noteKeys(Object.keys(shard.data.index)));
-    this.rebuildKeys(1024);
+    this.keys = this.filledKeys();
   }
 
-  /** Sizes the key filter for at least `capacity` keys and fills it from every shard. */
-  private rebuildKeys(capacity: number): void {
-    let held = 0;
-    for (const shard of this.profileShards) held += Object.keys(shard.data.profiles).length;
-    for (const shard of this.indexShards) held += Object.keys(shard.data.index).length;
-    this.keys = new KeyFilter(Math.max(capacity, 2 * held));
-    for (const shard of this.profileShards) for (const id of Object.keys(shard.data.profiles)) this.keys.add(id);
-    for (const shard of this.indexShards) for (const key of Object.keys(shard.data.index)) this.keys.add(key);
+  /**
+   * A key filter sized for twice the keys the shards hold (at least 1,024) and filled from them. Sized
+   * by what the shards hold, not by what was added: a shard another process rewrites is added whole
+   * again at each reload, and must not grow the filter.
+   */
+  private filledKeys(): KeyFilter {
+    const lists = [...this.profileShards.map((shard) => Object.keys(shard.data.profiles)), ...this.indexShards.map((shard) => Object.keys(shard.data.index))];
+    const filter = new KeyFilter(Math.max(1024, 2 * lists.reduce((sum, keys) => sum + keys.length, 0)));
+    for (const keys of lists) for (const key of keys) filter.add(key);
+    return filter;
   }
 
   /** Keys now in the shards (written here, or loaded from another process's write). */
   private noteKeys(keys: Iterable<string>): void {
     for (const key of keys) this.keys.add(key);
-    if (this.keys.overfull) this.rebuildKeys(2 * this.keys.capacity);
+    if (this.keys.overfull) this.keys = this.filledKeys();
   }
 
   /** Calls `listener` for each merge another process made, once the shard holding it has reloaded. */
