@@ -290,6 +290,34 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     await eventually(async () => assert.equal((await served(a!.url, 'x-probe')).experiment, undefined, 'A stops serving the experiment B stopped'));
   });
 
+  it("gives a new session one profile when its first activities reach both processes at the same moment, and each shows the other's view", async () => {
+    const [a, b] = companions;
+    const sessions = Array.from({ length: 8 }, () => randomUUID());
+    const answers = await Promise.all(
+      sessions.flatMap((session) => [
+        post(`${a!.url}/collect/demo-tracker-key`, [{ action: 'view', target: { product: 'zx-1' }, user: { identities: { sessionid: session } } }]),
+        post(`${b!.url}/collect/demo-tracker-key`, [{ action: 'view', target: { product: 'zx-2' }, user: { identities: { sessionid: session } } }]),
+      ]),
+    );
+    assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
+    const client = new pg.Client(postgres.url);
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ session: string; profiles: string }>(
+        "SELECT record->>'sessionId' AS session, count(DISTINCT record->>'profileId') AS profiles FROM events WHERE record->>'sessionId' = ANY($1) GROUP BY 1",
+        [sessions],
+      );
+      assert.deepEqual(rows.map((row) => row.session).sort(), [...sessions].sort());
+      assert.deepEqual(new Set(rows.map((row) => row.profiles)), new Set(['1']), 'each session was logged under one profile id by both processes');
+    } finally {
+      await client.end();
+    }
+    // Each process folds the other's view into the same profile: the session's widget shows both views on either.
+    for (const session of sessions) {
+      for (const companion of [a!, b!]) await eventually(async () => assert.deepEqual((await recentlyViewed(companion.url, session)).sort(), ['zx-1', 'zx-2']));
+    }
+  });
+
   it('logs an activity once when its send and its retry reach both processes at the same moment', async () => {
     const [a, b] = companions;
     const ids = Array.from({ length: 10 }, () => `twice-${randomUUID()}`);

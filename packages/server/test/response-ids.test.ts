@@ -19,6 +19,23 @@ import { makeDataDir } from './support/test-server.js';
 const altered = (id: string) => `${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}`;
 
 describe('signed response ids', () => {
+  it("name a new session's anonymous profile alike after a restart, and apart for another session or tenant", async () => {
+    const dataDir = await makeDataDir();
+    try {
+      const first = new LowdbStore({ directory: dataDir });
+      const id = await new ResponseIds(first).anonymousProfileId('tenant-a', 'session-1');
+      assert.match(id, /^p_[A-Za-z0-9_-]{16}$/);
+      await first.close();
+      const again = new ResponseIds(new LowdbStore({ directory: dataDir }));
+      assert.equal(await again.anonymousProfileId('tenant-a', 'session-1'), id);
+      assert.notEqual(await again.anonymousProfileId('tenant-a', 'session-2'), id);
+      assert.notEqual(await again.anonymousProfileId('tenant-b', 'session-1'), id);
+      assert.doesNotMatch(id, /session/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('are short, tenant-bound, and verify after a restart on the same data directory', async () => {
     const dataDir = await makeDataDir();
     try {

@@ -74,6 +74,7 @@ export class ActivityService {
         recentKeys,
         aggregates: options.aggregates ?? [],
       });
+      state.profiles.nameAnonymousBy((sessionId) => service.responseIds.anonymousProfileId(tenant.id, sessionId));
       service.tenants.set(tenant.id, state);
       service.rebuilds.set(tenant.id, stats);
       service.logRebuild(tenant.id, stats, performance.now() - started);

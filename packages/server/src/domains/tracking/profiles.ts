@@ -338,13 +338,28 @@ export class ProfileDirectory {
     return undefined;
   }
 
+  /** Names a new anonymous session's profile (ResponseIds `anonymousProfileId`); without it, ids are random. */
+  private anonymousIds: ((sessionId: string) => Promise<string>) | undefined;
+
+  /**
+   * Anonymous profile ids from now on are derived from the session id under the tenant's key, so that
+   * every process sharing the store gives a new session the same profile (docs/scale-out.md).
+   */
+  nameAnonymousBy(name: (sessionId: string) => Promise<string>): void {
+    this.anonymousIds = name;
+  }
+
   /** Finds or creates the one profile behind these claims, linking new identities and merging profiles they join. */
   async resolve(claims: IdentityClaims, now: number): Promise<ResolvedProfile> {
     const quick = this.unchanged(claims);
     if (quick !== undefined) return { profile: quick, created: false, merged: [] };
     // A new anonymous session (an indexed one was `unchanged` above): the activity's log record will hold it (see the header).
     if (isSessionOnly(claims)) {
-      const profile = anonymousProfile(newProfileId(), now, [claims.sessionId!]);
+      const id = this.anonymousIds === undefined ? newProfileId() : await this.anonymousIds(claims.sessionId!);
+      // Another request of the same session may have made it while the id was computed.
+      const meanwhile = this.unchanged(claims);
+      if (meanwhile !== undefined) return { profile: meanwhile, created: false, merged: [] };
+      const profile = anonymousProfile(id, now, [claims.sessionId!]);
       this.keepAnonymous(profile);
       return { profile, created: true, merged: [] };
     }

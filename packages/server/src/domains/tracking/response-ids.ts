@@ -57,6 +57,19 @@ export class ResponseIds {
   }
 
   /**
+   * The profile id of a new anonymous session: `p_` and 16 characters (96 bits) of an HMAC of tenant and
+   * session id under the tenant's key, the shape `newProfileId` gives. Every process sharing the store
+   * names a session's profile alike, so the first activities of one new session reaching two processes at
+   * the same moment make one profile, not two (docs/scale-out.md); the session id cannot be read back from it.
+   */
+  async anonymousProfileId(tenantId: string, sessionId: string): Promise<string> {
+    const doc = await this.document(tenantId);
+    if (doc.data.key === '') await doc.update((data) => void (data.key ||= randomBytes(32).toString('base64url')));
+    const digest = createHmac('sha256', this.keyOf(tenantId, doc.data.key)).update(`profile\u0000${tenantId}\u0000${sessionId}`).digest();
+    return `p_${digest.subarray(0, 12).toString('base64url')}`;
+  }
+
+  /**
    * A keyed digest of the network an activity came from: the IPv4 address, or an IPv6 address's /64
    * (one household or office). Under the tenant's key, so it is the same on every process and cannot be
    * turned back into the address by anyone without the store; 72 bits. Search learning counts at most a
