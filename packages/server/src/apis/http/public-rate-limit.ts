@@ -7,6 +7,7 @@
 import type { Context, Next } from 'koa';
 import { HttpError } from './errors.js';
 import type { SharedRateWindows } from '../../platform/shared-state/rate-windows.js';
+import { deleteOldest } from '../../platform/collections/oldest-first.js';
 
 export interface BucketLimit {
   /** Sustained requests per second. */
@@ -38,7 +39,7 @@ export class TokenBuckets {
       tokens = Math.min(this.limit.burst, bucket.tokens + (Math.max(0, nowMs - bucket.at) / 1000) * this.limit.perSecond);
       this.buckets.delete(key); // re-inserted below: the map's order is least recently used first
     } else if (this.buckets.size >= MAX_BUCKETS) {
-      this.buckets.delete(this.buckets.keys().next().value!);
+      deleteOldest(this.buckets);
     }
     if (tokens < 1) {
       this.buckets.set(key, { tokens, at: nowMs });

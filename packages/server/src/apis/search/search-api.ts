@@ -80,7 +80,7 @@ function shopperEvents(deps: ServerDeps, tenantId: string, shopperId: string | u
   const { activities } = deps.services;
   const profile = activities.findProfile(tenantId, { sessionId: shopperId }) ?? activities.findProfile(tenantId, { profileId: shopperId });
   if (profile === undefined) return undefined;
-  const events = activities.history(tenantId, profile.id, { type: 'product' }).slice(0, EVENTS_READ);
+  const events = activities.history(tenantId, profile.id, { type: 'product' }, EVENTS_READ);
   return events.length === 0 ? undefined : { events, now: deps.clock.now() };
 }
 

@@ -9,6 +9,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
 import type { DocumentStore } from '../../platform/store/document-store.js';
 import { DomainError } from '../../platform/domain-error.js';
+import { deleteOldest } from '../../platform/collections/oldest-first.js';
 
 export const SESSION_COOKIE = 'dk_console';
 export const SESSION_HOURS = 8;
@@ -126,7 +127,7 @@ export class ConsoleSessions {
     const now = this.clock.now();
     for (const [id, expires] of this.revoked) if (expires <= now) this.revoked.delete(id);
     // Past the cap the oldest revocations go first; those sessions are the closest to expiring anyway.
-    while (this.revoked.size >= MAX_REVOKED) this.revoked.delete(this.revoked.keys().next().value!);
+    while (this.revoked.size >= MAX_REVOKED) deleteOldest(this.revoked);
     this.revoked.set(session.sessionId, session.expiresAt);
   }
 

@@ -2,6 +2,7 @@
 import { brandOf, type CatalogIndex, type IndexedItem, type TextNeighbours } from './catalog-index.js';
 import { kthLargest } from './top-k.js';
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
+import { deleteOldest } from '../../platform/collections/oldest-first.js';
 
 /**
  * `similar`: how alike each item is to each `$productId`, a blend of two scores each normalised to
@@ -127,7 +128,7 @@ function textNeighbours(input: StrategyInput, source: IndexedItem): TextNeighbou
   if (found.length === 0) return undefined;
   const entry: TextNeighbours = { at: now, ids: found.map((n) => n.id), scores: Float64Array.from(found, (n) => n.score) };
   index.textNeighbours.delete(source.item.id);
-  if (index.textNeighbours.size >= TEXT_CACHE_ENTRIES) index.textNeighbours.delete(index.textNeighbours.keys().next().value!);
+  if (index.textNeighbours.size >= TEXT_CACHE_ENTRIES) deleteOldest(index.textNeighbours);
   index.textNeighbours.set(source.item.id, entry);
   return entry;
 }

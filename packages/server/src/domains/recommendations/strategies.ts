@@ -8,6 +8,7 @@ import { createSimilar } from './similar-strategy.js';
 import { buyAgain } from './buy-again.js';
 import type { Candidate, Strategy, StrategyInput } from './strategy-input.js';
 import { PURCHASE_VERBS } from '../tracking/verbs.js';
+import type { LoggedActivity } from '../tracking/activity-record.js';
 import { PopularLists, type PopularityOptions } from './popular-lists.js';
 
 export type { Candidate, Strategy, StrategyInput, TextSimilarity } from './strategy-input.js';
@@ -131,14 +132,10 @@ function preferBoughtBefore(input: StrategyInput, together: Candidate[]): Candid
 function recentlyViewed({ tenantId, activities, profileId, want }: StrategyInput): Candidate[] {
   if (profileId === undefined) return [];
   const seen = new Set<string>();
-  const out: Candidate[] = [];
-  for (const activity of activities.history(tenantId, profileId, { type: 'product' })) {
-    if (!VIEW_VERBS.has(activity.verb) || seen.has(activity.itemId)) continue;
-    seen.add(activity.itemId);
-    out.push({ itemId: activity.itemId, score: 0 });
-    if (out.length >= want) break;
-  }
-  return out.map((c, rank) => ({ itemId: c.itemId, score: out.length - rank }));
+  // Parsed newest first until `want` distinct views are found (profile-history.ts keeps texts).
+  const view = (activity: LoggedActivity) => activity.type === 'product' && VIEW_VERBS.has(activity.verb) && !seen.has(activity.itemId) && seen.add(activity.itemId) !== undefined;
+  const out = activities.historyWhere(tenantId, profileId, view, want);
+  return out.map((activity, rank) => ({ itemId: activity.itemId, score: out.length - rank }));
 }
 
 /** What counts as having looked at a product. */

@@ -5,6 +5,7 @@
  */
 import type { SearchConfiguration } from '../../platform/config/schema.js';
 import type { SearchIndex } from './index/search-index.js';
+import { deleteOldest } from '../../platform/collections/oldest-first.js';
 
 /** Least recently used first: a Map iterates in insertion order, and a hit re-inserts its entry. */
 export class ResultCache<V> {
@@ -37,7 +38,7 @@ export class ResultCache<V> {
     if (this.capacity <= 0) return;
     this.align(index);
     this.entries.set(key, value);
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    while (this.entries.size > this.capacity) deleteOldest(this.entries);
   }
 
   private align(index: SearchIndex): void {

@@ -248,15 +248,23 @@ export class ActivityService {
     return state.pages.readBack(state.profiles.canonicalId(profileId));
   }
 
-  /** A profile's activities newest first, as many as memory holds (at most 500; see profile-history.ts; `readBackHistory` first for those that left it). */
-  history(tenantId: string, profileId: string, filters: HistoryFilters & { type?: string; verb?: string } = {}): LoggedActivity[] {
-    const state = this.tenant(tenantId);
-    state.settle();
+  /**
+   * A profile's activities newest first, as many as memory holds (at most 500; see profile-history.ts;
+   * `readBackHistory` first for those that left it), or the newest `limit` of them: only those are parsed.
+   */
+  history(tenantId: string, profileId: string, filters: HistoryFilters & { type?: string; verb?: string } = {}, limit = Infinity): LoggedActivity[] {
     const lists: HistoryFilters = {
       ...(filters.types ?? filters.type) === undefined ? {} : { types: filters.types ?? [filters.type!] },
       ...(filters.verbs ?? filters.verb) === undefined ? {} : { verbs: filters.verbs ?? [filters.verb!] },
     };
-    return state.history.list(state.profiles.canonicalId(profileId)).filter((a) => matchesHistoryFilters(a, lists));
+    return this.historyWhere(tenantId, profileId, (a) => matchesHistoryFilters(a, lists), limit);
+  }
+
+  /** The newest `limit` activities of the profile memory holds that `accept` takes, newest first (`accept` sees them in that order). */
+  historyWhere(tenantId: string, profileId: string, accept: (activity: LoggedActivity) => boolean, limit: number): LoggedActivity[] {
+    const state = this.tenant(tenantId);
+    state.settle();
+    return state.history.newest(state.profiles.canonicalId(profileId), accept, limit);
   }
 
   /**
@@ -276,14 +284,8 @@ export class ActivityService {
   /** Distinct items a profile touched recently, newest first, with the verb of the latest touch. */
   recentItems(tenantId: string, profileId: string, limit = 20): Array<{ itemId: string; verb: string; timestamp: number }> {
     const seen = new Set<string>();
-    const out: Array<{ itemId: string; verb: string; timestamp: number }> = [];
-    for (const activity of this.history(tenantId, profileId)) {
-      if (activity.type === 'page' || activity.type === 'widget' || seen.has(activity.itemId)) continue;
-      seen.add(activity.itemId);
-      out.push({ itemId: activity.itemId, verb: activity.verb, timestamp: activity.timestamp });
-      if (out.length >= limit) break;
-    }
-    return out;
+    const distinct = (activity: LoggedActivity) => activity.type !== 'page' && activity.type !== 'widget' && !seen.has(activity.itemId) && seen.add(activity.itemId) !== undefined;
+    return this.historyWhere(tenantId, profileId, distinct, limit).map((activity) => ({ itemId: activity.itemId, verb: activity.verb, timestamp: activity.timestamp }));
   }
 
   /** Everything held about the person behind a profile id (see person-data.ts); undefined for an unknown id. */

@@ -8,6 +8,7 @@ import { isLogRecord, type LoggedActivity } from './activity-record.js';
 import { matchesHistoryFilters, type HistoryFilters, type ProfileHistory } from './profile-history.js';
 import type { ProfileDirectory } from './profiles.js';
 import type { LogPositions } from './log-positions.js';
+import { deleteOldest } from '../../platform/collections/oldest-first.js';
 
 export interface HistoryPageResult {
   total: number;
@@ -46,7 +47,7 @@ export class HistoryPages {
     this.readBackAt.delete(profileId);
     if (!history.missesNewest(profileId)) return;
     this.readBackAt.set(profileId, count);
-    if (this.readBackAt.size > READ_BACK_MARKS) this.readBackAt.delete(this.readBackAt.keys().next().value!);
+    if (this.readBackAt.size > READ_BACK_MARKS) deleteOldest(this.readBackAt);
   }
 
   /** Per profile read back, its count at the time (see readBack). */
@@ -89,7 +90,7 @@ export class HistoryPages {
     const found = await this.serialised(() => this.scanLog(profileId, filters, only));
     this.recent.delete(key);
     if (found.length <= CACHED_ACTIVITIES) this.recent.set(key, { profileId, count, found });
-    if (this.recent.size > CACHED_READS) this.recent.delete(this.recent.keys().next().value!);
+    if (this.recent.size > CACHED_READS) deleteOldest(this.recent);
     return found;
   }
 

@@ -10,6 +10,7 @@
  */
 import type { LoggedActivity } from './activity-record.js';
 import { ChunkReader, ChunkWriter, activityOf, textOf, type KeptActivity } from './snapshot-encoding.js';
+import { takeOldest } from '../../platform/collections/oldest-first.js';
 
 /** Activities kept per profile; older ones stay in the log but leave memory. */
 export const HISTORY_LIMIT = 500;
@@ -93,8 +94,8 @@ export class ProfileHistory {
 
   private keepWithinBudget(): void {
     while (this.resident > this.budget && this.byProfile.size > 1) {
-      const [oldest, list] = this.byProfile.entries().next().value!;
-      this.byProfile.delete(oldest);
+      // Not `entries().next()`: that walks every hole earlier evictions left (oldest-first.ts).
+      const [, list] = takeOldest(this.byProfile)!;
       this.resident -= list.length;
     }
   }
@@ -128,9 +129,21 @@ export class ProfileHistory {
 
   /** Newest first: the newest activities memory holds (see `complete`). */
   list(profileId: string): LoggedActivity[] {
-    const kept = this.byProfile.get(profileId) ?? [];
+    return this.newest(profileId, () => true, Infinity);
+  }
+
+  /**
+   * Newest first, the first `limit` kept activities `accept` takes (it sees them in that order): a reader
+   * of the newest few does not copy, or parse (those a snapshot restored as text), the whole list.
+   */
+  newest(profileId: string, accept: (activity: LoggedActivity) => boolean, limit: number): LoggedActivity[] {
     const out: LoggedActivity[] = [];
-    for (let at = kept.length - 1; at >= 0; at--) out.push(activityOf(kept[at]!));
+    const kept = this.byProfile.get(profileId);
+    if (kept === undefined) return out;
+    for (let at = kept.length - 1; at >= 0 && out.length < limit; at--) {
+      const activity = activityOf(kept[at]!);
+      if (accept(activity)) out.push(activity);
+    }
     return out;
   }
 

@@ -1,4 +1,6 @@
 /** A map that forgets its least recently written entry past a fixed size: attribution keyed by what the public sends. */
+import { deleteOldest } from './oldest-first.js';
+
 export class BoundedLru<V> {
   private readonly kept = new Map<string, V>();
 
@@ -11,7 +13,7 @@ export class BoundedLru<V> {
   set(key: string, value: V): void {
     this.kept.delete(key);
     this.kept.set(key, value);
-    if (this.kept.size > this.capacity) this.kept.delete(this.kept.keys().next().value!);
+    if (this.kept.size > this.capacity) deleteOldest(this.kept);
   }
 
   /** Removes every entry whose key starts with `prefix` (erasure of a person's attribution memory). */

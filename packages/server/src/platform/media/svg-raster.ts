@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Resvg } from '@resvg/resvg-js';
+import { deleteOldest } from '../collections/oldest-first.js';
 
 /** Mail templates lay products out in 600 px with two or more per row; 300 px also covers 2x screens of 150 px slots. */
 export const EMAIL_PHOTO_SIZE = 300;
@@ -52,7 +53,7 @@ export class SvgRasteriser {
       return undefined;
     }
     this.cache.set(key, png);
-    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size > CACHE_ENTRIES) deleteOldest(this.cache);
     return png;
   }
 }

@@ -22,6 +22,7 @@ import type { Logger } from '../../../platform/logger.js';
 import type { DocumentStore, StoredDocument } from '../../../platform/store/document-store.js';
 import { isConversion, isPurchase } from '../../tracking/verbs.js';
 import type { QueryAnalyticsRow } from '@discovery-kit/protocol';
+import { deleteOldest } from '../../../platform/collections/oldest-first.js';
 
 export const MAX_QUERIES_PER_DAY = 1_000;
 export const OTHER_QUERIES = '(other queries)';
@@ -356,7 +357,7 @@ let lastDay = { start: Number.NaN, day: '' };
 function remember<V>(map: Map<string, V>, key: string, value: V, cap: number): void {
   map.delete(key);
   map.set(key, value);
-  if (map.size > cap) map.delete(map.keys().next().value!);
+  if (map.size > cap) deleteOldest(map);
 }
 
 /**

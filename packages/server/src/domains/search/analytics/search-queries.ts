@@ -8,6 +8,7 @@
  * outcome of a query nobody searched since is then unknown and the caller checks it (search-api).
  */
 import { DAY_MS } from '../../../platform/clock.js';
+import { deleteOldest } from '../../../platform/collections/oldest-first.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -127,7 +128,7 @@ export class SearchQueries {
     // Re-inserted, so the map's order is oldest view first and the oldest shopper is the one let go.
     stats.shoppers.delete(shopper);
     stats.shoppers.set(shopper, hour);
-    if (stats.shoppers.size > SHOPPERS_KEPT) stats.shoppers.delete(stats.shoppers.keys().next().value!);
+    if (stats.shoppers.size > SHOPPERS_KEPT) deleteOldest(stats.shoppers);
   }
 
   /** Counts one search request, with how many items it found and how its words matched. */

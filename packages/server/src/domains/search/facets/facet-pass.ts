@@ -7,6 +7,7 @@
 import { keepBits } from '../filter/filter-bits.js';
 import { NO_SINGLE, type FacetColumn } from './facet-column.js';
 import { countComplement, countValues, facetResults, uncountValues, type FacetResult, type FacetScratch } from './facets.js';
+import { deleteOldest } from '../../../platform/collections/oldest-first.js';
 
 /**
  * The usual storefront request in one pass over the matches: a repeated filter's bits (filter-bits.ts,
@@ -178,7 +179,7 @@ function selectedBits(column: FacetColumn, mask: Uint8Array): Uint32Array {
     const bits = new Uint32Array((slots >>> 5) + 1);
     for (let slot = 0; slot < slots; slot++) if (column.has(slot, mask)) bits[slot >>> 5]! |= 1 << (slot & 31);
     kept.delete(key);
-    if (kept.size >= SELECTIONS_KEPT) kept.delete(kept.keys().next().value!);
+    if (kept.size >= SELECTIONS_KEPT) deleteOldest(kept);
     kept.set(key, (entry = { changes: column.changes, bits }));
   }
   return entry.bits;

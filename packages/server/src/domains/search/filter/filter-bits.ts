@@ -16,6 +16,7 @@ import { compileBatchFilter } from './filter-batch.js';
 import { compileFilter, type AttributeColumn } from './filter-evaluation.js';
 import type { FacetColumn } from '../facets/facet-column.js';
 import { countValues } from '../facets/facets.js';
+import { deleteOldest } from '../../../platform/collections/oldest-first.js';
 
 /** Filters whose bits an index keeps. */
 const CAPACITY = 32;
@@ -50,7 +51,7 @@ export class FilterBits {
     if (entry === undefined) {
       // First request: only remembered. The same text always means the same filter.
       this.entries.set(text, { node, bits: undefined });
-      if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
+      if (this.entries.size > CAPACITY) deleteOldest(this.entries);
       return undefined;
     }
     this.entries.delete(text);

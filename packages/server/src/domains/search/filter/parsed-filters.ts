@@ -5,6 +5,7 @@
  */
 import type { FilterNode } from '../../../platform/filter-language/filter-tree.js';
 import { parseFilter } from '../../../platform/filter-language/parse-filter.js';
+import { deleteOldest } from '../../../platform/collections/oldest-first.js';
 
 export class ParsedFilters {
   private readonly trees = new Map<string, FilterNode>();
@@ -19,7 +20,7 @@ export class ParsedFilters {
     let node = this.trees.get(text);
     if (node === undefined) {
       node = parseFilter(text, { field: this.field });
-      if (this.trees.size >= this.capacity) this.trees.delete(this.trees.keys().next().value!);
+      if (this.trees.size >= this.capacity) deleteOldest(this.trees);
       this.trees.set(text, node);
     }
     return node;

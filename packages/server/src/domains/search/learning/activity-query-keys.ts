@@ -6,6 +6,7 @@
  */
 import type { ConfigRegistry } from '../../../platform/config/registry.js';
 import type { SearchService } from '../search-service.js';
+import { deleteOldest } from '../../../platform/collections/oldest-first.js';
 
 const KEPT = 10_000;
 
@@ -26,7 +27,7 @@ export class ActivityQueryKeys {
     const key = this.deps.search.learningKey(tenantId, environment.id, configuration, query);
     this.known.delete(memo);
     this.known.set(memo, { version, key });
-    if (this.known.size > KEPT) this.known.delete(this.known.keys().next().value!);
+    if (this.known.size > KEPT) deleteOldest(this.known);
     return key;
   }
 }

@@ -16,6 +16,7 @@ import { learnedItems, type LearnedItem, type LearningSettings, type Vote } from
 import { ACTION_OF, CLICK, creditOf } from './search-credit.js';
 import { SearchLedger } from './search-ledger.js';
 import { leadsOf, leadVoteKey, leadVotes, rememberSearch, RECENT_SHOPPERS, type RecentSearches } from './query-leads.js';
+import { deleteOldest } from '../../../platform/collections/oldest-first.js';
 
 export const MAX_QUERIES = 1_000;
 export const MAX_VOTES = 120;
@@ -110,7 +111,7 @@ export class SearchLearning implements ActivityAggregate {
     if (vote !== undefined && (vote.actions & action) !== 0) return;
     if (vote === undefined) {
       query.votes.set(voteKey, { shopper, item: record.itemId, day, at: record.receivedAt, actions: action, position: action === CLICK ? credit.position : undefined, ...(record.origin === undefined ? {} : { origin: record.origin }) });
-      if (query.votes.size > MAX_VOTES) query.votes.delete(query.votes.keys().next().value!);
+      if (query.votes.size > MAX_VOTES) deleteOldest(query.votes);
     } else {
       vote.actions |= action;
       if (action === CLICK) vote.position = credit.position;
@@ -251,7 +252,7 @@ export class SearchLearning implements ActivityAggregate {
       if (vote !== undefined && (vote.actions & action) !== 0) continue;
       if (vote === undefined) {
         query.votes.set(voteKey, { shopper, item: record.itemId, day: Math.floor(record.receivedAt / DAY_MS), at: record.receivedAt, actions: action, position: undefined, ...(record.origin === undefined ? {} : { origin: record.origin }) });
-        if (query.votes.size > MAX_VOTES) query.votes.delete(query.votes.keys().next().value!);
+        if (query.votes.size > MAX_VOTES) deleteOldest(query.votes);
       } else vote.actions |= action;
       query.generation++;
       this.changed(tenant);
@@ -337,5 +338,5 @@ function savedVote(voteKey: string, v: StoredVote): SavedVote {
 function remember<V>(map: Map<string, V>, key: string, value: V, cap: number): void {
   map.delete(key);
   map.set(key, value);
-  if (map.size > cap) map.delete(map.keys().next().value!);
+  if (map.size > cap) deleteOldest(map);
 }

@@ -4,6 +4,7 @@
  * shopper really saw (the click's own `metadata.position` is the client's word). Bounded: the oldest
  * entries go first; an id answered by another process, or before a restart, is simply not here.
  */
+import { deleteOldest } from '../../../platform/collections/oldest-first.js';
 export const LEDGER_SIZE = 20_000;
 
 /** Items remembered per search (the first page; deeper positions are taken from the click). */
@@ -25,7 +26,7 @@ export class SearchLedger {
   record(id: string, entry: LedgerEntry): void {
     this.entries.delete(id);
     this.entries.set(id, { ...entry, items: entry.items.slice(0, ITEMS_KEPT) });
-    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size > this.size) deleteOldest(this.entries);
   }
 
   /** The search `id` names, when this process answered it for `tenantId`. */

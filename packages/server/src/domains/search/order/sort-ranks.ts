@@ -8,6 +8,7 @@ import type { FilterValue } from '../../../platform/filter-language/filter-tree.
 import { DomainError } from '../../../platform/domain-error.js';
 import { composing, keyRanking, lowerBound, type KeyRanks } from './key-ranks.js';
 import { runAtOnce, runInSlices } from '../../../platform/sliced-work.js';
+import { deleteOldest } from '../../../platform/collections/oldest-first.js';
 
 export interface SortKey {
   attribute: string;
@@ -102,7 +103,7 @@ export class SortRanks {
       entry = this.ranks.get(key);
       if (entry === undefined) {
         // Orders come from requests: keep the most recently added few, each is a catalog-sized array.
-        if (this.ranks.size >= MAX_RANKED_ORDERS) this.ranks.delete(this.ranks.keys().next().value!);
+        if (this.ranks.size >= MAX_RANKED_ORDERS) deleteOldest(this.ranks);
         this.ranks.set(key, { sortBy, ranks, stale });
       } else if (entry.stale) {
         entry.ranks = ranks;
