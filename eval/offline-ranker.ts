@@ -16,7 +16,7 @@ import { trainEase } from '../packages/server/src/domains/recommendations/ease.j
 import { DEFAULT_RANKER_OPTIONS, trainRanker } from '../packages/server/src/domains/recommendations/ranker-training.js';
 import { DEFAULT_TREE_OPTIONS, fitTrees, treeContributions, treeScore, type TreeOptions } from './offline-trees.js';
 import { LearnedRanker } from '../packages/server/src/domains/recommendations/learned-ranker.js';
-import { FEATURE_COUNT, familyOf, featuresOf, type CandidateFacts, type ShopperFacts, shopperFacts, VISIT_MINUTES } from '../packages/server/src/domains/recommendations/ranker-features.js';
+import { FEATURE_COUNT, familyOf, featuresOf, type CandidateFacts, type ShopperFacts, shopperFacts, titleWords, VISIT_MINUTES } from '../packages/server/src/domains/recommendations/ranker-features.js';
 
 const K = 10;
 const { data, byCustomer, heldOut, training, interactions } = await offlineSplit();
@@ -32,9 +32,22 @@ const families = Int32Array.from(snapshot.itemIds, (id) => {
   return familyCodes.get(family)!;
 });
 const prices = Float32Array.from(snapshot.itemIds, (id) => data.products.get(id)?.price ?? 0);
+// Title words as numbers, CSR by item, as the server's describeItems gives them.
+const vocabulary = new Map<string, number>();
+const titleOffsets = new Int32Array(snapshot.itemIds.length + 1);
+const titleWordList: number[] = [];
+snapshot.itemIds.forEach((id, i) => {
+  for (const word of titleWords(data.products.get(id)?.title)) {
+    if (!vocabulary.has(word)) vocabulary.set(word, vocabulary.size);
+    titleWordList.push(vocabulary.get(word)!);
+  }
+  titleOffsets[i + 1] = titleWordList.length;
+});
+const titles = { offsets: titleOffsets, words: Int32Array.from(titleWordList), vocabulary: [...vocabulary.keys()] };
+const wordsOf = (item: number) => (item + 1 < titleOffsets.length ? titles.words.subarray(titleOffsets[item]!, titleOffsets[item + 1]!) : undefined);
 started = performance.now();
 const options = { ...DEFAULT_RANKER_OPTIONS, candidates: Number(process.env.OFFLINE_CANDIDATES ?? DEFAULT_RANKER_OPTIONS.candidates), maxExamples: Number(process.env.OFFLINE_EXAMPLES ?? DEFAULT_RANKER_OPTIONS.maxExamples), visitsPerShopper: Number(process.env.OFFLINE_VISITS ?? DEFAULT_RANKER_OPTIONS.visitsPerShopper), keepExamples: true };
-const { ranker, stats, examples } = trainRanker({ ...snapshot, itemCount: snapshot.itemIds.length }, (rows) => trainEase(rows, { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2 }), { families, prices }, options);
+const { ranker, stats, examples } = trainRanker({ ...snapshot, itemCount: snapshot.itemIds.length }, (rows) => trainEase(rows, { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2 }), { families, prices, titles }, options);
 console.log(`ranker ${Math.round(performance.now() - started)} ms`, ranker === undefined ? 'none' : { ...ranker, features: undefined, mean: undefined, scale: undefined, coef: Object.fromEntries(ranker.features.map((f, i) => [f, Math.round(ranker.coef[i]! * 1000) / 1000])) });
 if (ranker === undefined || examples === undefined) process.exit(0);
 const learned = new LearnedRanker({ tenantId: 't', trainedAt: 0, weights: ranker, itemIds: snapshot.itemIds, stats }, interactions.itemIds.length, (id) => interactions.numberOf(id));
@@ -103,9 +116,9 @@ function lists(customer: string): { blend: number[]; ranked: number[][]; pool: n
   }
   const recentBest = Math.max(0, ...recent.values());
   const seeds = { count: row.items.length - first, item: (k: number) => row.items[first + k]!, last: (k: number) => row.first[first + k]! };
-  const shopper = shopperFacts(seeds, (item) => (families[item] ?? -1) < 0 ? undefined : families[item], (item) => prices[item] ?? 0, now);
+  const shopper = shopperFacts(seeds, (item) => (families[item] ?? -1) < 0 ? undefined : families[item], (item) => prices[item] ?? 0, now, wordsOf);
   const ranked = models.map(({ score }) => {
-    const scored = candidates.map(([item, b], rank) => ({ item, s: score({ rank, model: b.model, lastVisit: recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0, item, family: (families[item] ?? -1) < 0 ? undefined : families[item], price: prices[item] ?? 0 }, shopper) }));
+    const scored = candidates.map(([item, b], rank) => ({ item, s: score({ rank, model: b.model, lastVisit: recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0, item, family: (families[item] ?? -1) < 0 ? undefined : families[item], price: prices[item] ?? 0, words: wordsOf(item) }, shopper) }));
     scored.sort((a, b) => b.s - a.s || a.item - b.item);
     return scored.slice(0, K).map((c) => c.item);
   });

@@ -8,7 +8,7 @@ import type { CatalogService } from '../catalog/catalog-service.js';
 import { boosterOf, recommendedOf, toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 import { runAtOnce, runInSlices } from '../../platform/sliced-work.js';
-import { familyOf } from './ranker-features.js';
+import { familyOf, titleWords } from './ranker-features.js';
 
 /** `catalogIndexBuilding` yields after every this many items plus one (a mask). */
 const BUILD_STEP = 511;
@@ -26,8 +26,8 @@ export class IndexedItem {
   readonly ordinal: number;
   readonly item: StoredItem;
   private readonly options: ProductViewOptions;
-  /** Family and price, read from a view the first time either is asked (the ranking and the variety cap read them per candidate). */
-  private traits: { family: string | undefined; price: number } | undefined;
+  /** Family, price and title words, read from a view the first time one is asked (the ranking and the variety cap read them per candidate). */
+  private traits: { family: string | undefined; price: number; words: string[] } | undefined;
 
   constructor(ordinal: number, item: StoredItem, options: ProductViewOptions) {
     this.ordinal = ordinal;
@@ -48,10 +48,15 @@ export class IndexedItem {
     return this.traitsOf().price;
   }
 
-  private traitsOf(): { family: string | undefined; price: number } {
+  /** The distinct words of its title (ranker-features.ts `titleWords`): the learned ranking's "title words". */
+  get words(): readonly string[] {
+    return this.traitsOf().words;
+  }
+
+  private traitsOf(): { family: string | undefined; price: number; words: string[] } {
     if (this.traits === undefined) {
       const view = this.view;
-      this.traits = { family: familyOf(view.title, view.categories), price: view.price };
+      this.traits = { family: familyOf(view.title, view.categories), price: view.price, words: titleWords(view.title) };
     }
     return this.traits;
   }

@@ -11,7 +11,8 @@ import type { RankerWeights } from './ranker-training.js';
 import { arrayReader, bytes, readFileHead } from './item-model.js';
 
 export const RANKER_FORMAT = 'discovery-kit/ranker';
-export const RANKER_VERSION = 2;
+/** 3: buyer depth, buyer depth gap and title words (23 features; the buyer stats and the title vocabulary in the file). */
+export const RANKER_VERSION = 3;
 
 export interface StoredRanker {
   tenantId: string;
@@ -37,13 +38,16 @@ export class LearnedRanker {
   /** The last shopper asked about, and their facts as of the training's minute (one request scores 100 candidates). */
   private lastShopper: ShopperFacts | undefined;
   private lastTimed: ShopperFacts | undefined;
+  /** Title word → its number in the stats' vocabulary; a catalog entry's words as those numbers, kept per words array. */
+  private readonly wordNumbers: Map<string, number>;
+  private readonly numbered = new WeakMap<readonly string[], Int32Array>();
 
   constructor(stored: StoredRanker, liveCount: number, numberOf: (itemId: string) => number | undefined) {
     this.weights = stored.weights;
     this.trainedAt = stored.trainedAt;
     const s = stored.stats;
     const size = Math.max(liveCount, 1);
-    const stats: ItemStats = { ...s, short: new Float32Array(size).fill(-Infinity), long: new Float32Array(size).fill(-Infinity), shoppers: new Float32Array(size), born: new Int32Array(size), weekOffsets: new Int32Array(size + 1) };
+    const stats: ItemStats = { ...s, short: new Float32Array(size).fill(-Infinity), long: new Float32Array(size).fill(-Infinity), shoppers: new Float32Array(size), born: new Int32Array(size), weekOffsets: new Int32Array(size + 1), buyers: new Float32Array(size), buyerDepth: new Float32Array(size) };
     // Weekly touches are renumbered too: each live item's run of weeks is copied where its number says.
     const weeks: number[] = [];
     const counts: number[] = [];
@@ -55,6 +59,8 @@ export class LearnedRanker {
       stats.long[n] = s.long[i]!;
       stats.shoppers[n] = s.shoppers[i]!;
       stats.born[n] = s.born[i]!;
+      stats.buyers[n] = s.buyers[i]!;
+      stats.buyerDepth[n] = s.buyerDepth[i]!;
       runOf[n] = i;
     });
     for (let n = 0; n < size; n++) {
@@ -68,6 +74,22 @@ export class LearnedRanker {
     stats.weeks = Int32Array.from(weeks);
     stats.weekCounts = Float32Array.from(counts);
     this.stats = stats;
+    this.wordNumbers = new Map(s.vocabulary.map((word, w) => [word, w]));
+  }
+
+  /** A title's words (ranker-features.ts `titleWords`) as numbers of the training's vocabulary; words it never saw are left out. */
+  wordsOf(words: readonly string[] | undefined): Int32Array | undefined {
+    if (words === undefined) return undefined;
+    let numbers = this.numbered.get(words);
+    if (numbers === undefined) {
+      const known: number[] = [];
+      for (const word of words) {
+        const w = this.wordNumbers.get(word);
+        if (w !== undefined) known.push(w);
+      }
+      this.numbered.set(words, (numbers = Int32Array.from(known)));
+    }
+    return numbers;
   }
 
   /** The regression's score of one candidate (higher ranks first). */
@@ -98,9 +120,9 @@ export class LearnedRanker {
 }
 
 export function encodeRanker(ranker: StoredRanker): Buffer {
-  const { short, long, shoppers, born, weekOffsets, weeks, weekCounts, weekTotals, ...scalars } = ranker.stats;
-  const header = { format: RANKER_FORMAT, version: RANKER_VERSION, tenant: ranker.tenantId, trainedAt: ranker.trainedAt, weights: ranker.weights, stats: scalars, weekTotals: [...weekTotals], items: ranker.itemIds.length, weeks: weeks.length };
-  const parts = [short, long, shoppers, born, weekOffsets, weeks, weekCounts].map(bytes);
+  const { short, long, shoppers, born, weekOffsets, weeks, weekCounts, weekTotals, buyers, buyerDepth, vocabulary, idf, ...scalars } = ranker.stats;
+  const header = { format: RANKER_FORMAT, version: RANKER_VERSION, tenant: ranker.tenantId, trainedAt: ranker.trainedAt, weights: ranker.weights, stats: scalars, weekTotals: [...weekTotals], items: ranker.itemIds.length, weeks: weeks.length, vocabulary };
+  const parts = [short, long, shoppers, born, weekOffsets, weeks, weekCounts, buyers, buyerDepth, idf].map(bytes);
   return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${JSON.stringify(ranker.itemIds)}\n`), ...parts]);
 }
 
@@ -116,9 +138,10 @@ export function decodeRanker(data: Buffer, tenantId: string): StoredRanker | { p
     const numbers = (v: unknown, length: number) => Array.isArray(v) && v.length === length && v.every((n) => typeof n === 'number' && Number.isFinite(n));
     const weekCount = Number(header.weeks);
     const totals = header.weekTotals;
-    if (count !== header.items || weights === undefined || stats === undefined || !Number.isInteger(weekCount) || !Array.isArray(totals)) return { problem: 'damaged ranker header' };
+    const vocabulary = header.vocabulary;
+    if (count !== header.items || weights === undefined || stats === undefined || !Number.isInteger(weekCount) || !Array.isArray(totals) || !Array.isArray(vocabulary) || !vocabulary.every((w) => typeof w === 'string')) return { problem: 'damaged ranker header' };
     if (!numbers(weights.coef, FEATURE_COUNT) || !numbers(weights.mean, FEATURE_COUNT) || !numbers(weights.scale, FEATURE_COUNT) || !Number.isFinite(weights.bias)) return { problem: 'damaged ranker weights' };
-    const expected = bodyStart + 4 * (4 * count + count + 1 + 2 * weekCount);
+    const expected = bodyStart + 4 * (6 * count + count + 1 + 2 * weekCount + vocabulary.length);
     if (data.length !== expected) return { problem: `truncated ranker file (${data.length} bytes, expected ${expected})` };
     const read = arrayReader(data, bodyStart);
     const take = (length = count) => read(length);
@@ -129,6 +152,9 @@ export function decodeRanker(data: Buffer, tenantId: string): StoredRanker | { p
     const weekOffsets = new Int32Array(take(count + 1));
     const weeks = new Int32Array(take(weekCount));
     const weekCounts = new Float32Array(take(weekCount));
+    const buyers = new Float32Array(take());
+    const buyerDepth = new Float32Array(take());
+    const idf = new Float32Array(take(vocabulary.length));
     if (weekOffsets[count] !== weekCount || weekOffsets.some((o, i) => o < 0 || o > weekCount || (i > 0 && o < weekOffsets[i - 1]!))) return { problem: 'damaged ranker item stats' };
     const weekTotals = new Map<number, number>();
     for (const pair of totals as unknown[]) {
@@ -141,7 +167,7 @@ export function decodeRanker(data: Buffer, tenantId: string): StoredRanker | { p
       trainedAt: Number(header.trainedAt),
       weights: { ...weights, features: [...RANKER_FEATURES] },
       itemIds: (itemIds as unknown[]).map(String),
-      stats: { short, long, shoppers, born, weekOffsets, weeks, weekCounts, weekTotals, maxShort: scalar('maxShort'), maxLong: scalar('maxLong'), maxShoppers: scalar('maxShoppers'), at: scalar('at') },
+      stats: { short, long, shoppers, born, weekOffsets, weeks, weekCounts, weekTotals, buyers, buyerDepth, vocabulary: vocabulary as string[], idf, maxShort: scalar('maxShort'), maxLong: scalar('maxLong'), maxShoppers: scalar('maxShoppers'), at: scalar('at') },
     };
   } catch (error) {
     return { problem: `damaged ranker file (${(error as Error).message})` };

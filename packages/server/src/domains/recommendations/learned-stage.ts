@@ -49,12 +49,13 @@ export function* learnedOrder(
     (item) => entryOf(item)?.family,
     (item) => entryOf(item)?.price ?? 0,
     0,
+    (item) => ranker.wordsOf(entryOf(item)?.words),
   );
   const lastVisit = lastVisitScores(model, row);
   const ranked = head.map((k, rank) => {
     const item = blend.items[k]!;
     const entry = entryOf(item);
-    const facts = { rank, model: blend.model(item), lastVisit: lastVisit(item), item, family: entry?.family, price: entry?.price ?? 0 };
+    const facts = { rank, model: blend.model(item), lastVisit: lastVisit(item), item, family: entry?.family, price: entry?.price ?? 0, words: ranker.wordsOf(entry?.words) };
     const score = ranker.score(facts, shopper);
     return { item, score, explanation: explain ? { ...ranker.explain(facts, shopper), blendRank: rank + 1 } : undefined };
   });

@@ -53,7 +53,7 @@ parentPort?.on('message', (request: TrainingRequest) => {
       timings.rankerMs = Math.round(performance.now() - started);
       sampleMemory();
       const s = ranker.stats;
-      transfer.push(...([s.short, s.long, s.shoppers, s.born, s.weekOffsets, s.weeks, s.weekCounts].map((a) => a.buffer) as ArrayBuffer[]));
+      transfer.push(...([s.short, s.long, s.shoppers, s.born, s.weekOffsets, s.weeks, s.weekCounts, s.buyers, s.buyerDepth, s.idf].map((a) => a.buffer) as ArrayBuffer[]));
     }
     timings.pausedMs = Math.round(takePacingStats().sleptMs);
     parentPort!.postMessage({ weights, timings, ranker }, transfer);

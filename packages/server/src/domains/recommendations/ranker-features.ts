@@ -27,6 +27,9 @@ export const RANKER_FEATURES = [
   'popularity × absence',
   'model × absence',
   'popularity when last active × absence',
+  'buyer depth',
+  'buyer depth gap',
+  'title words',
 ] as const;
 export const FEATURE_COUNT = RANKER_FEATURES.length;
 
@@ -67,6 +70,16 @@ export interface ItemStats {
   weekCounts: Float32Array;
   /** Week number → all first touches that week. */
   weekTotals: Map<number, number>;
+  /**
+   * Per item, the shoppers who bought it and the sum of their log1p(items in their history): items
+   * bought by shoppers of long histories (wholesalers' staples) are not those shoppers of short ones
+   * take up next, and the other way round.
+   */
+  buyers: Float32Array;
+  buyerDepth: Float32Array;
+  /** Title words (titleWords) and each one's inverse document frequency over the items' titles. */
+  vocabulary: string[];
+  idf: Float32Array;
 }
 
 /** What a shopper's history says, for every candidate of one request (or one training example). */
@@ -82,6 +95,8 @@ export interface ShopperFacts {
   lastActive: number;
   /** All items' touches around `lastActive`, once worked out for the first candidate (the same for every one). */
   eraTouches?: number;
+  /** Word number (in `ItemStats.vocabulary`) → history items whose title holds it. */
+  words: Map<number, number>;
 }
 
 export interface CandidateFacts {
@@ -98,6 +113,14 @@ export interface CandidateFacts {
   lastVisit: number;
   /** Training only: the week this shopper first touched the candidate, whose touch is not counted as others' popularity. */
   ownWeek?: number;
+  /** Word numbers of its title (in `ItemStats.vocabulary`; words not in it left out). */
+  words?: ArrayLike<number>;
+  /**
+   * Training only: when this shopper bought the candidate (before or after the cut), their log1p(items
+   * in their history), which is taken out of the candidate's buyer stats (else a rare item's buyer depth
+   * would be partly the shopper's own, a leak of the label).
+   */
+  ownDepth?: number;
 }
 
 /** Fills `out` (FEATURE_COUNT numbers) for one candidate. */
@@ -134,6 +157,38 @@ export function featuresOf(candidate: CandidateFacts, shopper: ShopperFacts, sta
   out[17] = short * absence;
   out[18] = candidate.model * absence;
   out[19] = out[14] * absence;
+  // Who buys it: the mean history length of its buyers (the shopper themself left out in training), and how far that is from this shopper's.
+  const own = candidate.ownDepth === undefined ? 0 : 1;
+  const buyers = known ? stats.buyers[i]! - own : 0;
+  const depth = buyers > 0 ? (stats.buyerDepth[i]! - (candidate.ownDepth ?? 0)) / buyers / Math.log1p(300) : 0;
+  out[20] = depth;
+  out[21] = buyers > 0 ? Math.abs(depth - history) : 0;
+  out[22] = titleMatch(candidate.words, shopper.words, stats.idf);
+}
+
+/**
+ * The share of the candidate's title words (weighted by idf) found in the titles of the shopper's
+ * history: a word of one history item counts log(2) ≈ 0.69, of two or more 1. Product type ("lunch bag")
+ * and design line ("red retrospot") both show in titles, where the family (the last two words) holds
+ * only one of them.
+ */
+function titleMatch(words: ArrayLike<number> | undefined, history: Map<number, number>, idf: Float32Array): number {
+  if (words === undefined || words.length === 0 || history.size === 0) return 0;
+  let all = 0;
+  let found = 0;
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k]!;
+    const weight = idf[w] ?? 0;
+    all += weight;
+    found += weight * Math.min(1, Math.log1p(history.get(w) ?? 0));
+  }
+  return all > 0 ? found / all : 0;
+}
+
+/** The distinct words of a title (lower case, runs of letters and digits), as `familyOf` reads them. */
+export function titleWords(title: string | undefined): string[] {
+  const words = (title ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  return words === null ? [] : [...new Set(words)];
 }
 
 /** A shopper's last visit: the items first touched within this many minutes of their latest first touch. */
@@ -184,7 +239,9 @@ export function shopperFacts(
   familyOfItem: (item: number) => number | string | undefined,
   priceOfItem: (item: number) => number,
   at: number,
+  wordsOfItem: (item: number) => ArrayLike<number> | undefined = () => undefined,
 ): ShopperFacts {
+  const words = new Map<number, number>();
   const familyTouches = new Map<number | string, number>();
   const familyLast = new Map<number | string, number>();
   const prices: number[] = [];
@@ -198,12 +255,14 @@ export function shopperFacts(
     }
     const price = priceOfItem(item);
     if (price > 0) prices.push(price);
+    const own = wordsOfItem(item);
+    if (own !== undefined) for (let w = 0; w < own.length; w++) words.set(own[w]!, (words.get(own[w]!) ?? 0) + 1);
   }
   prices.sort((a, b) => a - b);
   const medianPrice = prices.length === 0 ? NaN : prices[prices.length >> 1]!;
   let lastActive = 0;
   for (let k = 0; k < entries.count; k++) lastActive = Math.max(lastActive, entries.last(k));
-  return { historyLength: entries.count, familyTouches, familyLast, medianPrice, at, lastActive };
+  return { historyLength: entries.count, familyTouches, familyLast, medianPrice, at, lastActive, words };
 }
 
 /** log2(2^a + 2^b), without leaving the logarithms. */

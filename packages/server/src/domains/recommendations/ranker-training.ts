@@ -6,9 +6,9 @@
  * candidates, and the items the visit touched for the first time are the positives; a logistic
  * regression (ranker-fit.ts) on the features of ranker-features.ts learns which candidates those were.
  *
- * Why logistic regression: a few hundred thousand examples of 19 features fit by Newton's method in
+ * Why logistic regression: a few hundred thousand examples of 23 features fit by Newton's method in
  * about a second, the answer is a weighted sum whose parts are the explanation the admin preview
- * shows, and the model is 20 numbers. Gradient-boosted trees (eval/offline-trees.ts) were fitted on
+ * shows, and the model is 24 numbers. Gradient-boosted trees (eval/offline-trees.ts) were fitted on
  * these same examples: they won on the evaluation's held-out orders but lost on two of three validation
  * splits carved from the training orders (docs/recommendations.md, "Gradient-boosted trees, tried").
  *
@@ -51,6 +51,14 @@ export interface RankerRows {
 export interface ItemFacts {
   families: Int32Array;
   prices: Float32Array;
+  /** Each item's title words (ranker-features.ts `titleWords`) as numbers in `vocabulary`, CSR by item number; absent: none known. */
+  titles?: ItemTitles;
+}
+
+export interface ItemTitles {
+  offsets: Int32Array;
+  words: Int32Array;
+  vocabulary: string[];
 }
 
 export interface RankerWeights {
@@ -100,7 +108,9 @@ export function trainRanker(
   const n = rows.itemCount;
   const entries = rows.items.length;
   const end = entries === 0 ? 0 : rows.first.reduce((a, b) => Math.max(a, b), 0);
-  const stats: ItemStats = { short: new Float32Array(n).fill(-Infinity), long: new Float32Array(n).fill(-Infinity), shoppers: new Float32Array(n), born: new Int32Array(n), maxShort: -Infinity, maxLong: -Infinity, maxShoppers: 0, at: end, ...weeklyTouches(rows) };
+  const stats: ItemStats = { short: new Float32Array(n).fill(-Infinity), long: new Float32Array(n).fill(-Infinity), shoppers: new Float32Array(n), born: new Int32Array(n), maxShort: -Infinity, maxLong: -Infinity, maxShoppers: 0, at: end, ...weeklyTouches(rows), ...buyerStats(rows), ...titleStats(facts.titles, n) };
+  const titles = facts.titles;
+  const wordsOf = (item: number): Int32Array | undefined => (titles === undefined || item + 1 >= titles.offsets.length ? undefined : titles.words.subarray(titles.offsets[item]!, titles.offsets[item + 1]!));
   // Every entry (a shopper's first touch of an item) in time order: the stats are swept forward through them.
   const order = new Int32Array(entries);
   for (let k = 0; k < entries; k++) order[k] = k;
@@ -152,8 +162,10 @@ export function trainRanker(
     const to = rows.offsets[row + 1]!;
     const history: number[] = [];
     const ownWeek = new Map<number, number>();
+    const ownBought = new Set<number>();
     for (let k = from; k < to; k++) {
       ownWeek.set(entryItem[k]!, Math.floor(rows.first[k]! / WEEK_MINUTES));
+      if (rows.weights[k]! >= BOUGHT) ownBought.add(entryItem[k]!);
       if (rows.first[k]! < cut) history.push(k);
       else if (rows.first[k]! < visitEnd) positive[entryItem[k]!] = 1;
     }
@@ -190,11 +202,13 @@ export function trainRanker(
     for (const c of pool) if (!blend.has(c)) blend.set(c, { model: 0, score: weight * popularity(c) });
     const ranked = [...blend].filter(([item, b]) => b.score > 0 && inHistory[item] === 0).sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).slice(0, options.candidates);
     if (ranked.some(([item]) => positive[item] === 1)) {
-      const facts2 = shopperFacts({ count: seeds.length, item: (k) => entryItem[seeds[k]!]!, last: (k) => rows.first[seeds[k]!]! }, (item) => familyCode(facts, item), (item) => facts.prices[item]!, cut);
+      const facts2 = shopperFacts({ count: seeds.length, item: (k) => entryItem[seeds[k]!]!, last: (k) => rows.first[seeds[k]!]! }, (item) => familyCode(facts, item), (item) => facts.prices[item]!, cut, wordsOf);
+      // The shopper's own purchases are in the item's buyer stats (taken over the whole snapshot): taken out again per candidate.
+      const ownDepth = Math.log1p(to - from);
       exampleCount++;
       ranked.forEach(([item, b], rank) => {
         const lastVisit = recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0;
-        const candidate: CandidateFacts = { rank, model: b.model, lastVisit, item, family: familyCode(facts, item), price: facts.prices[item]!, ownWeek: ownWeek.get(item) };
+        const candidate: CandidateFacts = { rank, model: b.model, lastVisit, item, family: familyCode(facts, item), price: facts.prices[item]!, ownWeek: ownWeek.get(item), words: wordsOf(item), ownDepth: ownBought.has(item) ? ownDepth : undefined };
         featuresOf(candidate, facts2, stats, vector);
         for (const v of vector) x.push(v);
         y.push(positive[item]!);
@@ -217,6 +231,33 @@ export function trainRanker(
   lap('rankerFitMs');
   const kept = options.keepExamples === true ? { examples: { x: xs, y: ys, groups: Int32Array.from(groups) } } : {};
   return { ranker: { features: [...RANKER_FEATURES], ...fitted, examples: y.length, positives, shoppers: new Set(examples.map((e) => e.row)).size }, stats, ...kept };
+}
+
+/** Per item, the shoppers who bought it and the sum of their log1p(history length), over the whole snapshot. */
+function buyerStats(rows: RankerRows): Pick<ItemStats, 'buyers' | 'buyerDepth'> {
+  const buyers = new Float32Array(rows.itemCount);
+  const buyerDepth = new Float32Array(rows.itemCount);
+  for (let r = 0; r + 1 < rows.offsets.length; r++) {
+    const depth = Math.log1p(rows.offsets[r + 1]! - rows.offsets[r]!);
+    for (let k = rows.offsets[r]!; k < rows.offsets[r + 1]!; k++) {
+      if (rows.weights[k]! < BOUGHT) continue;
+      buyers[rows.items[k]!]! += 1;
+      buyerDepth[rows.items[k]!]! += depth;
+    }
+  }
+  return { buyers, buyerDepth };
+}
+
+/** Each title word's inverse document frequency, log((titled items + 1) / (items holding it + 1)). */
+function titleStats(titles: ItemTitles | undefined, itemCount: number): Pick<ItemStats, 'vocabulary' | 'idf'> {
+  if (titles === undefined) return { vocabulary: [], idf: new Float32Array(0) };
+  const df = new Float64Array(titles.vocabulary.length);
+  let titled = 0;
+  for (let i = 0; i < itemCount && i + 1 < titles.offsets.length; i++) {
+    if (titles.offsets[i + 1]! > titles.offsets[i]!) titled++;
+    for (let k = titles.offsets[i]!; k < titles.offsets[i + 1]!; k++) df[titles.words[k]!]! += 1;
+  }
+  return { vocabulary: titles.vocabulary, idf: Float32Array.from(df, (d) => Math.log((titled + 1) / (d + 1))) };
 }
 
 /** Per item, its shoppers' first touches by week (CSR), and all first touches by week. */

@@ -94,7 +94,7 @@ export class RecommendationService {
   }
 
   /**
-   * Family codes and prices of items, read from the active catalog of the tenant's first environment
+   * Family codes, prices and title words of items, read from the active catalog of the tenant's first environment
    * (the model is per tenant; environments of one shop share its products): the ranker's training facts.
    */
   private async describeItems(tenantId: string, itemIds: readonly string[]): Promise<ItemFacts> {
@@ -104,9 +104,18 @@ export class RecommendationService {
     const index = environment === undefined ? undefined : await this.indexes.active(tenantId, environment.id);
     if (index === undefined) return { families, prices };
     const codes = new Map<string, number>();
+    const wordNumbers = new Map<string, number>();
+    const titleOffsets = new Int32Array(itemIds.length + 1);
+    const words: number[] = [];
     itemIds.forEach((id, i) => {
       const entry = index.byId.get(id);
+      titleOffsets[i + 1] = titleOffsets[i]!;
       if (entry === undefined) return;
+      for (const word of entry.words) {
+        if (!wordNumbers.has(word)) wordNumbers.set(word, wordNumbers.size);
+        words.push(wordNumbers.get(word)!);
+      }
+      titleOffsets[i + 1] = words.length;
       const family = entry.family;
       if (family !== undefined) {
         if (!codes.has(family)) codes.set(family, codes.size);
@@ -114,7 +123,7 @@ export class RecommendationService {
       }
       prices[i] = entry.price;
     });
-    return { families, prices };
+    return { families, prices, titles: { offsets: titleOffsets, words: Int32Array.from(words), vocabulary: [...wordNumbers.keys()] } };
   }
 
   async recommend(query: RecommendationQuery): Promise<RecommendationResponse> {
