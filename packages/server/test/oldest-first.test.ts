@@ -2,7 +2,8 @@
  * Deleting a map's oldest entry with a walk that keeps its place (platform/collections/oldest-first.ts):
  * the order must stay the map's own insertion order through refreshes, additions after the walk ended,
  * clears and sets; and the profile history, which evicts with it, still lets the least recently active
- * profiles go first.
+ * profiles go first. Also the history's read-back: an activity the log read found before it was folded
+ * here is listed once.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,5 +101,38 @@ describe('the profile history past its budget', () => {
     const returning = order.at(-1)!.id;
     assert.equal(history.newest(returning, () => true, 1)[0]!.id, 'a4999');
     assert.ok(history.count('p0') >= history.list('p0').length);
+  });
+});
+
+describe('the profile history read back from the log', () => {
+  const activity = (profileId: string, n: number): LoggedActivity => ({
+    kind: 'activity',
+    id: `a${n}`,
+    tenant: 't',
+    profileId,
+    source: 'collect',
+    verb: 'view',
+    type: 'product',
+    itemId: `i${n}`,
+    timestamp: n,
+    receivedAt: n,
+  });
+
+  it('lists once an activity the read found before it was folded here, and still counts it', () => {
+    const history = new ProfileHistory(1_000);
+    history.add('p', activity('p', 1));
+    history.add('p', activity('p', 2));
+    // The read ran while a third activity committed: it finds it before this process folds it.
+    history.readmit('p', [activity('p', 1), activity('p', 2), activity('p', 3)]);
+    assert.deepEqual(history.list('p').map((a) => a.id), ['a3', 'a2', 'a1']);
+    history.add('p', activity('p', 3));
+    assert.deepEqual(history.list('p').map((a) => a.id), ['a3', 'a2', 'a1'], 'not listed twice');
+    assert.equal(history.count('p'), 3);
+    assert.equal(history.size, 3);
+    assert.equal(history.complete('p'), true);
+    // Later activities are listed as usual, and the same id is not held back a second time.
+    history.add('p', activity('p', 4));
+    assert.deepEqual(history.list('p').map((a) => a.id), ['a4', 'a3', 'a2', 'a1']);
+    assert.equal(history.count('p'), 4);
   });
 });

@@ -11,11 +11,15 @@
 import type { LoggedActivity } from './activity-record.js';
 import { ChunkReader, ChunkWriter, activityOf, textOf, type KeptActivity } from './snapshot-encoding.js';
 import { takeOldest } from '../../platform/collections/oldest-first.js';
+import { BoundedMap } from '../../platform/collections/bounded-map.js';
 
 /** Activities kept per profile; older ones stay in the log but leave memory. */
 export const HISTORY_LIMIT = 500;
 /** Activities kept in memory over all of a tenant's profiles, by default (`activityLog.historyInMemory`). */
 export const HISTORY_BUDGET = 250_000;
+/** Profiles whose newest read-back activities are remembered (see `readAhead`), and how many of each one's newest. */
+const READ_AHEAD_PROFILES = 256;
+const READ_AHEAD_IDS = 50;
 /** Distinct (type, verb) pairs counted per profile; verbs are configured and types are few, so this is never reached in practice. */
 const MAX_COUNTED_KINDS = 64;
 
@@ -71,21 +75,31 @@ export class ProfileHistory {
   /** Per profile, the ids of profiles merged into it under which some of its activities were logged. */
   private readonly aliases = new Map<string, Set<string>>();
 
+  /**
+   * Per profile whose history was read back lately, the ids of the newest activities that read found:
+   * one committed while the read ran is folded after it, and is then counted without being listed twice.
+   */
+  private readonly readAhead = new BoundedMap<string, Set<string>>(READ_AHEAD_PROFILES);
+
   add(profileId: string, activity: LoggedActivity): void {
     if (activity.profileId !== profileId) this.addAlias(profileId, activity.profileId);
     let list = this.byProfile.get(profileId);
+    const listed = this.readAhead.size > 0 && this.readAhead.get(profileId)?.delete(activity.id) === true;
     // Moved to the end: the most recently active profile is the last one let go.
     if (list !== undefined) {
       this.byProfile.delete(profileId);
       this.byProfile.set(profileId, list);
-      list.push(activity);
-    } else {
+      if (!listed) list.push(activity);
+    } else if (!listed) {
       // A literal of one: most shoppers have one or two activities, and an array grown from [] by a push holds room for 17.
       this.byProfile.set(profileId, (list = [activity]));
     }
-    this.resident++;
-    if (list.length > HISTORY_LIMIT) this.resident -= list.splice(0, list.length - HISTORY_LIMIT).length;
-    this.keepWithinBudget();
+    // (Listed by a read-back whose list has left memory since: only counted, as any activity not kept.)
+    if (list !== undefined && !listed) {
+      this.resident++;
+      if (list.length > HISTORY_LIMIT) this.resident -= list.splice(0, list.length - HISTORY_LIMIT).length;
+      this.keepWithinBudget();
+    }
     const counts = this.counts.get(profileId);
     // As the list: a literal pair for the profile's first kind, not an empty array grown by a push.
     if (counts === undefined) this.counts.set(profileId, [kindKey(activity.type, activity.verb), 1]);
@@ -116,6 +130,11 @@ export class ProfileHistory {
     const known = new Set(read.map((a) => a.id));
     const since = kept.filter((k) => !known.has(activityOf(k).id));
     const list: KeptActivity[] = [...read, ...since].slice(-HISTORY_LIMIT);
+    // Activities not folded here yet can only be among the newest the read found.
+    const folded = new Set(kept.map((k) => activityOf(k).id));
+    const ahead = new Set(read.slice(-READ_AHEAD_IDS).filter((a) => !folded.has(a.id)).map((a) => a.id));
+    if (ahead.size > 0) this.readAhead.set(profileId, ahead);
+    else this.readAhead.delete(profileId);
     this.byProfile.delete(profileId);
     this.byProfile.set(profileId, list);
     this.resident += list.length - kept.length;
@@ -171,6 +190,7 @@ export class ProfileHistory {
 
   /** Erasure: drops everything kept about the profile (its activities, counts and aliases). */
   forget(profileId: string): void {
+    this.readAhead.delete(profileId);
     this.resident -= this.byProfile.get(profileId)?.length ?? 0;
     this.byProfile.delete(profileId);
     this.counts.delete(profileId);
@@ -236,6 +256,7 @@ export class ProfileHistory {
 
   clear(): void {
     this.resident = 0;
+    this.readAhead.clear();
     this.byProfile.clear();
     this.counts.clear();
     this.aliases.clear();

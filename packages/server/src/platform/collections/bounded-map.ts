@@ -39,6 +39,12 @@ export class BoundedMap<K, V> {
     this.map.delete(key);
   }
 
+  clear(): void {
+    this.map.clear();
+    this.ring.fill(undefined);
+    this.next = 0;
+  }
+
   entries(): IterableIterator<[K, V]> {
     return this.map.entries();
   }
