@@ -11,6 +11,11 @@ import { deleteOldest, takeOldest } from '../src/platform/collections/oldest-fir
 import { ProfileHistory } from '../src/domains/tracking/profile-history.js';
 import type { LoggedActivity } from '../src/domains/tracking/activity-record.js';
 
+/** A product view of `profileId`, numbered `n` (its id, item and times). */
+function activity(profileId: string, n: number): LoggedActivity {
+  return { kind: 'activity', id: `a${n}`, tenant: 't', profileId, source: 'collect', verb: 'view', type: 'product', itemId: `i${n}`, timestamp: n, receivedAt: n };
+}
+
 /** What `map.delete(map.keys().next().value)` would delete, checked against the helper at every step. */
 function naiveOldest<K>(map: Map<K, unknown> | Set<K>): K | undefined {
   return map.size === 0 ? undefined : map.keys().next().value;
@@ -61,19 +66,6 @@ describe('deleting the oldest entry', () => {
 });
 
 describe('the profile history past its budget', () => {
-  const activity = (profileId: string, n: number): LoggedActivity => ({
-    kind: 'activity',
-    id: `a${n}`,
-    tenant: 't',
-    profileId,
-    source: 'collect',
-    verb: 'view',
-    type: 'product',
-    itemId: `i${n}`,
-    timestamp: n,
-    receivedAt: n,
-  });
-
   it('lets the least recently active profiles go first, as a plain list of them would', () => {
     const budget = 60;
     const history = new ProfileHistory(budget);
@@ -105,19 +97,6 @@ describe('the profile history past its budget', () => {
 });
 
 describe('the profile history read back from the log', () => {
-  const activity = (profileId: string, n: number): LoggedActivity => ({
-    kind: 'activity',
-    id: `a${n}`,
-    tenant: 't',
-    profileId,
-    source: 'collect',
-    verb: 'view',
-    type: 'product',
-    itemId: `i${n}`,
-    timestamp: n,
-    receivedAt: n,
-  });
-
   it('lists once an activity the read found before it was folded here, and still counts it', () => {
     const history = new ProfileHistory(1_000);
     history.add('p', activity('p', 1));
