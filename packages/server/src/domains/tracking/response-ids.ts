@@ -38,11 +38,9 @@ export class ResponseIds {
 
   /** A fresh id for an answer to this tenant; creates the tenant's key on its first answer. */
   async issue(tenantId: string, kind: ResponseKind): Promise<string> {
-    const doc = await this.document(tenantId);
-    // Decided inside the update: on PostgreSQL the row is locked and re-read, so two processes agree on one key.
-    if (doc.data.key === '') await doc.update((data) => void (data.key ||= randomBytes(32).toString('base64url')));
+    const key = await this.tenantKey(tenantId);
     const nonce = this.nonce();
-    return `${kind}_${nonce}${mac(this.keyOf(tenantId, doc.data.key), kind, tenantId, nonce)}`;
+    return `${kind}_${nonce}${mac(key, kind, tenantId, nonce)}`;
   }
 
   /** Whether `id` (a response's, or one item's `<id>-<position>`) was issued to this tenant. */
@@ -63,9 +61,7 @@ export class ResponseIds {
    * the same moment make one profile, not two (docs/scale-out.md); the session id cannot be read back from it.
    */
   async anonymousProfileId(tenantId: string, sessionId: string): Promise<string> {
-    const doc = await this.document(tenantId);
-    if (doc.data.key === '') await doc.update((data) => void (data.key ||= randomBytes(32).toString('base64url')));
-    const digest = createHmac('sha256', this.keyOf(tenantId, doc.data.key)).update(`profile\u0000${tenantId}\u0000${sessionId}`).digest();
+    const digest = createHmac('sha256', await this.tenantKey(tenantId)).update(`profile\u0000${tenantId}\u0000${sessionId}`).digest();
     return `p_${digest.subarray(0, 12).toString('base64url')}`;
   }
 
@@ -80,9 +76,7 @@ export class ResponseIds {
   async originOf(tenantId: string, address: string): Promise<string | undefined> {
     // A private or loopback address is a proxy's or a test machine's, not a shopper's network: no origin.
     if (!isPublicAddress(address)) return undefined;
-    const doc = await this.document(tenantId);
-    if (doc.data.key === '') await doc.update((data) => void (data.key ||= randomBytes(32).toString('base64url')));
-    return createHmac('sha256', this.keyOf(tenantId, doc.data.key)).update(`origin\u0000${networkOf(address)}`).digest().subarray(0, MAC_BYTES).toString('base64url');
+    return createHmac('sha256', await this.tenantKey(tenantId)).update(`origin\u0000${networkOf(address)}`).digest().subarray(0, MAC_BYTES).toString('base64url');
   }
 
   /**
@@ -104,6 +98,14 @@ export class ResponseIds {
     }
     this.pooled--;
     return this.pool.subarray(this.pooled * NONCE_BYTES, (this.pooled + 1) * NONCE_BYTES).toString('base64url');
+  }
+
+  /** The tenant's key, made on its first use. */
+  private async tenantKey(tenantId: string): Promise<KeyObject> {
+    const doc = await this.document(tenantId);
+    // Decided inside the update: on PostgreSQL the row is locked and re-read, so two processes agree on one key.
+    if (doc.data.key === '') await doc.update((data) => void (data.key ||= randomBytes(32).toString('base64url')));
+    return this.keyOf(tenantId, doc.data.key);
   }
 
   private keyOf(tenantId: string, text: string): KeyObject {
