@@ -45,6 +45,7 @@ export async function startCompanion(options: CompanionOptions, logger: Logger, 
       dataDir: options.dataDir,
       logger,
       extraApis,
+      ...(options.trains === false ? { trains: false } : {}),
       ...(storage === undefined ? {} : { store: storage.store, eventLogs: storage.eventLogs, blobs: storage.blobs }),
       ...(redis === undefined ? {} : { rateWindows: new RedisRateWindows(redis), sharedClaims: new RedisSharedClaims(redis) }),
     });

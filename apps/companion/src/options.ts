@@ -28,6 +28,8 @@ export interface CompanionOptions {
   redisUrl?: string;
   /** How far the heap may grow past the live data between full collections, in percent (0: V8's own; docs/operations.md). */
   heapGrowthPercent?: number;
+  /** False (--no-training, env TRAINING=off): never train recommendation models, load what another process on the shared store trains. */
+  trains?: boolean;
 }
 
 export class UsageError extends Error {}
@@ -45,6 +47,8 @@ export const USAGE = `Usage: npm run dev -- [options]
   --log-level <lvl>  trace, debug, info, warn, error or silent (env LOG_LEVEL; default info)
   --log-format <f>   pretty or json (env LOG_FORMAT; default pretty on a terminal, json otherwise
                      and whenever NODE_ENV=production)
+  --no-training      never train recommendation models here: load those another companion on the
+                     same --store trains (env TRAINING=off; docs/scale-out.md). Needs --store
   --heap-growth <p>  percent the heap may grow past the live data before a full collection
                      (env HEAP_GROWTH_PERCENT; default ${DEFAULT_HEAP_GROWTH_PERCENT}; 0 leaves it to V8: up to 4x)
   --help             show this text`;
@@ -65,6 +69,7 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         'heap-growth': { type: 'string' },
+        'no-training': { type: 'boolean' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -88,6 +93,9 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
   if (!/^\d+$/.test(growthText) || heapGrowthPercent > 400) throw new UsageError(`--heap-growth must be an integer percentage from 0 to 400, not "${growthText.slice(0, 20)}".`);
   const storeUrl = values.store ?? env.STORE_URL;
   if (storeUrl !== undefined && !/^postgres(ql)?:\/\//.test(storeUrl)) throw new UsageError(`--store takes a postgres:// URL, not "${storeUrl.slice(0, 40)}".`);
+  const noTraining = values['no-training'] === true || ['off', '0', 'false', 'no'].includes((env.TRAINING ?? '').toLowerCase());
+  // Alone on its data directory a process is the only one that could train: its recommendations would never learn.
+  if (noTraining && storeUrl === undefined) throw new UsageError('--no-training (TRAINING=off) needs --store: a companion alone on its data directory is the only one that can train its models.');
   const redisUrl = values.redis ?? env.REDIS_URL;
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new UsageError(`--redis takes a redis:// URL, not "${redisUrl.slice(0, 40)}".`);
   return {
@@ -103,5 +111,6 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
     sdkDir: resolve(env.SDK_DIR ?? DEFAULT_SDK_DIR),
     heapGrowthPercent,
+    ...(noTraining ? { trains: false } : {}),
   };
 }

@@ -78,6 +78,21 @@ describe('companion options', () => {
     assert.equal(growthFromEnv.heapGrowthPercent, 80);
   });
 
+  it('takes --no-training (or TRAINING=off) with a shared store, and refuses it without one', () => {
+    const store = ['--store', 'postgres://u@localhost/db'];
+    const plain = parseCompanionOptions(store, {});
+    assert.ok(plain !== 'help');
+    assert.equal(plain.trains, undefined, 'a companion trains unless told not to');
+    const flag = parseCompanionOptions([...store, '--no-training'], {});
+    assert.ok(flag !== 'help');
+    assert.equal(flag.trains, false);
+    const fromEnv = parseCompanionOptions(store, { TRAINING: 'off' });
+    assert.ok(fromEnv !== 'help');
+    assert.equal(fromEnv.trains, false);
+    assert.throws(() => parseCompanionOptions(['--no-training'], {}), /--no-training \(TRAINING=off\) needs --store/);
+    assert.throws(() => parseCompanionOptions([], { TRAINING: 'off' }), /needs --store/);
+  });
+
   it('refuses a heap growth that is not a percentage from 0 to 400, naming the option', () => {
     for (const bad of ['-5', '1.5', 'lots', '401']) assert.throws(() => parseCompanionOptions([`--heap-growth=${bad}`], {}), /--heap-growth must be an integer percentage/);
     assert.throws(() => parseCompanionOptions([], { HEAP_GROWTH_PERCENT: 'lots' }), /--heap-growth must be an integer percentage/);

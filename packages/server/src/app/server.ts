@@ -40,6 +40,8 @@ export interface DiscoveryServerOptions {
   sharedClaims?: SharedClaims;
   logger?: Logger;
   clock?: Clock;
+  /** False: never train recommendation models here, only load those another process on the shared store trains (ServiceContext.trains). */
+  trains?: boolean;
   /** Extra modules mounted after the built-in APIs (the companion's demo pages and bundle). */
   extraApis?: ApiFactory[];
 }
@@ -76,6 +78,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     clock: options.clock ?? systemClock,
     ...(options.rateWindows === undefined ? {} : { rateWindows: options.rateWindows }),
     ...(options.sharedClaims === undefined ? {} : { sharedClaims: options.sharedClaims }),
+    ...(options.trains === false ? { trains: false } : {}),
     onClose: (hook: () => Promise<void>) => {
       closeHooks.push(hook);
     },

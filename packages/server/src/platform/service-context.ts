@@ -28,6 +28,11 @@ export interface ServiceContext {
   rateWindows?: SharedRateWindows;
   /** Keys only one of the processes serving the shop may take (activity idempotency keys; Redis). */
   sharedClaims?: SharedClaims;
+  /**
+   * False: this process never trains recommendation models; it loads what the process holding the
+   * trainer lease stores (a shared store only: docs/scale-out.md, "A process that only trains").
+   */
+  trains?: boolean;
   /** Called on shutdown, in reverse order of registration, after the HTTP server stopped taking requests. */
   onClose(hook: () => Promise<void>): void;
 }

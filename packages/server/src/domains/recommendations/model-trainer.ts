@@ -85,6 +85,8 @@ interface TenantModel {
   lease: TrainerLease | undefined;
   /** A stored model being loaded because another process trained it. */
   loading: Promise<void> | undefined;
+  /** A process that never trains saw a model due and nobody holding the lease (warned once until someone holds it again). */
+  unattended: boolean;
 }
 
 export class ModelTrainer {
@@ -94,6 +96,8 @@ export class ModelTrainer {
   private readonly clock: Clock;
   private readonly describe: DescribeItems | undefined;
   private readonly store: DocumentStore | undefined;
+  /** False: this process never takes the trainer lease; it loads the models another process stores. */
+  private readonly trains: boolean;
   /** This process, as a lease owner. */
   private readonly me = randomBytes(6).toString('base64url');
   readonly options: TrainerOptions;
@@ -108,9 +112,11 @@ export class ModelTrainer {
   /** Told of each model another process trained and this one loaded. */
   private readonly loadedListeners: Array<() => void> = [];
 
-  constructor(deps: { aggregates: RecommendationAggregates; blobs: BlobStore; logger: Logger; clock: Clock; options?: Partial<TrainerOptions>; describe?: DescribeItems; store?: DocumentStore }) {
+  constructor(deps: { aggregates: RecommendationAggregates; blobs: BlobStore; logger: Logger; clock: Clock; options?: Partial<TrainerOptions>; describe?: DescribeItems; store?: DocumentStore; trains?: boolean }) {
     this.aggregates = deps.aggregates;
     this.store = deps.store;
+    // Alone on its store (no lease: see poll) a process is its tenants' only trainer and trains whatever it was told.
+    this.trains = deps.trains !== false;
     this.describe = deps.describe;
     this.blobs = deps.blobs;
     this.logger = deps.logger;
@@ -121,7 +127,7 @@ export class ModelTrainer {
   /** Loads each tenant's model file (a missing or unusable one is retrained, with a log line), then starts watching for new data. */
   async start(tenantIds: readonly string[]): Promise<void> {
     for (const tenantId of tenantIds) {
-      const state: TenantModel = { model: undefined, ranker: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined, lastTrainingEnded: 0, lastTrainingMs: 0, lease: undefined, loading: undefined };
+      const state: TenantModel = { model: undefined, ranker: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined, lastTrainingEnded: 0, lastTrainingMs: 0, lease: undefined, loading: undefined, unattended: false };
       this.tenants.set(tenantId, state);
       // Another process stored a newer model: loaded here instead of trained again.
       state.lease = this.store === undefined ? undefined : await TrainerLease.open(this.store, tenantId, this.me, this.logger, (trainedAt) => {
@@ -140,6 +146,7 @@ export class ModelTrainer {
       this.install(tenantId, state, stored, ranker === undefined || 'problem' in ranker ? undefined : ranker);
       this.logger.info({ tenant: tenantId, rows: state.model?.rows, ms: Math.round(performance.now() - started) }, 'recommendation model loaded');
     }
+    if (!this.trains && this.store !== undefined) this.logger.info('this process trains no recommendation model (--no-training): it loads those another process stores');
     this.timer = setInterval(() => this.poll(), POLL_MS);
     this.timer.unref();
   }
@@ -220,6 +227,7 @@ export class ModelTrainer {
       if (reason === undefined) continue;
       if (state.lease === undefined) void this.train(tenantId, state, reason);
       // Another process holds the lease: it trains, and this one loads what it stores.
+      else if (!this.trains) this.noticeUnattended(tenantId, state, now);
       else if (state.lease.mayTrain(now)) {
         state.lease
           .take()
@@ -227,6 +235,13 @@ export class ModelTrainer {
           .catch(() => undefined);
       }
     }
+  }
+
+  /** A process that never trains warns once when a model is due and no process holds the lease: models would stop learning. */
+  private noticeUnattended(tenantId: string, state: TenantModel, now: number): void {
+    const free = state.lease!.mayTrain(now);
+    if (free && !state.unattended) this.logger.warn({ tenant: tenantId }, 'a recommendation model is due and no process trains it: this one runs with --no-training; start one without it');
+    state.unattended = free;
   }
 
   /** Installs the model (and ranker) another process stored, when it is newer than the one in place. */

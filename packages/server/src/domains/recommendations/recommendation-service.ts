@@ -66,7 +66,7 @@ export class RecommendationService {
   /** Each tenant's trained item-to-item model: trained off the request path, persisted, swapped in whole. */
   readonly models: ModelTrainer;
 
-  constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig; experiments?: Experiments }) {
+  constructor(deps: { catalog: CatalogService; activities: ActivityService; aggregates: RecommendationAggregates; search: SearchService; store: DocumentStore; blobs: BlobStore; clock: Clock; logger: Logger; config: DiscoveryConfig; experiments?: Experiments; trains?: boolean }) {
     this.experiments = deps.experiments;
     this.aggregates = deps.aggregates;
     this.emailLists = new EmailLists(deps.store);
@@ -80,6 +80,7 @@ export class RecommendationService {
       options: deps.config.recommendationModel,
       describe: (tenantId, itemIds) => this.describeItems(tenantId, itemIds),
       store: deps.store,
+      trains: deps.trains !== false,
     });
     // A promotion changes what may be recommended: a fresh model starts from the current activity.
     deps.catalog.onActivate(async (tenantId) => this.models.requestRetrain(tenantId, 'catalog promoted'));

@@ -1,0 +1,95 @@
+/**
+ * A process started with `trains: false` (the companion's --no-training) on a shared PostgreSQL store
+ * never trains recommendation models, even with the trainer lease free and a model due; it serves the
+ * model the process that does train stores. Two real servers on one real PostgreSQL schema, on real ports.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { startPostgres, type PostgresServer } from './support/engines.js';
+import { createDiscoveryServer, type DiscoveryServer } from '../src/app/server.js';
+import { openPostgresStorage } from '../src/platform/postgres/postgres-storage.js';
+import { validateConfig } from '../src/platform/config/load.js';
+import { createLogger } from '../src/platform/logger.js';
+
+const TENANT = 'roles';
+let postgres: PostgresServer | undefined;
+const servers: DiscoveryServer[] = [];
+after(async () => {
+  for (const server of servers) await server.close();
+  postgres?.dispose();
+});
+
+async function open(url: string, schema: string, trains: boolean): Promise<{ server: DiscoveryServer; base: string; messages: string[] }> {
+  const messages: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') messages.push(String((JSON.parse(line) as { msg?: unknown }).msg));
+      done();
+    },
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'training-role-'));
+  const config = validateConfig({ tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['roles-key'] }] }], publicRateLimits: { enabled: false } }, '(test)', dir);
+  const storage = await openPostgresStorage({ url, schema });
+  const server = await createDiscoveryServer({ config, dataDir: dir, logger: createLogger('info', { destination }), store: storage.store, eventLogs: storage.eventLogs, blobs: storage.blobs, ...(trains ? {} : { trains: false }) });
+  servers.push(server);
+  const { url: base } = await server.listen(0, '127.0.0.1');
+  return { server, base, messages };
+}
+
+async function metric(base: string, name: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+}
+
+async function eventually(check: () => Promise<void>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+describe('a process that never trains (--no-training) on a shared store', () => {
+  it('trains nothing with the lease free and a model due, then serves the model a training process stores', async () => {
+    postgres = await startPostgres();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const follower = await open(postgres.url, schema, false);
+    // Enough views for a first model (20 touches), then quiet: a process that trains would train within about 2.5 s.
+    for (let shopper = 0; shopper < 12; shopper++) {
+      const sessionid = randomUUID();
+      const views = ['p-1', 'p-2', 'p-3'].map((product) => ({ action: 'view', target: { product }, user: { identities: { sessionid } } }));
+      const sent = await fetch(`${follower.base}/collect/roles-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(views) });
+      assert.equal(sent.status, 200, await sent.text());
+    }
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    assert.equal(await metric(follower.base, 'discovery_recommendation_model_training_seconds_count'), 0, 'the process that never trains trained');
+    assert.equal(follower.server.deps.services.recommendations.models.model(TENANT), undefined);
+    assert.ok(follower.messages.some((m) => /trains no recommendation model \(--no-training\)/.test(m)), 'it says at start that it trains nothing');
+    assert.equal(follower.messages.filter((m) => /no process trains it/.test(m)).length, 1, 'it warns once that nobody trains the model due');
+    const client = new pg.Client(postgres.url);
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM ${schema}.documents WHERE name LIKE '%model-trainer' AND data->>'owner' <> ''`);
+      assert.equal(rows[0].n, 0, 'it took the trainer lease');
+    } finally {
+      await client.end();
+    }
+
+    // A process that trains joins: it takes the free lease, trains on the shared log, and the first one loads its model.
+    const trainer = await open(postgres.url, schema, true);
+    await eventually(async () => assert.equal(await metric(follower.base, 'discovery_recommendation_models_loaded_total'), 1, 'the model was not loaded'), 30_000);
+    assert.equal(await metric(trainer.base, 'discovery_recommendation_model_training_seconds_count'), 1);
+    assert.equal(await metric(follower.base, 'discovery_recommendation_model_training_seconds_count'), 0);
+    assert.ok(follower.server.deps.services.recommendations.models.model(TENANT) !== undefined, 'the loaded model serves');
+  });
+});
