@@ -2,8 +2,9 @@
  * `npm run bench -- scale-out`: what the shared store costs, and what a process more adds. Collected
  * activities/s (the realistic mix, activity-mix.ts, 10 per request) and uncached search req/s for one
  * companion on lowdb (the baseline of this run), then 1, 2 and 3 companions on one PostgreSQL behind a
- * small balancing proxy (fewest requests in flight; BENCH_BALANCING=round-robin for turns), the two
- * single-process setups taking turns run by run and their ratio taken run by run; then the lag from an
+ * small balancing proxy (fewest requests in flight; BENCH_BALANCING=round-robin for turns). Setups
+ * compared take turns run by run and their ratios are taken run by run: lowdb with one PostgreSQL
+ * process, then 1, 2 and 3 PostgreSQL processes (all three following the log throughout). Then the lag from an
  * activity collected on one process to its showing in another's recommendations (p50/p99). Each
  * companion runs in its own CPU cgroup with a fixed share of a core (cpu-cgroup.ts; BENCH_CPU_SHARE,
  * default 0.3: at 0.5 three companions, PostgreSQL and the load generator kept 2 cores 85% busy), as
@@ -14,6 +15,7 @@
  */
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { once } from 'node:events';
+import pg from 'pg';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -27,9 +29,10 @@ import { startCompanionProcess, type CompanionProcess } from '../apps/companion/
 import { DEMO_CONFIG } from '../apps/companion/src/options.js';
 
 const SECONDS = 5;
-const COLLECT_RUNS = 3;
 /** The two stores' single-process runs that take turns: five pairs, so that the median ratio does not rest on one run. */
 const PAIRED_RUNS = 5;
+/** Turns of the 1-, 2- and 3-process setups (each a collect run of each), the median kept and ratios taken run by run. */
+const TURN_RUNS = 5;
 /**
  * Concurrent connections of the load generator (BENCH_CONNECTIONS, default 32). Each keeps one request
  * in flight, so the rate is connections / latency: while one tenant's commits take turns across the
@@ -135,6 +138,8 @@ interface Setup {
   label: string;
   url: string;
   pids: number[];
+  /** Processes that take no request in this setup but follow the log: their CPU during its collect runs is summed apart (the fold). */
+  bystanders?: number[];
 }
 
 /**
@@ -145,7 +150,7 @@ interface Setup {
  * by run (`pairedRatios`): measured one after the other, a training or a busy minute that fell on one
  * setup's runs and not the other's moved their ratio from 0.52 to 1.08 between runs of the bench.
  */
-async function throughputs(setups: Setup[], collectRuns = COLLECT_RUNS): Promise<{ rows: Array<Record<string, string | number>>; events: number[]; runs: number[][] }> {
+async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows: Array<Record<string, string | number>>; runs: number[][]; bystanders: Array<{ seconds: number; events: number; ms: number }> }> {
   // A warm-up run each, not measured: the code's first compilations, and a model that grows from
   // nothing retrains often at first (every 10% of growth).
   const warmUps = [];
@@ -153,25 +158,30 @@ async function throughputs(setups: Setup[], collectRuns = COLLECT_RUNS): Promise
   const runs = setups.map(() => [] as Array<Awaited<ReturnType<typeof load>>>);
   const used = setups.map(() => 0);
   const busy = setups.map(() => ({ busy: 0, total: 0 }));
-  // Three collect runs each (or `collectRuns`), the median kept.
+  // Per setup: its bystanders' CPU seconds during its collect runs, the activities those runs sent, and how long they took.
+  const bystanders = setups.map(() => ({ seconds: 0, events: 0, ms: 0 }));
+  // `collectRuns` collect runs each, the median kept.
   for (let i = 0; i < collectRuns; i++) {
     for (const [k, setup] of setups.entries()) {
       const before = await Promise.all(setup.pids.map(cpuSeconds));
+      const watchedBefore = await Promise.all((setup.bystanders ?? []).map(cpuSeconds));
       const machineBefore = await machineTicks();
-      runs[k]!.push(await load(setup.url, collectRequests(), SECONDS, CONNECTIONS));
+      const started = performance.now();
+      const run = await load(setup.url, collectRequests(), SECONDS, CONNECTIONS);
+      runs[k]!.push(run);
       const machineAfter = await machineTicks();
+      bystanders[k]!.ms += performance.now() - started;
+      bystanders[k]!.events += run.requestsPerSecond * BATCH * SECONDS;
+      bystanders[k]!.seconds += (await Promise.all((setup.bystanders ?? []).map(cpuSeconds))).reduce((sum, v, j) => sum + v - watchedBefore[j]!, 0);
       used[k]! += (await Promise.all(setup.pids.map(cpuSeconds))).reduce((sum, v, j) => sum + v - before[j]!, 0);
       busy[k]!.busy += machineAfter.busy - machineBefore.busy;
       busy[k]!.total += machineAfter.total - machineBefore.total;
     }
   }
   const rows = [];
-  const events = [];
   for (const [k, setup] of setups.entries()) {
     const search = await load(setup.url, searchRequests(), SECONDS, CONNECTIONS);
     const collect = [...runs[k]!].sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)[collectRuns >> 1]!;
-    // Every activity the runs sent (the warm-up's too): what another process folded meanwhile.
-    events.push([warmUps[k]!, ...runs[k]!].reduce((sum, run) => sum + run.requestsPerSecond * BATCH * SECONDS, 0));
     rows.push({
       setup: setup.label,
       collectEventsPerSecond: collect.requestsPerSecond * BATCH,
@@ -186,12 +196,7 @@ async function throughputs(setups: Setup[], collectRuns = COLLECT_RUNS): Promise
       searchNon2xx: search.non2xx,
     });
   }
-  return { rows, events, runs: runs.map((list) => list.map((run) => run.requestsPerSecond * BATCH)) };
-}
-
-async function throughput(setup: Setup): Promise<{ row: Record<string, string | number>; events: number }> {
-  const { rows, events } = await throughputs([setup]);
-  return { row: rows[0]!, events: events[0]! };
+  return { rows, runs: runs.map((list) => list.map((run) => run.requestsPerSecond * BATCH)), bystanders };
 }
 
 /** Run-by-run ratios of `a` to `b` (runs that took turns), and their median. */
@@ -254,41 +259,67 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     // One process on each store, their runs taking turns (throughputs): the ratio is taken run by run.
     const lowdb = await start(['--config', configFile, '--data-dir', join(dir, 'lowdb')], { DEMO: 'on' }, 'lowdb');
     const shared = ['--config', configFile, '--store', postgres.url, '--redis', redis.url];
-    const a = await start([...shared, '--data-dir', join(dir, 'a')], { DEMO: 'on' }, 'a');
+    const first = await start([...shared, '--data-dir', join(dir, 'first')], { DEMO: 'on' }, 'first');
     const single = await throughputs([
       { label: '1 process, lowdb files (baseline)', url: lowdb.url, pids: [lowdb.child.pid!] },
-      { label: '1 process, PostgreSQL + Redis', url: a.url, pids: [a.child.pid!] },
+      { label: '1 process, PostgreSQL + Redis', url: first.url, pids: [first.child.pid!] },
     ], PAIRED_RUNS);
     rows.push(...single.rows);
     const storeRatio = pairedRatios(single.runs[1]!, single.runs[0]!);
     await end(lowdb);
-    const b = await start([...shared, '--data-dir', join(dir, 'b')], { DEMO: 'off' }, 'b');
-    // C takes no request during the two-process run: the CPU it spends is what folding another process's activities costs.
-    const c = await start([...shared, '--data-dir', join(dir, 'c')], { DEMO: 'off' }, 'c');
+    await end(first);
+    // The cluster: a process that trains the recommendation model and takes no request (T), and A, B and
+    // C, which take requests and never train (--no-training), on a database of their own. Every setup
+    // below then does the same training elsewhere: with the trainer among them, the single process
+    // carried it alone while two or three shared it, and the ratios measured that as well (docs/scale-out.md).
+    const admin = new pg.Client(postgres.url);
+    await admin.connect();
+    await admin.query('CREATE DATABASE cluster');
+    await admin.end();
+    const clusterUrl = postgres.url.replace(/\/postgres$/, '/cluster');
+    const cluster = ['--config', configFile, '--store', clusterUrl, '--redis', redis.url];
+    const trainer = await start([...cluster, '--data-dir', join(dir, 't')], { DEMO: 'on' }, 't');
+    const serving = [...cluster, '--no-training'];
+    const a = await start([...serving, '--data-dir', join(dir, 'a')], { DEMO: 'off' }, 'a');
+    const b = await start([...serving, '--data-dir', join(dir, 'b')], { DEMO: 'off' }, 'b');
+    // C takes no request during the two-process runs: the CPU it spends then is what folding another process's activities costs.
+    const c = await start([...serving, '--data-dir', join(dir, 'c')], { DEMO: 'off' }, 'c');
     const two = await balancer([a.url, b.url]);
+    const three = await balancer([a.url, b.url, c.url]);
     // C's CPU when nothing happens (timers, the trainer's lease, notices of the other processes' own
     // work), over as long: taken off the fold, so that the fold is what activities cost it.
     const idleStart = await cpuSeconds(c.child.pid!);
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
     const idlePerSecond = ((await cpuSeconds(c.child.pid!)) - idleStart) / SECONDS;
-    const cBefore = await cpuSeconds(c.child.pid!);
-    const twoStarted = performance.now();
-    const pair = await throughput({ label: `2 processes, PostgreSQL + Redis, ${BALANCING}`, url: two.url, pids: [a.child.pid!, b.child.pid!] });
-    rows.push(pair.row);
-    const foldSeconds = Math.max(0, (await cpuSeconds(c.child.pid!)) - cBefore - (idlePerSecond * (performance.now() - twoStarted)) / 1000);
+    // 1, 2 and 3 processes take turns run by run (1, 2, 3, 1, 2, 3, …): every process follows the log
+    // throughout, so each setup's runs meet the same number of shoppers and the same heap. Measured one
+    // setup after the other, the later setups met more of both and their ratios to the first fell.
+    const trainerBefore = await cpuSeconds(trainer.child.pid!);
+    const turnsStarted = performance.now();
+    const turns = await throughputs([
+      { label: '1 process (A), PostgreSQL + Redis, a training process beside it, taking turns with 2 and 3', url: a.url, pids: [a.child.pid!] },
+      { label: `2 processes (A, B), PostgreSQL + Redis, ${BALANCING}`, url: two.url, pids: [a.child.pid!, b.child.pid!], bystanders: [c.child.pid!] },
+      { label: `3 processes (A, B, C), PostgreSQL + Redis, ${BALANCING}`, url: three.url, pids: [a.child.pid!, b.child.pid!, c.child.pid!] },
+    ], TURN_RUNS);
+    rows.push(...turns.rows);
+    const trainerShare = (await cpuSeconds(trainer.child.pid!)) - trainerBefore;
+    const trainerNote = `T, the process that trains (${SHARE} core, takes no request), used ${Math.round((100 * trainerShare) / ((SHARE * (performance.now() - turnsStarted)) / 1000))}% of its share during the turns of 1, 2 and 3 processes (folding every activity, and training).`;
+    const watched = turns.bystanders[1]!;
+    const foldSeconds = Math.max(0, watched.seconds - (idlePerSecond * watched.ms) / 1000);
     await two.close();
-    const three = await balancer([a.url, b.url, c.url]);
-    rows.push((await throughput({ label: `3 processes, PostgreSQL + Redis, ${BALANCING}`, url: three.url, pids: [a.child.pid!, b.child.pid!, c.child.pid!] })).row);
     await three.close();
-    const [base, one, second, third] = rows;
+    const [base, paired] = single.rows;
+    const [one, second, third] = turns.rows;
     const ratio = (x: number | string | undefined, y: number | string | undefined) => (typeof x === 'number' && typeof y === 'number' && y > 0 ? round(x / y, 2) : '-');
-    rows.push({ setup: 'PostgreSQL 1 process ÷ lowdb (median of the run-by-run ratios; each listed)', collectEventsPerSecond: storeRatio.median, collectRunsEventsPerSecond: storeRatio.each, searchPerSecond: ratio(one?.searchPerSecond, base?.searchPerSecond) });
-    rows.push({ setup: '2 processes ÷ 1 (PostgreSQL)', collectEventsPerSecond: ratio(second?.collectEventsPerSecond, one?.collectEventsPerSecond), searchPerSecond: ratio(second?.searchPerSecond, one?.searchPerSecond) });
-    rows.push({ setup: '3 processes ÷ 1 (PostgreSQL)', collectEventsPerSecond: ratio(third?.collectEventsPerSecond, one?.collectEventsPerSecond), searchPerSecond: ratio(third?.searchPerSecond, one?.searchPerSecond) });
+    const twoRatio = pairedRatios(turns.runs[1]!, turns.runs[0]!);
+    const threeRatio = pairedRatios(turns.runs[2]!, turns.runs[0]!);
+    rows.push({ setup: 'PostgreSQL 1 process ÷ lowdb (median of the run-by-run ratios; each listed)', collectEventsPerSecond: storeRatio.median, collectRunsEventsPerSecond: storeRatio.each, searchPerSecond: ratio(paired?.searchPerSecond, base?.searchPerSecond) });
+    rows.push({ setup: '2 processes ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed)', collectEventsPerSecond: twoRatio.median, collectRunsEventsPerSecond: twoRatio.each, searchPerSecond: ratio(second?.searchPerSecond, one?.searchPerSecond) });
+    rows.push({ setup: '3 processes ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed)', collectEventsPerSecond: threeRatio.median, collectRunsEventsPerSecond: threeRatio.each, searchPerSecond: ratio(third?.searchPerSecond, one?.searchPerSecond) });
     // The capacity model (docs/scale-out.md): each process spends `accept` CPU seconds on an activity it
     // takes and `fold` on each one another process took, so N processes of `SHARE` core each take
     // N × SHARE / (accept + (N − 1) × fold) activities a second.
-    const fold = pair.events > 0 ? foldSeconds / pair.events : 0;
+    const fold = watched.events > 0 ? foldSeconds / watched.events : 0;
     const accept = typeof one?.collectEventsPerSecond === 'number' && one.collectEventsPerSecond > 0 ? SHARE / one.collectEventsPerSecond : 0;
     if (accept > 0) {
       const predicted = Math.round((3 * SHARE) / (accept + 2 * fold));
@@ -315,7 +346,9 @@ export default async function scaleOutBench(): Promise<BenchResult> {
       tables: [{ title: `Capacity model: companions of ${SHARE} core each on PostgreSQL for a shop's rates (docs/scale-out.md, "Capacity model")`, rows: model }],
       notes: [
         `Each companion: ${SHARE} of a core (${shares[0]?.how ?? 'no companion started'}).`,
-        `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${COLLECT_RUNS} collect runs of ${SECONDS} s (the median shown, each listed) and a search run of ${SECONDS} s, ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
+        'lowdb and "1 process, PostgreSQL" each train their own model; A, B and C run with --no-training on a database of their own, where T trains the model for all of them.',
+        trainerNote,
+        `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${PAIRED_RUNS} (lowdb and one process beside it) or ${TURN_RUNS} (1, 2 and 3 processes) collect runs of ${SECONDS} s (the median shown, each listed) and a search run of ${SECONDS} s, ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
         `The two single-process rows (lowdb, PostgreSQL) run side by side and take turns run by run (lowdb, PostgreSQL, lowdb, …), so that the machine's state and the growth of what each holds weigh on both alike; their ratio is the median of the run-by-run ratios (${PAIRED_RUNS} pairs).`,
         'PostgreSQL runs with fsync on: each collect waits for a group commit, as with the lowdb files\' fsync.',
         `"share used": the companions' CPU during the collect run against the shares they were given; "machine busy": every core of this machine (${availableParallelism()}) during it. A share used well below 100% with the machine near 100% means the companions waited for cores that PostgreSQL, the load generator, the balancing proxy or other work held: separate machines would not, and the model's prediction is then the figure to expect.`,
