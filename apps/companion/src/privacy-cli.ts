@@ -1,5 +1,5 @@
 /**
- * `npm run privacy -- export|erase --tenant <id> (--profile <id> | --customer <repository>:<id> | --datasource <name>:<id>)`:
+ * `npm run privacy -- export|erase --tenant <id> (--profile <id> | --session <id> | --customer <repository>:<id> | --datasource <name>:<id>)`:
  * a data-subject request against a running server, through its admin API with a service account of
  * the tenant that has the "edit" admin role (docs/privacy.md). `export` writes the JSON to stdout or
  * `--out <file>`; `erase` asks for `--yes`, then prints how many profiles and activities were erased.
@@ -12,6 +12,7 @@ const USAGE = `Usage: npm run privacy -- <export|erase> --tenant <id> <person> [
 
   <person>, one of:
   --profile <id>              a profile id (as the tracker returns it)
+  --session <id>              a browser's session id (a visitor who never logged in)
   --customer <repo>:<id>      an identity of the collection API, e.g. customer-id:C-1042
   --datasource <name>:<id>    a datasource id of the older tracker, e.g. crm:42
   options:
@@ -22,10 +23,11 @@ const USAGE = `Usage: npm run privacy -- <export|erase> --tenant <id> <person> [
   --key <pem>                 its private key`;
 
 /** The admin API's query naming the person. */
-function personQuery(values: { profile?: string; customer?: string; datasource?: string }): URLSearchParams {
-  const given = [values.profile, values.customer, values.datasource].filter((v) => v !== undefined);
-  if (given.length !== 1) fail(`Name the person once: --profile, --customer or --datasource.\n\n${USAGE}`);
+function personQuery(values: { profile?: string; session?: string; customer?: string; datasource?: string }): URLSearchParams {
+  const given = [values.profile, values.session, values.customer, values.datasource].filter((v) => v !== undefined);
+  if (given.length !== 1) fail(`Name the person once: --profile, --session, --customer or --datasource.\n\n${USAGE}`);
   if (values.profile !== undefined) return new URLSearchParams({ profileId: values.profile });
+  if (values.session !== undefined) return new URLSearchParams({ sessionId: values.session });
   const [kind, text] = values.customer !== undefined ? (['repository', values.customer] as const) : (['datasource', values.datasource!] as const);
   const cut = text.indexOf(':');
   if (cut <= 0 || cut === text.length - 1) fail(`--${kind === 'repository' ? 'customer' : 'datasource'} "${text}": expected <name>:<id>`);
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
   const { values, positionals } = readArgs(USAGE, {
     tenant: { type: 'string' },
     profile: { type: 'string' },
+    session: { type: 'string' },
     customer: { type: 'string' },
     datasource: { type: 'string' },
     out: { type: 'string' },

@@ -261,6 +261,43 @@ describe('two companions on one PostgreSQL and one Redis', () => {
     for (const companion of [a!, b!]) assert.match(await (await fetch(`${companion.url}/metrics`)).text(), /^discovery_activity_fold_lag_seconds 0$/m);
   });
 
+  it('forgets on B, within 2 s, a person erased through A: their history and their profile, a session\'s views too', async () => {
+    const [a, b] = companions;
+    const person = async () => ((await (await post(`${a!.url}/tracker/demo-tracker-key/identify`, { profile: {} })).json()) as { profile: { id: string } }).profile.id;
+    const [erased, kept] = [await person(), await person()];
+    for (const [profile, product] of [[erased, 'zx-1'], [erased, 'zx-2'], [kept, 'zx-3']] as const) {
+      const logged = await post(`${a!.url}/tracker/demo-tracker-key/activity`, { activity: [{ profile, verb: 'view', type: 'product', original_id: product }] });
+      assert.ok(logged.ok, await logged.clone().text());
+    }
+    const history = async (base: string, profile: string) => {
+      const response = await fetch(`${base}/tracker/demo-tracker-key/profiles/${profile}/activities?page%5Bsize%5D=10`, { headers: forwardedFor() });
+      return { status: response.status, text: await response.text() };
+    };
+    await eventually(async () => assert.match((await history(b!.url, erased)).text, /zx-2/));
+    await eventually(async () => assert.match((await history(b!.url, kept)).text, /zx-3/));
+    const token = ((await (await tokenRequest(a!.url, await assertion())).json()) as { access_token: string }).access_token;
+    const erasure = await fetch(`${a!.url}/admin/profiles?profileId=${erased}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, ...forwardedFor() } });
+    assert.equal(erasure.status, 200, await erasure.clone().text());
+    await eventually(async () => {
+      const onB = await history(b!.url, erased);
+      assert.doesNotMatch(onB.text, /zx-[12]/, 'B still lists what the erased person viewed');
+      assert.equal(onB.status, 404, 'B still knows the erased profile');
+    });
+    assert.match((await history(b!.url, kept)).text, /zx-3/, 'another person is untouched');
+
+    // A visitor known only by a session: B took their profile from the log, and only A's notice makes B forget it.
+    const session = randomUUID();
+    for (const product of ['zx-1', 'zx-2']) {
+      const sent = await post(`${a!.url}/collect/demo-tracker-key`, [{ action: 'view', target: { product }, user: { identities: { sessionid: session } } }]);
+      assert.equal(sent.status, 200, await sent.clone().text());
+    }
+    await eventually(async () => assert.deepEqual(await recentlyViewed(b!.url, session), ['zx-2', 'zx-1']));
+    const bySession = await fetch(`${a!.url}/admin/profiles?sessionId=${session}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, ...forwardedFor() } });
+    assert.equal(bySession.status, 200, await bySession.clone().text());
+    await eventually(async () => assert.deepEqual(await recentlyViewed(b!.url, session), [], 'B still shows what the erased visitor viewed'));
+    assert.match((await history(b!.url, kept)).text, /zx-3/, 'another person is untouched');
+  });
+
   it('runs one experiment on both processes: started through A, drawn alike on B, the same results read on each', async () => {
     const [a, b] = companions;
     const token = ((await (await tokenRequest(a!.url, await assertion())).json()) as { access_token: string }).access_token;

@@ -120,6 +120,25 @@ describe('data-subject requests', () => {
     await check();
   });
 
+  it('names a visitor by a browser session id: exports and erases what that session did, and refuses a session id with a userId', async () => {
+    await collect({ sessionId: 'tab-9' }, 'view', 'shoe-3');
+    await collect({ sessionId: 'tab-9' }, 'view', 'sock-1');
+    const exported = await admin('/profiles/export?sessionId=tab-9');
+    assert.equal(exported.status, 200, JSON.stringify(exported.body));
+    assert.deepEqual(exported.body.activities.map((a: { itemId: string }) => a.itemId), ['shoe-3', 'sock-1']);
+    const both = await admin('/profiles?sessionId=tab-9&userId=x', { method: 'DELETE' });
+    assert.equal(both.status, 400);
+    assert.equal(both.body.error.field, 'query.profileId');
+    const fromCli = await privacyCli(server.url, ['export', '--session', 'tab-9']);
+    assert.equal(fromCli.code, 0, fromCli.stderr);
+    assert.equal(JSON.parse(fromCli.stdout).activities.length, 2);
+    const erased = await admin('/profiles?sessionId=tab-9', { method: 'DELETE' });
+    assert.deepEqual(erased.body, { erased: { profiles: 1, activities: 2 } });
+    const again = await admin('/profiles/export?sessionId=tab-9');
+    assert.equal(again.status, 404);
+    assert.equal(again.body.error.field, 'query.sessionId');
+  });
+
   it('works from the command line: export to stdout, erase only with --yes', async () => {
     await collect({ identities: { 'customer-id': 'c-9' } }, 'view', 'shoe-1');
     const exported = await privacyCli(server.url, ['export', '--customer', 'customer-id:c-9']);

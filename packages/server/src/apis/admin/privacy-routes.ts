@@ -2,8 +2,8 @@
  * Data-subject requests through the admin API (docs/privacy.md): `GET /admin/profiles/export` answers
  * everything held about one person as a JSON download, `DELETE /admin/profiles` erases it. The person
  * is named by a profile id or by an identity: `?profileId=`, `?repository=<name>&userId=` (the
- * collection API's identities, such as a customer id) or `?datasource=<name>&userId=` (the older
- * tracker's). Both need an editing account (personal data is not for read-only analysts), and both
+ * collection API's identities, such as a customer id), `?datasource=<name>&userId=` (the older
+ * tracker's) or `?sessionId=` (a browser's session id: a visitor who never logged in). Both need an editing account (personal data is not for read-only analysts), and both
  * leave an audit line naming only the pseudonymous profile ids.
  */
 import type Router from '@koa/router';
@@ -28,13 +28,15 @@ function personOf(deps: ServerDeps, ctx: Context, orErased = false): { tenantId:
   const repository = param('repository');
   const datasource = param('datasource');
   const userId = param('userId');
-  const named = [profileId, repository, datasource].filter((v) => v !== undefined).length;
-  if (named !== 1 || (profileId === undefined && userId === undefined) || (profileId !== undefined && userId !== undefined)) {
-    throw new HttpError(400, 'invalid_parameter', 'Name the person by ?profileId=…, or by ?repository=…&userId=… or ?datasource=…&userId=….', { field: 'query.profileId' });
+  const sessionId = param('sessionId');
+  const named = [profileId, repository, datasource, sessionId].filter((v) => v !== undefined).length;
+  const byId = profileId !== undefined || sessionId !== undefined;
+  if (named !== 1 || (!byId && userId === undefined) || (byId && userId !== undefined)) {
+    throw new HttpError(400, 'invalid_parameter', 'Name the person by ?profileId=… or ?sessionId=…, or by ?repository=…&userId=… or ?datasource=…&userId=….', { field: 'query.profileId' });
   }
-  const profile = deps.services.activities.findProfile(tenantId, { profileId, repository, datasource, userId });
+  const profile = deps.services.activities.findProfile(tenantId, sessionId !== undefined ? { sessionId } : { profileId, repository, datasource, userId });
   if (profile === undefined && orErased && profileId !== undefined) return { tenantId, profileId };
-  if (profile === undefined) throw new HttpError(404, 'not_found', 'No profile of this tenant is known by that id.', { field: profileId !== undefined ? 'query.profileId' : 'query.userId' });
+  if (profile === undefined) throw new HttpError(404, 'not_found', 'No profile of this tenant is known by that id.', { field: profileId !== undefined ? 'query.profileId' : sessionId !== undefined ? 'query.sessionId' : 'query.userId' });
   return { tenantId, profileId: profile.id };
 }
 

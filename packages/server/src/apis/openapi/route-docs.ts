@@ -30,7 +30,7 @@ export interface RouteDoc {
 }
 
 const env = { tenant: "The caller's tenant (optional; another tenant's is refused with 403).", environment: 'Environment id (optional when the tenant has one).' };
-const person = { tenant: env.tenant, profileId: 'The profile id (or name the person by identity: repository or datasource, with userId).', repository: 'Identity repository of the collection API (e.g. customer-id).', datasource: "Datasource of the older tracker.", userId: 'The id within the repository or datasource.' };
+const person = { tenant: env.tenant, profileId: 'The profile id (or name the person by identity: repository or datasource, with userId).', repository: 'Identity repository of the collection API (e.g. customer-id).', datasource: "Datasource of the older tracker.", userId: 'The id within the repository or datasource.', sessionId: "A browser's session id: a visitor who never logged in (instead of the others)." };
 const admin = (summary: string, extra: Partial<RouteDoc> = {}): RouteDoc => ({ summary, security: 'admin', query: env, ...extra });
 
 export const ROUTE_DOCS: Record<string, RouteDoc> = {

@@ -75,6 +75,9 @@ export class ActivityService {
         aggregates: options.aggregates ?? [],
       });
       state.profiles.nameAnonymousBy((sessionId) => service.responseIds.anonymousProfileId(tenant.id, sessionId));
+      state.onErasedElsewhere = (profileIds) => {
+        for (const listener of service.erasedListeners) listener(tenant.id, profileIds);
+      };
       service.tenants.set(tenant.id, state);
       service.rebuilds.set(tenant.id, stats);
       service.logRebuild(tenant.id, stats, performance.now() - started);
@@ -314,6 +317,13 @@ export class ActivityService {
   /** The profile id activities are kept under (after merges). */
   canonicalProfileId(tenantId: string, profileId: string): string {
     return this.tenant(tenantId).profiles.canonicalId(profileId);
+  }
+
+  private readonly erasedListeners: Array<(tenantId: string, profileIds: readonly string[]) => void> = [];
+
+  /** Calls `listener` when another process sharing the log erased a person and this one forgot them (the model retrains without them). */
+  onErasedElsewhere(listener: (tenantId: string, profileIds: readonly string[]) => void): void {
+    this.erasedListeners.push(listener);
   }
 
   /** Calls `listener` with each newly recorded activity once it is durable (search analytics counts clicks and conversions). */

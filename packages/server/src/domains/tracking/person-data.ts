@@ -54,8 +54,11 @@ export async function erasePerson(state: TenantActivities, profileId: string): P
     if (profiles.length > 0) await state.profiles.erase(profiles);
     // An experiment's exposure served before the session had a profile names the session id as its profileId (experiments.md).
     const keys = [...new Set([...ids, ...profiles.flatMap((p) => p.sessions)])];
+    if (profiles.length > 0) await state.announceErasure(keys);
     const removed = await state.log.remove({ field: 'profileId', values: keys });
     if (profiles.length === 0 && removed === 0) return undefined;
+    // Only a session's exposures were found: the other processes are told once they are gone.
+    if (profiles.length === 0) await state.announceErasure(keys);
     state.forgetProfiles(keys);
     return { profileIds: ids, profiles: profiles.length, activities: removed };
   });

@@ -576,6 +576,22 @@ export class ProfileDirectory {
   }
 
   /**
+   * Another process erased these profiles (its erasure's notice in the shared log): the stored profiles
+   * and index entries are gone already (their documents reload here), so only what this process keeps
+   * in memory goes: anonymous profiles taken from the log and their sessions, and merges.
+   */
+  forgetErased(profileIds: readonly string[]): void {
+    for (const id of profileIds) {
+      const anonymous = this.anonymous.get(id);
+      if (anonymous !== undefined) this.forgetAnonymous(anonymous);
+      const into = this.mergedInto.get(id);
+      if (into !== undefined) this.mergedFrom.get(into)?.delete(id);
+      this.mergedInto.delete(id);
+      this.mergedFrom.delete(id);
+    }
+  }
+
+  /**
    * Erasure: removes these profiles and every index entry that finds them (datasource, identity and
    * session ids), durably. Activities already logged under their ids then belong to nobody; the
    * caller removes them from the log.
