@@ -85,8 +85,6 @@ interface TenantModel {
   lease: TrainerLease | undefined;
   /** A stored model being loaded because another process trained it. */
   loading: Promise<void> | undefined;
-  /** A process that never trains saw a model due and nobody holding the lease (warned once until someone holds it again). */
-  unattended: boolean;
 }
 
 export class ModelTrainer {
@@ -127,7 +125,7 @@ export class ModelTrainer {
   /** Loads each tenant's model file (a missing or unusable one is retrained, with a log line), then starts watching for new data. */
   async start(tenantIds: readonly string[]): Promise<void> {
     for (const tenantId of tenantIds) {
-      const state: TenantModel = { model: undefined, ranker: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined, lastTrainingEnded: 0, lastTrainingMs: 0, lease: undefined, loading: undefined, unattended: false };
+      const state: TenantModel = { model: undefined, ranker: undefined, trainedTouches: 0, trainedAt: 0, seenTouches: 0, lastChangeAt: 0, training: undefined, forced: undefined, timings: undefined, lastTrainingEnded: 0, lastTrainingMs: 0, lease: undefined, loading: undefined };
       this.tenants.set(tenantId, state);
       // Another process stored a newer model: loaded here instead of trained again.
       state.lease = this.store === undefined ? undefined : await TrainerLease.open(this.store, tenantId, this.me, this.logger, (trainedAt) => {
@@ -227,7 +225,7 @@ export class ModelTrainer {
       if (reason === undefined) continue;
       if (state.lease === undefined) void this.train(tenantId, state, reason);
       // Another process holds the lease: it trains, and this one loads what it stores.
-      else if (!this.trains) this.noticeUnattended(tenantId, state, now);
+      else if (!this.trains) state.lease.warnIfUnattended(now, tenantId);
       else if (state.lease.mayTrain(now)) {
         state.lease
           .take()
@@ -235,13 +233,6 @@ export class ModelTrainer {
           .catch(() => undefined);
       }
     }
-  }
-
-  /** A process that never trains warns once when a model is due and no process holds the lease: models would stop learning. */
-  private noticeUnattended(tenantId: string, state: TenantModel, now: number): void {
-    const free = state.lease!.mayTrain(now);
-    if (free && !state.unattended) this.logger.warn({ tenant: tenantId }, 'a recommendation model is due and no process trains it: this one runs with --no-training; start one without it');
-    state.unattended = free;
   }
 
   /** Installs the model (and ranker) another process stored, when it is newer than the one in place. */

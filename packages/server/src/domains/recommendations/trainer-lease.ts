@@ -53,6 +53,16 @@ export class TrainerLease {
     return this.doc.data.owner === this.me || this.doc.data.until <= now;
   }
 
+  /** Warned that a model is due while no process holds the lease (once, until one holds it again). */
+  private unattended = false;
+
+  /** For a process that never trains (--no-training), asked while a model is due: warns once when nobody would train it. */
+  warnIfUnattended(now: number, tenantId: string): void {
+    const free = this.mayTrain(now);
+    if (free && !this.unattended) this.logger.warn({ tenant: tenantId }, 'a recommendation model is due and no process trains it: this one runs with --no-training; start one without it');
+    this.unattended = free;
+  }
+
   /** This process holds the lease and half of it has passed. */
   dueForRenewal(now: number): boolean {
     return this.pending === undefined && this.doc.data.owner === this.me && this.doc.data.until - now < LEASE_MS / 2;

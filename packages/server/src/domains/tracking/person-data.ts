@@ -9,10 +9,14 @@
  * 2. the event log is compacted without their records (the only copy of their activities on disk);
  * 3. what memory keeps under their ids is dropped: histories, the idempotency memory, and what every
  *    registered aggregate kept per profile (`ActivityAggregate.forgetProfiles`).
+ * On a log other processes follow (PostgreSQL), a notice naming the erased ids is appended before 2, so
+ * that each of them forgets the person too (`LoggedErasure`); a notice that cannot be written fails the
+ * erasure before anything is removed, and asking again finishes it.
  * Counts that name nobody (an item's views in popularity, a query's searches) stay until the next
  * start, which rebuilds them from the compacted log without the person.
  */
-import { isLogRecord, type LoggedActivity } from './activity-record.js';
+import { randomBytes } from 'node:crypto';
+import { ERASURE_NOTICE_MS, isLogRecord, type LoggedActivity, type LoggedErasure } from './activity-record.js';
 import type { Profile } from './profiles.js';
 import type { TenantActivities } from './tenant-activities.js';
 
@@ -46,7 +50,16 @@ export async function exportPerson(state: TenantActivities, profileId: string): 
  * Erases the person behind `profileId`. An id no profile has any more (erased earlier) only compacts
  * the log again, for a record that raced that erasure; undefined when it had none either.
  */
-export async function erasePerson(state: TenantActivities, profileId: string): Promise<ErasureSummary | undefined> {
+/** Tells the other processes following the log of an erasure; removes the notice again once they have all folded it. */
+async function announceErasure(state: TenantActivities, profileIds: readonly string[], now: number): Promise<void> {
+  if (state.log.follow === undefined) return;
+  const notice = `erasure-${randomBytes(9).toString('base64url')}`;
+  await state.log.append([{ kind: 'erasure', tenant: state.tenant, receivedAt: now, profileId: notice, profileIds: [...profileIds] } satisfies LoggedErasure]);
+  const timer = setTimeout(() => void state.log.remove({ field: 'profileId', values: [notice] }).catch(() => undefined), ERASURE_NOTICE_MS);
+  timer.unref();
+}
+
+export async function erasePerson(state: TenantActivities, profileId: string, now: number): Promise<ErasureSummary | undefined> {
   // With no snapshot being taken meanwhile; the stored one, which may hold the person, is deleted after.
   const summary = await state.snapshots.exclusive(async () => {
     const profiles = state.profiles.members(profileId);
@@ -54,11 +67,11 @@ export async function erasePerson(state: TenantActivities, profileId: string): P
     if (profiles.length > 0) await state.profiles.erase(profiles);
     // An experiment's exposure served before the session had a profile names the session id as its profileId (experiments.md).
     const keys = [...new Set([...ids, ...profiles.flatMap((p) => p.sessions)])];
-    if (profiles.length > 0) await state.announceErasure(keys);
+    if (profiles.length > 0) await announceErasure(state, keys, now);
     const removed = await state.log.remove({ field: 'profileId', values: keys });
     if (profiles.length === 0 && removed === 0) return undefined;
     // Only a session's exposures were found: the other processes are told once they are gone.
-    if (profiles.length === 0) await state.announceErasure(keys);
+    if (profiles.length === 0) await announceErasure(state, keys, now);
     state.forgetProfiles(keys);
     return { profileIds: ids, profiles: profiles.length, activities: removed };
   });

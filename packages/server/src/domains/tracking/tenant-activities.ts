@@ -2,7 +2,6 @@
  * One tenant's activity state: its log, its profiles and the aggregates folded from both. At open it
  * restores the newest usable snapshot and replays the log after it, or replays the whole log.
  */
-import { randomBytes } from 'node:crypto';
 import type { DocumentStore } from '../../platform/store/document-store.js';
 import { StaleCursorError, type EventLog, type EventLogs } from '../../platform/event-log/event-log.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
@@ -11,7 +10,7 @@ import type { ActivityAggregate, SnapshotPart } from './activity-aggregate.js';
 import { decodeSnapshot, readSnapshotBlob } from './activity-snapshots.js';
 import { SnapshotKeeper, type SnapshotPolicy } from './snapshot-keeper.js';
 import { LogPositions } from './log-positions.js';
-import { ERASURE_NOTICE_MS, isLogRecord, UNATTRIBUTED, type LoggedActivity, type LoggedErasure, type LogRecord } from './activity-record.js';
+import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
 import { HistoryPages } from './history-pages.js';
@@ -358,19 +357,6 @@ export class TenantActivities {
 
   /** Told of each erasure another process announced in the shared log (its profile ids), once this process forgot them. */
   onErasedElsewhere: ((profileIds: readonly string[]) => void) | undefined;
-
-  /**
-   * On a log other processes follow: tells them of an erasure (before the records go, so that a notice
-   * that cannot be written leaves the erasure undone, to be asked again). A log only this process reads needs none.
-   */
-  async announceErasure(profileIds: readonly string[]): Promise<void> {
-    if (this.log.follow === undefined) return;
-    const notice = `erasure-${randomBytes(9).toString('base64url')}`;
-    await this.log.append([{ kind: 'erasure', tenant: this.tenant, receivedAt: this.now(), profileId: notice, profileIds: [...profileIds] } satisfies LoggedErasure]);
-    // Once every process has folded it, the log need not name the erased ids any more (activity-record.ts).
-    const timer = setTimeout(() => void this.log.remove({ field: 'profileId', values: [notice] }).catch(() => undefined), ERASURE_NOTICE_MS);
-    timer.unref();
-  }
 
   private forgetErased(profileIds: readonly string[]): void {
     this.profiles.forgetErased(profileIds);
