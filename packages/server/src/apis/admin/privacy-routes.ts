@@ -3,8 +3,9 @@
  * everything held about one person as a JSON download, `DELETE /admin/profiles` erases it. The person
  * is named by a profile id or by an identity: `?profileId=`, `?repository=<name>&userId=` (the
  * collection API's identities, such as a customer id), `?datasource=<name>&userId=` (the older
- * tracker's) or `?sessionId=` (a browser's session id: a visitor who never logged in). Both need an editing account (personal data is not for read-only analysts), and both
- * leave an audit line naming only the pseudonymous profile ids.
+ * tracker's) or `?sessionId=` (a browser's session id: a visitor who never logged in). Both need an
+ * editing account (personal data is not for read-only analysts), and both leave an audit line naming
+ * only the pseudonymous profile ids.
  */
 import type Router from '@koa/router';
 import type { Context, Middleware } from 'koa';

@@ -9,7 +9,7 @@
  * 2. the event log is compacted without their records (the only copy of their activities on disk);
  * 3. what memory keeps under their ids is dropped: histories, the idempotency memory, and what every
  *    registered aggregate kept per profile (`ActivityAggregate.forgetProfiles`).
- * On a log other processes follow (PostgreSQL), a notice naming the erased ids is appended before 2, so
+ * On a log other processes follow (PostgreSQL), a notice naming the erased ids is appended before 1, so
  * that each of them forgets the person too (`LoggedErasure`); a notice that cannot be written fails the
  * erasure before anything is removed, and asking again finishes it.
  * Counts that name nobody (an item's views in popularity, a query's searches) stay until the next
@@ -46,10 +46,6 @@ export async function exportPerson(state: TenantActivities, profileId: string): 
   return { profiles: structuredClone(profiles), activities };
 }
 
-/**
- * Erases the person behind `profileId`. An id no profile has any more (erased earlier) only compacts
- * the log again, for a record that raced that erasure; undefined when it had none either.
- */
 /** Tells the other processes following the log of an erasure; removes the notice again once they have all folded it. */
 async function announceErasure(state: TenantActivities, profileIds: readonly string[], now: number): Promise<void> {
   if (state.log.follow === undefined) return;
@@ -59,15 +55,20 @@ async function announceErasure(state: TenantActivities, profileIds: readonly str
   timer.unref();
 }
 
+/**
+ * Erases the person behind `profileId`. An id no profile has any more (erased earlier) only compacts
+ * the log again, for a record that raced that erasure; undefined when it had none either.
+ */
 export async function erasePerson(state: TenantActivities, profileId: string, now: number): Promise<ErasureSummary | undefined> {
   // With no snapshot being taken meanwhile; the stored one, which may hold the person, is deleted after.
   const summary = await state.snapshots.exclusive(async () => {
     const profiles = state.profiles.members(profileId);
     const ids = profiles.length > 0 ? profiles.map((p) => p.id) : [profileId];
-    if (profiles.length > 0) await state.profiles.erase(profiles);
     // An experiment's exposure served before the session had a profile names the session id as its profileId (experiments.md).
     const keys = [...new Set([...ids, ...profiles.flatMap((p) => p.sessions)])];
+    // First: a notice that cannot be written leaves everything as it was, to be asked again.
     if (profiles.length > 0) await announceErasure(state, keys, now);
+    if (profiles.length > 0) await state.profiles.erase(profiles);
     const removed = await state.log.remove({ field: 'profileId', values: keys });
     if (profiles.length === 0 && removed === 0) return undefined;
     // Only a session's exposures were found: the other processes are told once they are gone.
