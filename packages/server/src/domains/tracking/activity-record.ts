@@ -106,9 +106,9 @@ export interface LoggedExposure {
  * An erasure's notice, on a log several processes share (PostgreSQL): the process that erased a person
  * removed their records and forgot them; every other process forgets them when it folds this. It names
  * the erased ids (the person's profiles, and the sessions their exposures were logged under) and nothing
- * else of them. The process that wrote it removes it again after ERASURE_NOTICE_MS (by its own
- * `profileId`, an id of the notice), by when every running process has folded it and a process that
- * starts later replays a log without the person; if that process stops first, retention drops it.
+ * else of them. The process that wrote it removes it again after `activityLog.erasureNoticeSeconds` (by
+ * its own `profileId`, an id of the notice), by when every running process has folded it and a process
+ * that starts later replays a log without the person; if that process stops first, retention drops it.
  */
 export interface LoggedErasure {
   kind: 'erasure';
@@ -118,9 +118,6 @@ export interface LoggedErasure {
   profileId: string;
   profileIds: string[];
 }
-
-/** How long an erasure's notice stays in a shared log (ms): far past any fold lag the backpressure allows. */
-export const ERASURE_NOTICE_MS = 10 * 60 * 1000;
 
 export type LogRecord = LoggedActivity | LoggedRecommendation | LoggedExposure | LoggedErasure;
 

@@ -300,7 +300,7 @@ export class ActivityService {
   /** Erases the person behind a profile id from profiles, the log and memory (see person-data.ts); undefined for an unknown id. */
   erasePerson(tenantId: string, profileId: string): Promise<ErasureSummary | undefined> {
     this.tenant(tenantId).settle();
-    return erasePerson(this.tenant(tenantId), profileId, this.deps.clock.now());
+    return erasePerson(this.tenant(tenantId), profileId, { now: this.deps.clock.now(), keepMs: this.deps.config.activityLog.erasureNoticeSeconds * 1000 });
   }
 
   /** Every activity that names a response or a widget gets its attribution here, whatever the sender said of it. */

@@ -16,7 +16,7 @@
  * start, which rebuilds them from the compacted log without the person.
  */
 import { randomBytes } from 'node:crypto';
-import { ERASURE_NOTICE_MS, isLogRecord, type LoggedActivity, type LoggedErasure } from './activity-record.js';
+import { isLogRecord, type LoggedActivity, type LoggedErasure } from './activity-record.js';
 import type { Profile } from './profiles.js';
 import type { TenantActivities } from './tenant-activities.js';
 
@@ -47,19 +47,25 @@ export async function exportPerson(state: TenantActivities, profileId: string): 
 }
 
 /** Tells the other processes following the log of an erasure; removes the notice again once they have all folded it. */
-async function announceErasure(state: TenantActivities, profileIds: readonly string[], now: number): Promise<void> {
+async function announceErasure(state: TenantActivities, profileIds: readonly string[], notice: ErasureNotice): Promise<void> {
   if (state.log.follow === undefined) return;
-  const notice = `erasure-${randomBytes(9).toString('base64url')}`;
-  await state.log.append([{ kind: 'erasure', tenant: state.tenant, receivedAt: now, profileId: notice, profileIds: [...profileIds] } satisfies LoggedErasure]);
-  const timer = setTimeout(() => void state.log.remove({ field: 'profileId', values: [notice] }).catch(() => undefined), ERASURE_NOTICE_MS);
+  const id = `erasure-${randomBytes(9).toString('base64url')}`;
+  await state.log.append([{ kind: 'erasure', tenant: state.tenant, receivedAt: notice.now, profileId: id, profileIds: [...profileIds] } satisfies LoggedErasure]);
+  const timer = setTimeout(() => void state.log.remove({ field: 'profileId', values: [id] }).catch(() => undefined), notice.keepMs);
   timer.unref();
+}
+
+/** When an erasure happens, and how long its notice to the other processes stays in a shared log. */
+export interface ErasureNotice {
+  now: number;
+  keepMs: number;
 }
 
 /**
  * Erases the person behind `profileId`. An id no profile has any more (erased earlier) only compacts
  * the log again, for a record that raced that erasure; undefined when it had none either.
  */
-export async function erasePerson(state: TenantActivities, profileId: string, now: number): Promise<ErasureSummary | undefined> {
+export async function erasePerson(state: TenantActivities, profileId: string, notice: ErasureNotice): Promise<ErasureSummary | undefined> {
   // With no snapshot being taken meanwhile; the stored one, which may hold the person, is deleted after.
   const summary = await state.snapshots.exclusive(async () => {
     const profiles = state.profiles.members(profileId);
@@ -67,12 +73,12 @@ export async function erasePerson(state: TenantActivities, profileId: string, no
     // An experiment's exposure served before the session had a profile names the session id as its profileId (experiments.md).
     const keys = [...new Set([...ids, ...profiles.flatMap((p) => p.sessions)])];
     // First: a notice that cannot be written leaves everything as it was, to be asked again.
-    if (profiles.length > 0) await announceErasure(state, keys, now);
+    if (profiles.length > 0) await announceErasure(state, keys, notice);
     if (profiles.length > 0) await state.profiles.erase(profiles);
     const removed = await state.log.remove({ field: 'profileId', values: keys });
     if (profiles.length === 0 && removed === 0) return undefined;
     // Only a session's exposures were found: the other processes are told once they are gone.
-    if (profiles.length === 0) await announceErasure(state, keys, now);
+    if (profiles.length === 0) await announceErasure(state, keys, notice);
     state.forgetProfiles(keys);
     return { profileIds: ids, profiles: profiles.length, activities: removed };
   });

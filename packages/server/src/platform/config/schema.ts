@@ -334,6 +334,11 @@ export const configSchema = z.strictObject({
        * answer 429 with Retry-After (and, on a shared log, seconds behind the other processes' appends).
        */
       foldLag: z.strictObject({ records: z.number().int().min(100).default(100_000), seconds: z.number().positive().default(30) }).default({ records: 100_000, seconds: 30 }),
+      /**
+       * On a log several processes share: how long an erasure's notice stays in it before the process that
+       * wrote it removes it (docs/privacy.md). At least `foldLag.seconds`: every process folds it by then.
+       */
+      erasureNoticeSeconds: z.number().int().min(1).max(86_400).default(600),
       /** Snapshots of the activity state, so a start replays only the log after the newest (docs/operations.md). */
       snapshots: z
         .strictObject({
@@ -343,7 +348,8 @@ export const configSchema = z.strictObject({
         })
         .default({ enabled: true, everyRecords: 200_000, everyMinutes: 15 }),
     })
-    .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024, historyInMemory: 250_000, foldLag: { records: 100_000, seconds: 30 }, snapshots: { enabled: true, everyRecords: 200_000, everyMinutes: 15 } }),
+    .refine((log) => log.erasureNoticeSeconds >= log.foldLag.seconds, { message: 'must be at least foldLag.seconds: a process that far behind would miss the notice', path: ['erasureNoticeSeconds'] })
+    .default({ retentionDays: 400, segmentBytes: 64 * 1024 * 1024, historyInMemory: 250_000, foldLag: { records: 100_000, seconds: 30 }, erasureNoticeSeconds: 600, snapshots: { enabled: true, everyRecords: 200_000, everyMinutes: 15 } }),
   /**
    * Worker threads that answer searches beside the main thread, each with a copy of every search index
    * (docs/operations.md, "Search threads"): uncached search throughput on more than one core, for the

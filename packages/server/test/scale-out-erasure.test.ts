@@ -1,0 +1,93 @@
+/**
+ * An erasure on a log several processes share (PostgreSQL): the erasing process appends a notice that
+ * the others fold, so each forgets the person; the notice leaves the log again after
+ * `activityLog.erasureNoticeSeconds`. Two real servers on one real PostgreSQL schema; and the
+ * configuration refuses a notice shorter than the fold lag the backpressure allows.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startPostgres, type PostgresServer } from './support/engines.js';
+import { createDiscoveryServer, type DiscoveryServer } from '../src/app/server.js';
+import { openPostgresStorage } from '../src/platform/postgres/postgres-storage.js';
+import { ConfigError, validateConfig } from '../src/platform/config/load.js';
+import { createLogger } from '../src/platform/logger.js';
+
+const TENANT = 'erasing';
+let postgres: PostgresServer | undefined;
+const servers: DiscoveryServer[] = [];
+after(async () => {
+  for (const server of servers) await server.close();
+  postgres?.dispose();
+});
+
+const config = (dir: string, activityLog: Record<string, unknown> = {}) =>
+  validateConfig({ tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['erasing-key'] }] }], publicRateLimits: { enabled: false }, activityLog }, '(test)', dir);
+
+async function open(url: string, schema: string): Promise<{ server: DiscoveryServer; base: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'erasure-notice-'));
+  const storage = await openPostgresStorage({ url, schema });
+  const server = await createDiscoveryServer({ config: config(dir, { erasureNoticeSeconds: 2, foldLag: { records: 100_000, seconds: 1 } }), dataDir: dir, logger: createLogger('silent'), store: storage.store, eventLogs: storage.eventLogs, blobs: storage.blobs });
+  servers.push(server);
+  const { url: base } = await server.listen(0, '127.0.0.1');
+  return { server, base };
+}
+
+async function eventually(check: () => void | Promise<void>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+describe('an erasure on a shared log', () => {
+  it('reaches the other process through a notice, which leaves the log after erasureNoticeSeconds', async () => {
+    postgres = await startPostgres();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const [a, b] = [await open(postgres.url, schema), await open(postgres.url, schema)];
+    const [gone, kept] = [randomUUID(), randomUUID()];
+    for (const [session, product] of [[gone, 'p-1'], [gone, 'p-2'], [kept, 'p-3']] as const) {
+      const sent = await fetch(`${a.base}/collect/erasing-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'view', target: { product }, user: { sessionId: session } }) });
+      assert.equal(sent.status, 200, await sent.text());
+    }
+    const onB = b.server.deps.services.activities;
+    const profileOnB = (session: string) => onB.findProfile(TENANT, { sessionId: session });
+    await eventually(() => assert.equal(onB.history(TENANT, profileOnB(gone)?.id ?? '-').length, 2), 5_000);
+    await eventually(() => assert.equal(onB.history(TENANT, profileOnB(kept)?.id ?? '-').length, 1), 5_000);
+    const erasedId = profileOnB(gone)!.id;
+
+    const erased = await a.server.deps.services.activities.erasePerson(TENANT, a.server.deps.services.activities.findProfile(TENANT, { sessionId: gone })!.id);
+    assert.deepEqual({ ...erased, profileIds: undefined }, { profileIds: undefined, profiles: 1, activities: 2 });
+    const client = new pg.Client(postgres.url);
+    await client.connect();
+    try {
+      const notices = async () => (await client.query(`SELECT record::text AS text FROM ${schema}.events WHERE record->>'kind' = 'erasure'`)).rows.map((row: { text: string }) => row.text);
+      const [notice] = await notices();
+      assert.ok(notice !== undefined, 'no notice in the log');
+      assert.ok(notice.includes(erasedId) && !notice.includes('p-1'), 'the notice names the erased ids and nothing they did');
+      // B forgets the visitor: their profile (taken from the log), their history; the other visitor stays.
+      await eventually(() => assert.equal(profileOnB(gone), undefined), 2_000);
+      assert.equal(onB.history(TENANT, erasedId).length, 0);
+      assert.equal(onB.history(TENANT, profileOnB(kept)!.id).length, 1);
+      // Past erasureNoticeSeconds (2 s) the notice is gone from the log.
+      await eventually(async () => assert.deepEqual(await notices(), []), 5_000);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('refuses an erasure notice kept for less than the fold lag allowed, naming the field', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'erasure-config-'));
+    assert.throws(() => config(dir, { erasureNoticeSeconds: 10 }), (error: unknown) => error instanceof ConfigError && /activityLog\.erasureNoticeSeconds/.test(error.message));
+    assert.equal(config(dir).activityLog.erasureNoticeSeconds, 600);
+  });
+});
