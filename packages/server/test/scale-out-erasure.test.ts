@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startPostgres, type PostgresServer } from './support/engines.js';
-import { createDiscoveryServer, type DiscoveryServer } from '../src/app/server.js';
-import { openPostgresStorage } from '../src/platform/postgres/postgres-storage.js';
+import type { DiscoveryServer } from '../src/app/server.js';
+import { eventually, openOnSharedStore, type SharedStoreServer } from './support/shared-store-servers.js';
 import { ConfigError, validateConfig } from '../src/platform/config/load.js';
 import { createLogger } from '../src/platform/logger.js';
 
@@ -28,26 +28,11 @@ after(async () => {
 const config = (dir: string, activityLog: Record<string, unknown> = {}) =>
   validateConfig({ tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['erasing-key'] }] }], publicRateLimits: { enabled: false }, activityLog }, '(test)', dir);
 
-async function open(url: string, schema: string): Promise<{ server: DiscoveryServer; base: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'erasure-notice-'));
-  const storage = await openPostgresStorage({ url, schema });
-  const server = await createDiscoveryServer({ config: config(dir, { erasureNoticeSeconds: 2, foldLag: { records: 100_000, seconds: 1 } }), dataDir: dir, logger: createLogger('silent'), store: storage.store, eventLogs: storage.eventLogs, blobs: storage.blobs });
-  servers.push(server);
-  const { url: base } = await server.listen(0, '127.0.0.1');
-  return { server, base };
-}
-
-async function eventually(check: () => void | Promise<void>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
+const open = async (url: string, schema: string): Promise<SharedStoreServer> => {
+  const opened = await openOnSharedStore(url, schema, { configFor: (dir) => config(dir, { erasureNoticeSeconds: 2, foldLag: { records: 100_000, seconds: 1 } }), logger: createLogger('silent') });
+  servers.push(opened.server);
+  return opened;
+};
 
 describe('an erasure on a shared log', () => {
   it('reaches the other process through a notice, which leaves the log after erasureNoticeSeconds', async () => {

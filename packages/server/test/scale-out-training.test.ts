@@ -6,14 +6,11 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { startPostgres, type PostgresServer } from './support/engines.js';
-import { createDiscoveryServer, type DiscoveryServer } from '../src/app/server.js';
-import { openPostgresStorage } from '../src/platform/postgres/postgres-storage.js';
+import type { DiscoveryServer } from '../src/app/server.js';
+import { eventually, openOnSharedStore, type SharedStoreServer } from './support/shared-store-servers.js';
 import { validateConfig } from '../src/platform/config/load.js';
 import { createLogger } from '../src/platform/logger.js';
 
@@ -25,7 +22,7 @@ after(async () => {
   postgres?.dispose();
 });
 
-async function open(url: string, schema: string, trains: boolean): Promise<{ server: DiscoveryServer; base: string; messages: string[] }> {
+async function open(url: string, schema: string, trains: boolean): Promise<SharedStoreServer & { messages: string[] }> {
   const messages: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -33,30 +30,15 @@ async function open(url: string, schema: string, trains: boolean): Promise<{ ser
       done();
     },
   });
-  const dir = await mkdtemp(join(tmpdir(), 'training-role-'));
-  const config = validateConfig({ tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['roles-key'] }] }], publicRateLimits: { enabled: false } }, '(test)', dir);
-  const storage = await openPostgresStorage({ url, schema });
-  const server = await createDiscoveryServer({ config, dataDir: dir, logger: createLogger('info', { destination }), store: storage.store, eventLogs: storage.eventLogs, blobs: storage.blobs, ...(trains ? {} : { trains: false }) });
-  servers.push(server);
-  const { url: base } = await server.listen(0, '127.0.0.1');
-  return { server, base, messages };
+  const configFor = (dir: string) => validateConfig({ tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['roles-key'] }] }], publicRateLimits: { enabled: false } }, '(test)', dir);
+  const opened = await openOnSharedStore(url, schema, { configFor, logger: createLogger('info', { destination }), trains });
+  servers.push(opened.server);
+  return { ...opened, messages };
 }
 
 async function metric(base: string, name: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`)).text();
   return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
-}
-
-async function eventually(check: () => Promise<void>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 }
 
 describe('a process that never trains (--no-training) on a shared store', () => {
