@@ -1,6 +1,6 @@
 /**
  * The learned ranking's buyer and title features, computed by hand on tiny items: the buyers' history
- * depth (the shopper themself left out in training), its gap to the shopper's, the idf-weighted share
+ * depth (in training, the buyers as they stood at the example's cut), its gap to the shopper's, the idf-weighted share
  * of a candidate's title words found in the shopper's history; the stats training derives them from,
  * and their way through the ranker file.
  */
@@ -59,13 +59,49 @@ describe('the learned ranking: buyer depth and title words', () => {
     close(out[GAP]!, Math.abs(depth - Math.log1p(7) / L300));
   });
 
-  it('leaves the shopper\'s own purchase out of the buyers in training, and says nothing of an item nobody else bought', () => {
-    const out = features({ ownDepth: Math.log1p(7) }, shopper(7, []));
-    close(out[DEPTH]!, Math.log1p(3) / L300);
-    close(out[GAP]!, Math.abs(Math.log1p(3) - Math.log1p(7)) / L300);
+  it('says nothing of an item nobody bought', () => {
     const alone = features({ item: 1 }, shopper(7, []));
     assert.equal(alone[DEPTH], 0);
     assert.equal(alone[GAP], 0);
+  });
+
+  it('counts in training only the buyers who had bought the candidate by the example\'s cut: not the shopper, not anyone later', () => {
+    // Shopper 0 bought items 0 and 1 early and viewed item 3 (depth log1p(3)). Shoppers 1–10 bought item 1 early, then item 0
+    // on a later visit (their examples: item 0 is the positive). Shopper 11 bought item 0 and item 2 after all of them.
+    const offsets = [0];
+    const items: number[] = [];
+    const weights: number[] = [];
+    const first: number[] = [];
+    const entry = (item: number, minute: number, weight = 1) => {
+      items.push(item);
+      weights.push(weight);
+      first.push(minute);
+    };
+    entry(0, 100);
+    entry(1, 100);
+    entry(3, 100, 0.3);
+    offsets.push(items.length);
+    for (let shopper = 1; shopper <= 10; shopper++) {
+      entry(1, 100 + shopper);
+      entry(0, 100_000 + shopper);
+      offsets.push(items.length);
+    }
+    entry(0, 200_000);
+    entry(2, 200_000);
+    offsets.push(items.length);
+    const rows = { offsets: Int32Array.from(offsets), items: Int32Array.from(items), weights: Float32Array.from(weights), first: Int32Array.from(first), itemCount: 4 };
+    const facts = { families: Int32Array.of(-1, -1, -1, -1), prices: new Float32Array(4) };
+    const { examples, stats: trained } = trainRanker(rows, (r) => trainEase(r, { lambda: 1, maxItems: 10, neighbours: 10, minShoppers: 1 }), facts, { maxExamples: 20, visitsPerShopper: 1, candidates: 10, popularityWeight: 0.6, keepExamples: true });
+    assert.ok(examples !== undefined, 'no examples were made');
+    let positives = 0;
+    for (let r = 0; r < examples.y.length; r++) {
+      if (examples.y[r] !== 1) continue;
+      positives++;
+      close(examples.x[r * FEATURE_COUNT + DEPTH]!, Math.log1p(3) / L300);
+    }
+    assert.equal(positives, 10);
+    // Served, every buyer counts: the stats at the end of the snapshot hold all twelve.
+    assert.equal(trained.buyers[0], 12);
   });
 
   it('weighs the candidate\'s title words by idf, a word of one history item at log 2 and of two or more at 1', () => {

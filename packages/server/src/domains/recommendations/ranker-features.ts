@@ -115,12 +115,6 @@ export interface CandidateFacts {
   ownWeek?: number;
   /** Word numbers of its title (in `ItemStats.vocabulary`; words not in it left out). */
   words?: ArrayLike<number>;
-  /**
-   * Training only: when this shopper bought the candidate (before or after the cut), their log1p(items
-   * in their history), which is taken out of the candidate's buyer stats (else a rare item's buyer depth
-   * would be partly the shopper's own, a leak of the label).
-   */
-  ownDepth?: number;
 }
 
 /** Fills `out` (FEATURE_COUNT numbers) for one candidate. */
@@ -157,10 +151,9 @@ export function featuresOf(candidate: CandidateFacts, shopper: ShopperFacts, sta
   out[17] = short * absence;
   out[18] = candidate.model * absence;
   out[19] = out[14] * absence;
-  // Who buys it: the mean history length of its buyers (the shopper themself left out in training), and how far that is from this shopper's.
-  const own = candidate.ownDepth === undefined ? 0 : 1;
-  const buyers = known ? stats.buyers[i]! - own : 0;
-  const depth = buyers > 0 ? (stats.buyerDepth[i]! - (candidate.ownDepth ?? 0)) / buyers / Math.log1p(300) : 0;
+  // Who buys it: the mean history length of its buyers (in training, those who had bought it by the example's cut), and how far that is from this shopper's.
+  const buyers = known ? stats.buyers[i]! : 0;
+  const depth = buyers > 0 ? stats.buyerDepth[i]! / buyers / Math.log1p(300) : 0;
   out[20] = depth;
   out[21] = buyers > 0 ? Math.abs(depth - history) : 0;
   out[22] = titleMatch(candidate.words, shopper.words, stats.idf);

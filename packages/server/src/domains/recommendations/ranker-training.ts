@@ -108,7 +108,10 @@ export function trainRanker(
   const n = rows.itemCount;
   const entries = rows.items.length;
   const end = entries === 0 ? 0 : rows.first.reduce((a, b) => Math.max(a, b), 0);
-  const stats: ItemStats = { short: new Float32Array(n).fill(-Infinity), long: new Float32Array(n).fill(-Infinity), shoppers: new Float32Array(n), born: new Int32Array(n), maxShort: -Infinity, maxLong: -Infinity, maxShoppers: 0, at: end, ...weeklyTouches(rows), ...buyerStats(rows), ...titleStats(facts.titles, n) };
+  const stats: ItemStats = { short: new Float32Array(n).fill(-Infinity), long: new Float32Array(n).fill(-Infinity), shoppers: new Float32Array(n), born: new Int32Array(n), maxShort: -Infinity, maxLong: -Infinity, maxShoppers: 0, at: end, ...weeklyTouches(rows), buyers: new Float32Array(n), buyerDepth: new Float32Array(n), ...titleStats(facts.titles, n) };
+  // Each entry's shopper's log1p(history length), added to the item's buyer depth when the sweep passes a purchase.
+  const entryDepth = new Float32Array(entries);
+  for (let r = 0; r + 1 < rows.offsets.length; r++) for (let k = rows.offsets[r]!; k < rows.offsets[r + 1]!; k++) entryDepth[k] = Math.log1p(rows.offsets[r + 1]! - rows.offsets[r]!);
   const titles = facts.titles;
   const wordsOf = (item: number): Int32Array | undefined => (titles === undefined || item + 1 >= titles.offsets.length ? undefined : titles.words.subarray(titles.offsets[item]!, titles.offsets[item + 1]!));
   // Every entry (a shopper's first touch of an item) in time order: the stats are swept forward through them.
@@ -126,6 +129,11 @@ export function trainRanker(
       stats.short[item] = log2Add(stats.short[item]!, w + (at - end) / (SHORT_HALF_LIFE_DAYS * DAY_MINUTES));
       stats.long[item] = log2Add(stats.long[item]!, w + (at - end) / (LONG_HALF_LIFE_DAYS * DAY_MINUTES));
       stats.shoppers[item]! += 1;
+      // Buyers as they stood at the sweep's minute: a candidate's buyers never include the example's own (later) purchase.
+      if (rows.weights[k]! >= BOUGHT) {
+        stats.buyers[item]! += 1;
+        stats.buyerDepth[item]! += entryDepth[k]!;
+      }
       if (stats.born[item] === 0 || at < stats.born[item]!) stats.born[item] = Math.max(1, at);
       stats.maxShort = Math.max(stats.maxShort, stats.short[item]!);
       stats.maxLong = Math.max(stats.maxLong, stats.long[item]!);
@@ -162,10 +170,8 @@ export function trainRanker(
     const to = rows.offsets[row + 1]!;
     const history: number[] = [];
     const ownWeek = new Map<number, number>();
-    const ownBought = new Set<number>();
     for (let k = from; k < to; k++) {
       ownWeek.set(entryItem[k]!, Math.floor(rows.first[k]! / WEEK_MINUTES));
-      if (rows.weights[k]! >= BOUGHT) ownBought.add(entryItem[k]!);
       if (rows.first[k]! < cut) history.push(k);
       else if (rows.first[k]! < visitEnd) positive[entryItem[k]!] = 1;
     }
@@ -203,12 +209,10 @@ export function trainRanker(
     const ranked = [...blend].filter(([item, b]) => b.score > 0 && inHistory[item] === 0).sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).slice(0, options.candidates);
     if (ranked.some(([item]) => positive[item] === 1)) {
       const facts2 = shopperFacts({ count: seeds.length, item: (k) => entryItem[seeds[k]!]!, last: (k) => rows.first[seeds[k]!]! }, (item) => familyCode(facts, item), (item) => facts.prices[item]!, cut, wordsOf);
-      // The shopper's own purchases are in the item's buyer stats (taken over the whole snapshot): taken out again per candidate.
-      const ownDepth = Math.log1p(to - from);
       exampleCount++;
       ranked.forEach(([item, b], rank) => {
         const lastVisit = recentBest > 0 ? (recent.get(item) ?? 0) / recentBest : 0;
-        const candidate: CandidateFacts = { rank, model: b.model, lastVisit, item, family: familyCode(facts, item), price: facts.prices[item]!, ownWeek: ownWeek.get(item), words: wordsOf(item), ownDepth: ownBought.has(item) ? ownDepth : undefined };
+        const candidate: CandidateFacts = { rank, model: b.model, lastVisit, item, family: familyCode(facts, item), price: facts.prices[item]!, ownWeek: ownWeek.get(item), words: wordsOf(item) };
         featuresOf(candidate, facts2, stats, vector);
         for (const v of vector) x.push(v);
         y.push(positive[item]!);
@@ -231,21 +235,6 @@ export function trainRanker(
   lap('rankerFitMs');
   const kept = options.keepExamples === true ? { examples: { x: xs, y: ys, groups: Int32Array.from(groups) } } : {};
   return { ranker: { features: [...RANKER_FEATURES], ...fitted, examples: y.length, positives, shoppers: new Set(examples.map((e) => e.row)).size }, stats, ...kept };
-}
-
-/** Per item, the shoppers who bought it and the sum of their log1p(history length), over the whole snapshot. */
-function buyerStats(rows: RankerRows): Pick<ItemStats, 'buyers' | 'buyerDepth'> {
-  const buyers = new Float32Array(rows.itemCount);
-  const buyerDepth = new Float32Array(rows.itemCount);
-  for (let r = 0; r + 1 < rows.offsets.length; r++) {
-    const depth = Math.log1p(rows.offsets[r + 1]! - rows.offsets[r]!);
-    for (let k = rows.offsets[r]!; k < rows.offsets[r + 1]!; k++) {
-      if (rows.weights[k]! < BOUGHT) continue;
-      buyers[rows.items[k]!]! += 1;
-      buyerDepth[rows.items[k]!]! += depth;
-    }
-  }
-  return { buyers, buyerDepth };
 }
 
 /** Each title word's inverse document frequency, log((titled items + 1) / (items holding it + 1)). */
