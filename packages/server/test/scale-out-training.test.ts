@@ -56,6 +56,7 @@ describe('a process that never trains (--no-training) on a shared store', () => 
     await new Promise((resolve) => setTimeout(resolve, 4_000));
     assert.equal(await metric(follower.base, 'discovery_recommendation_model_training_seconds_count'), 0, 'the process that never trains trained');
     assert.equal(follower.server.deps.services.recommendations.models.model(TENANT), undefined);
+    assert.equal(await metric(follower.base, 'discovery_recommendation_trainer_tenants'), 0, 'it reports training a tenant');
     assert.ok(follower.messages.some((m) => /trains no recommendation model \(--no-training\)/.test(m)), 'it says at start that it trains nothing');
     assert.equal(follower.messages.filter((m) => /no process trains it/.test(m)).length, 1, 'it warns once that nobody trains the model due');
     const client = new pg.Client(postgres.url);
@@ -71,6 +72,9 @@ describe('a process that never trains (--no-training) on a shared store', () => 
     const trainer = await open(postgres.url, schema, true);
     await eventually(async () => assert.equal(await metric(follower.base, 'discovery_recommendation_models_loaded_total'), 1, 'the model was not loaded'), 30_000);
     assert.equal(await metric(trainer.base, 'discovery_recommendation_model_training_seconds_count'), 1);
+    // Which process trains, as an operator's dashboard shows it.
+    assert.equal(await metric(trainer.base, 'discovery_recommendation_trainer_tenants'), 1);
+    assert.equal(await metric(follower.base, 'discovery_recommendation_trainer_tenants'), 0);
     assert.equal(await metric(follower.base, 'discovery_recommendation_model_training_seconds_count'), 0);
     assert.ok(follower.server.deps.services.recommendations.models.model(TENANT) !== undefined, 'the loaded model serves');
   });

@@ -94,6 +94,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config, experiments, trains: deps.trains !== false });
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
   recommendations.models.onLoaded(() => metrics.modelsLoaded.inc());
+  metrics.trainingTenants.collect = () => recommendations.models.trainingTenants();
   // A person erased through another process: the process that trains retrains without them, as the erasing one asks of itself.
   activities.onErasedElsewhere((tenantId) => recommendations.models.requestRetrain(tenantId, 'profile erased by another process'));
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));

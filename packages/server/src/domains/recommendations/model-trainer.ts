@@ -41,16 +41,13 @@ export type DescribeItems = (tenantId: string, itemIds: readonly string[]) => Pr
 /** Fewer touches than this are not worth a model: co-occurrence and popularity serve alone. */
 const MIN_TOUCHES = 20;
 /**
- * While activities keep coming, retrain once they have grown by this share since the last model. Small,
- * so that a bulk replay trains nearly back to back and the model in place when it ends has seen all but
- * the last few percent (training 2,500 items takes seconds; requests never wait for it).
+ * While activities keep coming, retrain once they have grown by this share since the last model: a bulk
+ * replay's model then misses only the last few percent (training takes seconds; requests never wait).
  */
 const GROWTH_WHILE_BUSY = 0.1;
 /**
- * While activities keep coming, a training waits this many times the last one's duration after it
- * ended: training then takes at most a fifth of a core, leaving the rest to the requests and the fold
- * that the same machine serves (a bulk replay's model lags a little more behind; a first model, a
- * forced one and a retrain once it is quiet do not wait).
+ * While activities keep coming, a training waits this many times the last one's duration after it ended:
+ * at most a fifth of a core for training (a first model, a forced one and a quiet one do not wait).
  */
 const BUSY_GAP_FACTOR = 4;
 /**
@@ -156,6 +153,11 @@ export class ModelTrainer {
   /** The learned ranking stage, once trained (never while `learnedRanking` is off). */
   ranker(tenantId: string): LearnedRanker | undefined {
     return this.tenants.get(tenantId)?.ranker;
+  }
+
+  /** Tenants this process trains the model of now: every one it is alone with, and those whose lease it holds. */
+  trainingTenants(): number {
+    return [...this.tenants.values()].filter((state) => state.lease === undefined || state.lease.held(Date.now())).length;
   }
 
   /** Where the last training of this process spent its time, for the bench and operators. */

@@ -53,6 +53,11 @@ export class TrainerLease {
     return this.doc.data.owner === this.me || this.doc.data.until <= now;
   }
 
+  /** This process holds the lease now. */
+  held(now: number): boolean {
+    return this.doc.data.owner === this.me && this.doc.data.until > now;
+  }
+
   /** Warned that a model is due while no process holds the lease (once, until one holds it again). */
   private unattended = false;
 

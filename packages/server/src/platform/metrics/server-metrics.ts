@@ -18,6 +18,8 @@ export class ServerMetrics {
   readonly searchThreadAnswers: Counter<'answered_by'>;
   /** Set by the composition root: how many query keys search learning holds now. */
   readonly learnedQueries: { collect: () => number } = { collect: () => 0 };
+  /** Set by the composition root: tenants whose recommendation model this process trains now (ModelTrainer.trainingTenants). */
+  readonly trainingTenants: { collect: () => number } = { collect: () => 0 };
   /** Set by the composition root: the activity fold's lag (tracking's ActivityService.foldLag). */
   readonly foldLag: { collect: () => { records: number; seconds: number } } = { collect: () => ({ records: 0, seconds: 0 }) };
 
@@ -57,6 +59,15 @@ export class ServerMetrics {
       registers,
     });
     const learned = this.learnedQueries;
+    const training = this.trainingTenants;
+    new Gauge({
+      name: 'discovery_recommendation_trainer_tenants',
+      help: 'Tenants whose recommendation model this process trains: those whose trainer lease it holds on a shared store (0 with --no-training), or every tenant when it is alone on its store.',
+      registers,
+      collect() {
+        this.set(training.collect());
+      },
+    });
     const foldLag = this.foldLag;
     new Gauge({
       name: 'discovery_activity_fold_lag_records',
