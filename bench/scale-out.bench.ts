@@ -32,7 +32,7 @@ const SECONDS = 5;
 /** The two stores' single-process runs that take turns: five pairs, so that the median ratio does not rest on one run. */
 const PAIRED_RUNS = 5;
 /** Turns of the 1-, 2- and 3-process setups (each a collect run of each), the median kept and ratios taken run by run. */
-const TURN_RUNS = 5;
+const TURN_RUNS = 7;
 /**
  * Concurrent connections of the load generator (BENCH_CONNECTIONS, default 32). Each keeps one request
  * in flight, so the rate is connections / latency: while one tenant's commits take turns across the
