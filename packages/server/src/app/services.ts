@@ -91,7 +91,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
     deps.onClose(() => threads.close());
     threads.start().catch((error: unknown) => deps.logger.error({ err: error }, 'starting the search threads failed'));
   }
-  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config, experiments, trains: deps.trains !== false });
+  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config, experiments, trains: deps.trains });
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
   recommendations.models.onLoaded(() => metrics.modelsLoaded.inc());
   metrics.trainingTenants.collect = () => recommendations.models.trainingTenants();

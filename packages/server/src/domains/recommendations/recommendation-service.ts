@@ -80,7 +80,7 @@ export class RecommendationService {
       options: deps.config.recommendationModel,
       describe: (tenantId, itemIds) => this.describeItems(tenantId, itemIds),
       store: deps.store,
-      trains: deps.trains !== false,
+      trains: deps.trains,
     });
     // A promotion changes what may be recommended: a fresh model starts from the current activity.
     deps.catalog.onActivate(async (tenantId) => this.models.requestRetrain(tenantId, 'catalog promoted'));

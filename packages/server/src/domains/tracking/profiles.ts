@@ -584,10 +584,7 @@ export class ProfileDirectory {
     for (const id of profileIds) {
       const anonymous = this.anonymous.get(id);
       if (anonymous !== undefined) this.forgetAnonymous(anonymous);
-      const into = this.mergedInto.get(id);
-      if (into !== undefined) this.mergedFrom.get(into)?.delete(id);
-      this.mergedInto.delete(id);
-      this.mergedFrom.delete(id);
+      this.forgetMerges(id);
     }
   }
 
@@ -618,12 +615,17 @@ export class ProfileDirectory {
         delete shard.data.profiles[profile.id];
         touched.add(shard);
       }
-      const into = this.mergedInto.get(profile.id);
-      if (into !== undefined) this.mergedFrom.get(into)?.delete(profile.id);
-      this.mergedInto.delete(profile.id);
-      this.mergedFrom.delete(profile.id);
+      this.forgetMerges(profile.id);
     }
     await Promise.all([...touched].map((doc) => this.persist(doc)));
+  }
+
+  /** Drops the merges an erased profile took part in (memory only). */
+  private forgetMerges(id: string): void {
+    const into = this.mergedInto.get(id);
+    if (into !== undefined) this.mergedFrom.get(into)?.delete(id);
+    this.mergedInto.delete(id);
+    this.mergedFrom.delete(id);
   }
 
   private recordMerge(from: string, into: string): void {
