@@ -103,6 +103,43 @@ describe('bought-together for a regular buyer', () => {
   });
 });
 
+describe("bought-together for a regular buyer with many of their own companions", () => {
+  let server: TestServer;
+  const order = (sessionId: string, orderId: string, products: string[]) => purchase(server, sessionId, orderId, products);
+  // A kettle; the crowd buys it with four teas, the regular with eight mugs of their own.
+  const mugs = Array.from({ length: 8 }, (_, i) => `mug-${i + 1}`);
+  const teas = ['tea-1', 'tea-2', 'tea-3', 'tea-4'];
+  const list = async (user: string) => {
+    const res = await call(`${server.url}/widget/w-bought-together/recommendations${user}?variables=${encodeURIComponent(JSON.stringify({ $productId: 'kettle' }))}`);
+    assert.equal(res.status, 200);
+    return res.body.recommendations.map((r: { product: { _id: { original_id: string } } }) => r.product._id.original_id);
+  };
+
+  before(async () => {
+    server = await startTestServer({ config: recommendationConfig() });
+    // A category each, so that the variety cap moves nothing.
+    await loadCatalog(server.server, ['kettle', ...mugs, ...teas].map((id) => ({ id, categories: id, brand: 'Acme', price: 10 })));
+    for (let n = 0; n < 4; n++) await order(`crowd-${n}`, `o-crowd-${n}`, ['kettle', ...teas]);
+    await order('regular', 'o-regular-1', ['kettle', ...mugs]);
+    // mug-8 is the one they buy most: twice more on its own.
+    await order('regular', 'o-regular-2', ['mug-8']);
+    await order('regular', 'o-regular-3', ['mug-8']);
+  });
+  after(() => server.cleanup());
+
+  it('fills seven of ten places with them, their most bought first, and keeps three for what others buy with it', async () => {
+    const anonymous = await list('');
+    // Anonymously, the crowd's teas lead (the coverage then reaches the regular's order).
+    assert.ok(anonymous.slice(0, 3).every((id: string) => teas.includes(id)), JSON.stringify(anonymous));
+    const regular = server.server.deps.services.activities.findProfile(TENANT, { sessionId: 'regular' })!.id;
+    const theirs = await list(`/${regular}`);
+    assert.equal(theirs.length, 10, JSON.stringify(theirs));
+    assert.equal(theirs[0], 'mug-8', JSON.stringify(theirs));
+    assert.ok(theirs.slice(0, 7).every((id: string) => mugs.includes(id)), JSON.stringify(theirs));
+    assert.ok(theirs.slice(7).every((id: string) => teas.includes(id)), JSON.stringify(theirs));
+  });
+});
+
 /** One order through the collection API: a purchase per product, each naming the order. */
 async function purchase(server: TestServer, sessionId: string, orderId: string, products: string[], timestamp?: string): Promise<void> {
   for (const product of products) {

@@ -100,33 +100,57 @@ function covering(input: StrategyInput): Candidate[] {
 }
 
 /**
- * Among the items bought with the seeds, the ones this shopper bought before go first (their count plus
- * the best count): shops with regular buyers see baskets refilled with the shopper's usual companions.
- * On the evaluation's held-out baskets this took HR@10 from 0.63 to 0.76 (offline, same split); an
- * anonymous shopper, or one who never bought any of them, gets the plain order.
+ * Among the items bought with the seeds, the ones this shopper bought before go first: a regular buyer's
+ * basket is refilled with their usual companions of the product. They are ranked by log(1 + count with
+ * the seeds) + log(1 + how often this shopper bought them), and fill at most `OWN_SHARE` of the widget:
+ * the rest of its first places keep the coverage's best picks, then the remaining own items and picks
+ * follow. On the evaluation's held-out baskets (the customer named) HR@10 went 0.63 → 0.75 with own items
+ * first by count, and to 0.79 with this ranking and share (docs/recommendations.md). An anonymous shopper,
+ * or one who never bought any of them, gets the plain order; items never bought with a seed are not added.
  */
 function preferBoughtBefore(input: StrategyInput, together: Candidate[]): Candidate[] {
   if (input.profileId === undefined) return together;
   const interactions = input.aggregates.interactions(input.tenantId);
-  const bought = interactions.boughtBy(input.activities.canonicalProfileId(input.tenantId, input.profileId));
-  if (bought.size === 0) return together;
+  const row = interactions.row(input.activities.canonicalProfileId(input.tenantId, input.profileId));
+  if (row === undefined) return together;
+  const buys = new Map<string, number>();
+  for (let i = 0; i < row.items.length; i++) if (row.buys[i]! > 0) buys.set(interactions.itemIds[row.items[i]!]!, row.buys[i]!);
+  if (buys.size === 0) return together;
   const seeds = new Set(input.productIds);
-  const scores = new Map(together.map((c) => [c.itemId, c.score]));
-  const best = together[0]?.score ?? 0;
-  const mine = new Map<string, number>();
+  const counts = new Map<string, number>();
   for (const seed of input.productIds) {
-    for (const [itemId, count] of input.aggregates.coOccurringWith(input.tenantId, seed, 'order', bought)) {
-      if (!seeds.has(itemId)) mine.set(itemId, (mine.get(itemId) ?? 0) + count);
+    for (const [itemId, count] of input.aggregates.coOccurringWith(input.tenantId, seed, 'order', buys.keys())) {
+      if (!seeds.has(itemId)) counts.set(itemId, (counts.get(itemId) ?? 0) + count);
     }
   }
-  if (mine.size === 0) return together;
-  const top = Math.max(best, ...mine.values());
-  for (const [itemId, count] of mine) scores.set(itemId, count + top);
+  if (counts.size === 0) return together;
   const tie = (itemId: string) => interactions.purchaseCount(interactions.numberOf(itemId) ?? -1);
-  return [...scores]
-    .map(([itemId, score]) => ({ itemId, score }))
-    .sort((a, b) => b.score - a.score || tie(b.itemId) - tie(a.itemId) || a.itemId.localeCompare(b.itemId));
+  const mine = [...counts]
+    .map(([itemId, count]) => ({ itemId, score: Math.log1p(count) + Math.log1p(buys.get(itemId)!), tie: tie(itemId) }))
+    .sort((a, b) => b.score - a.score || b.tie - a.tie || a.itemId.localeCompare(b.itemId));
+  const others = together.filter((c) => !counts.has(c.itemId));
+  // The widget's size: strategies are asked for three times it (recommendation-engine.ts).
+  const size = input.widget?.maxResults ?? Math.ceil(input.want / 3);
+  const first = Math.ceil(size * OWN_SHARE);
+  const merged = [...mine.slice(0, first), ...others.slice(0, size - first), ...mine.slice(first), ...others.slice(size - first)];
+  // Scores fall along the merged list (own items scored above every pick, as before), so that the
+  // engine's sort by score keeps this order; equal scores keep it too.
+  const top = Math.max(together[0]?.score ?? 0, ...counts.values());
+  let ceiling = Infinity;
+  return merged.map((c) => {
+    const score = Math.min(ceiling, 'tie' in c ? top + c.score : c.score);
+    ceiling = score;
+    return { itemId: c.itemId, score };
+  });
 }
+
+/**
+ * The share of a `bought-together` widget a known shopper's own usual companions may fill before the
+ * coverage's picks: 7 of 10 gave the best HR@10 on both validation splits made inside the training
+ * orders (6 / 7 / 8 of 10: 0.786 / 0.790 / 0.788 and 0.824 / 0.836 / 0.833; all of them first, by
+ * count: 0.753 / 0.778), so a list keeps a few items the shopper has not bought yet.
+ */
+const OWN_SHARE = 0.7;
 
 /** Items the shopper viewed, newest view first, whatever happened to them since (a basket keeps them here). */
 function recentlyViewed({ tenantId, activities, profileId, want }: StrategyInput): Candidate[] {
