@@ -22,18 +22,25 @@ after(async () => {
   postgres?.dispose();
 });
 
-async function open(url: string, schema: string, trains: boolean): Promise<SharedStoreServer & { messages: string[] }> {
+async function open(url: string, schema: string, trains: boolean): Promise<SharedStoreServer & { messages: string[]; reasons: string[] }> {
   const messages: string[] = [];
+  /** The reasons of the trainings this server logged. */
+  const reasons: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') messages.push(String((JSON.parse(line) as { msg?: unknown }).msg));
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        const entry = JSON.parse(line) as { msg?: unknown; reason?: unknown };
+        messages.push(String(entry.msg));
+        if (entry.msg === 'recommendation model trained') reasons.push(String(entry.reason));
+      }
       done();
     },
   });
   const configFor = (dir: string) => validateConfig({ tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['roles-key'] }] }], publicRateLimits: { enabled: false } }, '(test)', dir);
   const opened = await openOnSharedStore(url, schema, { configFor, logger: createLogger('info', { destination }), trains });
   servers.push(opened.server);
-  return { ...opened, messages };
+  return { ...opened, messages, reasons };
 }
 
 async function metric(base: string, name: string): Promise<number> {
@@ -77,5 +84,30 @@ describe('a process that never trains (--no-training) on a shared store', () => 
     assert.equal(await metric(follower.base, 'discovery_recommendation_trainer_tenants'), 0);
     assert.equal(await metric(follower.base, 'discovery_recommendation_model_training_seconds_count'), 0);
     assert.ok(follower.server.deps.services.recommendations.models.model(TENANT) !== undefined, 'the loaded model serves');
+  });
+});
+
+describe('an erasure while the training process is down', () => {
+  it('is retrained without the person by the training process that starts again within the notice', async () => {
+    postgres ??= await startPostgres();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const serving = await open(postgres.url, schema, false);
+    const first = await open(postgres.url, schema, true);
+    const sessions = Array.from({ length: 12 }, () => randomUUID());
+    for (const sessionid of sessions) {
+      const views = ['p-1', 'p-2', 'p-3'].map((product) => ({ action: 'view', target: { product }, user: { identities: { sessionid } } }));
+      const sent = await fetch(`${serving.base}/collect/roles-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(views) });
+      assert.equal(sent.status, 200, await sent.text());
+    }
+    await eventually(async () => assert.equal(await metric(serving.base, 'discovery_recommendation_models_loaded_total'), 1, 'no model was stored'), 30_000);
+    // The training process stops; a person is erased through the serving one meanwhile.
+    await first.server.close();
+    servers.splice(servers.indexOf(first.server), 1);
+    const activities = serving.server.deps.services.activities;
+    const erased = await activities.erasePerson(TENANT, activities.findProfile(TENANT, { sessionId: sessions[0]! })!.id);
+    assert.equal(erased?.activities, 3);
+    // Nothing new was collected, so only the erasure makes the model due: the new process replays the notice and retrains.
+    const second = await open(postgres.url, schema, true);
+    await eventually(() => assert.deepEqual(second.reasons, ['profile erased by another process']), 30_000);
   });
 });

@@ -95,9 +95,11 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
   recommendations.models.onLoaded(() => metrics.modelsLoaded.inc());
   metrics.trainingTenants.collect = () => recommendations.models.trainingTenants();
-  // A person erased through another process: the process that trains retrains without them, as the erasing one asks of itself.
-  activities.onErasedElsewhere((tenantId) => recommendations.models.requestRetrain(tenantId, 'profile erased by another process'));
   await recommendations.models.start(deps.config.tenants.map((t) => t.id));
+  // A person erased through another process: the process that trains retrains without them, as the
+  // erasing one asks of itself; also for the notices this start's replay met (listened to once the
+  // models know their tenants, so that the request is kept).
+  activities.onErasedElsewhere((tenantId) => recommendations.models.requestRetrain(tenantId, 'profile erased by another process'));
   deps.onClose(() => recommendations.models.close());
   const sessions = await ConsoleSessions.open({ store: deps.store, registry: deps.registry, clock: deps.clock });
   const limits = new PublicRateLimits(deps.config.publicRateLimits, () => deps.clock.now(), deps.rateWindows);

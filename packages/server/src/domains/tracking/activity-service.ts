@@ -75,9 +75,9 @@ export class ActivityService {
         aggregates: options.aggregates ?? [],
       });
       state.profiles.nameAnonymousBy((sessionId) => service.responseIds.anonymousProfileId(tenant.id, sessionId));
-      state.onErasedElsewhere = (profileIds) => {
-        for (const listener of service.erasedListeners) listener(tenant.id, profileIds);
-      };
+      state.onErasedElsewhere = (profileIds) => service.erasedElsewhere(tenant.id, profileIds);
+      // Notices this start's replay folded, before anyone listened: held for the first listener.
+      for (const profileIds of state.takeErasedBeforeListening()) service.erasedElsewhere(tenant.id, profileIds);
       service.tenants.set(tenant.id, state);
       service.rebuilds.set(tenant.id, stats);
       service.logRebuild(tenant.id, stats, performance.now() - started);
@@ -321,9 +321,18 @@ export class ActivityService {
 
   private readonly erasedListeners: Array<(tenantId: string, profileIds: readonly string[]) => void> = [];
 
-  /** Calls `listener` when another process sharing the log erased a person and this one forgot them (the model retrains without them). */
+  /** Erasures announced elsewhere that no listener heard yet (met by this start's replay): at most the notices a log holds. */
+  private readonly erasedUntold: Array<{ tenantId: string; profileIds: readonly string[] }> = [];
+
+  private erasedElsewhere(tenantId: string, profileIds: readonly string[]): void {
+    if (this.erasedListeners.length === 0) this.erasedUntold.push({ tenantId, profileIds });
+    for (const listener of this.erasedListeners) listener(tenantId, profileIds);
+  }
+
+  /** Calls `listener` when another process sharing the log erased a person and this one forgot them (the model retrains without them); also for those met before it listened. */
   onErasedElsewhere(listener: (tenantId: string, profileIds: readonly string[]) => void): void {
     this.erasedListeners.push(listener);
+    for (const { tenantId, profileIds } of this.erasedUntold.splice(0)) listener(tenantId, profileIds);
   }
 
   /** Calls `listener` with each newly recorded activity once it is durable (search analytics counts clicks and conversions). */

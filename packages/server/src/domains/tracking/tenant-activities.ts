@@ -357,11 +357,18 @@ export class TenantActivities {
 
   /** Told of each erasure another process announced in the shared log (its profile ids), once this process forgot them. */
   onErasedElsewhere: ((profileIds: readonly string[]) => void) | undefined;
+  /** Erasures folded before anyone was told (the replay at start): taken by the service once it listens. */
+  private erasedBeforeListening: Array<readonly string[]> = [];
+
+  takeErasedBeforeListening(): Array<readonly string[]> {
+    return this.erasedBeforeListening.splice(0);
+  }
 
   private forgetErased(profileIds: readonly string[]): void {
     this.profiles.forgetErased(profileIds);
     this.forgetMemory(profileIds);
-    this.onErasedElsewhere?.(profileIds);
+    if (this.onErasedElsewhere === undefined) this.erasedBeforeListening.push(profileIds);
+    else this.onErasedElsewhere(profileIds);
   }
 
   /** Erasure: drops what memory keeps under these profile ids, here and in every aggregate. */
