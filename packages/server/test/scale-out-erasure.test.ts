@@ -70,6 +70,32 @@ describe('an erasure on a shared log', () => {
     }
   });
 
+  it('leaves the log on time though the erasing process stopped first: the others remove it too', async () => {
+    postgres ??= await startPostgres();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const [a, b] = [await open(postgres.url, schema), await open(postgres.url, schema)];
+    const session = randomUUID();
+    const sent = await fetch(`${a.base}/collect/erasing-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'view', target: { product: 'p-1' }, user: { sessionId: session } }) });
+    assert.equal(sent.status, 200, await sent.text());
+    const onB = b.server.deps.services.activities;
+    await eventually(() => assert.ok(onB.findProfile(TENANT, { sessionId: session }) !== undefined, 'B never took the visitor from the log'), 5_000);
+    const onA = a.server.deps.services.activities;
+    await onA.erasePerson(TENANT, onA.findProfile(TENANT, { sessionId: session })!.id);
+    await a.server.close();
+    servers.splice(servers.indexOf(a.server), 1);
+    await eventually(() => assert.equal(onB.findProfile(TENANT, { sessionId: session }), undefined), 5_000);
+    const client = new pg.Client(postgres.url);
+    await client.connect();
+    try {
+      const notices = async () => (await client.query(`SELECT count(*)::int AS n FROM ${schema}.events WHERE record->>'kind' = 'erasure'`)).rows[0].n as number;
+      // Written before A stopped; B folded it and removes it once erasureNoticeSeconds (2 s) have passed.
+      assert.equal(await notices(), 1);
+      await eventually(async () => assert.equal(await notices(), 0), 6_000);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('refuses an erasure notice kept for less than the fold lag allowed, naming the field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'erasure-config-'));
     assert.throws(() => config(dir, { erasureNoticeSeconds: 10 }), (error: unknown) => error instanceof ConfigError && /activityLog\.erasureNoticeSeconds/.test(error.message));

@@ -106,9 +106,10 @@ export interface LoggedExposure {
  * An erasure's notice, on a log several processes share (PostgreSQL): the process that erased a person
  * removed their records and forgot them; every other process forgets them when it folds this. It names
  * the erased ids (the person's profiles, and the sessions their exposures were logged under) and nothing
- * else of them. The process that wrote it removes it again after `activityLog.erasureNoticeSeconds` (by
- * its own `profileId`, an id of the notice), by when every running process has folded it and a process
- * that starts later replays a log without the person; if that process stops first, retention drops it.
+ * else of them. It is removed again `activityLog.erasureNoticeSeconds` after it was written (by its own
+ * `profileId`, an id of the notice), by when every running process has folded it and a process that
+ * starts later replays a log without the person: by the process that wrote it and by every process that
+ * folded it, so that a writer stopped early leaves it no longer.
  */
 export interface LoggedErasure {
   kind: 'erasure';

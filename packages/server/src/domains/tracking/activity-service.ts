@@ -9,12 +9,12 @@ import type { ServiceContext } from '../../platform/service-context.js';
 import { DomainError } from '../../platform/domain-error.js';
 import { DAY_MS } from '../../platform/clock.js';
 import type { ActivityAggregate } from './activity-aggregate.js';
-import type { LoggedActivity, LoggedExposure } from './activity-record.js';
+import type { LoggedActivity, LoggedErasure, LoggedExposure } from './activity-record.js';
 import type { IdentityClaims, Profile, ResolvedProfile } from './profiles.js';
 import type { HistoryPageResult } from './history-pages.js';
 import { matchesHistoryFilters, type HistoryFilters } from './profile-history.js';
 import { RecentKeys } from './recent-keys.js';
-import { erasePerson, exportPerson, type ErasureSummary, type PersonExport } from './person-data.js';
+import { erasePerson, exportPerson, removeNoticeWhenDue, type ErasureSummary, type PersonExport } from './person-data.js';
 import { TenantActivities, type RebuildStats } from './tenant-activities.js';
 import { ResponseIds } from './response-ids.js';
 
@@ -75,9 +75,9 @@ export class ActivityService {
         aggregates: options.aggregates ?? [],
       });
       state.profiles.nameAnonymousBy((sessionId) => service.responseIds.anonymousProfileId(tenant.id, sessionId));
-      state.onErasedElsewhere = (profileIds) => service.erasedElsewhere(tenant.id, profileIds);
-      // Notices this start's replay folded, before anyone listened: held for the first listener.
-      for (const profileIds of state.takeErasedBeforeListening()) service.erasedElsewhere(tenant.id, profileIds);
+      // Notices from other processes (removed here too once due); those the replay met are held for the first listener.
+      state.onErasedElsewhere = (notice) => service.erasedElsewhere(state, notice);
+      for (const notice of state.takeErasedBeforeListening()) service.erasedElsewhere(state, notice);
       service.tenants.set(tenant.id, state);
       service.rebuilds.set(tenant.id, stats);
       service.logRebuild(tenant.id, stats, performance.now() - started);
@@ -320,13 +320,13 @@ export class ActivityService {
   }
 
   private readonly erasedListeners: Array<(tenantId: string, profileIds: readonly string[]) => void> = [];
-
   /** Erasures announced elsewhere that no listener heard yet (met by this start's replay): at most the notices a log holds. */
   private readonly erasedUntold: Array<{ tenantId: string; profileIds: readonly string[] }> = [];
 
-  private erasedElsewhere(tenantId: string, profileIds: readonly string[]): void {
-    if (this.erasedListeners.length === 0) this.erasedUntold.push({ tenantId, profileIds });
-    for (const listener of this.erasedListeners) listener(tenantId, profileIds);
+  private erasedElsewhere(state: TenantActivities, notice: LoggedErasure): void {
+    removeNoticeWhenDue(state, notice, { now: this.deps.clock.now(), keepMs: this.deps.config.activityLog.erasureNoticeSeconds * 1000 });
+    if (this.erasedListeners.length === 0) this.erasedUntold.push({ tenantId: state.tenant, profileIds: notice.profileIds });
+    for (const listener of this.erasedListeners) listener(state.tenant, notice.profileIds);
   }
 
   /** Calls `listener` when another process sharing the log erased a person and this one forgot them (the model retrains without them); also for those met before it listened. */

@@ -51,7 +51,16 @@ async function announceErasure(state: TenantActivities, profileIds: readonly str
   if (state.log.follow === undefined) return;
   const id = `erasure-${randomBytes(9).toString('base64url')}`;
   await state.log.append([{ kind: 'erasure', tenant: state.tenant, receivedAt: notice.now, profileId: id, profileIds: [...profileIds] } satisfies LoggedErasure]);
-  const timer = setTimeout(() => void state.log.remove({ field: 'profileId', values: [id] }).catch(() => undefined), notice.keepMs);
+  removeNoticeWhenDue(state, { profileId: id, receivedAt: notice.now }, notice);
+}
+
+/**
+ * Removes an erasure notice from the shared log once `keepMs` have passed since it was written (at
+ * once when they have): by the process that wrote it, and by every process that folded it, so that a
+ * notice outlives a writer that stopped early by at most that time. Removing it twice removes nothing.
+ */
+export function removeNoticeWhenDue(state: TenantActivities, record: Pick<LoggedErasure, 'profileId' | 'receivedAt'>, notice: ErasureNotice): void {
+  const timer = setTimeout(() => void state.log.remove({ field: 'profileId', values: [record.profileId] }).catch(() => undefined), Math.max(0, record.receivedAt + notice.keepMs - notice.now));
   timer.unref();
 }
 

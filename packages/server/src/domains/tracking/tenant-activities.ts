@@ -10,7 +10,7 @@ import type { ActivityAggregate, SnapshotPart } from './activity-aggregate.js';
 import { decodeSnapshot, readSnapshotBlob } from './activity-snapshots.js';
 import { SnapshotKeeper, type SnapshotPolicy } from './snapshot-keeper.js';
 import { LogPositions } from './log-positions.js';
-import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LogRecord } from './activity-record.js';
+import { isLogRecord, UNATTRIBUTED, type LoggedActivity, type LoggedErasure, type LogRecord } from './activity-record.js';
 import { ProfileDirectory } from './profiles.js';
 import { ProfileHistory } from './profile-history.js';
 import { HistoryPages } from './history-pages.js';
@@ -297,7 +297,7 @@ export class TenantActivities {
     // (held in a snapshot and replayed after its cursor) only adds a block already known.
     // Another process erased a person: what this one keeps of them goes too (forgetting twice is harmless).
     if (record.kind === 'erasure') {
-      this.whenLive(() => this.forgetErased(record.profileIds));
+      this.whenLive(() => this.forgetErased(record));
       return;
     }
     if (record.kind === 'recommendation') {
@@ -355,20 +355,20 @@ export class TenantActivities {
     });
   }
 
-  /** Told of each erasure another process announced in the shared log (its profile ids), once this process forgot them. */
-  onErasedElsewhere: ((profileIds: readonly string[]) => void) | undefined;
-  /** Erasures folded before anyone was told (the replay at start): taken by the service once it listens. */
-  private erasedBeforeListening: Array<readonly string[]> = [];
+  /** Told of each erasure notice another process appended to the shared log, once this process forgot the ids it names. */
+  onErasedElsewhere: ((notice: LoggedErasure) => void) | undefined;
+  /** Notices folded before anyone was told (the replay at start): taken by the service once it listens. */
+  private erasedBeforeListening: LoggedErasure[] = [];
 
-  takeErasedBeforeListening(): Array<readonly string[]> {
+  takeErasedBeforeListening(): LoggedErasure[] {
     return this.erasedBeforeListening.splice(0);
   }
 
-  private forgetErased(profileIds: readonly string[]): void {
-    this.profiles.forgetErased(profileIds);
-    this.forgetMemory(profileIds);
-    if (this.onErasedElsewhere === undefined) this.erasedBeforeListening.push(profileIds);
-    else this.onErasedElsewhere(profileIds);
+  private forgetErased(notice: LoggedErasure): void {
+    this.profiles.forgetErased(notice.profileIds);
+    this.forgetMemory(notice.profileIds);
+    if (this.onErasedElsewhere === undefined) this.erasedBeforeListening.push(notice);
+    else this.onErasedElsewhere(notice);
   }
 
   /** Erasure: drops what memory keeps under these profile ids, here and in every aggregate. */
