@@ -376,6 +376,8 @@ export class ProfileDirectory {
    * after a restart, or another process made the profile), the anonymous profile is taken back as it was.
    */
   adoptSession(profileId: string, sessionId: string, createdAt: number): void {
+    // A visitor already adopted, the common case, without building the index key (`indexed` looks here first).
+    if (this.anonymousSessions.has(sessionId)) return;
     if (this.indexed(`session:${sessionId}`) !== undefined || this.stored(profileId) !== undefined) return;
     this.keepAnonymous(anonymousProfile(profileId, createdAt, [sessionId]));
   }
