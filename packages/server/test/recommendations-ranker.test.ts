@@ -112,6 +112,8 @@ describe('the learned ranking stage of personalized', () => {
       { problem: 'truncated ranker file', bytes: bytes.subarray(0, bytes.length - 7) },
       // A ranker of the previous version weighed 16 features; this one reads more.
       { problem: 'ranker file of version 1', bytes: Buffer.concat([Buffer.from(JSON.stringify({ ...header, version: 1 })), bytes.subarray(headerEnd)]) },
+      // Left from an earlier training (the item model beside it is newer): not paired with the model.
+      { problem: 'the ranker file is of another training', bytes: Buffer.concat([Buffer.from(JSON.stringify({ ...header, trainedAt: Number(header.trainedAt) - 1 })), bytes.subarray(headerEnd)]) },
     ];
     for (const variant of variants) {
       await writeFile(file, variant.bytes);
@@ -130,6 +132,32 @@ describe('the learned ranking stage of personalized', () => {
       await server.close();
     }
     server = await startTestServer({ config: await config(), dataDir });
+  });
+
+  it('starts without training again when the training of its model had too few examples for a ranker', async () => {
+    const dir = await makeDataDir();
+    let single = await startTestServer({ config: await config(), dataDir: dir });
+    try {
+      await loadCatalog(single.server, PRODUCTS);
+      // 30 shoppers with one order each: enough for an item model, no earlier visit to learn a ranking from.
+      const activities = single.server.deps.services.activities;
+      const batch: NewActivity[] = [];
+      for (let s = 0; s < 30; s++) {
+        const profileId = (await activities.resolveProfile(TENANT, { identities: { 'customer-id': `one-${s}` } })).profile.id;
+        for (let k = 0; k < 3; k++) batch.push(newActivity({ profileId, source: 'collect', verb: 'purchase', type: 'product', itemId: GARDEN[(s + k) % GARDEN.length]!, timestamp: Date.now() - DAY, orderId: `one-${s}` }));
+      }
+      await activities.recordActivities(TENANT, batch);
+      await single.server.deps.services.recommendations.models.trainNow(TENANT);
+      assert.ok(single.server.deps.services.recommendations.models.model(TENANT) !== undefined);
+      assert.equal(single.server.deps.services.recommendations.models.ranker(TENANT), undefined);
+      await single.server.close();
+      const { lines, logger } = logCapture();
+      single = await startTestServer({ config: await config(), dataDir: dir, logger });
+      assert.ok(single.server.deps.services.recommendations.models.model(TENANT) !== undefined, 'the stored model is loaded');
+      assert.deepEqual(lines.filter((l) => l.msg === 'recommendation model will be trained again').map((l) => l.reason), []);
+    } finally {
+      await single.cleanup();
+    }
   });
 
   it('is not trained, stored or used when switched off', async () => {

@@ -17,6 +17,8 @@ export interface ModelInfo {
   purchases: number;
   trainingMs: number;
   lambda: number;
+  /** Whether its training stored a learned ranker beside it (false: too few examples, or the ranking off); absent in older files. */
+  ranker?: boolean;
 }
 
 export interface StoredModel {
@@ -97,6 +99,7 @@ export function decodeModel(data: Buffer, tenantId: string): StoredModel | { pro
         purchases: Number(header.purchases),
         trainingMs: Number(header.trainingMs),
         lambda: Number(header.lambda),
+        ...(typeof header.ranker === 'boolean' ? { ranker: header.ranker } : {}),
       },
       itemIds: itemIds.map(String),
       weights: { rowItems: new Int32Array(take(rows)), rowOffsets: new Int32Array(take(rows + 1)), columns: new Int32Array(take(weights)), values: new Float32Array(take(weights)) },

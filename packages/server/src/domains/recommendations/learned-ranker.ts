@@ -178,3 +178,14 @@ export function decodeRanker(data: Buffer, tenantId: string): StoredRanker | { p
 function round(n: number): number {
   return Math.round(n * 1e4) / 1e4;
 }
+
+/**
+ * The ranker that goes with a stored item model: the one the same training stored (the same
+ * `trainedAt`), or none. A ranker file of another training (one stored before a training that made
+ * none) is not used; its absence is a problem (the caller retrains) only when the model's training made one.
+ */
+export function rankerOfModel(model: { info: { trainedAt: number; ranker?: boolean } }, ranker: StoredRanker | { problem: string } | undefined): { ranker?: StoredRanker; problem?: string } {
+  if (ranker === undefined || model.info.ranker === false) return {};
+  if ('problem' in ranker) return { problem: ranker.problem };
+  return ranker.trainedAt === model.info.trainedAt || model.info.ranker === undefined ? { ranker } : { problem: 'the ranker file is of another training' };
+}

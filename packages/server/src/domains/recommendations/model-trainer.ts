@@ -22,7 +22,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import type { EaseOptions, SparseWeights, TrainingTimings } from './ease.js';
 import { decodeModel, encodeModel, ItemModel, type StoredModel } from './item-model.js';
-import { decodeRanker, encodeRanker, LearnedRanker, type StoredRanker } from './learned-ranker.js';
+import { decodeRanker, encodeRanker, LearnedRanker, rankerOfModel, type StoredRanker } from './learned-ranker.js';
 import { DEFAULT_RANKER_OPTIONS, type ItemFacts, type RankerWeights } from './ranker-training.js';
 import type { ItemStats } from './ranker-features.js';
 
@@ -132,13 +132,13 @@ export class ModelTrainer {
       const stored = await this.readModel(tenantId);
       const ranker = this.options.learnedRanking ? await this.readRanker(tenantId) : undefined;
       // One line for whatever is unusable (the item model, the ranker or both): both are trained again together.
-      const problem = 'problem' in stored ? stored.problem : ranker !== undefined && 'problem' in ranker ? ranker.problem : undefined;
+      const { problem, ranker: paired } = 'problem' in stored ? { problem: stored.problem, ranker: undefined } : rankerOfModel(stored, ranker);
       if (problem !== undefined && this.aggregates.interactions(tenantId).touches >= MIN_TOUCHES) {
         this.logger.info({ tenant: tenantId, reason: problem }, 'recommendation model will be trained again');
         state.forced = problem;
       }
       if ('problem' in stored) continue;
-      this.install(tenantId, state, stored, ranker === undefined || 'problem' in ranker ? undefined : ranker);
+      this.install(tenantId, state, stored, paired);
       this.logger.info({ tenant: tenantId, rows: state.model?.rows, ms: Math.round(performance.now() - started) }, 'recommendation model loaded');
     }
     if (!this.trains && this.store !== undefined) this.logger.info('this process trains no recommendation model (--no-training): it loads those another process stores');
@@ -242,7 +242,7 @@ export class ModelTrainer {
     const stored = await this.readModel(tenantId);
     if ('problem' in stored || stored.info.trainedAt <= state.trainedAt || this.closed) return;
     const ranker = this.options.learnedRanking ? await this.readRanker(tenantId) : undefined;
-    this.install(tenantId, state, stored, ranker === undefined || 'problem' in ranker ? undefined : ranker);
+    this.install(tenantId, state, stored, rankerOfModel(stored, ranker).ranker);
     this.logger.info({ tenant: tenantId, rows: state.model?.rows, trainedAt: stored.info.trainedAt }, 'recommendation model loaded, as another process trained it');
     for (const listener of this.loadedListeners) listener();
   }
@@ -287,8 +287,9 @@ export class ModelTrainer {
       const { weights, timings, ranker } = await this.trainOnWorker({ offsets: snapshot.offsets, items: snapshot.items, weights: snapshot.weights, itemCount: snapshot.itemIds.length }, rankerRequest);
       const trainingMs = Math.round(performance.now() - started);
       const trainedAt = this.clock.now();
-      const stored: StoredModel = { info: { trainedAt, touches, purchases, trainingMs, lambda: this.options.lambda }, itemIds: snapshot.itemIds, weights };
       const storedRanker: StoredRanker | undefined = ranker?.weights === undefined ? undefined : { tenantId, trainedAt, weights: ranker.weights, itemIds: snapshot.itemIds, stats: ranker.stats };
+      // Whether a ranker goes with it: said only with the ranking on (turned on later, a start then trains one).
+      const stored: StoredModel = { info: { trainedAt, touches, purchases, trainingMs, lambda: this.options.lambda, ...(rankerRequest && { ranker: storedRanker !== undefined }) }, itemIds: snapshot.itemIds, weights };
       if (this.closed) return 0;
       state.timings = timings;
       this.install(tenantId, state, stored, storedRanker);
