@@ -125,22 +125,22 @@ function preferBoughtBefore(input: StrategyInput, together: Candidate[]): Candid
   }
   if (counts.size === 0) return together;
   const tie = (itemId: string) => interactions.purchaseCount(interactions.numberOf(itemId) ?? -1);
+  // Own items scored above every pick (as before this ranking), by log count with the seeds + log own purchases.
+  let top = together[0]?.score ?? 0;
+  for (const count of counts.values()) top = Math.max(top, count);
   const mine = [...counts]
-    .map(([itemId, count]) => ({ itemId, score: Math.log1p(count) + Math.log1p(buys.get(itemId)!), tie: tie(itemId) }))
+    .map(([itemId, count]) => ({ itemId, score: top + Math.log1p(count) + Math.log1p(buys.get(itemId)!), tie: tie(itemId) }))
     .sort((a, b) => b.score - a.score || b.tie - a.tie || a.itemId.localeCompare(b.itemId));
   const others = together.filter((c) => !counts.has(c.itemId));
   // The widget's size: strategies are asked for three times it (recommendation-engine.ts).
   const size = input.widget?.maxResults ?? Math.ceil(input.want / 3);
   const first = Math.ceil(size * OWN_SHARE);
   const merged = [...mine.slice(0, first), ...others.slice(0, size - first), ...mine.slice(first), ...others.slice(size - first)];
-  // Scores fall along the merged list (own items scored above every pick, as before), so that the
-  // engine's sort by score keeps this order; equal scores keep it too.
-  const top = Math.max(together[0]?.score ?? 0, ...counts.values());
+  // Scores fall along the merged list, so that the engine's sort by score keeps this order (equal scores keep it too).
   let ceiling = Infinity;
-  return merged.map((c) => {
-    const score = Math.min(ceiling, 'tie' in c ? top + c.score : c.score);
-    ceiling = score;
-    return { itemId: c.itemId, score };
+  return merged.map(({ itemId, score }) => {
+    ceiling = Math.min(ceiling, score);
+    return { itemId, score: ceiling };
   });
 }
 
