@@ -17,7 +17,7 @@ export interface ModelInfo {
   purchases: number;
   trainingMs: number;
   lambda: number;
-  /** Whether its training stored a learned ranker beside it (false: too few examples, or the ranking off); absent in older files. */
+  /** Whether its training stored a learned ranker beside it (false: too few examples); absent with the ranking off (turned on, a start trains one) and in older files. */
   ranker?: boolean;
 }
 

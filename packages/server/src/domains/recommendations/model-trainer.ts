@@ -288,7 +288,6 @@ export class ModelTrainer {
       const trainingMs = Math.round(performance.now() - started);
       const trainedAt = this.clock.now();
       const storedRanker: StoredRanker | undefined = ranker?.weights === undefined ? undefined : { tenantId, trainedAt, weights: ranker.weights, itemIds: snapshot.itemIds, stats: ranker.stats };
-      // Whether a ranker goes with it: said only with the ranking on (turned on later, a start then trains one).
       const stored: StoredModel = { info: { trainedAt, touches, purchases, trainingMs, lambda: this.options.lambda, ...(rankerRequest && { ranker: storedRanker !== undefined }) }, itemIds: snapshot.itemIds, weights };
       if (this.closed) return 0;
       state.timings = timings;

@@ -75,7 +75,6 @@ export class ActivityService {
         aggregates: options.aggregates ?? [],
       });
       state.profiles.nameAnonymousBy((sessionId) => service.responseIds.anonymousProfileId(tenant.id, sessionId));
-      // Notices from other processes (removed here too once due); those the replay met are held for the first listener.
       state.onErasedElsewhere = (notice) => service.erasedElsewhere(state, notice);
       for (const notice of state.takeErasedBeforeListening()) service.erasedElsewhere(state, notice);
       service.tenants.set(tenant.id, state);
@@ -320,7 +319,7 @@ export class ActivityService {
   }
 
   private readonly erasedListeners: Array<(tenantId: string, profileIds: readonly string[]) => void> = [];
-  /** Erasures announced elsewhere that no listener heard yet (met by this start's replay): at most the notices a log holds. */
+  /** Erasures announced elsewhere (each notice removed here too once due) that no listener heard yet, as those this start's replay met: at most the notices a log holds. */
   private readonly erasedUntold: Array<{ tenantId: string; profileIds: readonly string[] }> = [];
 
   private erasedElsewhere(state: TenantActivities, notice: LoggedErasure): void {
