@@ -16,7 +16,7 @@ import { trainEase } from '../packages/server/src/domains/recommendations/ease.j
 import { DEFAULT_RANKER_OPTIONS, trainRanker } from '../packages/server/src/domains/recommendations/ranker-training.js';
 import { DEFAULT_TREE_OPTIONS, fitTrees, treeContributions, treeScore, type TreeOptions } from './offline-trees.js';
 import { LearnedRanker } from '../packages/server/src/domains/recommendations/learned-ranker.js';
-import { FEATURE_COUNT, familyOf, featuresOf, type CandidateFacts, type ShopperFacts, shopperFacts, titleWords, VISIT_MINUTES } from '../packages/server/src/domains/recommendations/ranker-features.js';
+import { countEnding, FEATURE_COUNT, familyOf, featuresOf, type CandidateFacts, type ShopperFacts, shopperFacts, titleWords, VISIT_MINUTES } from '../packages/server/src/domains/recommendations/ranker-features.js';
 
 const K = 10;
 const { data, byCustomer, heldOut, training, interactions } = await offlineSplit();
@@ -24,9 +24,11 @@ const snapshot = interactions.snapshot();
 let started = performance.now();
 const ease = trainEase({ ...snapshot, itemCount: snapshot.itemIds.length }, { lambda: 300, maxItems: 2500, neighbours: 200, minShoppers: 2 });
 console.log(`EASE ${Math.round(performance.now() - started)} ms`);
+const endings = new Map<string, number>();
+for (const p of data.products.values()) countEnding(endings, p.title);
 const familyCodes = new Map<string, number>();
 const families = Int32Array.from(snapshot.itemIds, (id) => {
-  const family = familyOf(data.products.get(id)?.title, undefined);
+  const family = familyOf(data.products.get(id)?.title, undefined, endings);
   if (family === undefined) return -1;
   if (!familyCodes.has(family)) familyCodes.set(family, familyCodes.size);
   return familyCodes.get(family)!;

@@ -26,7 +26,7 @@ import { newActivity } from '../packages/server/src/domains/tracking/new-activit
 import { validateConfig } from '../packages/server/src/platform/config/load.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import { STRATEGIES } from '../packages/server/src/platform/config/schema.js';
-import { familyOf } from '../packages/server/src/domains/recommendations/ranker-features.js';
+import { countEnding, familyOf } from '../packages/server/src/domains/recommendations/ranker-features.js';
 
 const DATA = fileURLToPath(new URL('../../shared/data/online-retail.csv.gz', import.meta.url));
 const DATA_FILE = process.env.EVAL_DATA ?? (existsSync(DATA) ? DATA : '/work/shared/data/online-retail.csv.gz');
@@ -86,7 +86,10 @@ const evaluation: Evaluation = async () => {
     { id: 'personalized-no-cap', title: 'personalized without the cap', strategies: ['personalized'], diversityCap: K, minResults: 0, maxResults: K },
     { id: 'bought-together-no-cap', title: 'bought-together without the cap', strategies: ['bought-together'], diversityCap: K, minResults: 0, maxResults: K },
   ];
-  const families = new Map([...data.products].map(([id, p]) => [id, familyOf(p.title, undefined)]));
+  // Families as the server forms them (the catalog's common title endings first: ranker-features.ts).
+  const endings = new Map<string, number>();
+  for (const p of data.products.values()) countEnding(endings, p.title);
+  const families = new Map([...data.products].map(([id, p]) => [id, familyOf(p.title, undefined, endings)]));
   const config = validateConfig(
     {
       tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: ENV, trackerKeys: [KEY], widgets: [...demoWidgets, ...strategyWidgets, ...comparisonWidgets] }] }],

@@ -8,7 +8,7 @@ import type { CatalogService } from '../catalog/catalog-service.js';
 import { boosterOf, recommendedOf, toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 import { runAtOnce, runInSlices } from '../../platform/sliced-work.js';
-import { familyOf, titleWords } from './ranker-features.js';
+import { countEnding, familyOf, titleWords } from './ranker-features.js';
 
 /** `catalogIndexBuilding` yields after every this many items plus one (a mask). */
 const BUILD_STEP = 511;
@@ -29,10 +29,14 @@ export class IndexedItem {
   /** Family, price and title words, read from a view the first time one is asked (the ranking and the variety cap read them per candidate). */
   private traits: { family: string | undefined; price: number; words: string[] } | undefined;
 
-  constructor(ordinal: number, item: StoredItem, options: ProductViewOptions) {
+  /** The catalog's count of title endings, filled while the index is built (`familyOf`). */
+  private readonly endings: ReadonlyMap<string, number> | undefined;
+
+  constructor(ordinal: number, item: StoredItem, options: ProductViewOptions, endings?: ReadonlyMap<string, number>) {
     this.ordinal = ordinal;
     this.item = item;
     this.options = options;
+    this.endings = endings;
   }
 
   get view(): ProductView {
@@ -56,7 +60,7 @@ export class IndexedItem {
   private traitsOf(): { family: string | undefined; price: number; words: string[] } {
     if (this.traits === undefined) {
       const view = this.view;
-      this.traits = { family: familyOf(view.title, view.categories), price: view.price, words: titleWords(view.title) };
+      this.traits = { family: familyOf(view.title, view.categories, this.endings), price: view.price, words: titleWords(view.title) };
     }
     return this.traits;
   }
@@ -193,9 +197,12 @@ export function* catalogIndexBuilding(
   const traitCodes = SIMILAR_ATTRIBUTES.map(() => new Int32Array(products.length));
   const codes = SIMILAR_ATTRIBUTES.map(() => new Map<string, number>());
   const index: CatalogIndex = { ...options, items: [], byId: new Map(), byCategory: new Map(), byBrand: new Map(), traitCodes, textNeighbours: new Map() };
+  // Read by the items' families only once the index is built (their traits are worked out when first asked).
+  const endings = new Map<string, number>();
   for (const { item, version } of products) {
     if ((++steps & BUILD_STEP) === 0) yield;
-    const entry = new IndexedItem(index.items.length, item, { tenantId: options.tenantId, version });
+    const entry = new IndexedItem(index.items.length, item, { tenantId: options.tenantId, version }, endings);
+    countEnding(endings, item.title ?? textOf(item.attributes.title) ?? textOf(item.attributes.name));
     const attributes = item.attributes;
     SIMILAR_ATTRIBUTES.forEach((name, position) => {
       const value = traitOf(attributes[name]);
@@ -251,3 +258,5 @@ function post(map: Map<string, number[]>, term: string, ordinal: number): void {
 function key(tenantId: string, environmentId: string): string {
   return `${tenantId}\u0000${environmentId}`;
 }
+
+const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

@@ -217,13 +217,33 @@ function ratio(log: number, maxLog: number): number {
 /**
  * The family of a product for the ranking's "family" features and the widgets' variety cap: the last
  * two words of its title (lower case, letters and digits only: "Knitted Union Flag Hot Water Bottle"
- * is a "water bottle"), its one word, or else its first category; undefined when it has none.
+ * is a "water bottle"), its one word, or else its first category; undefined when it has none. With the
+ * catalog's `endings` (`titleEndings`), the rightmost two words that end at least `COMMON_ENDING` titles
+ * come first, so that a title naming its kind before its design ("Hot Water Bottle Keep Calm") joins
+ * the titles that end with the kind.
  */
-export function familyOf(title: string | undefined, categories: readonly string[] | undefined): string | undefined {
+export function familyOf(title: string | undefined, categories: readonly string[] | undefined, endings?: ReadonlyMap<string, number>): string | undefined {
   const words = (title ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  if (words !== null && endings !== undefined) {
+    for (let k = words.length - 2; k >= 0; k--) {
+      const pair = `${words[k]} ${words[k + 1]}`;
+      if ((endings.get(pair) ?? 0) >= COMMON_ENDING) return pair;
+    }
+  }
   if (words !== null && words.length > 0) return words.slice(-2).join(' ');
   const category = categories?.[0];
   return category === undefined || category === '' ? undefined : category.toLowerCase();
+}
+
+/** How many titles must end with two words for them to name a family wherever they stand in a title. */
+export const COMMON_ENDING = 5;
+
+/** Adds a title's last two words to the catalog's count of title endings (`familyOf`). */
+export function countEnding(endings: Map<string, number>, title: string | undefined): void {
+  const words = (title ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  if (words === null || words.length < 2) return;
+  const pair = words.slice(-2).join(' ');
+  endings.set(pair, (endings.get(pair) ?? 0) + 1);
 }
 
 /** Shopper facts from their history entries (item numbers, first and last minutes), families and prices. */
