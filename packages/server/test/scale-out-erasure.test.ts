@@ -78,19 +78,19 @@ describe('an erasure on a shared log', () => {
     const sent = await fetch(`${a.base}/collect/erasing-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'view', target: { product: 'p-1' }, user: { sessionId: session } }) });
     assert.equal(sent.status, 200, await sent.text());
     const onB = b.server.deps.services.activities;
-    await eventually(() => assert.ok(onB.findProfile(TENANT, { sessionId: session }) !== undefined, 'B never took the visitor from the log'), 5_000);
+    await eventually(() => assert.ok(onB.findProfile(TENANT, { sessionId: session }) !== undefined, 'B never took the visitor from the log'), 15_000);
     const onA = a.server.deps.services.activities;
     await onA.erasePerson(TENANT, onA.findProfile(TENANT, { sessionId: session })!.id);
     await a.server.close();
     servers.splice(servers.indexOf(a.server), 1);
-    await eventually(() => assert.equal(onB.findProfile(TENANT, { sessionId: session }), undefined), 5_000);
+    await eventually(() => assert.equal(onB.findProfile(TENANT, { sessionId: session }), undefined), 15_000);
     const client = new pg.Client(postgres.url);
     await client.connect();
     try {
       const notices = async () => (await client.query(`SELECT count(*)::int AS n FROM ${schema}.events WHERE record->>'kind' = 'erasure'`)).rows[0].n as number;
       // Written before A stopped; B folded it and removes it once erasureNoticeSeconds (2 s) have passed.
       assert.equal(await notices(), 1);
-      await eventually(async () => assert.equal(await notices(), 0), 6_000);
+      await eventually(async () => assert.equal(await notices(), 0), 15_000);
     } finally {
       await client.end();
     }
