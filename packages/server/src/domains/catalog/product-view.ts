@@ -32,7 +32,7 @@ export function toProductView(item: StoredItem, options: ProductViewOptions): Pr
     id: formatLegacyId(options.tenantId, { version: options.version, context: item.context, kind: item.kind, id: item.id }),
     _id: { original_id: item.id, tenant: options.tenantId, kind: item.kind },
     type: item.type,
-    title: item.title ?? text(attrs.title) ?? text(attrs.name) ?? '',
+    title: viewTitleOf(item),
     url: catalogUrl(item.url ?? text(attrs.url)),
     recommended: recommendedOf(item),
     booster: boosterOf(item),
@@ -42,6 +42,11 @@ export function toProductView(item: StoredItem, options: ProductViewOptions): Pr
     categories: item.tags ?? categories(attrs.categories ?? attrs.category),
     photo: safeImageUrl(item.image ?? text(attrs.image) ?? text(attrs.photo)),
   };
+}
+
+/** The view's `title`, without building the view (the recommendation index counts title endings over a catalog). */
+export function viewTitleOf(item: StoredItem): string {
+  return item.title ?? text(item.attributes.title) ?? text(item.attributes.name) ?? '';
 }
 
 /** The view's `recommended`, without building the view (recommendations check it on every candidate). */

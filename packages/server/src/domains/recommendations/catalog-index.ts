@@ -5,7 +5,7 @@
  * so a rebuild after a write holds up only the recommendation requests waiting for it.
  */
 import type { CatalogService } from '../catalog/catalog-service.js';
-import { boosterOf, recommendedOf, toProductView, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
+import { boosterOf, recommendedOf, toProductView, viewTitleOf, type ProductView, type ProductViewOptions } from '../catalog/product-view.js';
 import type { StoredItem } from '../catalog/types.js';
 import { runAtOnce, runInSlices } from '../../platform/sliced-work.js';
 import { countEnding, familyOf, titleWords } from './ranker-features.js';
@@ -202,7 +202,7 @@ export function* catalogIndexBuilding(
   for (const { item, version } of products) {
     if ((++steps & BUILD_STEP) === 0) yield;
     const entry = new IndexedItem(index.items.length, item, { tenantId: options.tenantId, version }, endings);
-    countEnding(endings, item.title ?? textOf(item.attributes.title) ?? textOf(item.attributes.name));
+    countEnding(endings, viewTitleOf(item));
     const attributes = item.attributes;
     SIMILAR_ATTRIBUTES.forEach((name, position) => {
       const value = traitOf(attributes[name]);
@@ -258,5 +258,3 @@ function post(map: Map<string, number[]>, term: string, ordinal: number): void {
 function key(tenantId: string, environmentId: string): string {
   return `${tenantId}\u0000${environmentId}`;
 }
-
-const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

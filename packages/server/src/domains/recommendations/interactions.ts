@@ -174,6 +174,15 @@ export class Interactions {
     return out;
   }
 
+  /** Item ids the shopper bought, with how many times each. */
+  purchasesBy(profileId: string): Map<string, number> {
+    const out = new Map<string, number>();
+    const row = this.rows.get(profileId);
+    if (row === undefined) return out;
+    for (let i = 0; i < row.length; i++) if (at(row, BUYS, i) > 0) out.set(this.itemIds[at(row, ITEM, i)]!, at(row, BUYS, i));
+    return out;
+  }
+
   numberOf(itemId: string): number | undefined {
     return this.itemNumbers.get(itemId);
   }

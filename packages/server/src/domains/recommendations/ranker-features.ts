@@ -180,8 +180,7 @@ function titleMatch(words: ArrayLike<number> | undefined, history: Map<number, n
 
 /** The distinct words of a title (lower case, runs of letters and digits), as `familyOf` reads them. */
 export function titleWords(title: string | undefined): string[] {
-  const words = (title ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  return words === null ? [] : [...new Set(words)];
+  return [...new Set(wordsOf(title))];
 }
 
 /** A shopper's last visit: the items first touched within this many minutes of their latest first touch. */
@@ -218,19 +217,19 @@ function ratio(log: number, maxLog: number): number {
  * The family of a product for the ranking's "family" features and the widgets' variety cap: the last
  * two words of its title (lower case, letters and digits only: "Knitted Union Flag Hot Water Bottle"
  * is a "water bottle"), its one word, or else its first category; undefined when it has none. With the
- * catalog's `endings` (`titleEndings`), the rightmost two words that end at least `COMMON_ENDING` titles
+ * catalog's `endings` (`countEnding`), the rightmost two words that end at least `COMMON_ENDING` titles
  * come first, so that a title naming its kind before its design ("Hot Water Bottle Keep Calm") joins
  * the titles that end with the kind.
  */
 export function familyOf(title: string | undefined, categories: readonly string[] | undefined, endings?: ReadonlyMap<string, number>): string | undefined {
-  const words = (title ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  if (words !== null && endings !== undefined) {
+  const words = wordsOf(title);
+  if (endings !== undefined) {
     for (let k = words.length - 2; k >= 0; k--) {
       const pair = `${words[k]} ${words[k + 1]}`;
       if ((endings.get(pair) ?? 0) >= COMMON_ENDING) return pair;
     }
   }
-  if (words !== null && words.length > 0) return words.slice(-2).join(' ');
+  if (words.length > 0) return words.slice(-2).join(' ');
   const category = categories?.[0];
   return category === undefined || category === '' ? undefined : category.toLowerCase();
 }
@@ -240,10 +239,15 @@ export const COMMON_ENDING = 5;
 
 /** Adds a title's last two words to the catalog's count of title endings (`familyOf`). */
 export function countEnding(endings: Map<string, number>, title: string | undefined): void {
-  const words = (title ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  if (words === null || words.length < 2) return;
+  const words = wordsOf(title);
+  if (words.length < 2) return;
   const pair = words.slice(-2).join(' ');
   endings.set(pair, (endings.get(pair) ?? 0) + 1);
+}
+
+/** A title's words in order: lower case, runs of letters and digits. */
+function wordsOf(title: string | undefined): string[] {
+  return (title ?? '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** Shopper facts from their history entries (item numbers, first and last minutes), families and prices. */

@@ -111,10 +111,7 @@ function covering(input: StrategyInput): Candidate[] {
 function preferBoughtBefore(input: StrategyInput, together: Candidate[]): Candidate[] {
   if (input.profileId === undefined) return together;
   const interactions = input.aggregates.interactions(input.tenantId);
-  const row = interactions.row(input.activities.canonicalProfileId(input.tenantId, input.profileId));
-  if (row === undefined) return together;
-  const buys = new Map<string, number>();
-  for (let i = 0; i < row.items.length; i++) if (row.buys[i]! > 0) buys.set(interactions.itemIds[row.items[i]!]!, row.buys[i]!);
+  const buys = interactions.purchasesBy(input.activities.canonicalProfileId(input.tenantId, input.profileId));
   if (buys.size === 0) return together;
   const seeds = new Set(input.productIds);
   const counts = new Map<string, number>();
