@@ -73,10 +73,9 @@ export class ActivityService {
         now: () => deps.clock.now(),
         recentKeys,
         aggregates: options.aggregates ?? [],
+        onErasedElsewhere: (state, notice) => service.erasedElsewhere(state, notice),
       });
       state.profiles.nameAnonymousBy((sessionId) => service.responseIds.anonymousProfileId(tenant.id, sessionId));
-      state.onErasedElsewhere = (notice) => service.erasedElsewhere(state, notice);
-      for (const notice of state.takeErasedBeforeListening()) service.erasedElsewhere(state, notice);
       service.tenants.set(tenant.id, state);
       service.rebuilds.set(tenant.id, stats);
       service.logRebuild(tenant.id, stats, performance.now() - started);

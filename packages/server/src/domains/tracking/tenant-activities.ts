@@ -74,6 +74,8 @@ export class TenantActivities {
     now: () => number;
     recentKeys: RecentKeys;
     aggregates: readonly ActivityAggregate[];
+    /** Told of each erasure notice another process appended to the shared log (the replay's too), once this process forgot the ids it names. */
+    onErasedElsewhere?: (state: TenantActivities, notice: LoggedErasure) => void;
   }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
     const log = await options.eventLogs.open(options.tenant, { timeField: 'receivedAt' });
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
@@ -81,6 +83,7 @@ export class TenantActivities {
     state.aggregates = options.aggregates;
     state.logger = options.logger;
     state.now = options.now;
+    state.onErasedElsewhere = options.onErasedElsewhere;
     // Another process's merge (shared store): what this process kept under the merged id moves too.
     profiles.onMergedElsewhere((from, into) => state.followMerges(profiles.canonicalId(into), [from]));
     const parts = [state.trackingPart(), ...options.aggregates.map((a) => a.snapshot)];
@@ -355,20 +358,12 @@ export class TenantActivities {
     });
   }
 
-  /** Told of each erasure notice another process appended to the shared log, once this process forgot the ids it names. */
-  onErasedElsewhere: ((notice: LoggedErasure) => void) | undefined;
-  /** Notices folded before anyone was told (the replay at start): taken by the service once it listens. */
-  private erasedBeforeListening: LoggedErasure[] = [];
-
-  takeErasedBeforeListening(): LoggedErasure[] {
-    return this.erasedBeforeListening.splice(0);
-  }
+  private onErasedElsewhere: ((state: TenantActivities, notice: LoggedErasure) => void) | undefined;
 
   private forgetErased(notice: LoggedErasure): void {
     this.profiles.forgetErased(notice.profileIds);
     this.forgetMemory(notice.profileIds);
-    if (this.onErasedElsewhere === undefined) this.erasedBeforeListening.push(notice);
-    else this.onErasedElsewhere(notice);
+    this.onErasedElsewhere?.(this, notice);
   }
 
   /** Erasure: drops what memory keeps under these profile ids, here and in every aggregate. */
