@@ -22,7 +22,7 @@ after(async () => {
   postgres?.dispose();
 });
 
-async function open(url: string, schema: string, trains: boolean): Promise<SharedStoreServer & { messages: string[]; reasons: string[] }> {
+async function open(url: string, schema: string, trains: boolean, activityLog?: Record<string, unknown>): Promise<SharedStoreServer & { messages: string[]; reasons: string[] }> {
   const messages: string[] = [];
   /** The reasons of the trainings this server logged. */
   const reasons: string[] = [];
@@ -37,7 +37,7 @@ async function open(url: string, schema: string, trains: boolean): Promise<Share
       done();
     },
   });
-  const configFor = (dir: string) => validateConfig({ tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['roles-key'] }] }], publicRateLimits: { enabled: false } }, '(test)', dir);
+  const configFor = (dir: string) => validateConfig({ tenants: [{ id: TENANT, identityRepositories: ['customer-id'], environments: [{ id: 'prod', trackerKeys: ['roles-key'] }] }], publicRateLimits: { enabled: false }, ...(activityLog === undefined ? {} : { activityLog }) }, '(test)', dir);
   const opened = await openOnSharedStore(url, schema, { configFor, logger: createLogger('info', { destination }), trains });
   servers.push(opened.server);
   return { ...opened, messages, reasons };
@@ -111,3 +111,50 @@ describe('an erasure while the training process is down', () => {
     await eventually(() => assert.deepEqual(second.reasons, ['profile erased by another process']), 30_000);
   });
 });
+
+describe('an erasure whose notice left the log before the training process started again', () => {
+  it('is retrained without the person: the stored model was taken before the erasure', async () => {
+    postgres ??= await startPostgres();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    // Notices stay a second (the fold lag allowed must not be longer).
+    const activityLog = { erasureNoticeSeconds: 1, foldLag: { records: 100_000, seconds: 1 } };
+    const serving = await open(postgres.url, schema, false, activityLog);
+    const first = await open(postgres.url, schema, true, activityLog);
+    const sessions = Array.from({ length: 12 }, () => randomUUID());
+    for (const sessionid of sessions) {
+      const views = ['p-1', 'p-2', 'p-3'].map((product) => ({ action: 'view', target: { product }, user: { identities: { sessionid } } }));
+      const sent = await fetch(`${serving.base}/collect/roles-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(views) });
+      assert.equal(sent.status, 200, await sent.text());
+    }
+    await eventually(async () => assert.equal(await metric(serving.base, 'discovery_recommendation_models_loaded_total'), 1, 'no model was stored'), 30_000);
+    await first.server.close();
+    servers.splice(servers.indexOf(first.server), 1);
+    // Erased through the serving process, as the admin API does it (the person, then the model's retraining).
+    const { activities, recommendations } = serving.server.deps.services;
+    const erased = await activities.erasePerson(TENANT, activities.findProfile(TENANT, { sessionId: sessions[0]! })!.id);
+    assert.equal(erased?.activities, 3);
+    await recommendations.models.personErased(TENANT);
+    // The notice is gone from the shared log before any trainer runs again.
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      await eventually(async () => {
+        const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.events WHERE record->>'kind' = 'erasure'`);
+        assert.equal(Number(rows[0]!.n), 0, 'the erasure notice is still in the log');
+      }, 15_000);
+    } finally {
+      await client.end();
+    }
+    const second = await open(postgres.url, schema, true, activityLog);
+    await eventually(() => assert.deepEqual(second.reasons, ['a person was erased after it was trained']), 30_000);
+    assert.ok(second.messages.includes('recommendation model will be trained again'));
+    // Once retrained, the next start loads that model: trained after the erasure, it is not trained again.
+    await second.server.close();
+    servers.splice(servers.indexOf(second.server), 1);
+    const third = await open(postgres.url, schema, true, activityLog);
+    await eventually(() => assert.ok(third.messages.includes('recommendation model loaded')), 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.deepEqual(third.reasons, []);
+  });
+});
+

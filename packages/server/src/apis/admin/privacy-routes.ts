@@ -73,8 +73,8 @@ export function privacyRoutes(router: Router, deps: ServerDeps, guard: Middlewar
     const { tenantId, profileId } = personOf(deps, ctx, true);
     const erased = await activities.erasePerson(tenantId, profileId);
     if (erased === undefined) throw new HttpError(404, 'not_found', 'No profile of this tenant is known by that id.', { field: 'query.profileId' });
-    // The item model learned from the person's activities too: the next one is trained without them.
-    recommendations.models.requestRetrain(tenantId, 'profile erased');
+    // The item model learned from the person's activities too: the next one is trained without them (also by a trainer started later).
+    await recommendations.models.personErased(tenantId);
     await audit(ctx, 'profile.erase', erased.profileIds, { activities: erased.activities });
     ctx.body = { erased: { profiles: erased.profiles, activities: erased.activities } };
   });

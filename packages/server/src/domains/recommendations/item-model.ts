@@ -17,6 +17,8 @@ export interface ModelInfo {
   purchases: number;
   trainingMs: number;
   lambda: number;
+  /** Clock milliseconds when its training took the snapshot of the data (absent in older files): an erasure after it is not in it (erasure-mark.ts). */
+  snapshotAt?: number;
   /** Whether its training stored a learned ranker beside it (false: too few examples); absent with the ranking off (turned on, a start trains one) and in older files. */
   ranker?: boolean;
 }
@@ -100,6 +102,7 @@ export function decodeModel(data: Buffer, tenantId: string): StoredModel | { pro
         trainingMs: Number(header.trainingMs),
         lambda: Number(header.lambda),
         ...(typeof header.ranker === 'boolean' ? { ranker: header.ranker } : {}),
+        ...(typeof header.snapshotAt === 'number' ? { snapshotAt: header.snapshotAt } : {}),
       },
       itemIds: itemIds.map(String),
       weights: { rowItems: new Int32Array(take(rows)), rowOffsets: new Int32Array(take(rows + 1)), columns: new Int32Array(take(weights)), values: new Float32Array(take(weights)) },

@@ -21,10 +21,12 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import type { EaseOptions, SparseWeights, TrainingTimings } from './ease.js';
-import { decodeModel, encodeModel, ItemModel, type StoredModel } from './item-model.js';
-import { decodeRanker, encodeRanker, LearnedRanker, rankerOfModel, type StoredRanker } from './learned-ranker.js';
+import { ItemModel, type StoredModel } from './item-model.js';
+import { readStoredModel, readStoredRanker, storeModelFiles } from './model-files.js';
+import { LearnedRanker, rankerOfModel, type StoredRanker } from './learned-ranker.js';
 import { DEFAULT_RANKER_OPTIONS, type ItemFacts, type RankerWeights } from './ranker-training.js';
 import type { ItemStats } from './ranker-features.js';
+import { lastErasure, markErasure, trainedBeforeErasure } from './erasure-mark.js';
 
 export interface TrainerOptions extends EaseOptions {
   /** Retrain at least this often when anything new arrived (minutes). */
@@ -129,8 +131,8 @@ export class ModelTrainer {
         if (trainedAt > state.trainedAt && state.loading === undefined && !this.closed) state.loading = this.loadStored(tenantId, state).finally(() => (state.loading = undefined));
       });
       const started = performance.now();
-      const stored = await this.readModel(tenantId);
-      const ranker = this.options.learnedRanking ? await this.readRanker(tenantId) : undefined;
+      const stored = await readStoredModel(this.blobs, tenantId);
+      const ranker = this.options.learnedRanking ? await readStoredRanker(this.blobs, tenantId) : undefined;
       // One line for whatever is unusable (the item model, the ranker or both): both are trained again together.
       const { problem, ranker: paired } = 'problem' in stored ? { problem: stored.problem, ranker: undefined } : rankerOfModel(stored, ranker);
       if (problem !== undefined && this.aggregates.interactions(tenantId).touches >= MIN_TOUCHES) {
@@ -138,6 +140,11 @@ export class ModelTrainer {
         state.forced = problem;
       }
       if ('problem' in stored) continue;
+      // A person erased after its data was taken (the erasing process and the log's notice may both be gone): trained again without them.
+      if (this.store !== undefined && trainedBeforeErasure(stored.info, await lastErasure(this.store, tenantId)) && problem === undefined) {
+        this.logger.info({ tenant: tenantId, reason: 'a person was erased after it was trained' }, 'recommendation model will be trained again');
+        state.forced = 'a person was erased after it was trained';
+      }
       this.install(tenantId, state, stored, paired);
       this.logger.info({ tenant: tenantId, rows: state.model?.rows, ms: Math.round(performance.now() - started) }, 'recommendation model loaded');
     }
@@ -179,6 +186,13 @@ export class ModelTrainer {
   requestRetrain(tenantId: string, reason: string): void {
     const state = this.tenants.get(tenantId);
     if (state !== undefined) state.forced = reason;
+  }
+
+  /** A person was erased here: retrained without them, and the erasure's time kept for a trainer that starts later (erasure-mark.ts). */
+  async personErased(tenantId: string): Promise<void> {
+    this.requestRetrain(tenantId, 'profile erased');
+    // The erasure itself is done: a mark not written is logged, and only a trainer started later misses it.
+    await (this.store === undefined ? undefined : markErasure(this.store, tenantId, this.clock.now()).catch((error: unknown) => this.logger.error({ err: error, tenant: tenantId }, 'the erasure could not be marked for a trainer started later')));
   }
 
   /** Trains now (after the training under way, if any) unless nothing is new (`force`: even then); resolves when the new model is in place. */
@@ -239,9 +253,9 @@ export class ModelTrainer {
 
   /** Installs the model (and ranker) another process stored, when it is newer than the one in place. */
   private async loadStored(tenantId: string, state: TenantModel): Promise<void> {
-    const stored = await this.readModel(tenantId);
+    const stored = await readStoredModel(this.blobs, tenantId);
     if ('problem' in stored || stored.info.trainedAt <= state.trainedAt || this.closed) return;
-    const ranker = this.options.learnedRanking ? await this.readRanker(tenantId) : undefined;
+    const ranker = this.options.learnedRanking ? await readStoredRanker(this.blobs, tenantId) : undefined;
     this.install(tenantId, state, stored, rankerOfModel(stored, ranker).ranker);
     this.logger.info({ tenant: tenantId, rows: state.model?.rows, trainedAt: stored.info.trainedAt }, 'recommendation model loaded, as another process trained it');
     for (const listener of this.loadedListeners) listener();
@@ -280,6 +294,7 @@ export class ModelTrainer {
     const started = performance.now();
     const touches = interactions.touches;
     const purchases = interactions.purchases;
+    const snapshotAt = this.clock.now();
     const snapshot = interactions.snapshot();
     try {
       const facts = this.options.learnedRanking ? await this.describeItems(tenantId, snapshot.itemIds) : undefined;
@@ -288,14 +303,13 @@ export class ModelTrainer {
       const trainingMs = Math.round(performance.now() - started);
       const trainedAt = this.clock.now();
       const storedRanker: StoredRanker | undefined = ranker?.weights === undefined ? undefined : { tenantId, trainedAt, weights: ranker.weights, itemIds: snapshot.itemIds, stats: ranker.stats };
-      const stored: StoredModel = { info: { trainedAt, touches, purchases, trainingMs, lambda: this.options.lambda, ...(rankerRequest && { ranker: storedRanker !== undefined }) }, itemIds: snapshot.itemIds, weights };
+      const stored: StoredModel = { info: { trainedAt, snapshotAt, touches, purchases, trainingMs, lambda: this.options.lambda, ...(rankerRequest && { ranker: storedRanker !== undefined }) }, itemIds: snapshot.itemIds, weights };
       if (this.closed) return 0;
       state.timings = timings;
       this.install(tenantId, state, stored, storedRanker);
       this.logger.info({ tenant: tenantId, reason, touches, rows: state.model?.rows, ranker: storedRanker?.weights.examples ?? 0, ms: trainingMs, ...timings }, 'recommendation model trained');
       for (const listener of this.trainedListeners) listener(trainingMs / 1000);
-      await this.blobs.put(this.blobOf(tenantId), encodeModel(stored, tenantId));
-      if (storedRanker !== undefined) await this.blobs.put(this.rankerBlobOf(tenantId), encodeRanker(storedRanker));
+      await storeModelFiles(this.blobs, tenantId, stored, storedRanker);
       // Told after the blobs are stored: the other processes load them on this notice.
       await state.lease?.stored(trainedAt);
       return timings?.pausedMs ?? 0;
@@ -366,34 +380,5 @@ export class ModelTrainer {
     const worker = startWorker('model-worker', new URL('./model-worker.ts', import.meta.url), { workerData: { busySignal: this.busy.start().buffer } });
     worker.unref();
     return worker;
-  }
-
-  /** The stored model, or why there is none to use (the caller retrains). */
-  private readModel(tenantId: string): Promise<StoredModel | { problem: string }> {
-    return this.readBlob(this.blobOf(tenantId), 'model', (data) => decodeModel(data, tenantId));
-  }
-
-  /** The stored ranker, or why there is none to use for this tenant (the caller retrains). */
-  private readRanker(tenantId: string): Promise<StoredRanker | { problem: string }> {
-    return this.readBlob(this.rankerBlobOf(tenantId), 'ranker', (data) => decodeRanker(data, tenantId));
-  }
-
-  private async readBlob<T>(name: string, what: string, decode: (data: Buffer) => T | { problem: string }): Promise<T | { problem: string }> {
-    let data: Buffer | undefined;
-    try {
-      data = await this.blobs.get(name);
-    } catch (error) {
-      return { problem: `unreadable ${what} file (${(error as Error).message})` };
-    }
-    return data === undefined ? { problem: `no ${what} file yet` } : decode(data);
-  }
-
-  private rankerBlobOf(tenantId: string): string {
-    return `models/${tenantId}.ranker`;
-  }
-
-  /** `<DATA_DIR>/models/<tenant>.item-model` with the file adapter, where backups and docs/operations.md expect it. */
-  private blobOf(tenantId: string): string {
-    return `models/${tenantId}.item-model`;
   }
 }
