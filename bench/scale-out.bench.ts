@@ -5,7 +5,10 @@
  * small balancing proxy (fewest requests in flight; BENCH_BALANCING=round-robin for turns). Setups
  * compared take turns run by run and their ratios are taken run by run: lowdb with one PostgreSQL
  * process, then 1, 2 and 3 PostgreSQL processes (all three following the log throughout). Then the lag from an
- * activity collected on one process to its showing in another's recommendations (p50/p99). Each
+ * activity collected on one process to its showing in another's recommendations (p50/p99). A fourth setup
+ * takes turns with them: A beside I, a companion that only takes activities (--ingest-only), collect to
+ * both and everything else to A (an ingest tier, docs/scale-out.md). Collect rates count stored activities
+ * (2xx answers), not refusals. Each
  * companion runs in its own CPU cgroup with a fixed share of a core (cpu-cgroup.ts; BENCH_CPU_SHARE,
  * default 0.3: at 0.5 three companions, PostgreSQL and the load generator kept 2 cores 85% busy), as
  * separate small machines would: otherwise two processes on 2 shared cores would show the cost of
@@ -64,15 +67,20 @@ async function cpuSeconds(pid: number): Promise<number> {
  */
 const BALANCING = process.env.BENCH_BALANCING === 'round-robin' ? 'round-robin' : 'least-requests';
 
-async function balancer(upstreams: string[]): Promise<{ url: string; close(): Promise<void> }> {
+/** `reads`: where every request but `POST /collect/…` goes (an ingest tier: the collection APIs to `upstreams`, the rest to serving companions). */
+async function balancer(upstreams: string[], reads: string[] = upstreams): Promise<{ url: string; close(): Promise<void> }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-  const targets = upstreams.map((upstream) => new URL(upstream));
+  const all = [...new Set([...upstreams, ...reads])];
+  const targets = all.map((upstream) => new URL(upstream));
+  const writers = upstreams.map((u) => all.indexOf(u));
+  const readers = reads.map((u) => all.indexOf(u));
   const inFlight = targets.map(() => 0);
   let next = 0;
   const server: Server = createServer((req, res) => {
     // The upstream with the fewest requests in flight, ties taken in turn (BALANCING=round-robin: in turn only).
-    let pick = next++ % targets.length;
-    if (BALANCING === 'least-requests') for (let k = 0; k < targets.length; k++) if (inFlight[k]! < inFlight[pick]!) pick = k;
+    const pool = req.method === 'POST' && req.url?.startsWith('/collect/') === true ? writers : readers;
+    let pick = pool[next++ % pool.length]!;
+    if (BALANCING === 'least-requests') for (const k of pool) if (inFlight[k]! < inFlight[pick]!) pick = k;
     const target = targets[pick]!;
     inFlight[pick]!++;
     let settled = false;
@@ -150,6 +158,9 @@ interface Setup {
  * by run (`pairedRatios`): measured one after the other, a training or a busy minute that fell on one
  * setup's runs and not the other's moved their ratio from 0.52 to 1.08 between runs of the bench.
  */
+/** Activities a collect run had stored per second: its answers less those refused (429 while a fold is behind, say). */
+const storedPerSecond = (run: { requestsPerSecond: number; non2xx: number }) => Math.max(0, run.requestsPerSecond - run.non2xx / SECONDS) * BATCH;
+
 async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows: Array<Record<string, string | number>>; runs: number[][]; bystanders: Array<{ seconds: number; events: number; ms: number }> }> {
   // A warm-up run each, not measured: the code's first compilations, and a model that grows from
   // nothing retrains often at first (every 10% of growth).
@@ -171,7 +182,7 @@ async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows
       runs[k]!.push(run);
       const machineAfter = await machineTicks();
       bystanders[k]!.ms += performance.now() - started;
-      bystanders[k]!.events += run.requestsPerSecond * BATCH * SECONDS;
+      bystanders[k]!.events += storedPerSecond(run) * SECONDS;
       bystanders[k]!.seconds += (await Promise.all((setup.bystanders ?? []).map(cpuSeconds))).reduce((sum, v, j) => sum + v - watchedBefore[j]!, 0);
       used[k]! += (await Promise.all(setup.pids.map(cpuSeconds))).reduce((sum, v, j) => sum + v - before[j]!, 0);
       busy[k]!.busy += machineAfter.busy - machineBefore.busy;
@@ -181,14 +192,14 @@ async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows
   const rows = [];
   for (const [k, setup] of setups.entries()) {
     const search = await load(setup.url, searchRequests(), SECONDS, CONNECTIONS);
-    const collect = [...runs[k]!].sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)[collectRuns >> 1]!;
+    const collect = [...runs[k]!].sort((x, y) => storedPerSecond(x) - storedPerSecond(y))[collectRuns >> 1]!;
     rows.push({
       setup: setup.label,
-      collectEventsPerSecond: collect.requestsPerSecond * BATCH,
+      collectEventsPerSecond: storedPerSecond(collect),
       collectP99Ms: collect.p99Ms,
       collectNon2xx: runs[k]!.reduce((sum, run) => sum + run.non2xx, 0),
       collectWarmUpEventsPerSecond: warmUps[k]!.requestsPerSecond * BATCH,
-      collectRunsEventsPerSecond: runs[k]!.map((run) => run.requestsPerSecond * BATCH).join(' / '),
+      collectRunsEventsPerSecond: runs[k]!.map((run) => Math.round(storedPerSecond(run))).join(' / '),
       'collect: share used': `${Math.round((100 * used[k]!) / (SHARE * SECONDS * collectRuns * setup.pids.length))}%`,
       'collect: machine busy': busy[k]!.total > 0 ? `${Math.round((100 * busy[k]!.busy) / busy[k]!.total)}%` : '-',
       searchPerSecond: search.requestsPerSecond,
@@ -196,7 +207,7 @@ async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows
       searchNon2xx: search.non2xx,
     });
   }
-  return { rows, runs: runs.map((list) => list.map((run) => run.requestsPerSecond * BATCH)), bystanders };
+  return { rows, runs: runs.map((list) => list.map(storedPerSecond)), bystanders };
 }
 
 /** Run-by-run ratios of `a` to `b` (runs that took turns), and their median. */
@@ -284,8 +295,11 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     const b = await start([...serving, '--data-dir', join(dir, 'b')], { DEMO: 'off' }, 'b');
     // C takes no request during the two-process runs: the CPU it spends then is what folding another process's activities costs.
     const c = await start([...serving, '--data-dir', join(dir, 'c')], { DEMO: 'off' }, 'c');
+    // I only takes activities (--ingest-only): beside A it is an ingest tier of one (docs/scale-out.md, "An ingest tier").
+    const ingest = await start([...cluster, '--ingest-only', '--data-dir', join(dir, 'i')], { DEMO: 'off' }, 'i');
     const two = await balancer([a.url, b.url]);
     const three = await balancer([a.url, b.url, c.url]);
+    const tier = await balancer([a.url, ingest.url], [a.url]);
     // C's CPU when nothing happens (timers, the trainer's lease, notices of the other processes' own
     // work), over as long: taken off the fold, so that the fold is what activities cost it.
     const idleStart = await cpuSeconds(c.child.pid!);
@@ -300,6 +314,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
       { label: '1 process (A), PostgreSQL + Redis, a training process beside it, taking turns with 2 and 3', url: a.url, pids: [a.child.pid!] },
       { label: `2 processes (A, B), PostgreSQL + Redis, ${BALANCING}`, url: two.url, pids: [a.child.pid!, b.child.pid!], bystanders: [c.child.pid!] },
       { label: `3 processes (A, B, C), PostgreSQL + Redis, ${BALANCING}`, url: three.url, pids: [a.child.pid!, b.child.pid!, c.child.pid!] },
+      { label: `2 processes: A, and I taking activities only (--ingest-only); collect to both, the rest to A, ${BALANCING}`, url: tier.url, pids: [a.child.pid!, ingest.child.pid!] },
     ], TURN_RUNS);
     rows.push(...turns.rows);
     const trainerShare = (await cpuSeconds(trainer.child.pid!)) - trainerBefore;
@@ -308,14 +323,17 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     const foldSeconds = Math.max(0, watched.seconds - (idlePerSecond * watched.ms) / 1000);
     await two.close();
     await three.close();
+    await tier.close();
     const [base, paired] = single.rows;
     const [one, second, third] = turns.rows;
     const ratio = (x: number | string | undefined, y: number | string | undefined) => (typeof x === 'number' && typeof y === 'number' && y > 0 ? round(x / y, 2) : '-');
     const twoRatio = pairedRatios(turns.runs[1]!, turns.runs[0]!);
     const threeRatio = pairedRatios(turns.runs[2]!, turns.runs[0]!);
+    const tierRatio = pairedRatios(turns.runs[3]!, turns.runs[0]!);
     rows.push({ setup: 'PostgreSQL 1 process ÷ lowdb (median of the run-by-run ratios; each listed)', collectEventsPerSecond: storeRatio.median, collectRunsEventsPerSecond: storeRatio.each, searchPerSecond: ratio(paired?.searchPerSecond, base?.searchPerSecond) });
     rows.push({ setup: '2 processes ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed)', collectEventsPerSecond: twoRatio.median, collectRunsEventsPerSecond: twoRatio.each, searchPerSecond: ratio(second?.searchPerSecond, one?.searchPerSecond) });
     rows.push({ setup: '3 processes ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed)', collectEventsPerSecond: threeRatio.median, collectRunsEventsPerSecond: threeRatio.each, searchPerSecond: ratio(third?.searchPerSecond, one?.searchPerSecond) });
+    rows.push({ setup: 'A + ingest-only I ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed; search goes to A alone)', collectEventsPerSecond: tierRatio.median, collectRunsEventsPerSecond: tierRatio.each, searchPerSecond: ratio(turns.rows[3]?.searchPerSecond, one?.searchPerSecond) });
     // The capacity model (docs/scale-out.md): each process spends `accept` CPU seconds on an activity it
     // takes and `fold` on each one another process took, so N processes of `SHARE` core each take
     // N × SHARE / (accept + (N − 1) × fold) activities a second.

@@ -1,5 +1,5 @@
 /** The runnable server: the Discovery Kit APIs plus the companion's own pages, over the configured data directory. */
-import { connectRedis, createConsolePages, createDiscoveryServer, loadConfigFile, openPostgresStorage, RedisRateWindows, RedisSharedClaims, type DiscoveryServer, type Logger } from '@discovery-kit/server';
+import { connectRedis, createConsolePages, createDiscoveryServer, loadConfigFile, openPostgresStorage, RedisFoldLagBoard, RedisRateWindows, RedisSharedClaims, type DiscoveryServer, type Logger } from '@discovery-kit/server';
 import { dirname, join } from 'node:path';
 import type { CompanionOptions } from './options.js';
 import { seedDemoActivities, seedDemoCatalog } from './demo-seed.js';
@@ -47,7 +47,8 @@ export async function startCompanion(options: CompanionOptions, logger: Logger, 
       extraApis,
       ...(options.trains === false ? { trains: false } : {}),
       ...(storage === undefined ? {} : { store: storage.store, eventLogs: storage.eventLogs, blobs: storage.blobs }),
-      ...(redis === undefined ? {} : { rateWindows: new RedisRateWindows(redis), sharedClaims: new RedisSharedClaims(redis) }),
+      ...(redis === undefined ? {} : { rateWindows: new RedisRateWindows(redis), sharedClaims: new RedisSharedClaims(redis), foldLagBoard: new RedisFoldLagBoard(redis) }),
+      ...(options.ingestOnly === true ? { ingestOnly: true } : {}),
     });
   } catch (error) {
     redis?.disconnect();

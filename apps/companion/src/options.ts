@@ -30,6 +30,8 @@ export interface CompanionOptions {
   heapGrowthPercent?: number;
   /** False (--no-training, env TRAINING=off): never train recommendation models, load what another process on the shared store trains. */
   trains?: boolean;
+  /** True (--ingest-only, env INGEST_ONLY=on): only take activities, fold none; serving companions fold them (docs/scale-out.md, "An ingest tier"). */
+  ingestOnly?: boolean;
 }
 
 export class UsageError extends Error {}
@@ -49,6 +51,9 @@ export const USAGE = `Usage: npm run dev -- [options]
                      and whenever NODE_ENV=production)
   --no-training      never train recommendation models here: load those another companion on the
                      same --store trains (env TRAINING=off; docs/scale-out.md). Needs --store
+  --ingest-only      only take activities (the collection APIs), fold none: companions without it
+                     fold them from the shared log and answer everything else, which is answered
+                     421 here (env INGEST_ONLY=on; docs/scale-out.md). Needs --store and --redis
   --heap-growth <p>  percent the heap may grow past the live data before a full collection
                      (env HEAP_GROWTH_PERCENT; default ${DEFAULT_HEAP_GROWTH_PERCENT}; 0 leaves it to V8: up to 4x)
   --help             show this text`;
@@ -70,6 +75,7 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
         'log-format': { type: 'string' },
         'heap-growth': { type: 'string' },
         'no-training': { type: 'boolean' },
+        'ingest-only': { type: 'boolean' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -98,6 +104,8 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
   if (noTraining && storeUrl === undefined) throw new UsageError('--no-training (TRAINING=off) needs --store: a companion alone on its data directory is the only one that can train its models.');
   const redisUrl = values.redis ?? env.REDIS_URL;
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new UsageError(`--redis takes a redis:// URL, not "${redisUrl.slice(0, 40)}".`);
+  const ingestOnly = values['ingest-only'] === true || ['on', '1', 'true', 'yes'].includes((env.INGEST_ONLY ?? '').toLowerCase());
+  if (ingestOnly && (storeUrl === undefined || redisUrl === undefined)) throw new UsageError('--ingest-only (INGEST_ONLY=on) needs --store and --redis: the companions that fold its activities read them from the shared log, and it reads how far behind they are from Redis.');
   return {
     ...(logFormat === undefined ? {} : { logFormat }),
     ...(storeUrl === undefined ? {} : { storeUrl }),
@@ -111,6 +119,7 @@ export function parseCompanionOptions(argv: string[], env: NodeJS.ProcessEnv): C
     logLevel: values['log-level'] ?? env.LOG_LEVEL ?? 'info',
     sdkDir: resolve(env.SDK_DIR ?? DEFAULT_SDK_DIR),
     heapGrowthPercent,
-    ...(noTraining ? { trains: false } : {}),
+    ...(noTraining || ingestOnly ? { trains: false } : {}),
+    ...(ingestOnly ? { ingestOnly: true } : {}),
   };
 }

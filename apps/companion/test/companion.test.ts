@@ -93,6 +93,22 @@ describe('companion options', () => {
     assert.throws(() => parseCompanionOptions([], { TRAINING: 'off' }), /needs --store/);
   });
 
+  it('takes --ingest-only (or INGEST_ONLY=on) with a shared store and Redis, training nothing, and refuses it without either', () => {
+    const shared = ['--store', 'postgres://u@localhost/db', '--redis', 'redis://localhost:6379'];
+    const flag = parseCompanionOptions([...shared, '--ingest-only'], {});
+    assert.ok(flag !== 'help');
+    assert.equal(flag.ingestOnly, true);
+    assert.equal(flag.trains, false, 'an ingest-only companion folds nothing to train on');
+    const fromEnv = parseCompanionOptions(shared, { INGEST_ONLY: 'on' });
+    assert.ok(fromEnv !== 'help');
+    assert.equal(fromEnv.ingestOnly, true);
+    const plain = parseCompanionOptions(shared, {});
+    assert.ok(plain !== 'help');
+    assert.equal(plain.ingestOnly, undefined);
+    assert.throws(() => parseCompanionOptions(['--ingest-only', '--redis', 'redis://localhost:6379'], {}), /--ingest-only \(INGEST_ONLY=on\) needs --store and --redis/);
+    assert.throws(() => parseCompanionOptions(['--ingest-only', '--store', 'postgres://u@localhost/db'], {}), /needs --store and --redis/);
+  });
+
   it('refuses a heap growth that is not a percentage from 0 to 400, naming the option', () => {
     for (const bad of ['-5', '1.5', 'lots', '401']) assert.throws(() => parseCompanionOptions([`--heap-growth=${bad}`], {}), /--heap-growth must be an integer percentage/);
     assert.throws(() => parseCompanionOptions([], { HEAP_GROWTH_PERCENT: 'lots' }), /--heap-growth must be an integer percentage/);

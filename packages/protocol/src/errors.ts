@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'limit_exceeded'
   | 'rate_limited'
   | 'storage_unavailable'
+  | 'ingest_only'
   | 'internal_error';
 
 /** One problem with one field of a request; `path` is a dotted path such as `items[3].attributes.price`. */

@@ -58,6 +58,7 @@ export type { MigrationReport } from './platform/postgres/data-dir-migration.js'
 export { connectRedis, RedisUnreachableError } from './platform/redis/redis-connection.js';
 export { RedisRateWindows } from './platform/redis/redis-rate-windows.js';
 export { RedisSharedClaims } from './platform/redis/redis-shared-claims.js';
+export { RedisFoldLagBoard } from './platform/redis/redis-fold-lag-board.js';
 export type { SharedClaims } from './platform/shared-state/shared-claims.js';
 export type { SharedRateWindows, WindowCount } from './platform/shared-state/rate-windows.js';
 export { VERSION } from './platform/version.js';

@@ -25,6 +25,8 @@ import type { BlobStore } from '../platform/blob-store/blob-store.js';
 import { FileBlobStore } from '../platform/blob-store/file-blob-store.js';
 import type { SharedRateWindows } from '../platform/shared-state/rate-windows.js';
 import type { SharedClaims } from '../platform/shared-state/shared-claims.js';
+import type { FoldLagBoard } from '../platform/shared-state/fold-lag-board.js';
+import { ingestGate } from '../apis/http/ingest-gate.js';
 import { createServices } from './services.js';
 
 export interface DiscoveryServerOptions {
@@ -42,6 +44,10 @@ export interface DiscoveryServerOptions {
   clock?: Clock;
   /** False: never train recommendation models here, only load those another process on the shared store trains (ServiceContext.trains). */
   trains?: boolean;
+  /** True: only take activities, fold none (ServiceContext.ingestOnly); every other request is answered 421. Needs `foldLagBoard`. */
+  ingestOnly?: boolean;
+  /** The serving processes' fold lag, shared (Redis): they publish it, ingest-only processes read it. */
+  foldLagBoard?: FoldLagBoard;
   /** Extra modules mounted after the built-in APIs (the companion's demo pages and bundle). */
   extraApis?: ApiFactory[];
 }
@@ -57,6 +63,7 @@ export interface DiscoveryServer {
 }
 
 export async function createDiscoveryServer(options: DiscoveryServerOptions): Promise<DiscoveryServer> {
+  if (options.ingestOnly === true && (options.foldLagBoard === undefined || options.store === undefined)) throw new Error('an ingest-only process needs a shared store and a fold lag board (--store and --redis)');
   const logger = options.logger ?? createLogger();
   const store = options.store ?? new LowdbStore({ directory: requireDataDir(options.dataDir) });
   // Beside the store's files, in the directory it locked: `activities/<tenant>/` and `models/`.
@@ -79,6 +86,8 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
     ...(options.rateWindows === undefined ? {} : { rateWindows: options.rateWindows }),
     ...(options.sharedClaims === undefined ? {} : { sharedClaims: options.sharedClaims }),
     ...(options.trains === false ? { trains: false } : {}),
+    ...(options.ingestOnly === true ? { ingestOnly: true } : {}),
+    ...(options.foldLagBoard === undefined ? {} : { foldLagBoard: options.foldLagBoard }),
     onClose: (hook: () => Promise<void>) => {
       closeHooks.push(hook);
     },
@@ -106,6 +115,7 @@ export async function createDiscoveryServer(options: DiscoveryServerOptions): Pr
   app.use(requestContext(logger));
   app.use(deps.services.metrics.middleware());
   app.use(errorMiddleware());
+  if (options.ingestOnly === true) app.use(ingestGate(options.config.mounts));
 
   const apis: ApiModule[] = [];
   try {

@@ -76,7 +76,8 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   const experiments = new Experiments({ store: deps.store, registry: deps.registry, admin, activities: () => activityService!, clock: deps.clock, logger: deps.logger });
   await experiments.open(deps.config.tenants.map((t) => t.id));
   const activities = await ActivityService.open(deps, {
-    aggregates: [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, experiments.ledger, learning, foldOnly(countCollected, { stateless: 'metrics' })],
+    // An ingest-only process folds no activity but for its metrics: the serving processes fold them from the shared log.
+    aggregates: [...(deps.ingestOnly === true ? [] : [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, experiments.ledger, learning]), foldOnly(countCollected, { stateless: 'metrics' })],
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
   activityService = activities;
@@ -91,7 +92,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
     deps.onClose(() => threads.close());
     threads.start().catch((error: unknown) => deps.logger.error({ err: error }, 'starting the search threads failed'));
   }
-  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config, experiments, trains: deps.trains });
+  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config, experiments, trains: deps.trains !== false && deps.ingestOnly !== true });
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
   recommendations.models.onLoaded(() => metrics.modelsLoaded.inc());
   metrics.trainingTenants.collect = () => recommendations.models.trainingTenants();

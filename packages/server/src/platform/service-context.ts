@@ -13,6 +13,7 @@ import type { EventLogs } from './event-log/event-log.js';
 import type { BlobStore } from './blob-store/blob-store.js';
 import type { SharedRateWindows } from './shared-state/rate-windows.js';
 import type { SharedClaims } from './shared-state/shared-claims.js';
+import type { FoldLagBoard } from './shared-state/fold-lag-board.js';
 
 export interface ServiceContext {
   config: LoadedConfig;
@@ -33,6 +34,13 @@ export interface ServiceContext {
    * trainer lease stores (a shared store only: docs/scale-out.md, "A process that only trains").
    */
   trains?: boolean;
+  /**
+   * True: this process only takes activities (the collection APIs) and folds none of them; the serving
+   * processes fold them from the shared log (docs/scale-out.md, "An ingest tier"). Needs a shared store and `foldLagBoard`.
+   */
+  ingestOnly?: boolean;
+  /** How far behind each serving process's fold is, shared (Redis); read by ingest-only processes. */
+  foldLagBoard?: FoldLagBoard;
   /** Called on shutdown, in reverse order of registration, after the HTTP server stopped taking requests. */
   onClose(hook: () => Promise<void>): void;
 }

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ServiceContext } from '../../platform/service-context.js';
-import { DomainError } from '../../platform/domain-error.js';
+import { FoldLagGuard } from './fold-lag-guard.js';
 import { DAY_MS } from '../../platform/clock.js';
 import type { ActivityAggregate } from './activity-aggregate.js';
 import type { LoggedActivity, LoggedErasure, LoggedExposure } from './activity-record.js';
@@ -30,7 +30,7 @@ export interface RecordedActivity {
   duplicate: boolean;
 }
 
-export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'blobs' | 'clock' | 'logger' | 'onClose' | 'sharedClaims'>;
+export type ServiceDeps = Pick<ServiceContext, 'config' | 'store' | 'eventLogs' | 'blobs' | 'clock' | 'logger' | 'onClose' | 'sharedClaims' | 'foldLagBoard' | 'ingestOnly'>;
 
 export class ActivityService {
   private readonly tenants = new Map<string, TenantActivities>();
@@ -46,10 +46,13 @@ export class ActivityService {
   private readonly recordedListeners: ((activity: LoggedActivity) => void)[] = [];
   /** Search and recommendations name their answers with these; activities naming one are checked against them. */
   readonly responseIds: ResponseIds;
+  private readonly lagGuard: FoldLagGuard;
 
   private constructor(deps: ServiceDeps) {
     this.deps = deps;
     this.responseIds = new ResponseIds(deps.store);
+    const ingestOnly = deps.ingestOnly === true;
+    this.lagGuard = new FoldLagGuard({ bound: deps.config.activityLog.foldLag, board: deps.foldLagBoard, ingestOnly, owner: this.idPrefix, now: () => deps.clock.now(), tenants: () => this.tenants.values() });
   }
 
   /** Opens every tenant's log and rebuilds its aggregates; the logs are flushed and closed on shutdown. */
@@ -73,6 +76,7 @@ export class ActivityService {
         now: () => deps.clock.now(),
         recentKeys,
         aggregates: options.aggregates ?? [],
+        keysOnly: deps.ingestOnly === true,
         onErasedElsewhere: (state, notice) => service.erasedElsewhere(state, notice),
       });
       state.profiles.nameAnonymousBy((sessionId) => service.responseIds.anonymousProfileId(tenant.id, sessionId));
@@ -85,6 +89,7 @@ export class ActivityService {
       service.applyRetention().catch((error: unknown) => deps.logger.error({ err: error }, 'activity log retention failed'));
     }, 60 * 60 * 1000);
     service.retentionTimer.unref();
+    service.lagGuard.start();
     return service;
   }
 
@@ -165,17 +170,9 @@ export class ActivityService {
     return Promise.all(results);
   }
 
-  /** 429 while the tenant's fold is further behind than `activityLog.foldLag` allows (see `recordActivities`); the collection APIs ask before they resolve profiles. */
+  /** 429 while the tenant's fold (or, ingest-only, a serving process's) is further behind than `activityLog.foldLag` allows (fold-lag-guard.ts); the collection APIs ask before they resolve profiles. */
   refuseWhileBehind(tenantId: string): void {
-    const state = this.tenant(tenantId);
-    const bound = this.deps.config.activityLog.foldLag;
-    const waiting = state.foldLag().records;
-    if (waiting > bound.records) {
-      throw new DomainError('rate_limited', `This server is folding ${waiting} activities it already accepted; send these again in a moment.`, { retryAfterSeconds: 1 });
-    }
-    if (state.followLagMs > bound.seconds * 1000) {
-      throw new DomainError('rate_limited', `This server is ${Math.round(state.followLagMs / 1000)} s behind the activities other processes accepted; send these again in a moment.`, { retryAfterSeconds: Math.min(30, Math.ceil(state.followLagMs / 1000 - bound.seconds)) });
-    }
+    this.lagGuard.refuse(this.tenant(tenantId));
   }
 
   /** For /metrics: acknowledged activities not folded yet (every tenant), and the age of the oldest, or how far behind another process's appends a shared log's fold is, in seconds. */
@@ -354,6 +351,7 @@ export class ActivityService {
 
   async close(): Promise<void> {
     clearInterval(this.retentionTimer);
+    this.lagGuard.stop();
     for (const state of this.tenants.values()) {
       state.settle();
       // A claim's profile write still under way: durable before the last snapshot and the store close.

@@ -76,11 +76,14 @@ export class TenantActivities {
     aggregates: readonly ActivityAggregate[];
     /** Told of each erasure notice another process appended to the shared log (the replay's too), once this process forgot the ids it names. */
     onErasedElsewhere?: (state: TenantActivities, notice: LoggedErasure) => void;
+    /** An ingest-only process: an activity is folded into the idempotency memory alone (no history, no aggregates). */
+    keysOnly?: boolean;
   }): Promise<{ state: TenantActivities; stats: RebuildStats }> {
     const log = await options.eventLogs.open(options.tenant, { timeField: 'receivedAt' });
     const profiles = await ProfileDirectory.open(options.store, options.tenant);
     const state = new TenantActivities(options.tenant, log, profiles, options.recentKeys, options.historyInMemory);
     state.aggregates = options.aggregates;
+    state.keysOnly = options.keysOnly === true;
     state.logger = options.logger;
     state.now = options.now;
     state.onErasedElsewhere = options.onErasedElsewhere;
@@ -116,10 +119,7 @@ export class TenantActivities {
 
   snapshots!: SnapshotKeeper;
 
-  /**
-   * Restores the snapshot when there is a usable one, then folds every logged record after it (all of
-   * them without one) newer than `cutoff`, then drops segments wholly older than it.
-   */
+  /** Restores the snapshot when there is a usable one, then folds every logged record after it (all of them without one) newer than `cutoff`, then drops segments wholly older than it. */
   private async rebuild(cutoff: number, parts: readonly SnapshotPart[], blobs: BlobStore): Promise<RebuildStats> {
     let expired = 0;
     // Each profile id is checked once against the shards (a hash per check), the first time a record names it.
@@ -313,7 +313,14 @@ export class TenantActivities {
     else this.whenLive(() => this.foldActivity(record, position));
   }
 
+  private keysOnly = false;
   private foldActivity(record: LoggedActivity, position: string | void): void {
+    // Ingest-only: the idempotency memory, and the aggregates it was given (its metrics), no profile's state.
+    if (this.keysOnly) {
+      this.recentKeys.remember(record);
+      for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, undefined);
+      return;
+    }
     if (typeof position === 'string' && record.profileId !== UNATTRIBUTED) this.positions?.note(record.profileId, position);
     // The same object is kept by the history and the idempotency memory (no text per activity: see profile-history.ts).
     this.recentKeys.remember(record);
@@ -324,10 +331,7 @@ export class TenantActivities {
     for (const aggregate of this.aggregates) aggregate.fold(this.tenant, record, profileId);
   }
 
-  /**
-   * A logged activity of an anonymous session, whose profile only the log (and snapshots) hold
-   * (profiles.ts): taken back as it was when nothing here knows it.
-   */
+  /** A logged activity of an anonymous session, whose profile only the log (and snapshots) hold (profiles.ts): taken back as it was when nothing here knows it. */
   private adopt(record: LogRecord, checked: Set<string> | undefined): void {
     if (record.kind !== 'activity' || record.sessionId === undefined || record.profileId === UNATTRIBUTED) return;
     if (checked !== undefined) {
