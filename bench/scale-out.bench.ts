@@ -115,6 +115,10 @@ async function balancer(upstreams: string[], reads: string[] = upstreams): Promi
 }
 
 const BATCH = 10;
+/** Before each search run, at most: the companions finish what the runs before it left (settle). */
+const SETTLE_MS = 20_000;
+/** Search runs of each setup, taking turns after the collect runs; the median kept, ratios taken run by run. */
+const SEARCH_RUNS = 3;
 const SHARE = Number(process.env.BENCH_CPU_SHARE ?? 0.3);
 
 /** The realistic mix, 10 per request, a fresh seed per run so that shoppers are new to the store. */
@@ -158,10 +162,25 @@ interface Setup {
  * by run (`pairedRatios`): measured one after the other, a training or a busy minute that fell on one
  * setup's runs and not the other's moved their ratio from 0.52 to 1.08 between runs of the bench.
  */
+/**
+ * Waits until every companion is quiet (each under a fifth of its share over half a second; at most
+ * SETTLE_MS): what the collect runs left to fold, and a model another process stored to load, are done
+ * before a search run, or a setup's searches met that work and the ratios to it moved by ×2.
+ */
+async function settle(pids: number[]): Promise<void> {
+  const deadline = performance.now() + SETTLE_MS;
+  while (performance.now() < deadline) {
+    const before = await Promise.all(pids.map(cpuSeconds));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await Promise.all(pids.map(cpuSeconds));
+    if (after.every((v, j) => v - before[j]! < 0.5 * SHARE * 0.2)) return;
+  }
+}
+
 /** Activities a collect run had stored per second: its answers less those refused (429 while a fold is behind, say). */
 const storedPerSecond = (run: { requestsPerSecond: number; non2xx: number }) => Math.max(0, run.requestsPerSecond - run.non2xx / SECONDS) * BATCH;
 
-async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows: Array<Record<string, string | number>>; runs: number[][]; bystanders: Array<{ seconds: number; events: number; ms: number }> }> {
+async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows: Array<Record<string, string | number>>; runs: number[][]; searchRuns: number[][]; bystanders: Array<{ seconds: number; events: number; ms: number }> }> {
   // A warm-up run each, not measured: the code's first compilations, and a model that grows from
   // nothing retrains often at first (every 10% of growth).
   const warmUps = [];
@@ -189,9 +208,27 @@ async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows
       busy[k]!.total += machineAfter.total - machineBefore.total;
     }
   }
+  // Search runs take turns as well, each once the companions are quiet: right after the collect runs, the
+  // first setup's searches met the folds those left alone, and every ratio to it was inflated.
+  const searches = setups.map(() => [] as Array<Awaited<ReturnType<typeof load>>>);
+  const searchUsed = setups.map(() => 0);
+  const searchBusy = setups.map(() => ({ busy: 0, total: 0 }));
+  const everyPid = [...new Set(setups.flatMap((setup) => [...setup.pids, ...(setup.bystanders ?? [])]))];
+  for (let i = 0; i < SEARCH_RUNS; i++) {
+    for (const [k, setup] of setups.entries()) {
+      await settle(everyPid);
+      const before = await Promise.all(setup.pids.map(cpuSeconds));
+      const machineBefore = await machineTicks();
+      searches[k]!.push(await load(setup.url, searchRequests(), SECONDS, CONNECTIONS));
+      const machineAfter = await machineTicks();
+      searchUsed[k]! += (await Promise.all(setup.pids.map(cpuSeconds))).reduce((sum, v, j) => sum + v - before[j]!, 0);
+      searchBusy[k]!.busy += machineAfter.busy - machineBefore.busy;
+      searchBusy[k]!.total += machineAfter.total - machineBefore.total;
+    }
+  }
   const rows = [];
   for (const [k, setup] of setups.entries()) {
-    const search = await load(setup.url, searchRequests(), SECONDS, CONNECTIONS);
+    const search = [...searches[k]!].sort((x, y) => x.requestsPerSecond - y.requestsPerSecond)[SEARCH_RUNS >> 1]!;
     const collect = [...runs[k]!].sort((x, y) => storedPerSecond(x) - storedPerSecond(y))[collectRuns >> 1]!;
     rows.push({
       setup: setup.label,
@@ -203,11 +240,14 @@ async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows
       'collect: share used': `${Math.round((100 * used[k]!) / (SHARE * SECONDS * collectRuns * setup.pids.length))}%`,
       'collect: machine busy': busy[k]!.total > 0 ? `${Math.round((100 * busy[k]!.busy) / busy[k]!.total)}%` : '-',
       searchPerSecond: search.requestsPerSecond,
+      searchRunsPerSecond: searches[k]!.map((run) => run.requestsPerSecond).join(' / '),
       searchP99Ms: search.p99Ms,
-      searchNon2xx: search.non2xx,
+      searchNon2xx: searches[k]!.reduce((sum, run) => sum + run.non2xx, 0),
+      'search: share used': `${Math.round((100 * searchUsed[k]!) / (SHARE * SECONDS * SEARCH_RUNS * setup.pids.length))}%`,
+      'search: machine busy': searchBusy[k]!.total > 0 ? `${Math.round((100 * searchBusy[k]!.busy) / searchBusy[k]!.total)}%` : '-',
     });
   }
-  return { rows, runs: runs.map((list) => list.map(storedPerSecond)), bystanders };
+  return { rows, runs: runs.map((list) => list.map(storedPerSecond)), searchRuns: searches.map((list) => list.map((run) => run.requestsPerSecond)), bystanders };
 }
 
 /** Run-by-run ratios of `a` to `b` (runs that took turns), and their median. */
@@ -324,16 +364,18 @@ export default async function scaleOutBench(): Promise<BenchResult> {
     await two.close();
     await three.close();
     await tier.close();
-    const [base, paired] = single.rows;
-    const [one, second, third] = turns.rows;
+    const [one, , third] = turns.rows;
     const ratio = (x: number | string | undefined, y: number | string | undefined) => (typeof x === 'number' && typeof y === 'number' && y > 0 ? round(x / y, 2) : '-');
     const twoRatio = pairedRatios(turns.runs[1]!, turns.runs[0]!);
     const threeRatio = pairedRatios(turns.runs[2]!, turns.runs[0]!);
     const tierRatio = pairedRatios(turns.runs[3]!, turns.runs[0]!);
-    rows.push({ setup: 'PostgreSQL 1 process ÷ lowdb (median of the run-by-run ratios; each listed)', collectEventsPerSecond: storeRatio.median, collectRunsEventsPerSecond: storeRatio.each, searchPerSecond: ratio(paired?.searchPerSecond, base?.searchPerSecond) });
-    rows.push({ setup: '2 processes ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed)', collectEventsPerSecond: twoRatio.median, collectRunsEventsPerSecond: twoRatio.each, searchPerSecond: ratio(second?.searchPerSecond, one?.searchPerSecond) });
-    rows.push({ setup: '3 processes ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed)', collectEventsPerSecond: threeRatio.median, collectRunsEventsPerSecond: threeRatio.each, searchPerSecond: ratio(third?.searchPerSecond, one?.searchPerSecond) });
-    rows.push({ setup: 'A + ingest-only I ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed; search goes to A alone)', collectEventsPerSecond: tierRatio.median, collectRunsEventsPerSecond: tierRatio.each, searchPerSecond: ratio(turns.rows[3]?.searchPerSecond, one?.searchPerSecond) });
+    const searchRatio = (k: number, runs = turns.searchRuns) => pairedRatios(runs[k]!, runs[0]!);
+    const storeSearch = searchRatio(1, single.searchRuns);
+    const [twoSearch, threeSearch, tierSearch] = [searchRatio(1), searchRatio(2), searchRatio(3)];
+    rows.push({ setup: 'PostgreSQL 1 process ÷ lowdb (median of the run-by-run ratios; each listed)', collectEventsPerSecond: storeRatio.median, collectRunsEventsPerSecond: storeRatio.each, searchPerSecond: storeSearch.median, searchRunsPerSecond: storeSearch.each });
+    rows.push({ setup: '2 processes ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed)', collectEventsPerSecond: twoRatio.median, collectRunsEventsPerSecond: twoRatio.each, searchPerSecond: twoSearch.median, searchRunsPerSecond: twoSearch.each });
+    rows.push({ setup: '3 processes ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed)', collectEventsPerSecond: threeRatio.median, collectRunsEventsPerSecond: threeRatio.each, searchPerSecond: threeSearch.median, searchRunsPerSecond: threeSearch.each });
+    rows.push({ setup: 'A + ingest-only I ÷ 1 (PostgreSQL; median of the run-by-run ratios, each listed; search goes to A alone)', collectEventsPerSecond: tierRatio.median, collectRunsEventsPerSecond: tierRatio.each, searchPerSecond: tierSearch.median, searchRunsPerSecond: tierSearch.each });
     // The capacity model (docs/scale-out.md): each process spends `accept` CPU seconds on an activity it
     // takes and `fold` on each one another process took, so N processes of `SHARE` core each take
     // N × SHARE / (accept + (N − 1) × fold) activities a second.
@@ -366,7 +408,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
         `Each companion: ${SHARE} of a core (${shares[0]?.how ?? 'no companion started'}).`,
         'lowdb and "1 process, PostgreSQL" each train their own model; A, B and C run with --no-training on a database of their own, where T trains the model for all of them.',
         trainerNote,
-        `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${PAIRED_RUNS} (lowdb and one process beside it) or ${TURN_RUNS} (1, 2 and 3 processes) collect runs of ${SECONDS} s (the median shown, each listed) and a search run of ${SECONDS} s, ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
+        `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${PAIRED_RUNS} (lowdb and one process beside it) or ${TURN_RUNS} (1, 2 and 3 processes) collect runs of ${SECONDS} s (the median shown, each listed), then ${SEARCH_RUNS} search runs of ${SECONDS} s each, taking turns, each once every companion is quiet (under a fifth of its share for half a second, at most ${SETTLE_MS / 1000} s: the folds the collect runs left, a model to load) (the median shown, each listed), ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
         `The two single-process rows (lowdb, PostgreSQL) run side by side and take turns run by run (lowdb, PostgreSQL, lowdb, …), so that the machine's state and the growth of what each holds weigh on both alike; their ratio is the median of the run-by-run ratios (${PAIRED_RUNS} pairs).`,
         'PostgreSQL runs with fsync on: each collect waits for a group commit, as with the lowdb files\' fsync.',
         `"share used": the companions' CPU during the collect run against the shares they were given; "machine busy": every core of this machine (${availableParallelism()}) during it. A share used well below 100% with the machine near 100% means the companions waited for cores that PostgreSQL, the load generator, the balancing proxy or other work held: separate machines would not, and the model's prediction is then the figure to expect.`,
