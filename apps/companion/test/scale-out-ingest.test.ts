@@ -14,6 +14,8 @@ import { Redis } from 'ioredis';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../../packages/server/test/support/engines.js';
 import { DEMO_CONFIG } from '../src/options.js';
 import { startCompanionProcess, type CompanionProcess } from './support/companion-process.js';
+import { recentlyViewed } from './support/demo-widgets.js';
+import { eventually } from '../../../packages/server/test/support/shared-store-servers.js';
 
 let postgres: PostgresServer;
 let redis: RedisServer;
@@ -23,25 +25,6 @@ let ingest: CompanionProcess;
 
 const headers = () => ({ 'content-type': 'application/json', 'x-forwarded-for': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(256)}` });
 const collect = (base: string, body: unknown, extra: Record<string, string> = {}) => fetch(`${base}/collect/demo-tracker-key`, { method: 'POST', headers: { ...headers(), ...extra }, body: JSON.stringify(body) });
-
-async function eventually(check: () => Promise<void>, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-async function recentlyViewed(base: string, session: string): Promise<string[]> {
-  const response = await fetch(`${base}/widget/demo-recently-viewed/recommendations/sessionid/${session}/`, { headers: headers() });
-  assert.equal(response.status, 200);
-  const body = (await response.json()) as { recommendations: Array<{ product: { _id: { original_id: string } } }> };
-  return body.recommendations.map((r) => r.product._id.original_id);
-}
 
 before(async () => {
   postgres = await startPostgres();
@@ -73,7 +56,7 @@ describe('an ingest-only companion beside a serving one', () => {
       { action: 'view', target: { product: '10080' }, user: { identities: { sessionid: session } } },
     ]);
     assert.equal(taken.status, 200, await taken.clone().text());
-    await eventually(async () => assert.deepEqual(await recentlyViewed(serving.url, session), ['10080', '10002']));
+    await eventually(async () => assert.deepEqual(await recentlyViewed(serving.url, session, headers()), ['10080', '10002']), 3000);
     // The older tracker's writes are taken too.
     const identified = await fetch(`${ingest.url}/tracker/demo-tracker-key/identify`, { method: 'POST', headers: headers(), body: JSON.stringify({ profile: {} }) });
     assert.equal(identified.status, 200, await identified.clone().text());
@@ -131,12 +114,12 @@ describe('an ingest-only companion beside a serving one', () => {
           assert.equal(refused.status, 429);
           assert.ok(Number(refused.headers.get('retry-after')) >= 1);
           assert.match(((await refused.json()) as { error: { message: string } }).error.message, /serving this shop are 40 s behind/);
-        });
+        }, 3000);
       } finally {
         clearInterval(behind);
       }
       await board.hdel('dk:fold-lag:demo-shop', 'a-stuck-process');
-      await eventually(async () => assert.equal((await collect(ingest.url, [{ action: 'view', target: { product: '10002' }, user: { identities: { sessionid: randomUUID() } } }])).status, 200));
+      await eventually(async () => assert.equal((await collect(ingest.url, [{ action: 'view', target: { product: '10002' }, user: { identities: { sessionid: randomUUID() } } }])).status, 200), 3000);
       // A process that stopped publishing (stopped, crashed) holds nobody back once its last word is 5 s old.
       await board.hset('dk:fold-lag:demo-shop', 'a-stopped-process', `40000:${Date.now() - 6000}`);
       await new Promise((r) => setTimeout(r, 1200));

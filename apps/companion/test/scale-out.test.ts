@@ -17,6 +17,7 @@ import { SignJWT, importPKCS8 } from 'jose';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from '../../../packages/server/test/support/engines.js';
 import { DEMO_CONFIG } from '../src/options.js';
 import { startCompanionProcess, type CompanionProcess } from './support/companion-process.js';
+import { recentlyViewed as recentlyViewedOf } from './support/demo-widgets.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** What a load balancer would put in front of both: the token endpoint's audience is this, not a process's port. */
@@ -97,12 +98,7 @@ async function search(base: string, query: string): Promise<string[]> {
   return ((await response.json()) as { items: Array<{ id: string }> }).items.map((item) => item.id);
 }
 
-async function recentlyViewed(base: string, session: string): Promise<string[]> {
-  const response = await fetch(`${base}/widget/demo-recently-viewed/recommendations/sessionid/${session}/`, { headers: forwardedFor() });
-  assert.equal(response.status, 200);
-  const body = (await response.json()) as { recommendations: Array<{ product: { _id: { original_id: string } } }> };
-  return body.recommendations.map((r) => r.product._id.original_id);
-}
+const recentlyViewed = (base: string, session: string) => recentlyViewedOf(base, session, forwardedFor());
 
 before(async () => {
   // Fails (never skips) when the engines cannot be installed: the message names the packages.

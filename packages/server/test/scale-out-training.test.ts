@@ -48,6 +48,18 @@ async function metric(base: string, name: string): Promise<number> {
   return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
 }
 
+/** Twelve sessions of three views through `base` (enough for a first model), then waits until it loaded the model a training process stored; resolves with the sessions. */
+async function untilAModelIsStored(base: string): Promise<string[]> {
+  const sessions = Array.from({ length: 12 }, () => randomUUID());
+  for (const sessionid of sessions) {
+    const views = ['p-1', 'p-2', 'p-3'].map((product) => ({ action: 'view', target: { product }, user: { identities: { sessionid } } }));
+    const sent = await fetch(`${base}/collect/roles-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(views) });
+    assert.equal(sent.status, 200, await sent.text());
+  }
+  await eventually(async () => assert.equal(await metric(base, 'discovery_recommendation_models_loaded_total'), 1, 'no model was stored'), 30_000);
+  return sessions;
+}
+
 describe('a process that never trains (--no-training) on a shared store', () => {
   it('trains nothing with the lease free and a model due, then serves the model a training process stores', async () => {
     postgres = await startPostgres();
@@ -93,13 +105,7 @@ describe('an erasure while the training process is down', () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const serving = await open(postgres.url, schema, false);
     const first = await open(postgres.url, schema, true);
-    const sessions = Array.from({ length: 12 }, () => randomUUID());
-    for (const sessionid of sessions) {
-      const views = ['p-1', 'p-2', 'p-3'].map((product) => ({ action: 'view', target: { product }, user: { identities: { sessionid } } }));
-      const sent = await fetch(`${serving.base}/collect/roles-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(views) });
-      assert.equal(sent.status, 200, await sent.text());
-    }
-    await eventually(async () => assert.equal(await metric(serving.base, 'discovery_recommendation_models_loaded_total'), 1, 'no model was stored'), 30_000);
+    const sessions = await untilAModelIsStored(serving.base);
     // The training process stops; a person is erased through the serving one meanwhile.
     await first.server.close();
     servers.splice(servers.indexOf(first.server), 1);
@@ -120,13 +126,7 @@ describe('an erasure whose notice left the log before the training process start
     const activityLog = { erasureNoticeSeconds: 1, foldLag: { records: 100_000, seconds: 1 } };
     const serving = await open(postgres.url, schema, false, activityLog);
     const first = await open(postgres.url, schema, true, activityLog);
-    const sessions = Array.from({ length: 12 }, () => randomUUID());
-    for (const sessionid of sessions) {
-      const views = ['p-1', 'p-2', 'p-3'].map((product) => ({ action: 'view', target: { product }, user: { identities: { sessionid } } }));
-      const sent = await fetch(`${serving.base}/collect/roles-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(views) });
-      assert.equal(sent.status, 200, await sent.text());
-    }
-    await eventually(async () => assert.equal(await metric(serving.base, 'discovery_recommendation_models_loaded_total'), 1, 'no model was stored'), 30_000);
+    const sessions = await untilAModelIsStored(serving.base);
     await first.server.close();
     servers.splice(servers.indexOf(first.server), 1);
     // Erased through the serving process, as the admin API does it (the person, then the model's retraining).
