@@ -180,7 +180,7 @@ async function settle(pids: number[]): Promise<void> {
 /** Activities a collect run had stored per second: its answers less those refused (429 while a fold is behind, say). */
 const storedPerSecond = (run: { requestsPerSecond: number; non2xx: number }) => Math.max(0, run.requestsPerSecond - run.non2xx / SECONDS) * BATCH;
 
-async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows: Array<Record<string, string | number>>; runs: number[][]; searchRuns: number[][]; bystanders: Array<{ seconds: number; events: number; ms: number }> }> {
+async function throughputs(setups: Setup[], collectRuns: number, paused: number[] = []): Promise<{ rows: Array<Record<string, string | number>>; runs: number[][]; searchRuns: number[][]; bystanders: Array<{ seconds: number; events: number; ms: number }> }> {
   // A warm-up run each, not measured: the code's first compilations, and a model that grows from
   // nothing retrains often at first (every 10% of growth).
   const warmUps = [];
@@ -214,23 +214,30 @@ async function throughputs(setups: Setup[], collectRuns: number): Promise<{ rows
   const searchUsed = setups.map(() => 0);
   const searchBusy = setups.map(() => ({ busy: 0, total: 0 }));
   const everyPid = [...new Set(setups.flatMap((setup) => [...setup.pids, ...(setup.bystanders ?? [])]))];
-  // A search warm-up run each, not measured: minutes of collect runs left the search code cold (the first
-  // search run of a setup took a third to a half of the later ones).
-  for (const setup of setups) {
-    await settle(everyPid);
-    await load(setup.url, searchRequests(), SECONDS, CONNECTIONS);
-  }
-  for (let i = 0; i < SEARCH_RUNS; i++) {
-    for (const [k, setup] of setups.entries()) {
+  // `paused` (the training process) is stopped while searches run: a model it stored mid-run was loaded by
+  // every companion during that run, and a training at 0.3 core outlasts any wait for it to end.
+  for (const pid of paused) process.kill(pid, 'SIGSTOP');
+  try {
+    // A search warm-up run each, not measured: minutes of collect runs left the search code cold (the first
+    // search run of a setup took a third to a half of the later ones).
+    for (const setup of setups) {
       await settle(everyPid);
-      const before = await Promise.all(setup.pids.map(cpuSeconds));
-      const machineBefore = await machineTicks();
-      searches[k]!.push(await load(setup.url, searchRequests(), SECONDS, CONNECTIONS));
-      const machineAfter = await machineTicks();
-      searchUsed[k]! += (await Promise.all(setup.pids.map(cpuSeconds))).reduce((sum, v, j) => sum + v - before[j]!, 0);
-      searchBusy[k]!.busy += machineAfter.busy - machineBefore.busy;
-      searchBusy[k]!.total += machineAfter.total - machineBefore.total;
+      await load(setup.url, searchRequests(), SECONDS, CONNECTIONS);
     }
+    for (let i = 0; i < SEARCH_RUNS; i++) {
+      for (const [k, setup] of setups.entries()) {
+        await settle(everyPid);
+        const before = await Promise.all(setup.pids.map(cpuSeconds));
+        const machineBefore = await machineTicks();
+        searches[k]!.push(await load(setup.url, searchRequests(), SECONDS, CONNECTIONS));
+        const machineAfter = await machineTicks();
+        searchUsed[k]! += (await Promise.all(setup.pids.map(cpuSeconds))).reduce((sum, v, j) => sum + v - before[j]!, 0);
+        searchBusy[k]!.busy += machineAfter.busy - machineBefore.busy;
+        searchBusy[k]!.total += machineAfter.total - machineBefore.total;
+      }
+    }
+  } finally {
+    for (const pid of paused) process.kill(pid, 'SIGCONT');
   }
   const rows = [];
   for (const [k, setup] of setups.entries()) {
@@ -361,7 +368,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
       { label: `2 processes (A, B), PostgreSQL + Redis, ${BALANCING}`, url: two.url, pids: [a.child.pid!, b.child.pid!], bystanders: [c.child.pid!] },
       { label: `3 processes (A, B, C), PostgreSQL + Redis, ${BALANCING}`, url: three.url, pids: [a.child.pid!, b.child.pid!, c.child.pid!] },
       { label: `2 processes: A, and I taking activities only (--ingest-only); collect to both, the rest to A, ${BALANCING}`, url: tier.url, pids: [a.child.pid!, ingest.child.pid!] },
-    ], TURN_RUNS);
+    ], TURN_RUNS, [trainer.child.pid!]);
     rows.push(...turns.rows);
     const trainerShare = (await cpuSeconds(trainer.child.pid!)) - trainerBefore;
     const trainerNote = `T, the process that trains (${SHARE} core, takes no request), used ${Math.round((100 * trainerShare) / ((SHARE * (performance.now() - turnsStarted)) / 1000))}% of its share during the turns of 1, 2 and 3 processes (folding every activity, and training).`;
@@ -414,7 +421,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
         `Each companion: ${SHARE} of a core (${shares[0]?.how ?? 'no companion started'}).`,
         'lowdb and "1 process, PostgreSQL" each train their own model; A, B and C run with --no-training on a database of their own, where T trains the model for all of them.',
         trainerNote,
-        `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${PAIRED_RUNS} (lowdb and one process beside it) or ${TURN_RUNS} (1, 2 and 3 processes) collect runs of ${SECONDS} s (the median shown, each listed), then a search run of ${SECONDS} s each to warm up and ${SEARCH_RUNS} measured ones, taking turns, each once every companion is quiet (under a fifth of its share for half a second, at most ${SETTLE_MS / 1000} s: the folds the collect runs left, a model to load) (the median shown, each listed), ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
+        `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${PAIRED_RUNS} (lowdb and one process beside it) or ${TURN_RUNS} (1, 2 and 3 processes) collect runs of ${SECONDS} s (the median shown, each listed), then a search run of ${SECONDS} s each to warm up and ${SEARCH_RUNS} measured ones, taking turns, each once every companion is quiet (under a fifth of its share for half a second, at most ${SETTLE_MS / 1000} s: the folds the collect runs left), with the training process T stopped (SIGSTOP) meanwhile so that no model it stores is loaded during a search run (the median shown, each listed), ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
         `The two single-process rows (lowdb, PostgreSQL) run side by side and take turns run by run (lowdb, PostgreSQL, lowdb, …), so that the machine's state and the growth of what each holds weigh on both alike; their ratio is the median of the run-by-run ratios (${PAIRED_RUNS} pairs).`,
         'PostgreSQL runs with fsync on: each collect waits for a group commit, as with the lowdb files\' fsync.',
         `"share used": the companions' CPU during the collect run against the shares they were given; "machine busy": every core of this machine (${availableParallelism()}) during it. A share used well below 100% with the machine near 100% means the companions waited for cores that PostgreSQL, the load generator, the balancing proxy or other work held: separate machines would not, and the model's prediction is then the figure to expect.`,
