@@ -141,7 +141,7 @@ export class ModelTrainer {
       }
       if ('problem' in stored) continue;
       // A person erased after its data was taken (the erasing process and the log's notice may both be gone): trained again without them.
-      if (this.store !== undefined && trainedBeforeErasure(stored.info, await lastErasure(this.store, tenantId)) && problem === undefined) {
+      if (problem === undefined && this.store !== undefined && trainedBeforeErasure(stored.info, await lastErasure(this.store, tenantId))) {
         this.logger.info({ tenant: tenantId, reason: 'a person was erased after it was trained' }, 'recommendation model will be trained again');
         state.forced = 'a person was erased after it was trained';
       }
