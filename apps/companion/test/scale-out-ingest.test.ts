@@ -77,6 +77,10 @@ describe('an ingest-only companion beside a serving one', () => {
       assert.match(body.error.message, /--ingest-only.*serving companion/);
     }
     for (const probe of ['/health', '/ready', '/metrics']) assert.equal((await fetch(`${ingest.url}${probe}`)).status, 200, probe);
+    // It keeps no search index (the serving companion holds the demo catalog's), so its memory is the log's and the profiles'.
+    const documents = async (base: string) => Number(/^discovery_search_index_documents (\d+)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]);
+    assert.equal(await documents(ingest.url), 0);
+    assert.ok((await documents(serving.url)) > 100);
     // The serving companion answers the same read.
     assert.equal((await fetch(`${serving.url}/widget/demo-recently-viewed/recommendations/sessionid/${randomUUID()}/`, { headers: headers() })).status, 200);
   });

@@ -59,8 +59,11 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   const queryStatistics = new QueryStatistics(deps.clock);
   const searchAnalytics = await openSearchAnalytics(deps, queryStatistics);
   const aggregates = new RecommendationAggregates({ config: deps.config, clock: deps.clock });
-  search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, blobs: deps.blobs, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds) });
+  // An ingest-only process answers no search and uses no model: it builds no index and loads no model (docs/scale-out.md).
+  const ingestOnly = deps.ingestOnly === true;
+  search = new SearchService({ catalog, registry: deps.registry, logger: deps.logger, blobs: deps.blobs, onIndexBuilt: (seconds) => metrics.indexBuildSeconds.observe(seconds), dormant: ingestOnly });
   const searchService = search;
+  metrics.searchDocuments.collect = () => searchService.documentCount();
   deps.onClose(() => searchService.close());
   const queryKeys = new ActivityQueryKeys({ registry: deps.registry, search: searchService });
   const learning = new SearchLearning({ clock: deps.clock, keyOf: (tenantId, query) => queryKeys.keyOf(tenantId, query) });
@@ -77,7 +80,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   await experiments.open(deps.config.tenants.map((t) => t.id));
   const activities = await ActivityService.open(deps, {
     // An ingest-only process folds no activity but for its metrics: the serving processes fold them from the shared log.
-    aggregates: [...(deps.ingestOnly === true ? [] : [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, experiments.ledger, learning]), foldOnly(countCollected, { stateless: 'metrics' })],
+    aggregates: [...(ingestOnly ? [] : [queryStatistics, aggregates, widgetAnalytics, searchAnalytics.erasure, experiments.ledger, learning]), foldOnly(countCollected, { stateless: 'metrics' })],
     onAppend: (seconds) => metrics.logAppendSeconds.observe(seconds),
   });
   activityService = activities;
@@ -86,17 +89,17 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
   await searchStarted;
   // Search threads read the active catalogs and build their copies after the main thread's indexes are up.
   let searchThreads: SearchThreads | undefined;
-  if (deps.config.searchThreads > 0) {
+  if (deps.config.searchThreads > 0 && !ingestOnly) {
     const onRouted = (by: 'thread' | 'main') => metrics.searchThreadAnswers.inc({ answered_by: by });
     const threads = (searchThreads = new SearchThreads({ count: deps.config.searchThreads, catalog, registry: deps.registry, search, logger: deps.logger, onRouted }));
     deps.onClose(() => threads.close());
     threads.start().catch((error: unknown) => deps.logger.error({ err: error }, 'starting the search threads failed'));
   }
-  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config, experiments, trains: deps.trains !== false && deps.ingestOnly !== true });
+  const recommendations = new RecommendationService({ catalog, activities, aggregates, search, store: deps.store, blobs: deps.blobs, clock: deps.clock, logger: deps.logger, config: deps.config, experiments, trains: deps.trains !== false && !ingestOnly });
   recommendations.models.onTrained((seconds) => metrics.modelTrainingSeconds.observe(seconds));
   recommendations.models.onLoaded(() => metrics.modelsLoaded.inc());
   metrics.trainingTenants.collect = () => recommendations.models.trainingTenants();
-  await recommendations.models.start(deps.config.tenants.map((t) => t.id));
+  if (!ingestOnly) await recommendations.models.start(deps.config.tenants.map((t) => t.id));
   // A person erased through another process: the process that trains retrains without them, as the
   // erasing one asks of itself; also for the notices this start's replay met (listened to once the
   // models know their tenants, so that the request is kept).

@@ -47,6 +47,8 @@ export interface SearchIndexesDeps {
   onIndexBuilt?: (seconds: number) => void;
   /** Entries a new index's result cache holds (the search service adjusts it per request after). */
   resultCacheSize: () => number;
+  /** True (an ingest-only process, which answers no search): no index is ever built, restored or kept. */
+  dormant?: boolean;
 }
 
 /** Quiet time after the last applied write before the snapshot is written again (a restart then restores instead of building). */
@@ -69,6 +71,7 @@ export class SearchIndexes {
   private readonly rebuilding = new Map<string, { version: number; changes: ItemsChanged[] }>();
 
   constructor(private readonly deps: SearchIndexesDeps) {
+    if (deps.dormant === true) return;
     deps.catalog.onActivate((tenantId, environmentId, version, items) => this.build(tenantId, environmentId, version, items));
     deps.catalog.onItemsChanged((change) => this.enqueue(change));
     // Another process patched an active catalog: its changes are not known item by item here, so the
@@ -99,8 +102,16 @@ export class SearchIndexes {
     return this.indexes.get(key(tenantId, environmentId));
   }
 
+  /** Documents in the live indexes, every environment together (the operator's metrics). */
+  documentCount(): number {
+    let documents = 0;
+    for (const active of this.indexes.values()) documents += active.index.size;
+    return documents;
+  }
+
   /** Restores (or, without a usable snapshot, builds) the indexes of catalogs that were already active when the server started. */
   async start(): Promise<void> {
+    if (this.deps.dormant === true) return;
     for (const tenant of this.deps.registry.tenantList) {
       for (const environment of tenant.environments) {
         const active = await this.deps.catalog.catalogs.active(tenant.id, environment.id);

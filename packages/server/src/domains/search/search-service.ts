@@ -51,7 +51,7 @@ export class SearchService {
   /** What shoppers taught search (learning/search-learning.ts); the composition root sets it once tracking is open. */
   learning: SearchLearning | undefined;
 
-  constructor(deps: { catalog: IndexedCatalog; registry: ConfigRegistry; logger: Logger; blobs?: BlobStore; onIndexBuilt?: (seconds: number) => void }) {
+  constructor(deps: { catalog: IndexedCatalog; registry: ConfigRegistry; logger: Logger; blobs?: BlobStore; onIndexBuilt?: (seconds: number) => void; dormant?: boolean }) {
     this.indexes = new SearchIndexes({ ...deps, resultCacheSize: () => this.resultCacheSize });
   }
 
@@ -85,6 +85,11 @@ export class SearchService {
   /** Waits until the index snapshots under way are written (tests). */
   snapshotsWritten(): Promise<void> {
     return this.indexes.snapshotsWritten();
+  }
+
+  /** Documents in the live indexes, every environment together. */
+  documentCount(): number {
+    return this.indexes.documentCount();
   }
 
   /** The active index's size and the attribute columns it keeps (tests, operations); undefined without one. */

@@ -18,6 +18,8 @@ export class ServerMetrics {
   readonly searchThreadAnswers: Counter<'answered_by'>;
   /** Set by the composition root: how many query keys search learning holds now. */
   readonly learnedQueries: { collect: () => number } = { collect: () => 0 };
+  /** Set by the composition root: documents in the live search indexes (SearchService.documentCount). */
+  readonly searchDocuments: { collect: () => number } = { collect: () => 0 };
   /** Set by the composition root: tenants whose recommendation model this process trains now (ModelTrainer.trainingTenants). */
   readonly trainingTenants: { collect: () => number } = { collect: () => 0 };
   /** Set by the composition root: the activity fold's lag (tracking's ActivityService.foldLag). */
@@ -59,6 +61,15 @@ export class ServerMetrics {
       registers,
     });
     const learned = this.learnedQueries;
+    const documents = this.searchDocuments;
+    new Gauge({
+      name: 'discovery_search_index_documents',
+      help: 'Documents in the live search indexes of this process, every environment together (0 on an ingest-only process, which keeps none).',
+      registers,
+      collect() {
+        this.set(documents.collect());
+      },
+    });
     const training = this.trainingTenants;
     new Gauge({
       name: 'discovery_recommendation_trainer_tenants',
