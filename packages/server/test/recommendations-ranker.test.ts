@@ -15,6 +15,10 @@ import { loadCatalog, TENANT, type Product } from './support/recommendation-fixt
 import { createLogger } from '../src/platform/logger.js';
 import { newActivity } from '../src/domains/tracking/new-activity.js';
 import type { NewActivity } from '../src/domains/tracking/activity-service.js';
+import { FileBlobStore } from '../src/platform/blob-store/file-blob-store.js';
+import { readModelFiles } from '../src/domains/recommendations/model-files.js';
+import { encodeModel } from '../src/domains/recommendations/item-model.js';
+import { encodeRanker, rankerOfModel } from '../src/domains/recommendations/learned-ranker.js';
 
 const DAY = 86_400_000;
 const GARDEN = ['g1', 'g2', 'g3', 'g4', 'g5', 'g6', 'g7', 'g8'];
@@ -158,6 +162,24 @@ describe('the learned ranking stage of personalized', () => {
     } finally {
       await single.cleanup();
     }
+  });
+
+  it('reads the item model and ranker of one training when another process stores them between its two reads', async () => {
+    const blobs = new FileBlobStore({ directory: dataDir });
+    const stored = await readModelFiles(blobs, TENANT, true);
+    const [ownModel, ownRanker] = [stored.model, stored.ranker];
+    assert.ok(!('problem' in ownModel) && ownRanker !== undefined && !('problem' in ownRanker));
+    const trainedAt = ownModel.info.trainedAt + 60_000;
+    // Another process's store under way: its ranker is written (it goes first), its item model not yet.
+    await blobs.put(`models/${TENANT}.ranker`, encodeRanker({ ...ownRanker, trainedAt }));
+    const reading = readModelFiles(blobs, TENANT, true);
+    setTimeout(() => void blobs.put(`models/${TENANT}.item-model`, encodeModel({ ...ownModel, info: { ...ownModel.info, trainedAt } }, TENANT)), 100);
+    const { model, ranker } = await reading;
+    assert.ok(!('problem' in model));
+    assert.equal(model.info.trainedAt, trainedAt, 'the item model is read again once the store is done');
+    const paired = rankerOfModel(model, ranker);
+    assert.equal(paired.problem, undefined);
+    assert.equal(paired.ranker?.trainedAt, trainedAt);
   });
 
   it('is not trained, stored or used when switched off', async () => {

@@ -11,19 +11,46 @@ const modelBlob = (tenantId: string) => `models/${tenantId}.item-model`;
 const rankerBlob = (tenantId: string) => `models/${tenantId}.ranker`;
 
 /** The stored model, or why there is none to use (the caller retrains). */
-export function readStoredModel(blobs: BlobStore, tenantId: string): Promise<StoredModel | { problem: string }> {
+function readStoredModel(blobs: BlobStore, tenantId: string): Promise<StoredModel | { problem: string }> {
   return readBlob(blobs, modelBlob(tenantId), 'model', (data) => decodeModel(data, tenantId));
 }
 
 /** The stored ranker, or why there is none to use for this tenant (the caller retrains). */
-export function readStoredRanker(blobs: BlobStore, tenantId: string): Promise<StoredRanker | { problem: string }> {
+function readStoredRanker(blobs: BlobStore, tenantId: string): Promise<StoredRanker | { problem: string }> {
   return readBlob(blobs, rankerBlob(tenantId), 'ranker', (data) => decodeRanker(data, tenantId));
 }
 
-/** Stores the item model, then its ranker (when the training made one). */
+/**
+ * Stores the ranker (when the training made one), then the item model: a reader that finds the new item
+ * model always finds its ranker beside it (`readModelFiles`).
+ */
 export async function storeModelFiles(blobs: BlobStore, tenantId: string, model: StoredModel, ranker: StoredRanker | undefined): Promise<void> {
-  await blobs.put(modelBlob(tenantId), encodeModel(model, tenantId));
   if (ranker !== undefined) await blobs.put(rankerBlob(tenantId), encodeRanker(ranker));
+  await blobs.put(modelBlob(tenantId), encodeModel(model, tenantId));
+}
+
+/** A read that met a ranker newer than the item model (a store between the two reads) reads the item model again, this many times at most. */
+const PAIR_RETRIES = 5;
+const PAIR_RETRY_MS = 200;
+
+/**
+ * The item model and (with `withRanker`) its ranker, read as a pair: the item model first, then the
+ * ranker. A ranker of a later training than the item model means another process stored both between
+ * the two reads (the ranker goes first), so the item model is read again until it is that training's:
+ * a start or a load that met a store no longer takes the pair for a damaged one and trains again.
+ */
+export async function readModelFiles(blobs: BlobStore, tenantId: string, withRanker: boolean): Promise<{ model: StoredModel | { problem: string }; ranker: StoredRanker | { problem: string } | undefined }> {
+  let model = await readStoredModel(blobs, tenantId);
+  const ranker = withRanker ? await readStoredRanker(blobs, tenantId) : undefined;
+  for (let retry = 0; retry < PAIR_RETRIES && newer(ranker, model); retry++) {
+    if (retry > 0) await new Promise((resolve) => setTimeout(resolve, PAIR_RETRY_MS));
+    model = await readStoredModel(blobs, tenantId);
+  }
+  return { model, ranker };
+}
+
+function newer(ranker: StoredRanker | { problem: string } | undefined, model: StoredModel | { problem: string }): boolean {
+  return ranker !== undefined && !('problem' in ranker) && !('problem' in model) && ranker.trainedAt > model.info.trainedAt;
 }
 
 async function readBlob<T>(blobs: BlobStore, name: string, what: string, decode: (data: Buffer) => T | { problem: string }): Promise<T | { problem: string }> {

@@ -22,7 +22,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/blob-store/blob-store.js';
 import type { EaseOptions, SparseWeights, TrainingTimings } from './ease.js';
 import { ItemModel, type StoredModel } from './item-model.js';
-import { readStoredModel, readStoredRanker, storeModelFiles } from './model-files.js';
+import { readModelFiles, storeModelFiles } from './model-files.js';
 import { LearnedRanker, rankerOfModel, type StoredRanker } from './learned-ranker.js';
 import { DEFAULT_RANKER_OPTIONS, type ItemFacts, type RankerWeights } from './ranker-training.js';
 import type { ItemStats } from './ranker-features.js';
@@ -131,8 +131,7 @@ export class ModelTrainer {
         if (trainedAt > state.trainedAt && state.loading === undefined && !this.closed) state.loading = this.loadStored(tenantId, state).finally(() => (state.loading = undefined));
       });
       const started = performance.now();
-      const stored = await readStoredModel(this.blobs, tenantId);
-      const ranker = this.options.learnedRanking ? await readStoredRanker(this.blobs, tenantId) : undefined;
+      const { model: stored, ranker } = await readModelFiles(this.blobs, tenantId, this.options.learnedRanking);
       // One line for whatever is unusable (the item model, the ranker or both): both are trained again together.
       const { problem, ranker: paired } = 'problem' in stored ? { problem: stored.problem, ranker: undefined } : rankerOfModel(stored, ranker);
       if (problem !== undefined && this.aggregates.interactions(tenantId).touches >= MIN_TOUCHES) {
@@ -253,9 +252,8 @@ export class ModelTrainer {
 
   /** Installs the model (and ranker) another process stored, when it is newer than the one in place. */
   private async loadStored(tenantId: string, state: TenantModel): Promise<void> {
-    const stored = await readStoredModel(this.blobs, tenantId);
+    const { model: stored, ranker } = await readModelFiles(this.blobs, tenantId, this.options.learnedRanking);
     if ('problem' in stored || stored.info.trainedAt <= state.trainedAt || this.closed) return;
-    const ranker = this.options.learnedRanking ? await readStoredRanker(this.blobs, tenantId) : undefined;
     this.install(tenantId, state, stored, rankerOfModel(stored, ranker).ranker);
     this.logger.info({ tenant: tenantId, rows: state.model?.rows, trainedAt: stored.info.trainedAt }, 'recommendation model loaded, as another process trained it');
     for (const listener of this.loadedListeners) listener();
