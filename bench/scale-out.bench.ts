@@ -119,6 +119,8 @@ const BATCH = 10;
 const SETTLE_MS = 20_000;
 /** Search runs of each setup, taking turns after the collect runs; the median kept, ratios taken run by run. */
 const SEARCH_RUNS = 3;
+/** Search runs of each setup before those, not measured (the code's compilations, at a fraction of a core). */
+const SEARCH_WARM_UPS = 2;
 const SHARE = Number(process.env.BENCH_CPU_SHARE ?? 0.3);
 
 /** The realistic mix, 10 per request, a fresh seed per run so that shoppers are new to the store. */
@@ -218,11 +220,15 @@ async function throughputs(setups: Setup[], collectRuns: number, paused: number[
   // every companion during that run, and a training at 0.3 core outlasts any wait for it to end.
   for (const pid of paused) process.kill(pid, 'SIGSTOP');
   try {
-    // A search warm-up run each, not measured: minutes of collect runs left the search code cold (the first
-    // search run of a setup took a third to a half of the later ones).
+    // Search warm-up runs, not measured: minutes of collect runs left the search code cold (the first
+    // search run of a setup took a third to a half of the later ones). At 0.3 core a process answers
+    // about 200 searches/s cold and reaches its pace only after 10 s of searches (two runs of a lone
+    // process: 215 then 499, then 659), so each setup gets SEARCH_WARM_UPS of them.
     for (const setup of setups) {
-      await settle(everyPid);
-      await load(setup.url, searchRequests(), SECONDS, CONNECTIONS);
+      for (let w = 0; w < SEARCH_WARM_UPS; w++) {
+        await settle(everyPid);
+        await load(setup.url, searchRequests(), SECONDS, CONNECTIONS);
+      }
     }
     for (let i = 0; i < SEARCH_RUNS; i++) {
       for (const [k, setup] of setups.entries()) {
@@ -421,7 +427,7 @@ export default async function scaleOutBench(): Promise<BenchResult> {
         `Each companion: ${SHARE} of a core (${shares[0]?.how ?? 'no companion started'}).`,
         'lowdb and "1 process, PostgreSQL" each train their own model; A, B and C run with --no-training on a database of their own, where T trains the model for all of them.',
         trainerNote,
-        `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${PAIRED_RUNS} (lowdb and one process beside it) or ${TURN_RUNS} (1, 2 and 3 processes) collect runs of ${SECONDS} s (the median shown, each listed), then a search run of ${SECONDS} s each to warm up and ${SEARCH_RUNS} measured ones, taking turns, each once every companion is quiet (under a fifth of its share for half a second, at most ${SETTLE_MS / 1000} s: the folds the collect runs left), with the training process T stopped (SIGSTOP) meanwhile so that no model it stores is loaded during a search run (the median shown, each listed), ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
+        `Each throughput row: a collect run of ${SECONDS} s to warm up, then ${PAIRED_RUNS} (lowdb and one process beside it) or ${TURN_RUNS} (1, 2 and 3 processes) collect runs of ${SECONDS} s (the median shown, each listed), then ${SEARCH_WARM_UPS} search runs of ${SECONDS} s each to warm up and ${SEARCH_RUNS} measured ones, taking turns, each once every companion is quiet (under a fifth of its share for half a second, at most ${SETTLE_MS / 1000} s: the folds the collect runs left), with the training process T stopped (SIGSTOP) meanwhile so that no model it stores is loaded during a search run (the median shown, each listed), ${CONNECTIONS} connections (autocannon in its own process), collect = the realistic mix, ${BATCH} per request (events/s), search = ${searchRequests().length} distinct queries (more than the result cache holds).`,
         `The two single-process rows (lowdb, PostgreSQL) run side by side and take turns run by run (lowdb, PostgreSQL, lowdb, …), so that the machine's state and the growth of what each holds weigh on both alike; their ratio is the median of the run-by-run ratios (${PAIRED_RUNS} pairs).`,
         'PostgreSQL runs with fsync on: each collect waits for a group commit, as with the lowdb files\' fsync.',
         `"share used": the companions' CPU during the collect run against the shares they were given; "machine busy": every core of this machine (${availableParallelism()}) during it. A share used well below 100% with the machine near 100% means the companions waited for cores that PostgreSQL, the load generator, the balancing proxy or other work held: separate machines would not, and the model's prediction is then the figure to expect.`,
