@@ -6,8 +6,10 @@
  * response id; when that id is not a search this process remembers (a restart since, another
  * process) and the activity carries the typed keyword in `metadata.query`, the click counts for that
  * query on that day, once per shopper. Conversion is an `add-to-cart` or `purchase` from that search,
- * or of an item the same shopper clicked from it. Kept in one store document per tenant, written
- * every few seconds and at shutdown, so the counts survive a restart.
+ * or of an item the same shopper clicked from it. Kept in one store document per tenant: each process
+ * adds what it counted since its last write every few seconds and at shutdown (analytics-days.ts), so
+ * the counts survive a restart and several processes on one store add up; reads see the stored
+ * counts, which include the other processes' writes, with this process's unwritten ones on top.
  *
  * Memory is bounded by design: at most MAX_QUERIES_PER_DAY queries per token and day (later new
  * queries are counted under OTHER_QUERIES), DAYS_KEPT days, and the last RECENT_SEARCHES search ids
@@ -23,6 +25,9 @@ import type { DocumentStore, StoredDocument } from '../../../platform/store/docu
 import { isConversion, isPurchase } from '../../tracking/verbs.js';
 import type { QueryAnalyticsRow } from '@discovery-kit/protocol';
 import { deleteOldest } from '../../../platform/collections/oldest-first.js';
+import { addDays, mergedQueries, ownEntry, ownValue, zeroStats, type Days, type QueryDayStats } from './analytics-days.js';
+
+export type { QueryDayStats } from './analytics-days.js';
 
 export const MAX_QUERIES_PER_DAY = 1_000;
 export const OTHER_QUERIES = '(other queries)';
@@ -36,27 +41,6 @@ const FLUSH_MS = 5_000;
 
 const CLICK_VERBS = new Set(['click', 'view']);
 
-export interface QueryDayStats {
-  searches: number;
-  /** Searches that found nothing (after relaxation: nothing at all). */
-  zeroResults: number;
-  /** Searches answered for another query than typed (typo, split or joined words). */
-  corrected: number;
-  /** The query last run instead, when corrected. */
-  correctedTo?: string;
-  /** Searches with a served looser match (not every word matched). */
-  relaxed: number;
-  /** Searches whose results got at least one click or product view. */
-  clicks: number;
-  /** Searches followed by an add-to-cart or purchase. */
-  conversions: number;
-  /** Purchases from the search's results, price × quantity in cents (absent in days stored before it was kept). */
-  revenue?: number;
-  /** Results of the latest search (absent in days stored before it was kept): a fixed query leaves the zero-result list. */
-  lastResultCount?: number;
-  lastAt?: number;
-}
-
 /** One query over several days and every token of a tenant, for the console: the published row before its ratios. */
 export type QuerySummary = Omit<QueryAnalyticsRow, 'clickThrough' | 'conversionRate'>;
 
@@ -69,15 +53,16 @@ export interface SearchDayTotals {
   revenue: number;
 }
 
-/** Day (YYYY-MM-DD) → token → query → stats. */
 interface AnalyticsDocument {
-  days: Record<string, Record<string, Record<string, QueryDayStats>>>;
+  days: Days;
 }
 
+/** A search clicks and conversions are credited to: where its counts are (the query may be OTHER_QUERIES). */
 interface RecentSearch {
   tenantId: string;
   day: string;
-  stats: QueryDayStats;
+  token: string;
+  query: string;
   clicked: boolean;
   converted: boolean;
 }
@@ -94,11 +79,10 @@ export interface SearchOutcome {
 }
 
 export class QueryAnalytics {
+  /** Each tenant's stored counts: every process's written ones (another process's write replaces `data`). */
   private readonly documents = new Map<string, StoredDocument<AnalyticsDocument>>();
-  /** Each tenant's counts as they stand (the stored document is changed only inside `update`, at flush). */
-  private readonly live = new Map<string, AnalyticsDocument>();
-  /** Tenant → days changed since the last flush. */
-  private readonly dirtyDays = new Map<string, Set<string>>();
+  /** Tenant → what this process counted since its last write: increments, added to the stored counts at flush. */
+  private pending = new Map<string, Days>();
   private readonly recentSearches = new Map<string, RecentSearch>();
   /** tenant, profile, item → the search a click came from. */
   private readonly recentClicks = new Map<string, string>();
@@ -118,7 +102,6 @@ export class QueryAnalytics {
     for (const tenantId of deps.tenantIds) {
       const doc = await deps.store.document<AnalyticsDocument>(`tenants/${tenantId}/search-analytics`, () => ({ days: {} }));
       analytics.documents.set(tenantId, doc);
-      analytics.live.set(tenantId, structuredClone(doc.data));
     }
     analytics.timer = setInterval(() => void analytics.flush(), FLUSH_MS);
     analytics.timer.unref();
@@ -127,23 +110,21 @@ export class QueryAnalytics {
 
   /** Searches per query and day, as persisted: autocomplete restores its search counts from them at start. */
   *searchCounts(tenantId: string): Iterable<{ day: string; query: string; searches: number }> {
-    const doc = this.live.get(tenantId);
-    if (doc === undefined) return;
-    for (const [day, tokens] of Object.entries(doc.days)) {
-      for (const queries of Object.values(tokens)) for (const [query, stats] of Object.entries(queries)) if (query !== OTHER_QUERIES) yield { day, query, searches: stats.searches };
+    for (const { day, queries } of this.tenantDays(tenantId, '', '\uffff')) {
+      for (const [query, stats] of Object.entries(queries)) if (query !== OTHER_QUERIES) yield { day, query, searches: stats.searches };
     }
   }
 
   recordSearch(outcome: SearchOutcome): void {
-    const doc = this.live.get(outcome.tenantId);
+    const doc = this.documents.get(outcome.tenantId);
     if (doc === undefined) return;
     const day = dayOf(this.deps.clock.now());
-    const tokens = ownEntry(doc.days, day, () => ({}));
-    const queries = ownEntry(tokens, outcome.token, () => ({}));
+    const stored = ownValue(ownValue(doc.data.days, day), outcome.token);
+    const queries = ownEntry(ownEntry(this.pendingDays(outcome.tenantId), day, () => ({})), outcome.token, () => ({}));
     // A query is kept to its first MAX_QUERY_CHARS characters: a 1,000-character query costs no more.
     let key = outcome.query.slice(0, MAX_QUERY_CHARS);
-    if (!Object.hasOwn(queries, key) && this.full(queries)) key = OTHER_QUERIES;
-    const stats = ownEntry<QueryDayStats>(queries, key, () => ({ searches: 0, zeroResults: 0, corrected: 0, relaxed: 0, clicks: 0, conversions: 0 }));
+    if (!Object.hasOwn(queries, key) && (stored === undefined || !Object.hasOwn(stored, key)) && (this.full(queries) || (stored !== undefined && this.full(stored)))) key = OTHER_QUERIES;
+    const stats = ownEntry<QueryDayStats>(queries, key, zeroStats);
     stats.searches++;
     if (outcome.count === 0) stats.zeroResults++;
     if (outcome.corrected !== undefined) {
@@ -153,8 +134,7 @@ export class QueryAnalytics {
     if (outcome.relaxed) stats.relaxed++;
     stats.lastResultCount = outcome.count;
     stats.lastAt = this.deps.clock.now();
-    remember(this.recentSearches, outcome.id, { tenantId: outcome.tenantId, day, stats, clicked: false, converted: false }, RECENT_SEARCHES);
-    this.touch(outcome.tenantId, day);
+    remember(this.recentSearches, outcome.id, { tenantId: outcome.tenantId, day, token: outcome.token, query: key, clicked: false, converted: false }, RECENT_SEARCHES);
   }
 
   /**
@@ -167,9 +147,9 @@ export class QueryAnalytics {
   }
 
   /**
-   * Whether a token's queries of a day number MAX_QUERIES_PER_DAY. A record only grows (days go whole),
-   * so a full one is remembered: counting its keys again for every later new query made an array of
-   * a thousand keys per search on a busy day.
+   * Whether a token's queries of a day number MAX_QUERIES_PER_DAY. A record only grows (days go whole;
+   * a stored one another process wrote is a new record), so a full one is remembered: counting its
+   * keys again for every later new query made an array of a thousand keys per search on a busy day.
    */
   private full(queries: Record<string, QueryDayStats>): boolean {
     if (this.fullRecords.has(queries)) return true;
@@ -196,8 +176,7 @@ export class QueryAnalytics {
       remember(this.recentClicks, clickKey, ref.id, RECENT_CLICKS);
       if (ref.search.clicked) return;
       ref.search.clicked = true;
-      ref.search.stats.clicks++;
-      this.touch(ref.search.tenantId, ref.search.day);
+      this.countsOf(ref.search).clicks++;
       return;
     }
     if (!isConversion(activity.verb)) return;
@@ -206,12 +185,24 @@ export class QueryAnalytics {
     const search = direct ?? (viaClick === undefined ? undefined : this.recentSearches.get(viaClick));
     if (search === undefined || search.tenantId !== activity.tenant) return;
     // Every purchase line from the search earns it revenue; the search converts once.
-    if (isPurchase(activity.verb)) search.stats.revenue = (search.stats.revenue ?? 0) + (activity.price ?? 0) * (activity.quantity ?? 1);
+    const counts = this.countsOf(search);
+    if (isPurchase(activity.verb)) counts.revenue = (counts.revenue ?? 0) + (activity.price ?? 0) * (activity.quantity ?? 1);
     if (!search.converted) {
       search.converted = true;
-      search.stats.conversions++;
+      counts.conversions++;
     }
-    this.touch(search.tenantId, search.day);
+  }
+
+  /** This process's increments for a search's query and day, to add clicks and conversions to. */
+  private countsOf(search: RecentSearch): QueryDayStats {
+    const tokens = ownEntry(this.pendingDays(search.tenantId), search.day, () => ({}));
+    return ownEntry(ownEntry(tokens, search.token, () => ({})), search.query, zeroStats);
+  }
+
+  private pendingDays(tenantId: string): Days {
+    let days = this.pending.get(tenantId);
+    if (days === undefined) this.pending.set(tenantId, (days = {}));
+    return days;
   }
 
   /**
@@ -223,15 +214,16 @@ export class QueryAnalytics {
     const known = activity.sourceId === undefined ? undefined : this.recentSearches.get(activity.sourceId);
     if (known !== undefined) return known.tenantId === activity.tenant ? { id: activity.sourceId!, search: known } : undefined;
     if (activity.query === undefined || activity.widgetId !== undefined || activity.recommendationId !== undefined) return undefined;
-    const doc = this.live.get(activity.tenant);
     const day = dayOf(this.deps.clock.now());
     const query = normalizeQuery(activity.query).slice(0, MAX_QUERY_CHARS);
-    const tokens = doc !== undefined && Object.hasOwn(doc.days, day) ? doc.days[day]! : {};
-    const stats = Object.values(tokens).find((queries) => Object.hasOwn(queries, query))?.[query];
-    if (stats === undefined || query === OTHER_QUERIES) return undefined;
+    if (query === OTHER_QUERIES) return undefined;
+    // The query searched today (here or, once written, on another process) under some token.
+    const holding = [ownValue(this.documents.get(activity.tenant)?.data.days, day), ownValue(this.pending.get(activity.tenant), day)];
+    const token = holding.flatMap((tokens) => Object.entries(tokens ?? {})).find(([, queries]) => Object.hasOwn(queries, query))?.[0];
+    if (token === undefined) return undefined;
     const id = `query\u0000${activity.tenant}\u0000${activity.profileId}\u0000${day}\u0000${query}`;
     let search = this.recentSearches.get(id);
-    if (search === undefined) remember(this.recentSearches, id, (search = { tenantId: activity.tenant, day, stats, clicked: false, converted: false }), RECENT_SEARCHES);
+    if (search === undefined) remember(this.recentSearches, id, (search = { tenantId: activity.tenant, day, token, query, clicked: false, converted: false }), RECENT_SEARCHES);
     return { id, search };
   }
 
@@ -276,12 +268,17 @@ export class QueryAnalytics {
     return out;
   }
 
-  private *tenantDays(tenantId: string, from: string, to: string): Iterable<{ day: string; queries: Record<string, QueryDayStats> }> {
-    const doc = this.live.get(tenantId);
-    if (doc === undefined) return;
-    for (const [day, tokens] of Object.entries(doc.days)) {
+  /** Every token's queries of each day from `from` to `to`: the stored counts with this process's unwritten ones on top. */
+  private *tenantDays(tenantId: string, from: string, to: string): Iterable<{ day: string; token: string; queries: Record<string, QueryDayStats> }> {
+    const stored = this.documents.get(tenantId)?.data.days;
+    if (stored === undefined) return;
+    const pending = this.pending.get(tenantId);
+    for (const day of new Set([...Object.keys(stored), ...Object.keys(pending ?? {})])) {
       if (day < from || day > to) continue;
-      for (const queries of Object.values(tokens)) yield { day, queries };
+      const [storedTokens, pendingTokens] = [ownValue(stored, day), ownValue(pending, day)];
+      for (const token of new Set([...Object.keys(storedTokens ?? {}), ...Object.keys(pendingTokens ?? {})])) {
+        yield { day, token, queries: mergedQueries(ownValue(storedTokens, token), ownValue(pendingTokens, token)) };
+      }
     }
   }
 
@@ -296,35 +293,29 @@ export class QueryAnalytics {
 
   /** One token's days from `from` to `to` (inclusive, YYYY-MM-DD). */
   report(tenantId: string, token: string, from: string, to: string): { day: string; queries: Record<string, QueryDayStats> }[] {
-    const doc = this.live.get(tenantId);
-    if (doc === undefined) return [];
-    return Object.keys(doc.days)
-      .filter((day) => day >= from && day <= to)
-      .sort()
-      .map((day) => ({ day, queries: withoutLastSearch(doc.days[day]![token] ?? {}) }));
-  }
-
-  private touch(tenantId: string, day: string): void {
-    let days = this.dirtyDays.get(tenantId);
-    if (days === undefined) this.dirtyDays.set(tenantId, (days = new Set()));
-    days.add(day);
+    const byDay = new Map<string, Record<string, QueryDayStats>>();
+    for (const { day, token: own, queries } of this.tenantDays(tenantId, from, to)) {
+      if (!byDay.has(day)) byDay.set(day, {});
+      if (own === token) byDay.set(day, queries);
+    }
+    return [...byDay.keys()].sort().map((day) => ({ day, queries: withoutLastSearch(byDay.get(day)!) }));
   }
 
   /** Writes the days whose counts changed, and lets days past DAYS_KEPT go. */
   async flush(): Promise<void> {
     const oldest = dayOf(this.deps.clock.now() - DAYS_KEPT * 24 * 60 * 60 * 1000);
-    for (const [tenantId, days] of [...this.dirtyDays]) {
-      this.dirtyDays.delete(tenantId);
-      const live = this.live.get(tenantId)!;
-      for (const day of Object.keys(live.days)) if (day < oldest) delete live.days[day];
-      const copies = [...days].filter((day) => live.days[day] !== undefined).map((day) => [day, structuredClone(live.days[day]!)] as const);
+    const taken = this.pending;
+    this.pending = new Map();
+    for (const [tenantId, days] of taken) {
       try {
+        // Added inside the update: on a shared store it runs on the latest stored counts, other processes' included.
         await this.documents.get(tenantId)!.update((data) => {
-          for (const [day, tokens] of copies) data.days[day] = tokens;
+          addDays(data.days, days, MAX_QUERIES_PER_DAY, OTHER_QUERIES);
           for (const day of Object.keys(data.days)) if (day < oldest) delete data.days[day];
         });
       } catch (error) {
-        for (const day of days) this.touch(tenantId, day);
+        // Kept for the next write, with what was counted meanwhile.
+        addDays(this.pendingDays(tenantId), days, MAX_QUERIES_PER_DAY, OTHER_QUERIES);
         this.deps.logger.error({ err: error, tenantId }, 'search analytics write failed');
       }
     }
@@ -358,16 +349,4 @@ function remember<V>(map: Map<string, V>, key: string, value: V, cap: number): v
   map.delete(key);
   map.set(key, value);
   if (map.size > cap) deleteOldest(map);
-}
-
-/**
- * The entry `key` of a record keyed by what shoppers type, made when missing. Own properties only, set
- * by definition: a query such as `__proto__` or `constructor` must be an ordinary key, never reach
- * Object.prototype (a plain `record[key] ??= {}` would hand back, and then change, the prototype).
- */
-function ownEntry<T>(record: Record<string, T>, key: string, make: () => T): T {
-  if (Object.hasOwn(record, key)) return record[key]!;
-  const value = make();
-  Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
-  return value;
 }
