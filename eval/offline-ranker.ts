@@ -7,7 +7,8 @@
  * Run: `npx tsx eval/offline-ranker.ts`; OFFLINE_SEEDS=13,7,1,2,3 (default; `all`: every held-out order),
  * OFFLINE_EXAMPLES=3000, OFFLINE_VISITS=1, OFFLINE_VALIDATE=1 (the split made again inside the training orders, for tuning),
  * OFFLINE_TREES='[{"depth":3,"rounds":100},{"onLR":true,"rounds":30}]' (gradient-boosted trees, eval/offline-trees.ts, fitted
- * on the regression's examples and scored beside it; `onLR`: on top of the regression's scores).
+ * on the regression's examples and scored beside it; `onLR`: on top of the regression's scores),
+ * OFFLINE_FM='[{"k":4},{"k":8,"penalty":0.01}]' (factorisation machines on top of the regression, eval/offline-fm.ts).
  */
 import { offlineSplit } from './offline-split.js';
 import { shuffle } from './seeded-shuffle.js';
@@ -15,6 +16,7 @@ import { MINUTE_MS } from '../packages/server/src/domains/recommendations/intera
 import { trainEase } from '../packages/server/src/domains/recommendations/ease.js';
 import { DEFAULT_RANKER_OPTIONS, trainRanker } from '../packages/server/src/domains/recommendations/ranker-training.js';
 import { DEFAULT_TREE_OPTIONS, fitTrees, treeContributions, treeScore, type TreeOptions } from './offline-trees.js';
+import { DEFAULT_FM_OPTIONS, fitFm, fmInteraction, type FmOptions } from './offline-fm.js';
 import { LearnedRanker } from '../packages/server/src/domains/recommendations/learned-ranker.js';
 import { countEnding, FEATURE_COUNT, familyOf, featuresOf, type CandidateFacts, type ShopperFacts, shopperFacts, titleWords, VISIT_MINUTES } from '../packages/server/src/domains/recommendations/ranker-features.js';
 
@@ -83,6 +85,29 @@ for (const settings of treeSettings) {
     score: (c, s) => {
       featuresOf(c, { ...s, at: Math.max(s.at, stats.at) }, stats, vector);
       return (settings.onLR === true ? lrOf(vector) : 0) + treeScore(trees, vector);
+    },
+  });
+}
+
+// OFFLINE_FM: factorisation machines on top of the regression (its log-odds plus the features' pairwise interactions).
+const fmSettings = (JSON.parse(process.env.OFFLINE_FM ?? '[]') as Array<Partial<FmOptions>>).map((o) => ({ ...DEFAULT_FM_OPTIONS, ...o }));
+const standardised = (row: ArrayLike<number>, out: Float64Array) => {
+  for (let f = 0; f < FEATURE_COUNT; f++) out[f] = (row[f]! - ranker.mean[f]!) / ranker.scale[f]!;
+  return out;
+};
+const zs = fmSettings.length === 0 ? new Float64Array(0) : new Float64Array(examples.x.length);
+for (let r = 0; fmSettings.length > 0 && r < examples.y.length; r++) standardised(examples.x.subarray(r * FEATURE_COUNT, (r + 1) * FEATURE_COUNT), zs.subarray(r * FEATURE_COUNT, (r + 1) * FEATURE_COUNT));
+for (const settings of fmSettings) {
+  started = performance.now();
+  const fm = fitFm(zs, examples.y, FEATURE_COUNT, lrScores, settings);
+  const name = `fm ${JSON.stringify(settings)}`;
+  console.log(`${name} ${Math.round(performance.now() - started)} ms`);
+  const z = new Float64Array(FEATURE_COUNT);
+  models.push({
+    name,
+    score: (c, s) => {
+      featuresOf(c, { ...s, at: Math.max(s.at, stats.at) }, stats, vector);
+      return lrOf(vector) + fmInteraction(fm, standardised(vector, z));
     },
   });
 }
