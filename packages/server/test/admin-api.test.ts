@@ -194,6 +194,7 @@ describe('admin API', () => {
     assert.equal((await api('/widgets/w-console', viewer, { method: 'DELETE' })).status, 403);
     assert.equal((await call(`${server.url}/admin/session`, { method: 'DELETE', headers })).status, 204);
     assert.equal((await call(`${server.url}/admin/session`, { headers: { cookie: headers.cookie! } })).status, 401, 'signed out');
+    signedOut = headers.cookie!;
     for (let i = 0; i < 5; i++) await call(`${server.url}/admin/session`, { json: { tenant: 'tenant-b', username: 'merch', password: 'guess' } });
     const locked = await call(`${server.url}/admin/session`, { json: { tenant: 'tenant-b', username: 'merch', password: CONSOLE_PASSWORD } });
     assert.equal(locked.status, 429);
@@ -201,6 +202,9 @@ describe('admin API', () => {
     clock.advance(16 * 60_000);
     assert.equal((await call(`${server.url}/admin/session`, { json: { tenant: 'tenant-b', username: 'merch', password: CONSOLE_PASSWORD } })).status, 200);
   });
+
+  /** The cookie of a console session signed out above: it must stay refused after a restart. */
+  let signedOut: string | undefined;
 
   it('keeps every change across a restart, the stored change winning over the file', async () => {
     const dataDir = server.dataDir;
@@ -211,5 +215,9 @@ describe('admin API', () => {
     assert.equal(ids((await search('shoes')).body)[0], 'bag-1');
     assert.equal((await call(`${server.url}/collect/tenant-a-tracker`, { json: { action: 'view', target: { product: 'x' }, user: { sessionId: 's' } } })).status, 404);
     assert.ok((await api('/audit', await token('client-a'))).body.entries.length >= 8);
+    // A sign-out is stored: the restarted server refuses the signed-out cookie as the one before did.
+    assert.ok(signedOut !== undefined);
+    assert.equal((await call(`${server.url}/admin/session`, { headers: { cookie: signedOut } })).status, 401, 'still signed out after the restart');
+    assert.equal((await call(`${server.url}/admin/session`, { headers: { cookie: (await consoleSignIn(server)).cookie! } })).status, 200);
   });
 });

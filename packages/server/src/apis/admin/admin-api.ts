@@ -76,8 +76,8 @@ export function createAdminApi(deps: ServerDeps): ApiModule {
     } satisfies Wire.AdminSessionResponse;
   });
 
-  router.delete('/session', guard, (ctx) => {
-    if (ctx.state.consoleSession !== undefined) sessions.signOut(ctx.state.consoleSession);
+  router.delete('/session', guard, async (ctx) => {
+    if (ctx.state.consoleSession !== undefined) await sessions.signOut(ctx.state.consoleSession);
     ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'strict', path: '/', maxAge: 0, overwrite: true });
     ctx.status = 204;
   });

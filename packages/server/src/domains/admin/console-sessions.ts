@@ -2,14 +2,15 @@
  * Console sign-in for people: a username and password (scrypt hash in the configuration) become a
  * signed session that the admin API reads from an HttpOnly cookie, with a CSRF token bound to it.
  * Sessions are stateless (HMAC over a short payload with a secret kept in the store), so a restart
- * keeps people signed in; sign-out revokes the session id until it would have expired anyway.
+ * keeps people signed in; sign-out revokes the session id until it would have expired anyway, in a
+ * store document, so that the revocation outlives a restart and reaches every process on a shared
+ * store (each reloads the document when another commits it).
  */
 import { createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import type { ConfigRegistry } from '../../platform/config/registry.js';
-import type { DocumentStore } from '../../platform/store/document-store.js';
+import type { DocumentStore, StoredDocument } from '../../platform/store/document-store.js';
 import { DomainError } from '../../platform/domain-error.js';
-import { deleteOldest } from '../../platform/collections/oldest-first.js';
 
 export const SESSION_COOKIE = 'dk_console';
 export const SESSION_HOURS = 8;
@@ -52,12 +53,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** Spent on unknown usernames so that their answer takes as long as a wrong password's. */
 const DECOY_HASH = 'scrypt:16384:8:1:AAAAAAAAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
+/** Signed-out session ids and when each session would have expired. */
+interface RevokedSessions {
+  revoked: Record<string, number>;
+}
+
 export class ConsoleSessions {
   private readonly failures = new Map<string, number[]>();
-  private readonly revoked = new Map<string, number>();
 
   private constructor(
     private readonly secret: Buffer,
+    private readonly revocations: StoredDocument<RevokedSessions>,
     private readonly registry: ConfigRegistry,
     private readonly clock: Clock,
   ) {}
@@ -65,7 +71,8 @@ export class ConsoleSessions {
   static async open(deps: { store: DocumentStore; registry: ConfigRegistry; clock: Clock }): Promise<ConsoleSessions> {
     const doc = await deps.store.document<{ secret: string }>('admin/session-secret', () => ({ secret: '' }));
     if (doc.data.secret === '') await doc.update((data) => void (data.secret = randomBytes(32).toString('base64url')));
-    return new ConsoleSessions(Buffer.from(doc.data.secret, 'base64url'), deps.registry, deps.clock);
+    const revocations = await deps.store.document<RevokedSessions>('admin/revoked-sessions', () => ({ revoked: {} }));
+    return new ConsoleSessions(Buffer.from(doc.data.secret, 'base64url'), revocations, deps.registry, deps.clock);
   }
 
   /** Checks the password; returns the cookie value and its session, or refuses (locked after MAX_FAILURES). */
@@ -105,7 +112,7 @@ export class ConsoleSessions {
       return undefined;
     }
     if (typeof data.t !== 'string' || typeof data.u !== 'string' || typeof data.s !== 'string' || typeof data.e !== 'number') return undefined;
-    if (data.e <= this.clock.now() || this.revoked.has(data.s)) return undefined;
+    if (data.e <= this.clock.now() || Object.hasOwn(this.revocations.data.revoked, data.s)) return undefined;
     const user = this.registry.findTenant(data.t)?.consoleUsers.find((u) => u.username === data.u);
     if (user === undefined) return undefined;
     return { tenantId: data.t, username: data.u, role: user.role, sessionId: data.s, expiresAt: data.e };
@@ -123,12 +130,19 @@ export class ConsoleSessions {
     return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
-  signOut(session: ConsoleSession): void {
+  /** Revokes the session on every process, durably: resolves once the revocation is stored. */
+  async signOut(session: ConsoleSession): Promise<void> {
     const now = this.clock.now();
-    for (const [id, expires] of this.revoked) if (expires <= now) this.revoked.delete(id);
-    // Past the cap the oldest revocations go first; those sessions are the closest to expiring anyway.
-    while (this.revoked.size >= MAX_REVOKED) deleteOldest(this.revoked);
-    this.revoked.set(session.sessionId, session.expiresAt);
+    await this.revocations.update((data) => {
+      for (const [id, expires] of Object.entries(data.revoked)) if (expires <= now) delete data.revoked[id];
+      // Past the cap the sessions closest to expiring lose their revocation first.
+      const kept = Object.entries(data.revoked);
+      if (kept.length >= MAX_REVOKED) {
+        kept.sort((a, b) => a[1] - b[1]);
+        for (const [id] of kept.slice(0, kept.length - MAX_REVOKED + 1)) delete data.revoked[id];
+      }
+      Object.defineProperty(data.revoked, session.sessionId, { value: session.expiresAt, writable: true, enumerable: true, configurable: true });
+    });
   }
 
   private sign(text: string): string {
