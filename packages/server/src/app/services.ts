@@ -39,6 +39,7 @@ export async function createServices(deps: ServiceContext): Promise<Services> {
     registry: deps.registry,
     fileConfig: deps.config,
     clock: deps.clock,
+    logger: deps.logger,
     onSearchChanged: async (scope) => void (await search?.refreshFields(scope.tenantId, scope.environmentId)),
   });
   const metrics = new ServerMetrics();

@@ -1,7 +1,10 @@
 /**
  * Runtime configuration changes: widgets, search tokens with their configurations, tracker keys.
  * A change is validated, written to the store, applied to the registry (the next request sees it),
- * and recorded in the audit log, in that order; changes are serialised so none is lost.
+ * and recorded in the audit log, in that order; changes are serialised so none is lost. On a store
+ * several processes share, a change is made on the stored changes as the other processes left them
+ * (inside the store's update), and each process applies what another one stored as soon as its copy
+ * of the document reloads: a key revoked through one process is refused by all.
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
@@ -12,7 +15,8 @@ import type { DocumentStore, StoredDocument } from '../../platform/store/documen
 import { DomainError } from '../../platform/domain-error.js';
 import { parseInput } from '../../platform/validation.js';
 import { AuditLog, type AuditEntry } from './audit-log.js';
-import { composeConfig, emptyOverrides, environmentKey, OVERRIDES_DOCUMENT, type EnvironmentOverrides, type OverridesDocument } from './overrides.js';
+import { composeConfig, emptyOverrides, environmentKey, OVERRIDES_DOCUMENT, splitEnvironmentKey, type EnvironmentOverrides, type OverridesDocument } from './overrides.js';
+import type { Logger } from '../../platform/logger.js';
 import { checkSearchConfiguration, checkSearchToken, checkWidget } from './resource-checks.js';
 import { searchConfigurationSchema } from '../../platform/config/schema.js';
 
@@ -51,8 +55,8 @@ export class ConfigAdmin {
     this.audit = new AuditLog(deps.store);
   }
 
-  /** Reads the stored changes and applies them over the file before the first request. */
-  static async open(deps: ConfigAdminDeps): Promise<ConfigAdmin> {
+  /** Reads the stored changes and applies them over the file before the first request; then follows other processes' changes. */
+  static async open(deps: ConfigAdminDeps & { logger?: Logger }): Promise<ConfigAdmin> {
     const doc = await deps.store.document<OverridesDocument>(OVERRIDES_DOCUMENT, () => ({ environments: {} }));
     const admin = new ConfigAdmin(deps, doc);
     try {
@@ -61,6 +65,24 @@ export class ConfigAdmin {
       // A file edited since would make a stored change invalid: the file alone still runs, and the operator is told why.
       throw new Error(`The admin API's stored changes (${OVERRIDES_DOCUMENT}) no longer fit the configuration file: ${(error as Error).message}`);
     }
+    let applied = clone(doc.data.environments);
+    doc.onChange?.(() => {
+      const stored = clone(doc.data.environments);
+      try {
+        deps.registry.replace(composeConfig(deps.fileConfig, doc.data));
+      } catch (error) {
+        // Another process's file differs from this one's: this process keeps what it runs, and says why.
+        deps.logger?.error({ err: error }, 'runtime configuration changed by another process does not fit this configuration file; not applied');
+        return;
+      }
+      // Search tokens whose configurations changed there may weigh fields this process's index lacks.
+      for (const key of new Set([...Object.keys(stored), ...Object.keys(applied)])) {
+        if (JSON.stringify(stored[key]?.searchTokens) === JSON.stringify(applied[key]?.searchTokens)) continue;
+        const [tenantId, environmentId] = splitEnvironmentKey(key);
+        deps.onSearchChanged?.({ tenantId, environmentId }).catch((error: unknown) => deps.logger?.error({ err: error, tenantId, environmentId }, 'search index refresh after another process\'s change failed'));
+      }
+      applied = stored;
+    });
     return admin;
   }
 
@@ -221,17 +243,19 @@ export class ConfigAdmin {
     if (actor.tenantId !== scope.tenantId) throw new DomainError('forbidden', `This account belongs to tenant "${actor.tenantId}".`, { field: 'tenant' });
     const run = this.queue.then(async () => {
       const key = environmentKey(scope.tenantId, scope.environmentId);
-      const next: EnvironmentOverrides = clone(this.overrides.data.environments[key]) ?? emptyOverrides();
-      mutate(next);
-      let effective: LoadedConfig;
-      try {
-        effective = composeConfig(this.deps.fileConfig, { environments: { ...this.overrides.data.environments, [key]: next } });
-      } catch (error) {
-        throw new DomainError('invalid', `The configuration would not be valid with this change: ${(error as Error).message.slice(0, 300)}`);
-      }
-      if (crossCheck(effective).length > 0) throw new DomainError('conflict', 'This id is already used elsewhere; choose another.', { field: 'id' });
-      await this.overrides.update((data) => {
+      // Made on the stored changes as they are now (another process may have written since): checked whole, then written.
+      const effective = await this.overrides.update((data) => {
+        const next: EnvironmentOverrides = clone(data.environments[key]) ?? emptyOverrides();
+        mutate(next);
+        let composed: LoadedConfig;
+        try {
+          composed = composeConfig(this.deps.fileConfig, { environments: { ...data.environments, [key]: next } });
+        } catch (error) {
+          throw new DomainError('invalid', `The configuration would not be valid with this change: ${(error as Error).message.slice(0, 300)}`);
+        }
+        if (crossCheck(composed).length > 0) throw new DomainError('conflict', 'This id is already used elsewhere; choose another.', { field: 'id' });
         data.environments[key] = next;
+        return composed;
       });
       this.deps.registry.replace(effective);
       if (entry.action.startsWith('search')) await this.deps.onSearchChanged?.(scope);

@@ -29,6 +29,12 @@ export function environmentKey(tenantId: string, environmentId: string): string 
   return `${tenantId}/${environmentId}`;
 }
 
+/** The tenant and environment of an `environmentKey` (tenant ids hold no `/`). */
+export function splitEnvironmentKey(key: string): [string, string] {
+  const slash = key.indexOf('/');
+  return [key.slice(0, slash), key.slice(slash + 1)];
+}
+
 function mergeById<T>(fromFile: readonly T[], idOf: (value: T) => string, changes: Record<string, T | null>): T[] {
   const out: T[] = [];
   const seen = new Set<string>();

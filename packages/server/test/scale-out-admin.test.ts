@@ -1,0 +1,71 @@
+/**
+ * The admin API and the console on a store several processes share (PostgreSQL): a runtime
+ * configuration change made through one process (a tracker key revoked, a widget created) is applied
+ * by the others, two changes made at once through two processes both stay, and a console session
+ * signed out through one process is refused by all of them. Real servers on one real PostgreSQL schema.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { startPostgres, type PostgresServer } from './support/engines.js';
+import { eventually, openOnSharedStore, type SharedStoreServer } from './support/shared-store-servers.js';
+import { adminConfig, adminToken, consoleSignIn } from './support/admin-fixture.js';
+import { call, FIXTURES, type TestServer } from './support/test-server.js';
+import { validateConfig } from '../src/platform/config/load.js';
+import { createLogger } from '../src/platform/logger.js';
+
+let postgres: PostgresServer | undefined;
+const servers: SharedStoreServer[] = [];
+after(async () => {
+  for (const { server } of servers) await server.close();
+  postgres?.dispose();
+});
+
+/** Two servers of one shop on a new schema. */
+async function pair(): Promise<[SharedStoreServer, SharedStoreServer]> {
+  postgres ??= await startPostgres();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const raw = await adminConfig();
+  const opened: SharedStoreServer[] = [];
+  for (let i = 0; i < 2; i++) opened.push(await openOnSharedStore(postgres.url, schema, { configFor: () => validateConfig(raw, '(test)', FIXTURES), logger: createLogger('silent') }));
+  servers.push(...opened);
+  return opened as [SharedStoreServer, SharedStoreServer];
+}
+
+describe('the admin API on a shared store', () => {
+  it('applies a change made through one process on the others, and keeps two changes made at once', async () => {
+    const [a, b] = await pair();
+    const auth = { authorization: `Bearer ${await adminToken({ url: a.base } as TestServer, Date.now(), 'client-a')}` };
+    const admin = (on: SharedStoreServer, path: string, init: { method?: string; json?: unknown } = {}) => call(`${on.base}/admin${path}?environment=prod`, { ...init, headers: auth });
+    const collect = (on: SharedStoreServer) => call(`${on.base}/collect/tenant-a-tracker`, { json: { action: 'view', target: { product: 'p-1' }, user: { sessionId: 's-1' } } });
+    assert.equal((await collect(b)).status, 200);
+    // A key revoked through A is refused by B as well, once B's copy of the stored changes reloads.
+    assert.equal((await admin(a, '/tracker-keys/tenant-a-tracker', { method: 'DELETE' })).status, 204);
+    assert.equal((await collect(a)).status, 404);
+    await eventually(async () => assert.equal((await collect(b)).status, 404, 'the revoked key is refused by the other process'), 5_000);
+    // Two widgets created at once through the two processes: both are stored, and each process serves both.
+    const created = await Promise.all([admin(a, '/widgets/made-on-a', { method: 'PUT', json: { strategies: ['popular'] } }), admin(b, '/widgets/made-on-b', { method: 'PUT', json: { strategies: ['popular'] } })]);
+    assert.deepEqual(created.map((r) => r.status), [200, 200], JSON.stringify(created.map((r) => r.body)));
+    for (const on of [a, b]) {
+      await eventually(async () => {
+        for (const id of ['made-on-a', 'made-on-b']) assert.equal((await call(`${on.base}/widget/${id}/recommendations`)).status, 200, `${id} on ${on.base}`);
+      }, 5_000);
+    }
+  });
+});
+
+describe('console sessions on a shared store', () => {
+  it('signs a person out on every process, not only the one they signed out through', async () => {
+    const [a, b] = await pair();
+    const session = (on: SharedStoreServer, cookie: string) => call(`${on.base}/admin/session`, { headers: { cookie } });
+    const headers = await consoleSignIn({ url: a.base } as TestServer);
+    // One secret in the store signs every process's cookies.
+    assert.equal((await session(b, headers.cookie!)).status, 200);
+    assert.equal((await call(`${a.base}/admin/session`, { method: 'DELETE', headers })).status, 204);
+    assert.equal((await session(a, headers.cookie!)).status, 401);
+    await eventually(async () => assert.equal((await session(b, headers.cookie!)).status, 401, 'signed out on the other process too'), 5_000);
+    // Another session of the same person is untouched.
+    const again = await consoleSignIn({ url: b.base } as TestServer);
+    assert.equal((await session(a, again.cookie!)).status, 200);
+  });
+});
