@@ -1,15 +1,15 @@
 /**
  * The admin API and the console on a store several processes share (PostgreSQL): a runtime
  * configuration change made through one process (a tracker key revoked, a widget created) is applied
- * by the others, two changes made at once through two processes both stay, and a console session
- * signed out through one process is refused by all of them. Real servers on one real PostgreSQL schema.
+ * by the others, two changes made at once through two processes both stay, a console session
+ * signed out through one process is refused by all of them, and failed sign-ins count over all. Real servers on one real PostgreSQL schema.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startPostgres, type PostgresServer } from './support/engines.js';
 import { eventually, openOnSharedStore, type SharedStoreServer } from './support/shared-store-servers.js';
-import { adminConfig, adminToken, consoleSignIn } from './support/admin-fixture.js';
+import { adminConfig, adminToken, consoleSignIn, CONSOLE_PASSWORD } from './support/admin-fixture.js';
 import { call, FIXTURES, type TestServer } from './support/test-server.js';
 import { validateConfig } from '../src/platform/config/load.js';
 import { createLogger } from '../src/platform/logger.js';
@@ -67,5 +67,16 @@ describe('console sessions on a shared store', () => {
     // Another session of the same person is untouched.
     const again = await consoleSignIn({ url: b.base } as TestServer);
     assert.equal((await session(a, again.cookie!)).status, 200);
+  });
+
+  it('counts failed sign-ins over every process: five spread over two lock the username on both', async () => {
+    const [a, b] = await pair();
+    const signIn = (on: SharedStoreServer, password: string) => call(`${on.base}/admin/session`, { json: { tenant: 'tenant-b', username: 'merch', password } });
+    for (const on of [a, b, a, b, a]) assert.equal((await signIn(on, 'a wrong guess')).status, 401);
+    for (const on of [a, b]) {
+      const locked = await signIn(on, CONSOLE_PASSWORD);
+      assert.equal(locked.status, 429, `locked on ${on.base}`);
+      assert.ok(Number(locked.headers.get('retry-after')) > 0);
+    }
   });
 });

@@ -58,12 +58,17 @@ interface RevokedSessions {
   revoked: Record<string, number>;
 }
 
-export class ConsoleSessions {
-  private readonly failures = new Map<string, number[]>();
+/** `tenant/username` of configured users → the times of their failed sign-ins within the lock window. */
+interface SignInFailures {
+  failures: Record<string, number[]>;
+}
 
+export class ConsoleSessions {
   private constructor(
     private readonly secret: Buffer,
     private readonly revocations: StoredDocument<RevokedSessions>,
+    /** In the store, so that every process of a shared store counts the same failures, and a restart forgets none. */
+    private readonly failures: StoredDocument<SignInFailures>,
     private readonly registry: ConfigRegistry,
     private readonly clock: Clock,
   ) {}
@@ -72,7 +77,8 @@ export class ConsoleSessions {
     const doc = await deps.store.document<{ secret: string }>('admin/session-secret', () => ({ secret: '' }));
     if (doc.data.secret === '') await doc.update((data) => void (data.secret = randomBytes(32).toString('base64url')));
     const revocations = await deps.store.document<RevokedSessions>('admin/revoked-sessions', () => ({ revoked: {} }));
-    return new ConsoleSessions(Buffer.from(doc.data.secret, 'base64url'), revocations, deps.registry, deps.clock);
+    const failures = await deps.store.document<SignInFailures>('admin/sign-in-failures', () => ({ failures: {} }));
+    return new ConsoleSessions(Buffer.from(doc.data.secret, 'base64url'), revocations, failures, deps.registry, deps.clock);
   }
 
   /** Checks the password; returns the cookie value and its session, or refuses (locked after MAX_FAILURES). */
@@ -80,18 +86,25 @@ export class ConsoleSessions {
     const now = this.clock.now();
     const user = this.registry.findTenant(tenantId)?.consoleUsers.find((u) => u.username === username);
     const lockKey = `${tenantId}/${username}`;
-    const recent = (this.failures.get(lockKey) ?? []).filter((at) => at > now - LOCK_MINUTES * 60_000);
+    const since = now - LOCK_MINUTES * 60_000;
+    const recent = (Object.hasOwn(this.failures.data.failures, lockKey) ? this.failures.data.failures[lockKey]! : []).filter((at) => at > since);
     if (recent.length >= MAX_FAILURES) {
       const retryAfter = Math.ceil((recent[recent.length - MAX_FAILURES]! + LOCK_MINUTES * 60_000 - now) / 1000);
       throw new DomainError('rate_limited', `Too many failed sign-ins for this user; try again in ${Math.ceil(retryAfter / 60)} minutes.`, { retryAfterSeconds: retryAfter });
     }
     const ok = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
     if (user === undefined || !ok) {
-      // Only configured users are counted, so strangers cannot grow this map with made-up names.
-      if (user !== undefined) this.failures.set(lockKey, [...recent, now]);
+      // Only configured users are counted, so strangers cannot grow this record with made-up names.
+      if (user !== undefined) {
+        await this.failures.update((data) => {
+          for (const [key, times] of Object.entries(data.failures)) if (!times.some((at) => at > since)) delete data.failures[key];
+          const kept = (Object.hasOwn(data.failures, lockKey) ? data.failures[lockKey]! : []).filter((at) => at > since);
+          Object.defineProperty(data.failures, lockKey, { value: [...kept, now].slice(-MAX_FAILURES), writable: true, enumerable: true, configurable: true });
+        });
+      }
       throw new DomainError('unauthorized', 'Unknown tenant, username or password.', { field: 'password' });
     }
-    this.failures.delete(lockKey);
+    if (Object.hasOwn(this.failures.data.failures, lockKey)) await this.failures.update((data) => void delete data.failures[lockKey]);
     const session: ConsoleSession = { tenantId, username, role: user.role, sessionId: randomBytes(12).toString('base64url'), expiresAt: now + SESSION_HOURS * 3_600_000 };
     const payload = Buffer.from(JSON.stringify({ t: tenantId, u: username, s: session.sessionId, e: session.expiresAt })).toString('base64url');
     return { cookie: `${payload}.${this.sign(payload)}`, session };
