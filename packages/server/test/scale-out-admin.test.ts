@@ -21,16 +21,28 @@ after(async () => {
   postgres?.dispose();
 });
 
-/** Two servers of one shop on a new schema. */
-async function pair(): Promise<[SharedStoreServer, SharedStoreServer]> {
+/** Two servers of one shop on a new schema, started one after the other or (`together`) at once. */
+async function pair(together = false): Promise<[SharedStoreServer, SharedStoreServer]> {
   postgres ??= await startPostgres();
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const raw = await adminConfig();
-  const opened: SharedStoreServer[] = [];
-  for (let i = 0; i < 2; i++) opened.push(await openOnSharedStore(postgres.url, schema, { configFor: () => validateConfig(raw, '(test)', FIXTURES), logger: createLogger('silent') }));
+  const open = () => openOnSharedStore(postgres!.url, schema, { configFor: () => validateConfig(raw, '(test)', FIXTURES), logger: createLogger('silent') });
+  const opened: SharedStoreServer[] = together ? await Promise.all([open(), open()]) : [await open(), await open()];
   servers.push(...opened);
   return opened as [SharedStoreServer, SharedStoreServer];
 }
+
+describe('processes started together on an empty shared store', () => {
+  it('agree on one token signing key and one console secret, so each accepts what the other issued', async () => {
+    const [a, b] = await pair(true);
+    for (const [issuer, checker] of [[a, b], [b, a]] as const) {
+      const token = await adminToken({ url: issuer.base } as TestServer, Date.now(), 'client-a');
+      assert.equal((await call(`${checker.base}/admin/widgets?environment=prod`, { headers: { authorization: `Bearer ${token}` } })).status, 200, 'an access token of the other process');
+      const { cookie } = await consoleSignIn({ url: issuer.base } as TestServer);
+      assert.equal((await call(`${checker.base}/admin/session`, { headers: { cookie: cookie! } })).status, 200, 'a console session of the other process');
+    }
+  });
+});
 
 describe('the admin API on a shared store', () => {
   it('applies a change made through one process on the others, and keeps two changes made at once', async () => {
@@ -74,6 +86,9 @@ describe('console sessions on a shared store', () => {
     const signIn = (on: SharedStoreServer, password: string) => call(`${on.base}/admin/session`, { json: { tenant: 'tenant-b', username: 'merch', password } });
     for (const on of [a, b, a, b, a]) assert.equal((await signIn(on, 'a wrong guess')).status, 401);
     for (const on of [a, b]) {
+      // Each process reads the failures from its copy of the store document, which the other's commits reach within moments.
+      const failures = await on.server.deps.store.document<{ failures: Record<string, number[]> }>('admin/sign-in-failures', () => ({ failures: {} }));
+      await eventually(() => assert.equal(failures.data.failures['tenant-b/merch']?.length, 5), 3_000);
       const locked = await signIn(on, CONSOLE_PASSWORD);
       assert.equal(locked.status, 429, `locked on ${on.base}`);
       assert.ok(Number(locked.headers.get('retry-after')) > 0);

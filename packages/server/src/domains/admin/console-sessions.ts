@@ -75,7 +75,8 @@ export class ConsoleSessions {
 
   static async open(deps: { store: DocumentStore; registry: ConfigRegistry; clock: Clock }): Promise<ConsoleSessions> {
     const doc = await deps.store.document<{ secret: string }>('admin/session-secret', () => ({ secret: '' }));
-    if (doc.data.secret === '') await doc.update((data) => void (data.secret = randomBytes(32).toString('base64url')));
+    // Decided inside the update (the row locked and re-read): processes starting together keep one secret.
+    if (doc.data.secret === '') await doc.update((data) => void (data.secret ||= randomBytes(32).toString('base64url')));
     const revocations = await deps.store.document<RevokedSessions>('admin/revoked-sessions', () => ({ revoked: {} }));
     const failures = await deps.store.document<SignInFailures>('admin/sign-in-failures', () => ({ failures: {} }));
     return new ConsoleSessions(Buffer.from(doc.data.secret, 'base64url'), revocations, failures, deps.registry, deps.clock);

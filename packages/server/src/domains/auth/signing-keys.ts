@@ -40,10 +40,12 @@ export async function loadSigningKey(store: DocumentStore, now: () => number): P
     const privateJwk = await exportJWK(pair.privateKey);
     const kid = await calculateJwkThumbprint(publicPart(privateJwk));
     const created: StoredSigningKey = { kid, privateJwk, createdAt: new Date(now()).toISOString() };
+    // Decided inside the update: processes starting together on an empty shared store (PostgreSQL
+    // locks and re-reads the row) keep the first key stored, so each verifies the others' tokens.
     await document.update((data) => {
-      data.keys.push(created);
+      if (data.keys.length === 0) data.keys.push(created);
     });
-    stored = created;
+    stored = document.data.keys.at(-1)!;
   }
   const publicJwk: JWK = { ...publicPart(stored.privateJwk), kid: stored.kid, alg: 'RS256', use: 'sig' };
   return {
