@@ -100,7 +100,8 @@ export class ConsoleSessions {
         await this.failures.update((data) => {
           for (const [key, times] of Object.entries(data.failures)) if (!times.some((at) => at > since)) delete data.failures[key];
           const kept = (Object.hasOwn(data.failures, lockKey) ? data.failures[lockKey]! : []).filter((at) => at > since);
-          Object.defineProperty(data.failures, lockKey, { value: [...kept, now].slice(-MAX_FAILURES), writable: true, enumerable: true, configurable: true });
+          // `tenant/username` holds a slash, so it can never be `__proto__`: a plain key.
+          data.failures[lockKey] = [...kept, now].slice(-MAX_FAILURES);
         });
       }
       throw new DomainError('unauthorized', 'Unknown tenant, username or password.', { field: 'password' });
@@ -155,7 +156,8 @@ export class ConsoleSessions {
         kept.sort((a, b) => a[1] - b[1]);
         for (const [id] of kept.slice(0, kept.length - MAX_REVOKED + 1)) delete data.revoked[id];
       }
-      Object.defineProperty(data.revoked, session.sessionId, { value: session.expiresAt, writable: true, enumerable: true, configurable: true });
+      // A session id is 16 base64url characters of random bytes, never `__proto__`: a plain key.
+      data.revoked[session.sessionId] = session.expiresAt;
     });
   }
 

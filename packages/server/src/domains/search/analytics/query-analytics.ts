@@ -268,17 +268,19 @@ export class QueryAnalytics {
     return out;
   }
 
-  /** Every token's queries of each day from `from` to `to`: the stored counts with this process's unwritten ones on top. */
-  private *tenantDays(tenantId: string, from: string, to: string): Iterable<{ day: string; token: string; queries: Record<string, QueryDayStats> }> {
+  /**
+   * Every token's (or only `onlyToken`'s) queries of each day from `from` to `to`: the stored counts with
+   * this process's unwritten ones on top. A day with none of the token's queries gives it an empty record.
+   */
+  private *tenantDays(tenantId: string, from: string, to: string, onlyToken?: string): Iterable<{ day: string; queries: Record<string, QueryDayStats> }> {
     const stored = this.documents.get(tenantId)?.data.days;
     if (stored === undefined) return;
     const pending = this.pending.get(tenantId);
     for (const day of new Set([...Object.keys(stored), ...Object.keys(pending ?? {})])) {
       if (day < from || day > to) continue;
       const [storedTokens, pendingTokens] = [ownValue(stored, day), ownValue(pending, day)];
-      for (const token of new Set([...Object.keys(storedTokens ?? {}), ...Object.keys(pendingTokens ?? {})])) {
-        yield { day, token, queries: mergedQueries(ownValue(storedTokens, token), ownValue(pendingTokens, token)) };
-      }
+      const tokens = onlyToken === undefined ? new Set([...Object.keys(storedTokens ?? {}), ...Object.keys(pendingTokens ?? {})]) : [onlyToken];
+      for (const token of tokens) yield { day, queries: mergedQueries(ownValue(storedTokens, token), ownValue(pendingTokens, token)) };
     }
   }
 
@@ -293,12 +295,7 @@ export class QueryAnalytics {
 
   /** One token's days from `from` to `to` (inclusive, YYYY-MM-DD). */
   report(tenantId: string, token: string, from: string, to: string): { day: string; queries: Record<string, QueryDayStats> }[] {
-    const byDay = new Map<string, Record<string, QueryDayStats>>();
-    for (const { day, token: own, queries } of this.tenantDays(tenantId, from, to)) {
-      if (!byDay.has(day)) byDay.set(day, {});
-      if (own === token) byDay.set(day, queries);
-    }
-    return [...byDay.keys()].sort().map((day) => ({ day, queries: withoutLastSearch(byDay.get(day)!) }));
+    return [...this.tenantDays(tenantId, from, to, token)].sort((a, b) => (a.day < b.day ? -1 : 1)).map(({ day, queries }) => ({ day, queries: withoutLastSearch(queries) }));
   }
 
   /** Writes the days whose counts changed, and lets days past DAYS_KEPT go. */
